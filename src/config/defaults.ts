@@ -1,0 +1,18 @@
+import { availableParallelism } from "node:os";
+
+/** Every default in one place (README "Configuration" lists them). */
+export const DEFAULTS = {
+  dataDir: ".chunkeval",
+  embedder: "use",
+  /** Worker threads for the default embedder: both cores of a 2-core machine, at most 2 more. */
+  embedderWorkers: Math.min(4, Math.max(1, availableParallelism())),
+  embedBatchSize: 64,
+  generator: "extractive",
+  topK: 5,
+  maxTopK: 100,
+  openaiMaxRetries: 3,
+  openaiTimeoutSeconds: 60,
+  hfAllowRemote: true,
+  listLimit: 50,
+  maxListLimit: 500,
+} as const;

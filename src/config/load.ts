@@ -1,0 +1,156 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { DEFAULTS } from "./defaults.js";
+import { SETTINGS, type ChunkevalConfig } from "./schema.js";
+
+export interface LoadConfigOptions {
+  /** Flag values by file key (e.g. { data_dir: "/tmp/x" }); undefined entries are ignored. */
+  flags?: Record<string, string | number | boolean | undefined>;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** An explicit config file; otherwise chunkeval.config.{json,yaml,yml} in cwd, if present. */
+  configFile?: string;
+}
+
+export interface LoadedConfig {
+  config: Readonly<ChunkevalConfig>;
+  warnings: string[];
+  errors: string[];
+  /** Where each setting came from: flag, env, file or default. */
+  sources: Record<string, string>;
+}
+
+const CONFIG_FILES = ["chunkeval.config.json", "chunkeval.config.yaml", "chunkeval.config.yml"];
+
+function readConfigFile(path: string, errors: string[]): Record<string, unknown> {
+  try {
+    const text = readFileSync(path, "utf8");
+    const parsed: unknown = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+    if (parsed === null || parsed === undefined) return {};
+    if (typeof parsed !== "object" || Array.isArray(parsed)) {
+      errors.push(`${path}: the configuration must be an object`);
+      return {};
+    }
+    return parsed as Record<string, unknown>;
+  } catch (error) {
+    errors.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
+}
+
+function coerce(kind: string, value: unknown): { ok: true; value: string | number | boolean } | { ok: false } {
+  if (kind === "int") {
+    const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+    return Number.isInteger(n) && n >= 0 ? { ok: true, value: n } : { ok: false };
+  }
+  if (kind === "bool") {
+    if (typeof value === "boolean") return { ok: true, value };
+    if (value === "true" || value === "1") return { ok: true, value: true };
+    if (value === "false" || value === "0") return { ok: true, value: false };
+    return { ok: false };
+  }
+  return typeof value === "string" && value.length > 0 ? { ok: true, value } : { ok: false };
+}
+
+/**
+ * Loads the configuration once. Precedence: flags > CHUNKEVAL_* environment > config file >
+ * defaults. Never prints and never throws for bad values: they come back in `errors`.
+ */
+export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const sources: Record<string, string> = {};
+
+  const filePath = options.configFile ? resolve(cwd, options.configFile) : CONFIG_FILES.map((f) => join(cwd, f)).find(existsSync);
+  if (options.configFile && !existsSync(filePath!)) errors.push(`config file not found: ${filePath}`);
+  const file = filePath && existsSync(filePath) ? readConfigFile(filePath, errors) : {};
+  const knownFileKeys = new Set([...SETTINGS.filter((s) => s.fileKey).map((s) => s.key), "strategies"]);
+  for (const key of Object.keys(file)) {
+    if (SETTINGS.some((s) => s.key === key && s.secret)) errors.push(`${filePath}: "${key}" is a secret; set ${SETTINGS.find((s) => s.key === key)!.env} instead`);
+    else if (!knownFileKeys.has(key)) warnings.push(`${filePath}: unknown key "${key}" ignored`);
+  }
+
+  const values: Record<string, string | number | boolean | undefined> = {};
+  for (const setting of SETTINGS) {
+    const candidates: Array<[string, unknown]> = [
+      ["flag", options.flags?.[setting.key]],
+      ["env", env[setting.env]],
+      ...(setting.key === "openai_api_key" ? [["env", env.OPENAI_API_KEY] as [string, unknown]] : []),
+      ...(setting.key === "openai_base_url" ? [["env", env.OPENAI_BASE_URL] as [string, unknown]] : []),
+      ["file", setting.fileKey ? file[setting.key] : undefined],
+    ];
+    for (const [source, raw] of candidates) {
+      if (raw === undefined || raw === "") continue;
+      const parsed = coerce(setting.kind, raw);
+      if (!parsed.ok) {
+        errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind}`);
+        break;
+      }
+      values[setting.key] = parsed.value;
+      sources[setting.key] = source;
+      break;
+    }
+    sources[setting.key] ??= "default";
+  }
+
+  const strategyOptions: Record<string, Record<string, number>> = {};
+  if (file.strategies !== undefined) {
+    if (typeof file.strategies !== "object" || file.strategies === null) errors.push(`${filePath}: "strategies" must map strategy names to options`);
+    else for (const [name, opts] of Object.entries(file.strategies)) strategyOptions[name] = opts as Record<string, number>;
+  }
+
+  const topK = (values.top_k as number | undefined) ?? DEFAULTS.topK;
+  if (topK < 1 || topK > DEFAULTS.maxTopK) errors.push(`top_k must be between 1 and ${DEFAULTS.maxTopK}`);
+
+  const config: ChunkevalConfig = {
+    dataDir: resolve(cwd, (values.data_dir as string | undefined) ?? DEFAULTS.dataDir),
+    embedder: (values.embedder as string | undefined) ?? DEFAULTS.embedder,
+    embedderWorkers: (values.embedder_workers as number | undefined) ?? DEFAULTS.embedderWorkers,
+    embedBatchSize: Math.max(1, (values.embed_batch_size as number | undefined) ?? DEFAULTS.embedBatchSize),
+    generator: (values.generator as string | undefined) ?? DEFAULTS.generator,
+    topK,
+    openai: {
+      baseUrl: values.openai_base_url as string | undefined,
+      apiKey: values.openai_api_key as string | undefined,
+      maxRetries: (values.openai_max_retries as number | undefined) ?? DEFAULTS.openaiMaxRetries,
+      timeoutSeconds: (values.openai_timeout_seconds as number | undefined) ?? DEFAULTS.openaiTimeoutSeconds,
+    },
+    huggingFace: {
+      modelDir: values.hf_model_dir as string | undefined,
+      allowRemote: (values.hf_allow_remote as boolean | undefined) ?? DEFAULTS.hfAllowRemote,
+    },
+    strategyOptions,
+  };
+  return { config: deepFreeze(config), warnings, errors, sources };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The configuration as `chunkeval config` prints it: file keys, secrets masked. */
+export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value: string; source: string; env: string }> {
+  const c = loaded.config;
+  const byKey: Record<string, unknown> = {
+    data_dir: c.dataDir,
+    embedder: c.embedder,
+    embedder_workers: c.embedderWorkers,
+    embed_batch_size: c.embedBatchSize,
+    generator: c.generator,
+    top_k: c.topK,
+    openai_base_url: c.openai.baseUrl ?? "(SDK default)",
+    openai_api_key: c.openai.apiKey ? "****" + c.openai.apiKey.slice(-4) : "(not set)",
+    openai_max_retries: c.openai.maxRetries,
+    openai_timeout_seconds: c.openai.timeoutSeconds,
+    hf_model_dir: c.huggingFace.modelDir ?? "(not set)",
+    hf_allow_remote: c.huggingFace.allowRemote,
+  };
+  return SETTINGS.map((s) => ({ key: s.key, value: String(byKey[s.key]), source: loaded.sources[s.key] ?? "default", env: s.env }));
+}

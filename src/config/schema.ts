@@ -1,0 +1,34 @@
+/** The configuration in effect: code-side names; README documents file keys and variables. */
+export interface ChunkevalConfig {
+  dataDir: string;
+  embedder: string;
+  embedderWorkers: number;
+  embedBatchSize: number;
+  generator: string;
+  topK: number;
+  openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
+  huggingFace: { modelDir?: string; allowRemote: boolean };
+  /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
+  strategyOptions: Record<string, Record<string, number>>;
+}
+
+type Kind = "string" | "int" | "bool";
+
+/**
+ * One row per setting: its file key, environment variable and type. Flags are applied by
+ * the CLI by file key. Secrets have no file key: they come only from the environment.
+ */
+export const SETTINGS: Array<{ key: string; env: string; kind: Kind; secret?: boolean; fileKey: boolean; description: string }> = [
+  { key: "data_dir", env: "CHUNKEVAL_DATA_DIR", kind: "string", fileKey: true, description: "where SQLite, LanceDB and uploaded files live" },
+  { key: "embedder", env: "CHUNKEVAL_EMBEDDER", kind: "string", fileKey: true, description: "use | hash | hf:<model-id> | openai:<model>" },
+  { key: "embedder_workers", env: "CHUNKEVAL_EMBEDDER_WORKERS", kind: "int", fileKey: true, description: "worker threads of the use embedder (0 = in process)" },
+  { key: "embed_batch_size", env: "CHUNKEVAL_EMBED_BATCH_SIZE", kind: "int", fileKey: true, description: "texts per embedding request" },
+  { key: "generator", env: "CHUNKEVAL_GENERATOR", kind: "string", fileKey: true, description: "extractive | openai:<model>" },
+  { key: "top_k", env: "CHUNKEVAL_TOP_K", kind: "int", fileKey: true, description: "chunks retrieved per question" },
+  { key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", kind: "string", fileKey: true, description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" },
+  { key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", kind: "string", secret: true, fileKey: false, description: "API key (also read from OPENAI_API_KEY); environment only" },
+  { key: "openai_max_retries", env: "CHUNKEVAL_OPENAI_MAX_RETRIES", kind: "int", fileKey: true, description: "retries of 429/5xx responses, with backoff" },
+  { key: "openai_timeout_seconds", env: "CHUNKEVAL_OPENAI_TIMEOUT_SECONDS", kind: "int", fileKey: true, description: "timeout of one request" },
+  { key: "hf_model_dir", env: "CHUNKEVAL_HF_MODEL_DIR", kind: "string", fileKey: true, description: "local folder of Hugging Face models for hf:<model-id>" },
+  { key: "hf_allow_remote", env: "CHUNKEVAL_HF_ALLOW_REMOTE", kind: "bool", fileKey: true, description: "let hf:<model-id> download from the hub" },
+];

@@ -1,0 +1,134 @@
+/**
+ * Plain domain types. Code uses camelCase; the transports turn them into the spec's
+ * snake_case wire shapes (SPEC §2) in one place.
+ */
+
+export type StrategyName =
+  | "recursive"
+  | "fixed_size"
+  | "semantic"
+  | "contextual_retrieval"
+  | "semantic_parent_child";
+
+/** A structural unit of an extracted document, with its offsets in the extracted text. */
+export interface Block {
+  kind: "heading" | "paragraph" | "list_item" | "table_row";
+  /** Heading level (1-6) for headings; nesting depth for list items; 0 otherwise. */
+  level: number;
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A parsed document: blocks joined by blank lines make `text`, the offsets' reference. */
+export interface ParsedDocument {
+  format: "docx" | "doc";
+  title: string;
+  text: string;
+  blocks: Block[];
+}
+
+/** The Document of SPEC §2, exactly. */
+export interface DocumentRecord {
+  id: string;
+  filename: string;
+  paragraphCount: number;
+  chunkCounts: Record<string, number>;
+  createdAt: string;
+}
+
+/** A document with its extracted text and structure, what strategies work on. */
+export interface StoredDocument extends DocumentRecord {
+  format: "docx" | "doc";
+  title: string;
+  text: string;
+  blocks: Block[];
+}
+
+/**
+ * A chunk never is a bare string: it knows where it came from (ARCHITECTURE convention 2).
+ * `start`/`end` are offsets into the document's extracted text, so text === docText.slice(start, end).
+ */
+export interface Chunk {
+  id: string;
+  position: number;
+  text: string;
+  start: number;
+  end: number;
+  tokenCount: number;
+  /** Parent chunk id for children of `semantic_parent_child`; null otherwise. */
+  parentId: string | null;
+  /** Situating context prepended before embedding (contextual_retrieval); null otherwise. */
+  context: string | null;
+  /** `parent` rows are stored for the answer but not embedded or searched. */
+  role: "chunk" | "parent";
+}
+
+export interface StrategyRunSummary {
+  strategy: string;
+  status: "completed";
+  chunksProduced: number;
+  tokens: { mean: number; min: number; max: number };
+  seconds: number;
+}
+
+export interface StrategyFailure {
+  strategy: string;
+  error: string;
+}
+
+export interface ProcessResult {
+  documentId: string;
+  strategiesCompleted: StrategyRunSummary[];
+  strategiesFailed: StrategyFailure[];
+}
+
+export interface RetrievedChunk {
+  chunkId: string;
+  score: number;
+  text: string;
+  parentId: string | null;
+  /** Offsets of `text` in the document's extracted text (what the answer sees). */
+  start: number;
+  end: number;
+}
+
+export interface LatencyBreakdown {
+  embedSeconds: number;
+  searchSeconds: number;
+  answerSeconds: number;
+  totalSeconds: number;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface QueryRecord {
+  queryId: string;
+  documentId: string;
+  strategy: string;
+  question: string;
+  answer: string;
+  retrievedChunks: RetrievedChunk[];
+  latencyBreakdown: LatencyBreakdown;
+  tokenUsage: TokenUsage;
+  /** Which generator answered, e.g. `extractive` or `openai:gpt-4o-mini`. */
+  generator: string;
+  createdAt: string;
+}
+
+/** Progress events of long service calls; the CLI draws them, the job runner stores them. */
+export interface ProgressEvent {
+  stage: string;
+  message: string;
+  done?: number;
+  total?: number;
+}
+
+export interface RunOptions {
+  onProgress?: (event: ProgressEvent) => void;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,54 @@
+import { ProviderError, ValidationError, throwIfCancelled } from "../errors.js";
+import type { Embedder, EmbedderDefinition, EmbedderSettings } from "./embedder.js";
+import { normalize } from "../domain/vectors.js";
+
+/** Builds an OpenAI SDK client for any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp). */
+export async function createOpenAiClient(settings: EmbedderSettings["openai"]) {
+  const { default: OpenAI } = await import("openai");
+  return new OpenAI({
+    // Local servers usually ignore the key, but the SDK insists on one.
+    apiKey: settings.apiKey ?? "not-set",
+    baseURL: settings.baseUrl,
+    // The SDK retries 408, 409, 429 and 5xx with exponential backoff and honours Retry-After.
+    maxRetries: settings.maxRetries,
+    timeout: settings.timeoutSeconds * 1000,
+  });
+}
+
+export function describeProviderError(what: string, error: unknown): ProviderError {
+  const e = error as { status?: number; message?: string };
+  const status = e.status ? `HTTP ${e.status}: ` : "";
+  return new ProviderError(`${what} failed: ${status}${e.message ?? String(error)}`, { cause: error });
+}
+
+export const openAiEmbedder: EmbedderDefinition = {
+  name: "openai",
+  description: "Any OpenAI-compatible /embeddings endpoint (openai:<model>); base URL and key from the environment.",
+  async create(model, settings): Promise<Embedder> {
+    if (!model) throw new ValidationError('openai embedder needs a model: "openai:<model>", e.g. openai:text-embedding-3-small');
+    const client = await createOpenAiClient(settings.openai);
+    return {
+      name: `openai:${model}`,
+      async embed(texts, signal) {
+        const out: Float32Array[] = [];
+        for (let i = 0; i < texts.length; i += settings.batchSize) {
+          throwIfCancelled(signal);
+          const batch = texts.slice(i, i + settings.batchSize);
+          let response;
+          try {
+            response = await client.embeddings.create({ model, input: batch }, { signal });
+          } catch (error) {
+            throw describeProviderError(`embedding with openai:${model}`, error);
+          }
+          if (response.data.length !== batch.length) {
+            throw new ProviderError(`openai:${model} returned ${response.data.length} embeddings for ${batch.length} texts`);
+          }
+          const sorted = [...response.data].sort((a, b) => a.index - b.index);
+          for (const item of sorted) out.push(normalize(Float32Array.from(item.embedding as number[])));
+        }
+        return out;
+      },
+      async close() {},
+    };
+  },
+};

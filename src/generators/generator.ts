@@ -1,0 +1,32 @@
+import type { RetrievedChunk, TokenUsage } from "../domain/types.js";
+
+export interface Generation {
+  answer: string;
+  usage: TokenUsage;
+}
+
+export interface Completion {
+  text: string;
+  usage: TokenUsage;
+}
+
+/** Answers a question from retrieved chunks (port). */
+export interface Generator {
+  /** Full spec, e.g. `extractive` or `openai:gpt-4o-mini`. */
+  readonly name: string;
+  /** True when the generator is a language model that can also write contexts and verdicts. */
+  readonly isLlm: boolean;
+  answer(question: string, contexts: RetrievedChunk[], signal?: AbortSignal): Promise<Generation>;
+  /** A raw completion; only language models have it. */
+  complete?(prompt: string, signal?: AbortSignal): Promise<Completion>;
+}
+
+export interface GeneratorSettings {
+  openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
+}
+
+export interface GeneratorDefinition {
+  name: string;
+  description: string;
+  create(argument: string, settings: GeneratorSettings): Promise<Generator>;
+}

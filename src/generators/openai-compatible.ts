@@ -1,0 +1,45 @@
+import { ProviderError, ValidationError } from "../errors.js";
+import { createOpenAiClient, describeProviderError } from "../embedders/openai-compatible.js";
+import type { Completion, Generator, GeneratorDefinition } from "./generator.js";
+import { ANSWER_SYSTEM_PROMPT, buildAnswerPrompt, countUsage } from "./prompt.js";
+
+export const openAiGenerator: GeneratorDefinition = {
+  name: "openai",
+  description: "Chat completions on any OpenAI-compatible endpoint (openai:<model>); token usage from the response.",
+  async create(model, settings): Promise<Generator> {
+    if (!model) throw new ValidationError('openai generator needs a model: "openai:<model>", e.g. openai:gpt-4o-mini');
+    const client = await createOpenAiClient(settings.openai);
+    const chat = async (system: string | null, user: string, signal?: AbortSignal): Promise<Completion> => {
+      const messages = [
+        ...(system ? [{ role: "system" as const, content: system }] : []),
+        { role: "user" as const, content: user },
+      ];
+      let response;
+      try {
+        response = await client.chat.completions.create({ model, messages, temperature: 0 }, { signal });
+      } catch (error) {
+        throw describeProviderError(`chat completion with openai:${model}`, error);
+      }
+      const text = response.choices[0]?.message?.content;
+      if (typeof text !== "string") throw new ProviderError(`openai:${model} returned no message content`);
+      // Servers that report no usage are counted with the project tokenizer instead.
+      const usage = response.usage
+        ? {
+            promptTokens: response.usage.prompt_tokens,
+            completionTokens: response.usage.completion_tokens,
+            totalTokens: response.usage.total_tokens,
+          }
+        : countUsage([system ?? "", user], text);
+      return { text, usage };
+    };
+    return {
+      name: `openai:${model}`,
+      isLlm: true,
+      async answer(question, contexts, signal) {
+        const { text, usage } = await chat(ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts), signal);
+        return { answer: text.trim(), usage };
+      },
+      complete: (prompt, signal) => chat(null, prompt, signal),
+    };
+  },
+};

@@ -1,0 +1,6 @@
+/** chunkeval's public library API: the same core the CLI and HTTP server call. */
+export { createChunkeval, type Chunkeval } from "./chunkeval.js";
+export { loadConfig, describeConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
+export type { ChunkevalConfig } from "./config/schema.js";
+export * from "./errors.js";
+export type * from "./domain/types.js";

@@ -1,0 +1,86 @@
+import mammoth from "mammoth";
+import type { BlockDraft } from "./parser.js";
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
+    if (code[0] === "#") {
+      const n = code[1] === "x" || code[1] === "X" ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(n) ? String.fromCodePoint(n) : whole;
+    }
+    return ENTITIES[code.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * Extracts blocks in reading order from a .docx. mammoth converts the document to semantic
+ * HTML (headings, paragraphs, lists, tables); its output is a small, well-formed tag set, so
+ * a tag walker is enough and keeps heading levels, list nesting and table rows.
+ */
+export async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
+  const { value: html } = await mammoth.convertToHtml({ buffer: bytes });
+  const blocks: BlockDraft[] = [];
+  const listStack: string[] = [];
+  let current: BlockDraft | null = null;
+  let row: string[] | null = null;
+  let cell: string | null = null;
+
+  const flush = () => {
+    if (current && current.text.trim()) blocks.push(current);
+    current = null;
+  };
+
+  const tagRe = /<(\/?)([a-zA-Z0-9]+)[^>]*?(\/?)>|([^<]+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = tagRe.exec(html)) !== null) {
+    const [, closing, rawName, selfClosing, textPart] = m;
+    if (textPart !== undefined) {
+      const text = decodeEntities(textPart);
+      if (cell !== null) cell += text;
+      else if (current) current.text += text;
+      continue;
+    }
+    const name = rawName!.toLowerCase();
+    if (name === "br" || selfClosing) {
+      if (cell !== null) cell += " ";
+      else if (current) current.text += " ";
+      continue;
+    }
+    if (!closing) {
+      if (/^h[1-6]$/.test(name)) {
+        flush();
+        current = { kind: "heading", level: Number(name[1]), text: "" };
+      } else if (name === "ul" || name === "ol") {
+        flush(); // a nested list ends the text of the item that holds it
+        listStack.push(name);
+      } else if (name === "li") {
+        flush();
+        current = { kind: "list_item", level: listStack.length, text: "" };
+      } else if (name === "tr") {
+        row = [];
+      } else if (name === "td" || name === "th") {
+        cell = "";
+      } else if (name === "p" && cell === null && !current) {
+        current = { kind: "paragraph", level: 0, text: "" };
+      } else if (name === "p" && cell !== null && cell.trim()) {
+        cell += " ";
+      }
+    } else {
+      if (/^h[1-6]$/.test(name) || name === "li" || (name === "p" && cell === null && current?.kind === "paragraph")) {
+        flush();
+      } else if (name === "ul" || name === "ol") {
+        listStack.pop();
+      } else if ((name === "td" || name === "th") && row && cell !== null) {
+        row.push(cell.replace(/\s+/g, " ").trim());
+        cell = null;
+      } else if (name === "tr" && row) {
+        const cells = row.filter((c) => c.length > 0);
+        if (cells.length > 0) blocks.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+        row = null;
+      }
+    }
+  }
+  flush();
+  return blocks;
+}

@@ -1,0 +1,29 @@
+import type { ChunkevalConfig } from "../config/schema.js";
+import type { CachedEmbedder } from "../embedders/cache.js";
+import type { Generator } from "../generators/generator.js";
+import type { Registry } from "../registry.js";
+import type { ChunkingLlm, StrategyDefinition } from "../strategies/strategy.js";
+import type { ChunksRepo } from "../stores/sqlite/chunks-repo.js";
+import type { DocumentsRepo } from "../stores/sqlite/documents-repo.js";
+import type { QueriesRepo } from "../stores/sqlite/queries-repo.js";
+import type { VectorStore } from "../stores/vectors/vector-store.js";
+
+/**
+ * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
+ * depend on these ports only; heavy adapters (models, LanceDB) are opened on first use.
+ */
+export interface ServiceContext {
+  config: Readonly<ChunkevalConfig>;
+  documents: DocumentsRepo;
+  chunks: ChunksRepo;
+  queries: QueriesRepo;
+  strategies: Registry<StrategyDefinition>;
+  /** Folder of uploaded originals, stored under generated names. */
+  filesDir: string;
+  vectors(): Promise<VectorStore>;
+  /** The cached embedder for a spec (default: the configured one); one instance per spec. */
+  embedder(spec?: string): Promise<CachedEmbedder>;
+  generator(): Promise<Generator>;
+  /** The configured generator as a cached LLM, or undefined when it is not a language model. */
+  llm(): Promise<ChunkingLlm | undefined>;
+}

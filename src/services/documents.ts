@@ -1,0 +1,64 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { NotFoundError, ValidationError } from "../errors.js";
+import { newId, nowTimestamp } from "../domain/ids.js";
+import type { DocumentRecord, StoredDocument } from "../domain/types.js";
+import { parseDocument } from "../parsers/parser.js";
+import type { ServiceContext } from "./context.js";
+
+export interface UploadInput {
+  /** The name the user gave the file; recorded, never used as a path. */
+  filename: string;
+  bytes: Buffer;
+}
+
+/**
+ * Parses and stores an uploaded document. Parsing happens before anything is written, so a
+ * rejected file leaves no trace; the original is kept under a generated name.
+ */
+export async function uploadDocument(ctx: ServiceContext, input: UploadInput): Promise<DocumentRecord> {
+  const filename = basename(input.filename.replace(/\\/g, "/")).trim();
+  if (!filename) throw new ValidationError("the upload has no file name");
+  const parsed = await parseDocument(input.bytes, filename);
+  const id = newId("doc");
+  await mkdir(ctx.filesDir, { recursive: true });
+  const filePath = join(ctx.filesDir, `${id}.${parsed.format}`);
+  await writeFile(filePath, input.bytes);
+  try {
+    ctx.documents.insert({
+      id,
+      filename,
+      format: parsed.format,
+      title: parsed.title,
+      paragraphCount: parsed.blocks.length,
+      text: parsed.text,
+      blocks: parsed.blocks,
+      filePath,
+      createdAt: nowTimestamp(),
+    });
+  } catch (error) {
+    await rm(filePath, { force: true });
+    throw error;
+  }
+  return ctx.documents.record(id)!;
+}
+
+export function listDocuments(ctx: ServiceContext, page: { offset: number; limit: number }) {
+  return { ...ctx.documents.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
+}
+
+export function requireDocument(ctx: ServiceContext, id: string): StoredDocument {
+  const doc = ctx.documents.get(id);
+  if (!doc) throw new NotFoundError(`document not found: ${id}`);
+  return doc;
+}
+
+/** Deletes a document, its chunks and queries' target, its vectors and its stored original. */
+export async function deleteDocument(ctx: ServiceContext, id: string): Promise<{ deleted: boolean; documentId: string }> {
+  const filePath = ctx.documents.filePath(id);
+  if (filePath === null) throw new NotFoundError(`document not found: ${id}`);
+  ctx.documents.delete(id);
+  await (await ctx.vectors()).deleteDocument(id);
+  await rm(filePath, { force: true });
+  return { deleted: true, documentId: id };
+}

@@ -1,0 +1,97 @@
+import Database from "better-sqlite3";
+
+export type Db = Database.Database;
+
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how many have run.
+ * Append only: an applied migration is never edited.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE documents (
+    id TEXT PRIMARY KEY,
+    filename TEXT NOT NULL,
+    format TEXT NOT NULL,
+    title TEXT NOT NULL,
+    paragraph_count INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    blocks_json TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE document_strategies (
+    document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    strategy TEXT NOT NULL,
+    generation TEXT NOT NULL,
+    options_json TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    vector_table TEXT NOT NULL,
+    retrieval TEXT NOT NULL,
+    chunk_count INTEGER NOT NULL,
+    processed_at TEXT NOT NULL,
+    PRIMARY KEY (document_id, strategy)
+  );
+  CREATE TABLE chunks (
+    id TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    strategy TEXT NOT NULL,
+    generation TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    parent_id TEXT,
+    text TEXT NOT NULL,
+    context TEXT,
+    start_offset INTEGER NOT NULL,
+    end_offset INTEGER NOT NULL,
+    token_count INTEGER NOT NULL
+  );
+  CREATE INDEX chunks_by_strategy ON chunks (document_id, strategy, generation, position);
+  CREATE TABLE queries (
+    id TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    retrieved_json TEXT NOT NULL,
+    latency_json TEXT NOT NULL,
+    usage_json TEXT NOT NULL,
+    generator TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE embedding_cache (
+    embedder TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (embedder, text_hash)
+  ) WITHOUT ROWID;
+  CREATE TABLE completion_cache (
+    model TEXT NOT NULL,
+    prompt_hash TEXT NOT NULL,
+    completion TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    PRIMARY KEY (model, prompt_hash)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  db.pragma("synchronous = NORMAL");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const applied = db.pragma("user_version", { simple: true }) as number;
+  for (let i = applied; i < MIGRATIONS.length; i++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[i]!);
+      db.pragma(`user_version = ${i + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,82 @@
+import type { Block, DocumentRecord, StoredDocument } from "../../domain/types.js";
+import type { Db } from "./database.js";
+
+interface DocumentRow {
+  id: string;
+  filename: string;
+  format: "docx" | "doc";
+  title: string;
+  paragraph_count: number;
+  text: string;
+  blocks_json: string;
+  file_path: string;
+  created_at: string;
+}
+
+export interface NewDocument {
+  id: string;
+  filename: string;
+  format: "docx" | "doc";
+  title: string;
+  paragraphCount: number;
+  text: string;
+  blocks: Block[];
+  filePath: string;
+  createdAt: string;
+}
+
+/** Rows of `documents` <-> domain documents, with chunk counts from `document_strategies`. */
+export class DocumentsRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(doc: NewDocument): void {
+    this.db
+      .prepare(
+        `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(doc.id, doc.filename, doc.format, doc.title, doc.paragraphCount, doc.text, JSON.stringify(doc.blocks), doc.filePath, doc.createdAt);
+  }
+
+  record(id: string): DocumentRecord | null {
+    const row = this.db.prepare(`SELECT * FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
+    return row ? this.toRecord(row) : null;
+  }
+
+  get(id: string): StoredDocument | null {
+    const row = this.db.prepare(`SELECT * FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
+    if (!row) return null;
+    return { ...this.toRecord(row), format: row.format, title: row.title, text: row.text, blocks: JSON.parse(row.blocks_json) as Block[] };
+  }
+
+  filePath(id: string): string | null {
+    const row = this.db.prepare(`SELECT file_path FROM documents WHERE id = ?`).get(id) as { file_path: string } | undefined;
+    return row?.file_path ?? null;
+  }
+
+  /** Newest first; ties (same millisecond) broken by id so pages are stable. */
+  list(offset: number, limit: number): { items: DocumentRecord[]; total: number } {
+    const rows = this.db
+      .prepare(`SELECT * FROM documents ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(limit, offset) as DocumentRow[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM documents`).get() as { n: number };
+    return { items: rows.map((r) => this.toRecord(r)), total: n };
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare(`DELETE FROM documents WHERE id = ?`).run(id).changes > 0;
+  }
+
+  private toRecord(row: DocumentRow): DocumentRecord {
+    const counts = this.db
+      .prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ? ORDER BY strategy`)
+      .all(row.id) as Array<{ strategy: string; chunk_count: number }>;
+    return {
+      id: row.id,
+      filename: row.filename,
+      paragraphCount: row.paragraph_count,
+      chunkCounts: Object.fromEntries(counts.map((c) => [c.strategy, c.chunk_count])),
+      createdAt: row.created_at,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+import type { Connection, Table } from "@lancedb/lancedb";
+import type { VectorHit, VectorRow, VectorScope, VectorStore } from "./vector-store.js";
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function scopeFilter(scope: VectorScope): string {
+  return `document_id = ${quote(scope.documentId)} AND strategy = ${quote(scope.strategy)} AND generation = ${quote(scope.generation)}`;
+}
+
+/**
+ * LanceDB on local disk. Each table holds one embedder's vectors with a full-text index on
+ * `text` for BM25; rows that arrived after the index was built are still searched (LanceDB
+ * scans unindexed fragments), so the index is built once per table.
+ */
+export class LanceVectorStore implements VectorStore {
+  private readonly tables = new Map<string, Promise<Table>>();
+
+  private constructor(private readonly db: Connection) {}
+
+  static async open(directory: string): Promise<LanceVectorStore> {
+    const lancedb = await import("@lancedb/lancedb");
+    return new LanceVectorStore(await lancedb.connect(directory));
+  }
+
+  private async existing(name: string): Promise<Table | null> {
+    const cached = this.tables.get(name);
+    if (cached) return cached;
+    if (!(await this.db.tableNames()).includes(name)) return null;
+    const opening = this.db.openTable(name);
+    this.tables.set(name, opening);
+    return opening;
+  }
+
+  async add(table: string, rows: VectorRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const data = rows.map((r) => ({
+      chunk_id: r.chunkId,
+      document_id: r.documentId,
+      strategy: r.strategy,
+      generation: r.generation,
+      text: r.text,
+      vector: Array.from(r.vector),
+    }));
+    const found = await this.existing(table);
+    if (found) {
+      await found.add(data);
+      return;
+    }
+    const creating = (async () => {
+      const lancedb = await import("@lancedb/lancedb");
+      const created = await this.db.createTable(table, data);
+      await created.createIndex("text", { config: lancedb.Index.fts() });
+      return created;
+    })();
+    this.tables.set(table, creating);
+    try {
+      await creating;
+    } catch (error) {
+      this.tables.delete(table);
+      throw error;
+    }
+  }
+
+  async search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]> {
+    const t = await this.existing(table);
+    if (!t) return [];
+    const rows = await t
+      .vectorSearch(Array.from(vector))
+      .distanceType("cosine")
+      .where(scopeFilter(scope))
+      .select(["chunk_id", "_distance"])
+      .limit(limit)
+      .toArray();
+    return rows.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
+  }
+
+  async keywordSearch(table: string, query: string, scope: VectorScope, limit: number): Promise<VectorHit[]> {
+    const t = await this.existing(table);
+    if (!t || !query.trim()) return [];
+    const rows = await t.query().fullTextSearch(query).where(scopeFilter(scope)).select(["chunk_id", "_score"]).limit(limit).toArray();
+    return rows.map((r: { chunk_id: string; _score: number }) => ({ chunkId: r.chunk_id, score: r._score }));
+  }
+
+  async deleteGeneration(table: string, scope: VectorScope): Promise<void> {
+    const t = await this.existing(table);
+    if (t) await t.delete(scopeFilter(scope));
+  }
+
+  async deleteDocument(documentId: string): Promise<void> {
+    for (const name of await this.db.tableNames()) {
+      const t = await this.existing(name);
+      await t?.delete(`document_id = ${quote(documentId)}`);
+    }
+  }
+
+  async sweep(keep: Array<VectorScope & { vectorTable: string }>): Promise<number> {
+    const key = (r: VectorScope) => `${r.documentId}\u0000${r.strategy}\u0000${r.generation}`;
+    let removed = 0;
+    for (const name of await this.db.tableNames()) {
+      const t = (await this.existing(name))!;
+      const live = new Set(keep.filter((k) => k.vectorTable === name).map(key));
+      const rows = (await t.query().select(["document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
+      const stale = new Map<string, VectorScope>();
+      for (const r of rows) {
+        const scope = { documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! };
+        if (!live.has(key(scope))) stale.set(key(scope), scope);
+      }
+      for (const scope of stale.values()) {
+        removed += await t.countRows(scopeFilter(scope));
+        await t.delete(scopeFilter(scope));
+      }
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    for (const t of this.tables.values()) (await t.catch(() => null))?.close();
+    this.tables.clear();
+    this.db.close();
+  }
+}

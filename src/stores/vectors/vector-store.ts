@@ -1,0 +1,40 @@
+/** One searchable chunk in the vector store. */
+export interface VectorRow {
+  chunkId: string;
+  documentId: string;
+  strategy: string;
+  generation: string;
+  /** The text that was embedded and is keyword-indexed (context included, where there is one). */
+  text: string;
+  vector: Float32Array;
+}
+
+/** Searches are always inside one generation of one document's strategy. */
+export interface VectorScope {
+  documentId: string;
+  strategy: string;
+  generation: string;
+}
+
+export interface VectorHit {
+  chunkId: string;
+  /** Cosine similarity for dense search, BM25 score for keyword search. */
+  score: number;
+}
+
+/** The few vector operations the services use (port); LanceDB implements it. */
+export interface VectorStore {
+  add(table: string, rows: VectorRow[]): Promise<void>;
+  search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]>;
+  keywordSearch(table: string, query: string, scope: VectorScope, limit: number): Promise<VectorHit[]>;
+  deleteGeneration(table: string, scope: VectorScope): Promise<void>;
+  deleteDocument(documentId: string): Promise<void>;
+  /** Deletes every row whose (document, strategy, generation) is not in `keep`; returns rows removed. */
+  sweep(keep: Array<VectorScope & { vectorTable: string }>): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Table name for an embedder's vectors: one table per embedder and dimension. */
+export function vectorTableName(embedder: string, dimension: number): string {
+  return `chunks_${embedder.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_${dimension}`;
+}

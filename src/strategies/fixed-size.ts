@@ -1,0 +1,32 @@
+import { createPieceCounter } from "../text/tokens.js";
+import { boundedWordPieces, packPieces, spansToDrafts } from "./packing.js";
+import { checkSizeAndOverlap, resolveOptions } from "./options.js";
+import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
+
+const parameters: StrategyParameter[] = [
+  { name: "chunk_size", description: "tokens per window", default: 256 },
+  { name: "chunk_overlap", description: "tokens shared by neighbouring windows", default: 32 },
+];
+
+export const fixedSizeStrategy: StrategyDefinition = {
+  name: "fixed_size",
+  description:
+    "Fixed windows of chunk_size tokens with overlap, ignoring headings and paragraphs; windows end between words, never inside one.",
+  parameters,
+  async create(given) {
+    const options = resolveOptions("fixed_size", parameters, given);
+    checkSizeAndOverlap("fixed_size", options.chunk_size!, options.chunk_overlap!);
+    const strategy: ChunkingStrategy = {
+      name: "fixed_size",
+      retrieval: "dense",
+      options,
+      async chunk({ document }) {
+        const count = createPieceCounter();
+        const text = document.text;
+        const pieces = boundedWordPieces(text, { start: 0, end: text.length }, options.chunk_size!, count);
+        return spansToDrafts(text, packPieces(text, pieces, options.chunk_size!, options.chunk_overlap!, count));
+      },
+    };
+    return strategy;
+  },
+};

@@ -1,0 +1,55 @@
+import type { StoredDocument, StrategyName } from "../domain/types.js";
+
+/** A chunk as a strategy produces it; the process service gives it an id and stores it. */
+export interface ChunkDraft {
+  text: string;
+  start: number;
+  end: number;
+  tokenCount: number;
+  role: "chunk" | "parent";
+  /** Index (in the same draft list) of this chunk's parent, or null. */
+  parentIndex: number | null;
+  context: string | null;
+}
+
+/** A language model a strategy may call (contextual retrieval), with caching done by the caller. */
+export interface ChunkingLlm {
+  name: string;
+  complete(prompt: string, signal?: AbortSignal): Promise<string>;
+}
+
+/** What a strategy may use besides the document: the (cached) embedder and, if configured, an LLM. */
+export interface ChunkingContext {
+  document: StoredDocument;
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  llm?: ChunkingLlm;
+  signal?: AbortSignal;
+}
+
+/**
+ * How queries search a strategy's chunks: `dense` vectors only; `hybrid` dense + BM25 fused by
+ * reciprocal rank; `parent` dense over children, answering with their parents.
+ */
+export type RetrievalMode = "dense" | "hybrid" | "parent";
+
+export interface ChunkingStrategy {
+  readonly name: StrategyName;
+  readonly retrieval: RetrievalMode;
+  /** Options in effect after defaults, recorded with the chunks. */
+  readonly options: Readonly<Record<string, number>>;
+  chunk(context: ChunkingContext): Promise<ChunkDraft[]>;
+}
+
+export interface StrategyParameter {
+  name: string;
+  description: string;
+  default: number;
+}
+
+export interface StrategyDefinition {
+  name: StrategyName;
+  description: string;
+  parameters: StrategyParameter[];
+  /** Validates options (unknown keys, ranges) and builds the strategy. */
+  create(options?: Record<string, unknown>): Promise<ChunkingStrategy>;
+}

@@ -1,0 +1,31 @@
+/** Words too common to say anything about relevance, for lexical matching and BM25. */
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be been but by can could did do does for from had has have how i if in into is it its " +
+    "may might more most no not of on or our over shall should so such than that the their them then there these " +
+    "they this those to under up was we were what when where which while who whom why will with would you your " +
+    "about after all also any between both each few he her him his me my other out own same she some very"
+  ).split(" "),
+);
+
+/** A light suffix stripper so "charges"/"charged"/"charging" meet; no dictionary needed. */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  for (const suffix of ["ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s"]) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
+      return suffix === "ies" || suffix === "ied" ? word.slice(0, -3) + "y" : word.slice(0, -suffix.length);
+    }
+  }
+  return word;
+}
+
+/** Lower-cased, stemmed content words of a text, in order (stopwords and punctuation dropped). */
+export function contentTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
+  const out: string[] = [];
+  for (const w of words) {
+    const word = w.replace(/'s$/, "");
+    if (!STOPWORDS.has(word)) out.push(stem(word));
+  }
+  return out;
+}

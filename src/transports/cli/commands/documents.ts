@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import type { Command } from "commander";
+import { DEFAULTS } from "../../../config/defaults.js";
+import { ChunkingError, ValidationError } from "../../../errors.js";
+import type { DocumentRecord } from "../../../domain/types.js";
+import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { printJson, printLine, printTable } from "../output.js";
+import { requireArgument } from "../prompts.js";
+
+function printDocument(doc: DocumentRecord): void {
+  printTable(
+    ["id", "filename", "paragraphs", "chunk counts", "created_at"],
+    [[doc.id, doc.filename, doc.paragraphCount, JSON.stringify(doc.chunkCounts), doc.createdAt]],
+  );
+}
+
+export function registerDocumentCommands(program: Command): void {
+  program
+    .command("upload")
+    .description("upload a .docx or .doc document and print its Document record")
+    .argument("[file]", "path of the Word document")
+    .option("--json", "print only JSON on stdout")
+    .action(async (fileArg: string | undefined, _options, command: Command) => {
+      const file = await requireArgument(fileArg, "file", "Word document to upload (.docx or .doc):");
+      const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
+        throw new ChunkingError(`${file}: cannot read the file (${error.code ?? error.message})`);
+      });
+      await withChunkeval(command, async (app) => {
+        const doc = await app.upload({ filename: basename(file), bytes });
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(doc);
+        else printDocument(doc);
+      });
+    });
+
+  program
+    .command("documents")
+    .description("list uploaded documents, newest first")
+    .option("--offset <n>", "skip this many documents", parseInteger("--offset"), 0)
+    .option("--limit <n>", `show at most this many (max ${DEFAULTS.maxListLimit})`, parseInteger("--limit"), DEFAULTS.listLimit)
+    .option("--json", "print only JSON on stdout")
+    .action(async (options: { offset: number; limit: number }, command: Command) => {
+      if (options.limit < 1 || options.limit > DEFAULTS.maxListLimit) {
+        throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
+      }
+      await withChunkeval(command, async (app) => {
+        const page = app.listDocuments(options);
+        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
+        if (page.items.length === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE.docx");
+        printTable(
+          ["id", "filename", "paragraphs", "chunk counts", "created_at"],
+          page.items.map((d) => [d.id, d.filename, d.paragraphCount, JSON.stringify(d.chunkCounts), d.createdAt]),
+        );
+        printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
+      });
+    });
+
+  program
+    .command("delete")
+    .description("delete a document with its chunks, vectors and stored file")
+    .argument("[id]", "document id")
+    .option("--json", "print only JSON on stdout")
+    .action(async (idArg: string | undefined, _options, command: Command) => {
+      const id = await requireArgument(idArg, "id", "Document id to delete:");
+      await withChunkeval(command, async (app) => {
+        const result = await app.deleteDocument(id);
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(result);
+        else printLine(`deleted ${result.documentId}`);
+      });
+    });
+}

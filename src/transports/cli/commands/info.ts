@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import { describeConfig } from "../../../config/load.js";
+import { createStrategyRegistry } from "../../../strategies/registry.js";
+import { loadCliConfig, type GlobalOptions } from "../context.js";
+import { printJson, printLine, printTable } from "../output.js";
+
+export function registerInfoCommands(program: Command): void {
+  program
+    .command("strategies")
+    .description("list the chunking strategies with their parameters and defaults")
+    .option("--json", "print only JSON on stdout")
+    .action(async (_options, command: Command) => {
+      const registry = createStrategyRegistry();
+      const all = registry.names().map((n) => registry.get(n));
+      if (command.optsWithGlobals<GlobalOptions>().json) {
+        return printJson({ strategies: all.map((s) => ({ name: s.name, description: s.description, parameters: s.parameters })) });
+      }
+      for (const s of all) {
+        printLine(`${s.name}: ${s.description}`);
+        for (const p of s.parameters) printLine(`    ${p.name} = ${p.default}  (${p.description})`);
+      }
+    });
+
+  program
+    .command("config")
+    .description("print the configuration in effect and where each value comes from (secrets masked)")
+    .option("--json", "print only JSON on stdout")
+    .action(async (_options, command: Command) => {
+      const loaded = loadCliConfig(command);
+      const rows = describeConfig(loaded);
+      if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ settings: rows, warnings: loaded.warnings });
+      printTable(["key", "value", "source", "environment variable"], rows.map((r) => [r.key, r.value, r.source, r.env]));
+    });
+}

@@ -1,0 +1,28 @@
+import { CommanderError } from "commander";
+import { ChunkevalError, ExitCode } from "../../errors.js";
+import { buildProgram } from "./program.js";
+
+/**
+ * The process edge: runs the program and turns any error into one line on stderr and an
+ * exit code (README "Exit codes"). Nothing below this calls process.exit.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : ExitCode.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version output are successes; every other commander error is bad usage.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    if (error instanceof ChunkevalError) {
+      process.stderr.write(`chunkeval: error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`chunkeval: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return ExitCode.failed;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,49 @@
+import { Command } from "commander";
+import { ExitCode } from "../../errors.js";
+import { registerAskCommand } from "./commands/ask.js";
+import { registerDocumentCommands } from "./commands/documents.js";
+import { registerInfoCommands } from "./commands/info.js";
+import { registerProcessCommand } from "./commands/process.js";
+
+/** Subcommands whose issue has not landed yet; they say so instead of pretending. */
+const NOT_YET: Array<[string, string]> = [
+  ["bench", "benchmark strategies over a questions file into an experiment (not yet available)"],
+  ["experiments", "list stored experiments (not yet available)"],
+  ["report", "render an experiment as an HTML report (not yet available)"],
+  ["jobs", "list, show and wait for background jobs (not yet available)"],
+  ["serve", "serve the REST API and the /v1 ingestion surface (not yet available)"],
+];
+
+export function buildProgram(): Command {
+  const program = new Command("chunkeval")
+    .description("Find the chunking strategy that gives the best retrieval-augmented answers for your Word documents.")
+    .version("0.1.0")
+    .option("--data-dir <dir>", "data directory (env CHUNKEVAL_DATA_DIR, default ./.chunkeval)")
+    .option("--config <file>", "configuration file (default chunkeval.config.{json,yaml} in the current folder)")
+    .option("--embedder <spec>", "use | hash | hf:<model-id> | openai:<model> (env CHUNKEVAL_EMBEDDER)")
+    .option("--generator <spec>", "extractive | openai:<model> (env CHUNKEVAL_GENERATOR)")
+    .option("-q, --quiet", "no progress output on stderr")
+    .showHelpAfterError()
+    .exitOverride()
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid input, 3 not found.\nRun `chunkeval <command> --help` for a command's options.",
+    );
+  registerDocumentCommands(program);
+  registerProcessCommand(program);
+  registerAskCommand(program);
+  registerInfoCommands(program);
+  for (const [name, description] of NOT_YET) {
+    program
+      .command(name)
+      .description(description)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        process.stderr.write(`chunkeval: ${name} is not yet available in this version\n`);
+        process.exitCode = ExitCode.failed;
+      });
+  }
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}

@@ -1,0 +1,13 @@
+import { ValidationError } from "../../errors.js";
+
+/**
+ * Returns a required argument, asking for it when it is missing and stdin is a terminal;
+ * without a terminal a missing argument is a usage error (exit 2).
+ */
+export async function requireArgument(value: string | undefined, name: string, message: string): Promise<string> {
+  if (value !== undefined && value !== "") return value;
+  if (!process.stdin.isTTY) throw new ValidationError(`missing required argument <${name}>`);
+  const { input } = await import("@inquirer/prompts");
+  const answer = await input({ message, required: true });
+  return answer.trim();
+}

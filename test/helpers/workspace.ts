@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createChunkeval, type Chunkeval } from "../../src/chunkeval.js";
+import { loadConfig } from "../../src/config/load.js";
+
+export interface Workspace {
+  dir: string;
+  app: Chunkeval;
+  /** Closes the app and reopens it over the same data directory (a process restart). */
+  reopen(): Promise<Chunkeval>;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * A chunkeval instance over a fresh temporary data directory (real SQLite file, real LanceDB
+ * folder). The hash embedder keeps tests fast unless a test asks for another.
+ */
+export async function createWorkspace(flags: Record<string, string | number> = {}, env: NodeJS.ProcessEnv = {}): Promise<Workspace> {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-test-"));
+  const load = () =>
+    loadConfig({
+      cwd: dir,
+      env: { CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+      flags: { data_dir: join(dir, "data"), embedder: "hash", ...flags },
+    }).config;
+  const ws: Workspace = {
+    dir,
+    app: await createChunkeval(load()),
+    async reopen() {
+      await ws.app.close();
+      ws.app = await createChunkeval(load());
+      return ws.app;
+    },
+    async cleanup() {
+      await ws.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return ws;
+}
