@@ -19,7 +19,11 @@ function decodeEntities(text: string): string {
  * a tag walker is enough and keeps heading levels, list nesting and table rows.
  */
 export async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
-  const { value: html } = await mammoth.convertToHtml({ buffer: bytes });
+  const { value: html } = await mammoth.convertToHtml(
+    { buffer: bytes },
+    // Title and subtitle paragraphs are headings of the document, not body text.
+    { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] },
+  );
   const blocks: BlockDraft[] = [];
   const listStack: string[] = [];
   let current: BlockDraft | null = null;

@@ -26,12 +26,14 @@ export function checkSemanticOptions(strategy: string, o: Record<string, number>
 }
 
 /**
- * Kamradt's semantic chunking: embed every sentence, describe sentence i by the mean of the
- * embeddings of sentences i-b..i+b (one embedding per sentence instead of one per window, so
- * the document is embedded once and the windows cost nothing), and cut between i and i+1 where
- * the cosine distance of their windows is above the given percentile of all distances.
- * Groups under min_tokens merge with the following one; groups over max_tokens are packed
- * sentence by sentence.
+ * Kamradt's semantic chunking: embed every sentence and cut at the gaps where the meaning
+ * shifts most, i.e. where the cosine distance across the gap is above the given percentile of
+ * all gaps' distances. Two deliberate changes from the original: the distance at the gap after
+ * sentence i compares the b+1 sentences before it (i-b..i) with the b+1 after it (i+1..i+1+b),
+ * rather than two centred windows that share sentences, so the peak falls on the gap itself;
+ * and a window is the mean of its sentences' embeddings, so each sentence is embedded once.
+ * Groups over max_tokens are packed sentence by sentence; chunks under min_tokens then merge
+ * into a neighbour.
  */
 export async function semanticSpans(context: ChunkingContext, o: Record<string, number>): Promise<Span[]> {
   const text = context.document.text;
@@ -39,8 +41,9 @@ export async function semanticSpans(context: ChunkingContext, o: Record<string, 
   if (sentences.length === 0) return [];
   const embeddings = await context.embed(sentences.map((s) => text.slice(s.start, s.end)), context.signal);
   const b = o.buffer_size!;
-  const windows = embeddings.map((_, i) => meanVector(embeddings.slice(Math.max(0, i - b), i + b + 1)));
-  const distances = windows.slice(0, -1).map((w, i) => 1 - cosine(w, windows[i + 1]!));
+  const distances = embeddings
+    .slice(0, -1)
+    .map((_, i) => 1 - cosine(meanVector(embeddings.slice(Math.max(0, i - b), i + 1)), meanVector(embeddings.slice(i + 1, i + 2 + b))));
   const threshold = percentile(distances, o.breakpoint_percentile!);
 
   const groups: Span[] = [];
@@ -53,24 +56,8 @@ export async function semanticSpans(context: ChunkingContext, o: Record<string, 
   }
 
   const count = createPieceCounter();
-  const tokens = (s: Span) => count(text.slice(s.start, s.end));
-  const merged: Span[] = [];
-  for (const group of groups) {
-    const previous = merged[merged.length - 1];
-    if (previous && tokens(previous) < o.min_tokens! && tokens({ start: previous.start, end: group.end }) <= o.max_tokens!) {
-      previous.end = group.end;
-    } else {
-      merged.push({ ...group });
-    }
-  }
-  const last = merged[merged.length - 1]!;
-  const beforeLast = merged[merged.length - 2];
-  if (beforeLast && tokens(last) < o.min_tokens! && tokens({ start: beforeLast.start, end: last.end }) <= o.max_tokens!) {
-    beforeLast.end = last.end;
-    merged.pop();
-  }
-
-  return merged.flatMap((group) => {
+  const tokens = (span: Span) => count(text.slice(span.start, span.end));
+  const sized = groups.flatMap((group) => {
     if (tokens(group) <= o.max_tokens!) return [group];
     const pieces = sentenceSpans(text, group).flatMap((s, i, all) => {
       // Pieces must cover the group contiguously, so each sentence takes the gap before it.
@@ -79,6 +66,37 @@ export async function semanticSpans(context: ChunkingContext, o: Record<string, 
     });
     return packPieces(text, pieces, o.max_tokens!, 0, count);
   });
+  return mergeSmallChunks(sized, o.min_tokens!, o.max_tokens!, tokens);
+}
+
+/**
+ * Merges every chunk under `min` tokens into its smaller neighbour that can take it without
+ * going over `max`; a chunk that no neighbour can take stays as it is.
+ */
+export function mergeSmallChunks(spans: Span[], min: number, max: number, tokens: (s: Span) => number): Span[] {
+  const out = spans.map((s) => ({ ...s }));
+  let i = 0;
+  while (i < out.length) {
+    const current = out[i]!;
+    if (tokens(current) >= min) {
+      i++;
+      continue;
+    }
+    const candidates = [i - 1, i + 1]
+      .filter((j) => j >= 0 && j < out.length)
+      .map((j) => ({ j, merged: { start: Math.min(out[j]!.start, current.start), end: Math.max(out[j]!.end, current.end) } }))
+      .filter((c) => tokens(c.merged) <= max)
+      .sort((a, b) => tokens(a.merged) - tokens(b.merged));
+    if (candidates.length === 0) {
+      i++;
+      continue;
+    }
+    const { j, merged } = candidates[0]!;
+    out[Math.min(i, j)] = merged;
+    out.splice(Math.max(i, j), 1);
+    i = Math.max(0, Math.min(i, j));
+  }
+  return out;
 }
 
 export const semanticStrategy: StrategyDefinition = {
