@@ -36,7 +36,8 @@ export const openAiEmbedder: EmbedderDefinition = {
           const batch = texts.slice(i, i + settings.batchSize);
           let response;
           try {
-            response = await client.embeddings.create({ model, input: batch }, { signal });
+            // Plain floats: the SDK's default (base64) is not understood by every compatible server.
+            response = await client.embeddings.create({ model, input: batch, encoding_format: "float" }, { signal });
           } catch (error) {
             throw describeProviderError(`embedding with openai:${model}`, error);
           }

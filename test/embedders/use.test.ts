@@ -1,0 +1,42 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { embedWithWindows, loadUseModel, useWindows, USE_MAX_TOKENS } from "../../src/embedders/use-model.js";
+import { useEmbedder } from "../../src/embedders/use.js";
+import { cosine, meanVector } from "../../src/domain/vectors.js";
+
+const settings = { batchSize: 32, openai: { maxRetries: 0, timeoutSeconds: 1 }, huggingFace: { allowRemote: false } };
+const opening = "The harbour cooperative owns two wind turbines on the ridge above the town. ".repeat(8);
+const ending = "Quantum chromodynamics describes how quarks and gluons bind into protons. ".repeat(8);
+
+test("use: a text over the model's limit is the mean of its windows, not a truncation", async () => {
+  const model = await loadUseModel();
+  const long = opening + ending;
+  const windows = useWindows(model, long);
+  assert.ok(windows.length >= 2);
+  for (const w of windows) assert.ok(model.tokenizer.encode(w).length <= USE_MAX_TOKENS);
+  assert.equal(windows.join(" "), long.trim().split(/\s+/).join(" "), "windows cover every word");
+  const [whole] = await embedWithWindows(model, [long]);
+  const perWindow = await embedWithWindows(model, windows);
+  assert.ok(cosine(whole!, meanVector(perWindow)) > 0.9999);
+  // The ending changes the embedding: the model alone would have ignored it.
+  const [openingOnly] = await embedWithWindows(model, [opening]);
+  assert.ok(cosine(whole!, openingOnly!) < 0.95, `similarity ${cosine(whole!, openingOnly!)}`);
+});
+
+test("use: short texts are embedded as they are, unit length, 512 dimensions", async () => {
+  const model = await loadUseModel();
+  const [v] = await embedWithWindows(model, ["Members are billed every month."]);
+  assert.equal(v!.length, 512);
+  assert.ok(Math.abs(cosine(v!, v!) - 1) < 1e-6);
+  assert.deepEqual(useWindows(model, "Members are billed every month."), ["Members are billed every month."]);
+});
+
+test("use: the worker pool gives the same vectors as the in-process model, in order", async () => {
+  const texts = Array.from({ length: 10 }, (_, i) => `Sentence number ${i} talks about topic ${i % 3}.`);
+  const inProcess = await useEmbedder.create("", { ...settings, workers: 0 });
+  const pooled = await useEmbedder.create("", { ...settings, workers: 2 });
+  const a = await inProcess.embed(texts);
+  const b = await pooled.embed(texts);
+  await pooled.close();
+  a.forEach((v, i) => assert.ok(cosine(v, b[i]!) > 0.99999, `text ${i}`));
+});
