@@ -36,7 +36,9 @@ test("a .docx keeps headings, list items and table cells as text, in reading ord
 
 test("the bundled handbook parses into its chapters, lists and tables", async () => {
   const doc = await parseDocument(handbookBytes(), "harbor-light-handbook.docx");
-  assert.equal(doc.blocks.filter((b) => b.kind === "heading" && b.level === 1).length, 16);
+  assert.equal(doc.title, "Harbor Light Energy Cooperative: Member and Operations Handbook");
+  // The Title paragraph and the sixteen chapter headings.
+  assert.equal(doc.blocks.filter((b) => b.kind === "heading" && b.level === 1).length, 17);
   assert.ok(doc.blocks.some((b) => b.kind === "table_row" && b.text.startsWith("Standard | 24.6 cents per kWh")));
   assert.ok(doc.blocks.filter((b) => b.kind === "list_item").length >= 20);
 });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { createChunkeval, type Chunkeval } from "../../chunkeval.js";
+import type { Chunkeval } from "../../chunkeval.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { ValidationError } from "../../errors.js";
 
@@ -26,6 +26,8 @@ export function loadCliConfig(command: Command): LoadedConfig {
 
 /** Runs an action with a chunkeval instance built from the flags, closing it afterwards. */
 export async function withChunkeval<T>(command: Command, action: (app: Chunkeval) => Promise<T>): Promise<T> {
+  // Loaded on demand so `--help` and usage errors do not pay for the whole core.
+  const { createChunkeval } = await import("../../chunkeval.js");
   const app = await createChunkeval(loadCliConfig(command).config);
   try {
     return await action(app);

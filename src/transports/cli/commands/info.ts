@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { describeConfig } from "../../../config/load.js";
-import { createStrategyRegistry } from "../../../strategies/registry.js";
 import { loadCliConfig, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 
@@ -10,6 +9,7 @@ export function registerInfoCommands(program: Command): void {
     .description("list the chunking strategies with their parameters and defaults")
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
+      const { createStrategyRegistry } = await import("../../../strategies/registry.js");
       const registry = createStrategyRegistry();
       const all = registry.names().map((n) => registry.get(n));
       if (command.optsWithGlobals<GlobalOptions>().json) {
