@@ -1,0 +1,135 @@
+import { readFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { ValidationError } from "../errors.js";
+import type { Span } from "../text/spans.js";
+
+/** A reference excerpt as written in a questions file; offsets are optional. */
+export interface ReferenceInput {
+  text: string;
+  start?: number;
+  end?: number;
+}
+
+export interface QuestionInput {
+  question: string;
+  expectedAnswer: string | null;
+  references: ReferenceInput[];
+}
+
+/** A reference located in a document's extracted text. */
+export interface LocatedReference extends Span {
+  text: string;
+}
+
+export interface Question {
+  question: string;
+  expectedAnswer: string | null;
+  references: LocatedReference[];
+}
+
+function describeItem(index: number, item: unknown): string {
+  const q = item && typeof item === "object" && typeof (item as { question?: unknown }).question === "string" ? (item as { question: string }).question : null;
+  return `item ${index + 1}${q ? ` ("${q.length > 60 ? q.slice(0, 57) + "..." : q}")` : ""}`;
+}
+
+/**
+ * Validates the items of a questions file: each is `{question, expected_answer?, references?}`,
+ * a reference being a string or `{text, start?, end?}`. Errors name the file, item and field.
+ */
+export function validateQuestions(source: string, items: unknown): QuestionInput[] {
+  const list = items && typeof items === "object" && !Array.isArray(items) && "questions" in items ? (items as { questions: unknown }).questions : items;
+  if (!Array.isArray(list)) throw new ValidationError(`${source}: expected a list of questions (or {questions: [...]})`);
+  if (list.length === 0) throw new ValidationError(`${source}: the file has no questions`);
+  return list.map((item, index) => {
+    const where = `${source}: ${describeItem(index, item)}`;
+    if (!item || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${where}: must be an object with a "question"`);
+    const record = item as Record<string, unknown>;
+    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references"].includes(k));
+    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references)`);
+    if (typeof record.question !== "string" || !record.question.trim()) throw new ValidationError(`${where}: "question" must be a non-empty string`);
+    if (record.expected_answer !== undefined && record.expected_answer !== null && typeof record.expected_answer !== "string") {
+      throw new ValidationError(`${where}: "expected_answer" must be a string`);
+    }
+    const refs = record.references ?? [];
+    if (!Array.isArray(refs)) throw new ValidationError(`${where}: "references" must be a list`);
+    const references = refs.map((ref, r): ReferenceInput => {
+      const field = `${where}: references[${r}]`;
+      if (typeof ref === "string") return { text: ref };
+      if (!ref || typeof ref !== "object" || typeof (ref as { text?: unknown }).text !== "string" || !(ref as { text: string }).text.trim()) {
+        throw new ValidationError(`${field}: must be a string or {text, start?, end?} with a non-empty text`);
+      }
+      const { text, start, end } = ref as { text: string; start?: unknown; end?: unknown };
+      if ((start === undefined) !== (end === undefined)) throw new ValidationError(`${field}: give both start and end, or neither`);
+      if (start !== undefined && (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 0 || (end as number) <= (start as number))) {
+        throw new ValidationError(`${field}: start and end must be whole numbers with 0 <= start < end`);
+      }
+      return { text, start: start as number | undefined, end: end as number | undefined };
+    });
+    const expected = typeof record.expected_answer === "string" && record.expected_answer.trim() ? record.expected_answer.trim() : null;
+    return { question: record.question.trim(), expectedAnswer: expected, references };
+  });
+}
+
+/** Reads a JSON, JSONL or YAML questions file and validates it. */
+export async function loadQuestionsFile(path: string): Promise<QuestionInput[]> {
+  const source = basename(path);
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new ValidationError(`${source}: cannot read the questions file (${error.code ?? error.message})`);
+  });
+  return validateQuestions(source, parseQuestionsText(source, extname(path).toLowerCase(), text));
+}
+
+export function parseQuestionsText(source: string, extension: string, text: string): unknown {
+  try {
+    if (extension === ".jsonl") {
+      return text
+        .split("\n")
+        .map((line, i) => [line.trim(), i] as const)
+        .filter(([line]) => line)
+        .map(([line, i]) => {
+          try {
+            return JSON.parse(line);
+          } catch (error) {
+            throw new ValidationError(`${source}: line ${i + 1}: ${(error as Error).message}`);
+          }
+        });
+    }
+    if (extension === ".yaml" || extension === ".yml") return parseYaml(text);
+    if (extension === ".json") return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof ValidationError) throw error;
+    throw new ValidationError(`${source}: not valid ${extension.slice(1).toUpperCase()} (${(error as Error).message})`);
+  }
+  throw new ValidationError(`${source}: questions files are .json, .jsonl, .yaml or .yml`);
+}
+
+/** Finds an excerpt in a text: exactly first, then ignoring differences in white space. */
+export function locateExcerpt(text: string, excerpt: string): Span | null {
+  const exact = text.indexOf(excerpt);
+  if (exact !== -1) return { start: exact, end: exact + excerpt.length };
+  const words = excerpt.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const match = new RegExp(words.join("\\s+")).exec(text);
+  return match ? { start: match.index, end: match.index + match[0].length } : null;
+}
+
+/** Locates every reference in a document's text; a reference that is not there is an error naming it. */
+export function resolveQuestions(source: string, items: QuestionInput[], documentText: string): Question[] {
+  const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
+  return items.map((item, index) => ({
+    question: item.question,
+    expectedAnswer: item.expectedAnswer,
+    references: item.references.map((ref, r) => {
+      const field = `${source}: ${describeItem(index, item)}: references[${r}]`;
+      if (ref.start !== undefined && ref.end !== undefined) {
+        if (ref.end > documentText.length || normalise(documentText.slice(ref.start, ref.end)) !== normalise(ref.text)) {
+          throw new ValidationError(`${field}: the text at ${ref.start}-${ref.end} does not match the excerpt`);
+        }
+        return { text: ref.text, start: ref.start, end: ref.end };
+      }
+      const span = locateExcerpt(documentText, ref.text);
+      if (!span) throw new ValidationError(`${field}: excerpt not found in the document: "${ref.text.slice(0, 80)}"`);
+      return { text: ref.text, ...span };
+    }),
+  }));
+}

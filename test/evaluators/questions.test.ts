@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadQuestionsFile, resolveQuestions, validateQuestions } from "../../src/evaluators/questions.js";
+import { parseDocument } from "../../src/parsers/parser.js";
+import { ValidationError } from "../../src/errors.js";
+import { readFileSync } from "node:fs";
+import { handbookBytes, SITE_VISIT_PATH } from "../helpers/documents.js";
+
+const dir = mkdtempSync(join(tmpdir(), "chunkeval-questions-"));
+const item = { question: "When are board elections held?", expected_answer: "Every March.", references: [{ text: "Board elections are held every March" }] };
+
+test("questions files load from JSON, JSONL and YAML", async () => {
+  writeFileSync(join(dir, "q.json"), JSON.stringify([item]));
+  writeFileSync(join(dir, "q.jsonl"), JSON.stringify(item) + "\n\n" + JSON.stringify({ question: "Second?" }) + "\n");
+  writeFileSync(join(dir, "q.yaml"), "questions:\n  - question: When are board elections held?\n    references:\n      - Board elections are held every March\n");
+  assert.equal((await loadQuestionsFile(join(dir, "q.json")))[0]!.expectedAnswer, "Every March.");
+  assert.deepEqual((await loadQuestionsFile(join(dir, "q.jsonl"))).map((q) => q.question), ["When are board elections held?", "Second?"]);
+  assert.deepEqual((await loadQuestionsFile(join(dir, "q.yaml")))[0]!.references, [{ text: "Board elections are held every March" }]);
+});
+
+test("every bundled questions file locates all its references in its example", async () => {
+  const doc = await parseDocument(handbookBytes(), "harbor-light-handbook.docx");
+  const questions = resolveQuestions("harbor-light-handbook.json", await loadQuestionsFile("questions/harbor-light-handbook.json"), doc.text);
+  assert.ok(questions.length >= 20);
+  for (const q of questions) for (const r of q.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
+  const visit = await parseDocument(readFileSync(SITE_VISIT_PATH), "greyhill-site-visit.doc");
+  const visitQuestions = resolveQuestions("greyhill-site-visit.json", await loadQuestionsFile("questions/greyhill-site-visit.json"), visit.text);
+  assert.equal(visitQuestions.length, 5);
+});
+
+test("offsets are found exactly, then ignoring white space, and given offsets are checked", () => {
+  const text = "Alpha beta.\n\nGamma   delta epsilon.";
+  const [q] = resolveQuestions("f", validateQuestions("f", [{ question: "q", references: ["Gamma delta"], expected_answer: null }]), text);
+  assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26 });
+  assert.throws(() => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 0, end: 4 }] }]), text), /the text at 0-4 does not match/);
+});
+
+test("invalid files get errors naming the item and field", async () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{}, /expected a list of questions/],
+    [[], /has no questions/],
+    [[{ question: "" }], /item 1: "question" must be a non-empty string/],
+    [[item, { question: "Why?", expected_answer: 3 }], /item 2 \("Why\?"\): "expected_answer" must be a string/],
+    [[{ question: "Why?", references: [{ start: 1 }] }], /item 1 \("Why\?"\): references\[0\]: must be a string or \{text, start\?, end\?\}/],
+    [[{ question: "Why?", references: [{ text: "x", start: 1 }] }], /give both start and end/],
+    [[{ question: "Why?", answer: "x" }], /unknown field "answer"/],
+  ];
+  for (const [items, message] of cases) assert.throws(() => validateQuestions("q.json", items), (e: unknown) => e instanceof ValidationError && message.test(e.message));
+  const doc = "Nothing relevant here.";
+  assert.throws(() => resolveQuestions("q.json", validateQuestions("q.json", [item]), doc), /q\.json: item 1 \("When are board elections held\?"\): references\[0\]: excerpt not found in the document/);
+  writeFileSync(join(dir, "bad.json"), "[{");
+  await assert.rejects(loadQuestionsFile(join(dir, "bad.json")), /bad\.json: not valid JSON/);
+  writeFileSync(join(dir, "bad.jsonl"), '{"question": "a"}\n{oops\n');
+  await assert.rejects(loadQuestionsFile(join(dir, "bad.jsonl")), /bad\.jsonl: line 2/);
+  await assert.rejects(loadQuestionsFile(join(dir, "missing.json")), /missing\.json: cannot read the questions file \(ENOENT\)/);
+});
