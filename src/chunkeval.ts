@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { createHash } from "node:crypto";
 import type { ChunkevalConfig } from "./config/schema.js";
-import { CachedEmbedder } from "./embedders/cache.js";
+import { CachedEmbedder, hashText } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
 import type { Generator } from "./generators/generator.js";
@@ -70,7 +69,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     return {
       name: g.name,
       async complete(prompt, signal) {
-        const hash = createHash("sha256").update(prompt).digest("hex");
+        const hash = hashText(prompt);
         const cached = completionCache.get(g.name, hash);
         if (cached) return cached.completion;
         const result = await complete(prompt, signal);
