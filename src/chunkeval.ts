@@ -4,12 +4,21 @@ import type { ChunkevalConfig } from "./config/schema.js";
 import { CachedEmbedder, hashText } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
-import type { Generator } from "./generators/generator.js";
+import type { Completion, Generator } from "./generators/generator.js";
+import type { TokenUsage } from "./domain/types.js";
+import { addUsage, ZERO_USAGE } from "./domain/metrics.js";
+import { ValidationError } from "./errors.js";
+import { createEmbeddingJudge } from "./evaluators/embedding-judge.js";
+import { createLlmJudge, type CompleteFn } from "./evaluators/llm-judge.js";
+import type { Judge } from "./evaluators/judge.js";
+import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
 import { processDocument, type ProcessOptions } from "./services/process.js";
+import { runBenchmark, type BenchInput } from "./services/bench.js";
+import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { openDatabase } from "./stores/sqlite/database.js";
@@ -62,26 +71,44 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
 
   const generator = once<Generator>(() => createGenerator(generatorRegistry, config.generator, { openai: config.openai }));
 
+  /** Real (not cached) token usage per LLM spec, so runs can price what they spent. */
+  const llmUsage = new Map<string, TokenUsage>();
+  const completers = new Map<string, Promise<CompleteFn>>();
+  const completer = (spec: string): Promise<CompleteFn> => {
+    let made = completers.get(spec);
+    if (!made) {
+      made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((g) => {
+        if (!g.isLlm || !g.complete) throw new ValidationError(`${spec} is not a language model`);
+        const complete = g.complete;
+        return async (prompt: string, signal?: AbortSignal): Promise<Completion> => {
+          const hash = hashText(prompt);
+          const cached = completionCache.get(spec, hash);
+          // A cached completion was paid for by an earlier run: this run spends nothing on it.
+          if (cached) return { text: cached.completion, usage: ZERO_USAGE };
+          const result = await complete(prompt, signal);
+          completionCache.put(spec, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+          llmUsage.set(spec, addUsage(llmUsage.get(spec) ?? ZERO_USAGE, result.usage));
+          return result;
+        };
+      });
+      made.catch(() => completers.delete(spec));
+      completers.set(spec, made);
+    }
+    return made;
+  };
+
   const llm = once<ChunkingLlm | undefined>(async () => {
     const g = await generator();
-    if (!g.isLlm || !g.complete) return undefined;
-    const complete = g.complete;
-    return {
-      name: g.name,
-      async complete(prompt, signal) {
-        const hash = hashText(prompt);
-        const cached = completionCache.get(g.name, hash);
-        if (cached) return cached.completion;
-        const result = await complete(prompt, signal);
-        completionCache.put(g.name, hash, {
-          completion: result.text,
-          promptTokens: result.usage.promptTokens,
-          completionTokens: result.usage.completionTokens,
-        });
-        return result.text;
-      },
-    };
+    if (!g.isLlm) return undefined;
+    const complete = await completer(config.generator);
+    return { name: g.name, complete: async (prompt, signal) => (await complete(prompt, signal)).text };
   });
+
+  const judge = async (spec = config.judge): Promise<Judge> => {
+    if (spec === "embedding") return createEmbeddingJudge(await context.embedder());
+    if (spec.startsWith("openai:")) return createLlmJudge(spec, await completer(spec), await context.embedder());
+    throw new ValidationError(`unknown judge "${spec}" (valid: embedding, openai:<model>)`);
+  };
 
   const context: ServiceContext = {
     config,
@@ -105,6 +132,9 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     },
     generator,
     llm,
+    judge,
+    llmUsage: () => new Map(llmUsage),
+    experiments: new ExperimentsRepo(db),
   };
 
   return {
@@ -119,6 +149,10 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => context.strategies.describe(),
+    bench: (input: BenchInput) => runBenchmark(context, input),
+    getExperiment: (id: string) => getExperiment(context, id),
+    listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
+    experimentResults: (id: string) => experimentResults(context, id),
     /** Releases worker threads, LanceDB handles and the database. */
     async close() {
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));

@@ -8,6 +8,9 @@ export const DEFAULTS = {
   embedderWorkers: Math.min(4, Math.max(1, availableParallelism())),
   embedBatchSize: 64,
   generator: "extractive",
+  judge: "embedding",
+  /** Faithfulness (0-10) under which an answered question counts as a hallucination. */
+  hallucinationThreshold: 5,
   topK: 5,
   maxTopK: 100,
   openaiMaxRetries: 3,

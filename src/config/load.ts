@@ -111,6 +111,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     embedderWorkers: (values.embedder_workers as number | undefined) ?? DEFAULTS.embedderWorkers,
     embedBatchSize: Math.max(1, (values.embed_batch_size as number | undefined) ?? DEFAULTS.embedBatchSize),
     generator: (values.generator as string | undefined) ?? DEFAULTS.generator,
+    judge: (values.judge as string | undefined) ?? DEFAULTS.judge,
     topK,
     openai: {
       baseUrl: values.openai_base_url as string | undefined,
@@ -144,6 +145,7 @@ export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value
     embedder_workers: c.embedderWorkers,
     embed_batch_size: c.embedBatchSize,
     generator: c.generator,
+    judge: c.judge,
     top_k: c.topK,
     openai_base_url: c.openai.baseUrl ?? "(SDK default)",
     openai_api_key: c.openai.apiKey ? "****" + c.openai.apiKey.slice(-4) : "(not set)",

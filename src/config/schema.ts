@@ -5,6 +5,7 @@ export interface ChunkevalConfig {
   embedderWorkers: number;
   embedBatchSize: number;
   generator: string;
+  judge: string;
   topK: number;
   openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
   huggingFace: { modelDir?: string; allowRemote: boolean };
@@ -24,6 +25,7 @@ export const SETTINGS: Array<{ key: string; env: string; kind: Kind; secret?: bo
   { key: "embedder_workers", env: "CHUNKEVAL_EMBEDDER_WORKERS", kind: "int", fileKey: true, description: "worker threads of the use embedder (0 = in process)" },
   { key: "embed_batch_size", env: "CHUNKEVAL_EMBED_BATCH_SIZE", kind: "int", fileKey: true, description: "texts per embedding request" },
   { key: "generator", env: "CHUNKEVAL_GENERATOR", kind: "string", fileKey: true, description: "extractive | openai:<model>" },
+  { key: "judge", env: "CHUNKEVAL_JUDGE", kind: "string", fileKey: true, description: "embedding | openai:<model>" },
   { key: "top_k", env: "CHUNKEVAL_TOP_K", kind: "int", fileKey: true, description: "chunks retrieved per question" },
   { key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", kind: "string", fileKey: true, description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" },
   { key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", kind: "string", secret: true, fileKey: false, description: "API key (also read from OPENAI_API_KEY); environment only" },

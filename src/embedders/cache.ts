@@ -1,18 +1,21 @@
-import { createHash } from "node:crypto";
+import { hashBytes } from "../domain/hash.js";
 import type { EmbeddingCacheRepo } from "../stores/sqlite/cache-repos.js";
 import type { Embedder } from "./embedder.js";
+import { countTokens } from "../text/tokens.js";
 
 export interface EmbeddingStats {
   /** Texts sent to the model. */
   computed: number;
   /** Texts answered from the SQLite cache (or repeated within a call). */
   cached: number;
+  /** Tokens (project tokenizer) of the texts sent to the model: what a hosted embedder bills. */
+  computedTokens: number;
   /** Wall time spent waiting on the model. */
   embedSeconds: number;
 }
 
 export function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hashBytes(text);
 }
 
 /**
@@ -21,7 +24,7 @@ export function hashText(text: string): string {
  * Misses are embedded in batches of `batchSize`.
  */
 export class CachedEmbedder implements Embedder {
-  readonly stats: EmbeddingStats = { computed: 0, cached: 0, embedSeconds: 0 };
+  readonly stats: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
 
   constructor(
     private readonly inner: Embedder,
@@ -53,6 +56,7 @@ export class CachedEmbedder implements Embedder {
       for (const [h, v] of entries) found.set(h, v);
     }
     this.stats.computed += todo.length;
+    for (const [, text] of todo) this.stats.computedTokens += countTokens(text);
     this.stats.cached += texts.length - todo.length;
     return hashes.map((h) => found.get(h)!);
   }

@@ -54,7 +54,7 @@ export const extractiveGenerator: GeneratorDefinition = {
       isLlm: false,
       async answer(question, contexts) {
         const answer = extractAnswer(question, contexts);
-        return { answer, usage: countUsage([ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts)], answer) };
+        return { answer, answered: answer !== NO_ANSWER, usage: countUsage([ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts)], answer) };
       },
     };
   },

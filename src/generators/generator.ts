@@ -2,6 +2,8 @@ import type { RetrievedChunk, TokenUsage } from "../domain/types.js";
 
 export interface Generation {
   answer: string;
+  /** False when the generator reports that the context holds no answer. */
+  answered: boolean;
   usage: TokenUsage;
 }
 

@@ -37,7 +37,7 @@ export const openAiGenerator: GeneratorDefinition = {
       isLlm: true,
       async answer(question, contexts, signal) {
         const { text, usage } = await chat(ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts), signal);
-        return { answer: text.trim(), usage };
+        return { answer: text.trim(), answered: true, usage };
       },
       complete: (prompt, signal) => chat(null, prompt, signal),
     };

@@ -7,6 +7,9 @@ import type { ChunksRepo } from "../stores/sqlite/chunks-repo.js";
 import type { DocumentsRepo } from "../stores/sqlite/documents-repo.js";
 import type { QueriesRepo } from "../stores/sqlite/queries-repo.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
+import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
+import type { Judge } from "../evaluators/judge.js";
+import type { TokenUsage } from "../domain/types.js";
 
 /**
  * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
@@ -26,4 +29,9 @@ export interface ServiceContext {
   generator(): Promise<Generator>;
   /** The configured generator as a cached LLM, or undefined when it is not a language model. */
   llm(): Promise<ChunkingLlm | undefined>;
+  /** A judge by spec (default: the configured one): `embedding` or `openai:<model>`. */
+  judge(spec?: string): Promise<Judge>;
+  /** Token usage actually sent to each LLM spec so far (cache hits excluded). */
+  llmUsage(): Map<string, TokenUsage>;
+  experiments: ExperimentsRepo;
 }

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { DocumentRecord, StoredDocument } from "../domain/types.js";
 import { parseDocument } from "../parsers/parser.js";
+import { hashBytes } from "../domain/hash.js";
 import type { ServiceContext } from "./context.js";
 
 export interface UploadInput {
@@ -34,6 +35,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput): P
       text: parsed.text,
       blocks: parsed.blocks,
       filePath,
+      contentHash: hashBytes(input.bytes),
       createdAt: nowTimestamp(),
     });
   } catch (error) {

@@ -73,6 +73,29 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (model, prompt_hash)
   ) WITHOUT ROWID;
   `,
+  `
+  ALTER TABLE documents ADD COLUMN content_hash TEXT;
+  CREATE INDEX documents_by_hash ON documents (content_hash);
+  CREATE TABLE experiments (
+    id TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL,
+    strategies_json TEXT NOT NULL,
+    questions_count INTEGER NOT NULL,
+    aggregate_json TEXT NOT NULL,
+    best_strategy TEXT NOT NULL,
+    total_latency_seconds REAL NOT NULL,
+    estimated_cost_usd REAL NOT NULL,
+    details_json TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE experiment_results (
+    experiment_id TEXT NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+    strategy TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    result_json TEXT NOT NULL,
+    PRIMARY KEY (experiment_id, strategy, position)
+  );
+  `,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

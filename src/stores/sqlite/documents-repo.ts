@@ -22,6 +22,8 @@ export interface NewDocument {
   text: string;
   blocks: Block[];
   filePath: string;
+  /** SHA-256 of the uploaded bytes, so a benchmark of the same file reuses its document. */
+  contentHash: string;
   createdAt: string;
 }
 
@@ -32,10 +34,16 @@ export class DocumentsRepo {
   insert(doc: NewDocument): void {
     this.db
       .prepare(
-        `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(doc.id, doc.filename, doc.format, doc.title, doc.paragraphCount, doc.text, JSON.stringify(doc.blocks), doc.filePath, doc.createdAt);
+      .run(doc.id, doc.filename, doc.format, doc.title, doc.paragraphCount, doc.text, JSON.stringify(doc.blocks), doc.filePath, doc.contentHash, doc.createdAt);
+  }
+
+  /** The newest document uploaded with exactly these bytes, if any. */
+  findByContentHash(hash: string): string | null {
+    const row = this.db.prepare(`SELECT id FROM documents WHERE content_hash = ? ORDER BY created_at DESC LIMIT 1`).get(hash) as { id: string } | undefined;
+    return row?.id ?? null;
   }
 
   record(id: string): DocumentRecord | null {

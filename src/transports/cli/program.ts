@@ -4,12 +4,11 @@ import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
 import { registerProcessCommand } from "./commands/process.js";
+import { registerBenchCommand } from "./commands/bench.js";
+import { registerReportCommands } from "./commands/report.js";
 
 /** Subcommands whose issue has not landed yet; they say so instead of pretending. */
 const NOT_YET: Array<[string, string]> = [
-  ["bench", "benchmark strategies over a questions file into an experiment (not yet available)"],
-  ["experiments", "list stored experiments (not yet available)"],
-  ["report", "render an experiment as an HTML report (not yet available)"],
   ["jobs", "list, show and wait for background jobs (not yet available)"],
   ["serve", "serve the REST API and the /v1 ingestion surface (not yet available)"],
 ];
@@ -32,6 +31,8 @@ export function buildProgram(): Command {
   registerDocumentCommands(program);
   registerProcessCommand(program);
   registerAskCommand(program);
+  registerBenchCommand(program);
+  registerReportCommands(program);
   registerInfoCommands(program);
   for (const [name, description] of NOT_YET) {
     program

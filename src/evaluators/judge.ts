@@ -1,0 +1,24 @@
+import type { TokenUsage } from "../domain/types.js";
+
+export interface JudgeInput {
+  question: string;
+  answer: string;
+  /** False when the generator said the context holds no answer: faithfulness is then not scored. */
+  answered: boolean;
+  contexts: string[];
+  /** What the answer should say: the expected answer, else the reference excerpts, else null. */
+  target: string | null;
+}
+
+export interface JudgeVerdict {
+  contextRelevance: number;
+  faithfulness: number | null;
+  answerSimilarity: number | null;
+  usage: TokenUsage;
+}
+
+/** Scores an answer and its context, each on 0-10 (port). */
+export interface Judge {
+  readonly name: string;
+  judge(input: JudgeInput, signal?: AbortSignal): Promise<JudgeVerdict>;
+}

@@ -1,0 +1,79 @@
+import { addUsage, ZERO_USAGE } from "../domain/metrics.js";
+import type { TokenUsage } from "../domain/types.js";
+import type { Embedder } from "../embedders/embedder.js";
+import { ProviderError } from "../errors.js";
+import type { Completion } from "../generators/generator.js";
+import type { Judge } from "./judge.js";
+import { answerSimilarity } from "./similarity.js";
+
+export type CompleteFn = (prompt: string, signal?: AbortSignal) => Promise<Completion>;
+
+/** Takes the first JSON object out of a model reply (models like to wrap JSON in prose or fences). */
+export function parseJsonReply(reply: string, what: string): Record<string, unknown> {
+  const start = reply.indexOf("{");
+  const end = reply.lastIndexOf("}");
+  if (start !== -1 && end > start) {
+    try {
+      const parsed: unknown = JSON.parse(reply.slice(start, end + 1));
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    } catch {
+      // reported below
+    }
+  }
+  throw new ProviderError(`judge reply for ${what} could not be parsed as JSON: ${JSON.stringify(reply.slice(0, 120))}`);
+}
+
+const context = (contexts: string[]) => contexts.map((c, i) => `[${i + 1}] ${c}`).join("\n\n");
+
+/**
+ * RAGAS-style judge on a chat model: faithfulness by statement extraction then verification
+ * against the context; context relevance graded 0-10 by the model; answer similarity by
+ * embeddings (as RAGAS does). A reply that cannot be parsed fails the question with its text.
+ */
+export function createLlmJudge(name: string, complete: CompleteFn, embedder: Embedder): Judge {
+  return {
+    name,
+    async judge(input, signal) {
+      let usage: TokenUsage = ZERO_USAGE;
+      const ask = async (prompt: string, what: string) => {
+        const r = await complete(prompt, signal);
+        usage = addUsage(usage, r.usage);
+        return parseJsonReply(r.text, what);
+      };
+      const graded = await ask(
+        `Rate from 0 to 10 how much of the CONTEXT is relevant to answering the QUESTION (10: all of it bears on the question; 0: none of it).\nQUESTION: ${input.question}\nCONTEXT:\n${context(input.contexts)}\nReply with JSON only: {"score": <number from 0 to 10>}`,
+        "context relevance",
+      );
+      const score = Number(graded.score);
+      if (!Number.isFinite(score) || score < 0 || score > 10) throw new ProviderError(`judge gave context relevance ${JSON.stringify(graded.score)}, not a number from 0 to 10`);
+
+      let faithfulness: number | null = null;
+      if (input.answered) {
+        const extracted = await ask(
+          `Break the ANSWER to the QUESTION into short, standalone factual statements.\nQUESTION: ${input.question}\nANSWER: ${input.answer}\nReply with JSON only: {"statements": ["...", "..."]}`,
+          "statement extraction",
+        );
+        const statements = extracted.statements;
+        if (!Array.isArray(statements) || !statements.every((s) => typeof s === "string")) throw new ProviderError("judge reply for statement extraction has no list of statements");
+        if (statements.length > 0) {
+          const verified = await ask(
+            `For each STATEMENT, decide whether it can be directly inferred from the CONTEXT (1) or not (0).\nCONTEXT:\n${context(input.contexts)}\nSTATEMENTS:\n${statements.map((s, i) => `${i + 1}. ${s}`).join("\n")}\nReply with JSON only: {"verdicts": [{"statement": "...", "verdict": 1}, ...]} with one verdict per statement, in order.`,
+            "statement verification",
+          );
+          const verdicts = verified.verdicts;
+          if (!Array.isArray(verdicts) || verdicts.length !== statements.length) {
+            throw new ProviderError(`judge returned ${Array.isArray(verdicts) ? verdicts.length : "no"} verdicts for ${statements.length} statements`);
+          }
+          const supported = verdicts.filter((v) => Number((v as { verdict?: unknown })?.verdict) === 1).length;
+          faithfulness = (10 * supported) / statements.length;
+        }
+      }
+      return {
+        contextRelevance: score,
+        faithfulness,
+        answerSimilarity: input.target === null ? null : await answerSimilarity(embedder, input.answer, input.target, signal),
+        usage,
+      };
+    },
+  };
+}

@@ -1,0 +1,155 @@
+import { fileURLToPath } from "node:url";
+import nunjucks from "nunjucks";
+import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
+import { ValidationError } from "../errors.js";
+import { barChart, histogram, scatterChart } from "./charts.js";
+
+export const REPORT_VIEWS = ["managerial", "technical"] as const;
+export type ReportView = (typeof REPORT_VIEWS)[number];
+
+export interface ReportInput {
+  experiment: ExperimentRecord;
+  results: Record<string, QuestionResult[]>;
+  /** Per strategy and metric: current minus baseline (from compareWithBaseline). */
+  baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
+}
+
+// Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
+const TEMPLATES = fileURLToPath(new URL("../../src/reports/templates/", import.meta.url));
+let environment: nunjucks.Environment | undefined;
+
+function env(): nunjucks.Environment {
+  if (!environment) {
+    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: true, throwOnUndefined: false });
+    environment.addFilter("num", (v: number | null | undefined, digits = 2) => (v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits)));
+    environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
+    environment.addFilter("usd", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `$${v.toFixed(v < 0.01 && v > 0 ? 6 : 4)}`));
+    environment.addFilter("delta", (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`));
+  }
+  return environment;
+}
+
+/** Splits a retrieved chunk into plain and highlighted segments where it overlaps reference spans. */
+function highlight(chunk: { start: number; end: number; text: string }, references: Array<{ start: number; end: number }>) {
+  const marks = references
+    .map((r) => ({ start: Math.max(r.start, chunk.start) - chunk.start, end: Math.min(r.end, chunk.end) - chunk.start }))
+    .filter((m) => m.end > m.start)
+    .sort((a, b) => a.start - b.start);
+  const segments: Array<{ text: string; mark: boolean }> = [];
+  let at = 0;
+  for (const m of marks) {
+    if (m.start < at) continue;
+    if (m.start > at) segments.push({ text: chunk.text.slice(at, m.start), mark: false });
+    segments.push({ text: chunk.text.slice(m.start, m.end), mark: true });
+    at = m.end;
+  }
+  if (at < chunk.text.length) segments.push({ text: chunk.text.slice(at), mark: false });
+  return segments;
+}
+
+/** Plain-words reasons for the recommendation, from measured numbers only. */
+function recommendation(e: ExperimentRecord): string[] {
+  const best = e.aggregateMetrics[e.bestStrategy]!;
+  const others = Object.entries(e.aggregateMetrics).filter(([s]) => s !== e.bestStrategy);
+  const lines = [`${e.bestStrategy} has the best composite score: ${best.compositeScore?.toFixed(2) ?? "n/a"} of 10.`];
+  if (best.hitRate !== null) lines.push(`It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : ""}.`);
+  if (best.hallucinationRate !== null) lines.push(`${(100 * best.hallucinationRate).toFixed(0)}% of its answers were judged unsupported by the retrieved context.`);
+  const runnerUp = others.sort(([, a], [, b]) => (b.compositeScore ?? -1) - (a.compositeScore ?? -1))[0];
+  if (runnerUp && runnerUp[1].compositeScore !== null && best.compositeScore !== null) {
+    lines.push(`The runner-up, ${runnerUp[0]}, scored ${runnerUp[1].compositeScore.toFixed(2)} (${(best.compositeScore - runnerUp[1].compositeScore).toFixed(2)} lower).`);
+  }
+  if (e.details.dryRun) lines.push("This was a dry run: only retrieval was measured; answers and judging were not run.");
+  return lines;
+}
+
+/** Trade-offs worth a manager's attention: the fastest, the cheapest, the most faithful strategy. */
+function tradeOffs(e: ExperimentRecord): string[] {
+  const entries = Object.entries(e.aggregateMetrics);
+  const by = (key: (m: AggregateMetrics) => number | null, low: boolean) =>
+    entries.filter(([, m]) => key(m) !== null).sort(([, a], [, b]) => (low ? key(a)! - key(b)! : key(b)! - key(a)!))[0];
+  const out: string[] = [];
+  const fastest = by((m) => m.avgLatencySeconds, true);
+  if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
+  const cheapest = by((m) => m.costUsd, true);
+  if (cheapest) out.push(`Lowest cost: ${cheapest[0]} ($${cheapest[1].costUsd.toFixed(4)} for this run).`);
+  const faithful = by((m) => m.avgFaithfulness, false);
+  if (faithful) out.push(`Most faithful answers: ${faithful[0]} (${faithful[1].avgFaithfulness!.toFixed(2)} of 10).`);
+  const precise = by((m) => m.avgPrecision, false);
+  if (precise) out.push(`Least extra text retrieved (precision): ${precise[0]} (${(100 * precise[1].avgPrecision!).toFixed(1)}% of retrieved text is reference text).`);
+  return out;
+}
+
+function viewModel(input: ReportInput, view: ReportView) {
+  const e = input.experiment;
+  const strategies = e.strategiesUsed;
+  const agg = (s: string) => e.aggregateMetrics[s]!;
+  const bars = (key: keyof AggregateMetrics, spreadKey?: string) =>
+    strategies.map((s) => ({ label: s, value: agg(s)[key] as number | null, spread: spreadKey ? agg(s).spread[spreadKey] ?? null : undefined, highlight: s === e.bestStrategy }));
+  const charts =
+    view === "managerial"
+      ? {
+          composite: barChart("Composite score per strategy (0-10)", bars("compositeScore"), { max: 10 }),
+          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: agg(s).costUsd, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "cost of the run (USD)", y: "composite score", yMax: 10 }),
+          qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score", yMax: 10 }),
+        }
+      : {
+          metrics: [
+            barChart("Context relevance (0-10, ± standard deviation)", bars("avgContextRelevance", "contextRelevance"), { max: 10 }),
+            barChart("Answer similarity (0-10, ± standard deviation)", bars("avgAnswerSimilarity", "answerSimilarity"), { max: 10 }),
+            barChart("Faithfulness (0-10, ± standard deviation)", bars("avgFaithfulness", "faithfulness"), { max: 10 }),
+            barChart("Hallucination rate", bars("hallucinationRate"), { max: 1 }),
+            barChart("Recall of reference text (± standard deviation)", bars("avgRecall", "recall"), { max: 1 }),
+            barChart("Precision of retrieved text (± standard deviation)", bars("avgPrecision", "precision"), { max: 1 }),
+            barChart("IoU (± standard deviation)", bars("avgIou", "iou"), { max: 1 }),
+            barChart("Hit rate", bars("hitRate"), { max: 1 }),
+            barChart("MRR", bars("mrr"), { max: 1 }),
+          ],
+          sizes: e.details.indexing.map((x) => ({ strategy: x.strategy, svg: histogram(`${x.strategy}: chunk sizes`, x.tokenSizes) })),
+        };
+  const chunkStats = e.details.indexing.map((x) => ({
+    ...x,
+    mean: x.tokenSizes.length ? x.tokenSizes.reduce((a, b) => a + b, 0) / x.tokenSizes.length : 0,
+    min: x.tokenSizes.length ? Math.min(...x.tokenSizes) : 0,
+    max: x.tokenSizes.length ? Math.max(...x.tokenSizes) : 0,
+  }));
+  const latency = strategies.map((s) => {
+    const list = input.results[s] ?? [];
+    const avg = (k: "embedSeconds" | "searchSeconds" | "answerSeconds" | "totalSeconds") => (list.length ? list.reduce((n, r) => n + r.latency[k], 0) / list.length : null);
+    return { strategy: s, embed: avg("embedSeconds"), search: avg("searchSeconds"), answer: avg("answerSeconds"), total: avg("totalSeconds") };
+  });
+  const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
+    question: first.question,
+    expectedAnswer: first.expectedAnswer,
+    references: first.references,
+    perStrategy: strategies.map((s) => {
+      const r = input.results[s]?.[i];
+      return r ? { strategy: s, ...r, chunks: r.retrieved.map((c, rank) => ({ ...c, rank: rank + 1, segments: highlight(c, r.references) })) } : null;
+    }).filter(Boolean),
+  }));
+  return {
+    e,
+    view,
+    strategies,
+    agg: e.aggregateMetrics,
+    details: e.details,
+    recommendation: recommendation(e),
+    tradeOffs: tradeOffs(e),
+    charts,
+    chunkStats,
+    latency,
+    questions,
+    baseline: input.baseline,
+    configLine: `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; generator ${e.details.generator}; judge ${e.details.judge}${e.details.dryRun ? "; dry run" : ""}`,
+  };
+}
+
+/** Renders an experiment as one self-contained HTML page (inline CSS and SVG, no network). */
+export function renderHtmlReport(input: ReportInput, view: ReportView = "managerial"): string {
+  if (!REPORT_VIEWS.includes(view)) throw new ValidationError(`view must be one of ${REPORT_VIEWS.join(", ")}, got "${view}"`);
+  return env().render(`${view}.njk`, viewModel(input, view));
+}
+
+/** A Markdown summary: the scorecard and the recommendation. */
+export function renderMarkdownReport(input: ReportInput): string {
+  return env().render("report.md.njk", viewModel(input, "managerial"));
+}

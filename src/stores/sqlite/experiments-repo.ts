@@ -1,0 +1,56 @@
+import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
+import type { Db } from "./database.js";
+
+/** Rows of `experiments` and `experiment_results` <-> experiment records. */
+export class ExperimentsRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(e: ExperimentRecord, results: Record<string, QuestionResult[]>): void {
+    const put = this.db.prepare(`INSERT INTO experiment_results (experiment_id, strategy, position, result_json) VALUES (?, ?, ?, ?)`);
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds, estimated_cost_usd, details_json, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(e.experimentId, e.documentId, JSON.stringify(e.strategiesUsed), e.questionsCount, JSON.stringify(e.aggregateMetrics), e.bestStrategy, e.totalLatencySeconds, e.estimatedCostUsd, JSON.stringify(e.details), e.createdAt);
+      for (const [strategy, list] of Object.entries(results)) list.forEach((r, i) => put.run(e.experimentId, strategy, i, JSON.stringify(r)));
+    })();
+  }
+
+  get(id: string): ExperimentRecord | null {
+    const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as Record<string, string & number> | undefined;
+    if (!r) return null;
+    return {
+      experimentId: r.id,
+      documentId: r.document_id,
+      strategiesUsed: JSON.parse(r.strategies_json),
+      questionsCount: r.questions_count,
+      aggregateMetrics: JSON.parse(r.aggregate_json),
+      bestStrategy: r.best_strategy,
+      totalLatencySeconds: r.total_latency_seconds,
+      estimatedCostUsd: r.estimated_cost_usd,
+      createdAt: r.created_at,
+      details: JSON.parse(r.details_json),
+    };
+  }
+
+  results(id: string): Record<string, QuestionResult[]> {
+    const rows = this.db.prepare(`SELECT strategy, result_json FROM experiment_results WHERE experiment_id = ? ORDER BY strategy, position`).all(id) as Array<{ strategy: string; result_json: string }>;
+    const out: Record<string, QuestionResult[]> = {};
+    for (const row of rows) (out[row.strategy] ??= []).push(JSON.parse(row.result_json) as QuestionResult);
+    return out;
+  }
+
+  /** Experiment summaries, newest first. */
+  list(offset: number, limit: number) {
+    const rows = this.db
+      .prepare(`SELECT id, document_id, strategies_json, created_at FROM experiments ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(limit, offset) as Array<Record<string, string>>;
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM experiments`).get() as { n: number };
+    return {
+      items: rows.map((r) => ({ id: r.id!, documentId: r.document_id!, strategiesUsed: JSON.parse(r.strategies_json!) as string[], createdAt: r.created_at! })),
+      total: n,
+    };
+  }
+}

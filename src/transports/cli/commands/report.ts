@@ -1,0 +1,70 @@
+import { writeFile } from "node:fs/promises";
+import type { Command } from "commander";
+import type { Chunkeval } from "../../../chunkeval.js";
+import { DEFAULTS } from "../../../config/defaults.js";
+import { ValidationError } from "../../../errors.js";
+import { compareWithBaseline } from "../../../services/experiments.js";
+import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { printJson, printLine, printTable } from "../output.js";
+import { requireArgument } from "../prompts.js";
+import { toWire } from "../../serialize.js";
+
+export type ReportFormat = "html" | "json" | "md";
+
+/** Renders an experiment in a format and writes it to a file, or returns it when no file is given. */
+export async function writeReport(
+  app: Chunkeval,
+  id: string,
+  options: { format: ReportFormat; view: "managerial" | "technical"; out?: string; baselineId?: string },
+): Promise<string> {
+  const experiment = app.getExperiment(id);
+  const results = app.experimentResults(id);
+  const baseline = options.baselineId ? { id: options.baselineId, deltas: compareWithBaseline(experiment, app.getExperiment(options.baselineId)) } : undefined;
+  let text: string;
+  if (options.format === "json") {
+    text = JSON.stringify(toWire({ ...experiment, results, ...(baseline ? { baseline } : {}) }), null, 2) + "\n";
+  } else {
+    const { renderHtmlReport, renderMarkdownReport } = await import("../../../reports/render.js");
+    text = options.format === "md" ? renderMarkdownReport({ experiment, results, baseline }) : renderHtmlReport({ experiment, results, baseline }, options.view);
+  }
+  if (options.out) await writeFile(options.out, text);
+  return text;
+}
+
+export function registerReportCommands(program: Command): void {
+  program
+    .command("report")
+    .description("render a stored experiment as an HTML report (managerial or technical), Markdown or JSON with per-question results")
+    .argument("[experiment_id]", "experiment id")
+    .option("--view <view>", "managerial or technical", "managerial")
+    .option("--format <format>", "html, json or md", "html")
+    .option("--out <file>", "write to this file instead of stdout")
+    .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
+    .action(async (idArg: string | undefined, options: { view: string; format: string; out?: string; baseline?: string }, command: Command) => {
+      const id = await requireArgument(idArg, "experiment_id", "Experiment id:");
+      if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
+      if (!["html", "json", "md"].includes(options.format)) throw new ValidationError(`--format must be html, json or md, got "${options.format}"`);
+      await withChunkeval(command, async (app) => {
+        const text = await writeReport(app, id, { format: options.format as ReportFormat, view: options.view as "managerial" | "technical", out: options.out, baselineId: options.baseline });
+        if (options.out) process.stderr.write(`wrote ${options.out}\n`);
+        else process.stdout.write(text);
+      });
+    });
+
+  program
+    .command("experiments")
+    .description("list stored experiments, newest first")
+    .option("--offset <n>", "skip this many experiments", parseInteger("--offset"), 0)
+    .option("--limit <n>", `show at most this many (max ${DEFAULTS.maxListLimit})`, parseInteger("--limit"), DEFAULTS.listLimit)
+    .option("--json", "print only JSON on stdout")
+    .action(async (options: { offset: number; limit: number }, command: Command) => {
+      if (options.limit < 1 || options.limit > DEFAULTS.maxListLimit) throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
+      await withChunkeval(command, async (app) => {
+        const page = app.listExperiments(options);
+        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
+        if (page.items.length === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
+        printTable(["id", "document", "strategies", "created_at"], page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]));
+        printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
+      });
+    });
+}
