@@ -3,6 +3,7 @@ import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { barChart, histogram, scatterChart } from "./charts.js";
+import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
 export type ReportView = (typeof REPORT_VIEWS)[number];
@@ -70,8 +71,13 @@ function tradeOffs(e: ExperimentRecord): string[] {
   const out: string[] = [];
   const fastest = by((m) => m.avgLatencySeconds, true);
   if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
-  const cheapest = by((m) => m.costUsd, true);
-  if (cheapest) out.push(`Lowest cost: ${cheapest[0]} ($${cheapest[1].costUsd.toFixed(4)} for this run).`);
+  if (entries.every(([, m]) => m.costUsd === 0)) {
+    const leanest = by((m) => m.tokens.totalTokens, true);
+    out.push(`Every strategy cost nothing with the configured (local) providers${leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : ""}.`);
+  } else {
+    const cheapest = by((m) => m.costUsd, true);
+    if (cheapest) out.push(`Lowest cost: ${cheapest[0]} ($${cheapest[1].costUsd.toFixed(4)} for this run).`);
+  }
   const faithful = by((m) => m.avgFaithfulness, false);
   if (faithful) out.push(`Most faithful answers: ${faithful[0]} (${faithful[1].avgFaithfulness!.toFixed(2)} of 10).`);
   const precise = by((m) => m.avgPrecision, false);
@@ -85,11 +91,15 @@ function viewModel(input: ReportInput, view: ReportView) {
   const agg = (s: string) => e.aggregateMetrics[s]!;
   const bars = (key: keyof AggregateMetrics, spreadKey?: string) =>
     strategies.map((s) => ({ label: s, value: agg(s)[key] as number | null, spread: spreadKey ? agg(s).spread[spreadKey] ?? null : undefined, highlight: s === e.bestStrategy }));
+  // With only local providers every cost is 0; price the same tokens on the reference model instead.
+  const local = strategies.every((s) => agg(s).costUsd === 0);
+  const costOfStrategy = (s: string) => (local ? referenceCost(REFERENCE_CHAT_MODEL, agg(s).tokens) : agg(s).costUsd);
+  const costAxis = local ? `cost of the answers on ${REFERENCE_CHAT_MODEL} (USD)` : "cost of the run (USD)";
   const charts =
     view === "managerial"
       ? {
           composite: barChart("Composite score per strategy (0-10)", bars("compositeScore"), { max: 10 }),
-          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: agg(s).costUsd, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "cost of the run (USD)", y: "composite score", yMax: 10 }),
+          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: costOfStrategy(s), y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: costAxis, y: "composite score", yMax: 10 }),
           qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score", yMax: 10 }),
         }
       : {
