@@ -80,13 +80,15 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((g) => {
         if (!g.isLlm || !g.complete) throw new ValidationError(`${spec} is not a language model`);
         const complete = g.complete;
-        return async (prompt: string, signal?: AbortSignal): Promise<Completion> => {
+        return async (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean): Promise<Completion> => {
           const hash = hashText(prompt);
           const cached = completionCache.get(spec, hash);
           // A cached completion was paid for by an earlier run: this run spends nothing on it.
           if (cached) return { text: cached.completion, usage: ZERO_USAGE };
           const result = await complete(prompt, signal);
-          completionCache.put(spec, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+          if (!accept || accept(result.text)) {
+            completionCache.put(spec, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+          }
           llmUsage.set(spec, addUsage(llmUsage.get(spec) ?? ZERO_USAGE, result.usage));
           return result;
         };

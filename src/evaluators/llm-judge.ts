@@ -6,21 +6,29 @@ import type { Completion } from "../generators/generator.js";
 import type { Judge } from "./judge.js";
 import { answerSimilarity } from "./similarity.js";
 
-export type CompleteFn = (prompt: string, signal?: AbortSignal) => Promise<Completion>;
+/**
+ * A cached completion. `accept` decides whether a reply may be cached: a reply the caller
+ * cannot use is not kept, so a later run asks the model again.
+ */
+export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean) => Promise<Completion>;
 
-/** Takes the first JSON object out of a model reply (models like to wrap JSON in prose or fences). */
-export function parseJsonReply(reply: string, what: string): Record<string, unknown> {
+/** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */
+function extractJson(reply: string): Record<string, unknown> | null {
   const start = reply.indexOf("{");
   const end = reply.lastIndexOf("}");
-  if (start !== -1 && end > start) {
-    try {
-      const parsed: unknown = JSON.parse(reply.slice(start, end + 1));
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // reported below
-    }
+  if (start === -1 || end <= start) return null;
+  try {
+    const parsed: unknown = JSON.parse(reply.slice(start, end + 1));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
-  throw new ProviderError(`judge reply for ${what} could not be parsed as JSON: ${JSON.stringify(reply.slice(0, 120))}`);
+}
+
+export function parseJsonReply(reply: string, what: string): Record<string, unknown> {
+  const parsed = extractJson(reply);
+  if (!parsed) throw new ProviderError(`judge reply for ${what} could not be parsed as JSON: ${JSON.stringify(reply.slice(0, 120))}`);
+  return parsed;
 }
 
 const context = (contexts: string[]) => contexts.map((c, i) => `[${i + 1}] ${c}`).join("\n\n");
@@ -36,7 +44,7 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
     async judge(input, signal) {
       let usage: TokenUsage = ZERO_USAGE;
       const ask = async (prompt: string, what: string) => {
-        const r = await complete(prompt, signal);
+        const r = await complete(prompt, signal, (text) => extractJson(text) !== null);
         usage = addUsage(usage, r.usage);
         return parseJsonReply(r.text, what);
       };

@@ -1,0 +1,137 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
+import { BenchmarkError, ValidationError } from "../../src/errors.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
+
+const SPEC_METRICS = ["avgContextRelevance", "avgAnswerSimilarity", "avgFaithfulness", "hallucinationRate", "totalQuestions", "failedQuestions"];
+
+test("bench: an experiment with every spec field, stored with its per-question results, reused caches on re-run", async () => {
+  const ws = await createWorkspace();
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
+    const input = { document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["recursive", "semantic_parent_child"], topK: 3 };
+    const e = await ws.app.bench(input);
+    assert.match(e.experimentId, /^exp_/);
+    assert.deepEqual(e.strategiesUsed, ["recursive", "semantic_parent_child"]);
+    assert.equal(e.questionsCount, 8);
+    assert.ok(e.strategiesUsed.includes(e.bestStrategy));
+    for (const s of e.strategiesUsed) {
+      const m = e.aggregateMetrics[s]!;
+      for (const k of SPEC_METRICS) assert.equal(typeof (m as any)[k], "number", `${s}.${k}`);
+      assert.equal(m.totalQuestions, 8);
+      assert.equal(m.failedQuestions, 0);
+      assert.ok(m.avgRecall! > 0.5 && m.hitRate! > 0.5);
+    }
+    assert.ok(Math.abs(e.totalLatencySeconds - Object.values(ws.app.experimentResults(e.experimentId)).flat().reduce((n, r) => n + r.latency.totalSeconds, 0)) < 1e-9);
+    assert.equal(e.estimatedCostUsd, 0, "local providers cost nothing");
+    assert.ok(e.details.cost.referenceUsd > 0, "what it would cost on a hosted model is shown");
+    const results = ws.app.experimentResults(e.experimentId);
+    assert.equal(results.recursive!.length, 8);
+    const first = results.semantic_parent_child![0]!;
+    assert.ok(first.retrieved.every((c) => c.parentId !== null));
+    assert.ok(first.answer && first.references.length === 1);
+    assert.deepEqual(ws.app.listExperiments({ offset: 0, limit: 50 }).items.map((x) => x.id), [e.experimentId]);
+
+    // Same inputs again: the document is reused (same bytes), chunks reused, nothing re-embedded.
+    const again = await ws.app.bench(input);
+    assert.equal(again.documentId, e.documentId);
+    assert.ok(again.details.indexing.every((x) => x.reused));
+    assert.equal(again.details.embeddings.computed, 0);
+    assert.deepEqual(again.aggregateMetrics.recursive!.avgFaithfulness, e.aggregateMetrics.recursive!.avgFaithfulness);
+    assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).items[0]!.id, again.experimentId, "newest first");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench --dry-run: retrieval metrics only, with the estimated cost and time of the full run", async () => {
+  const ws = await createWorkspace({ generator: "openai:gpt-4o-mini" }, { CHUNKEVAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 5);
+    const e = await ws.app.bench({ document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["fixed_size"], dryRun: true });
+    const m = e.aggregateMetrics.fixed_size!;
+    assert.equal(m.avgFaithfulness, null);
+    assert.equal(m.avgAnswerSimilarity, null);
+    assert.equal(m.avgContextRelevance, null);
+    assert.ok(m.avgRecall !== null && m.mrr !== null);
+    assert.ok(ws.app.experimentResults(e.experimentId).fixed_size!.every((r) => r.answer === null));
+    assert.ok(e.details.fullRunEstimate!.costUsd > 0, "gpt-4o-mini answers are priced");
+    assert.ok(e.details.fullRunEstimate!.seconds > 0);
+    assert.equal(e.estimatedCostUsd, 0, "nothing was spent");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench: answer similarity is missing, not invented, when a question has no expected answer or reference", async () => {
+  const ws = await createWorkspace();
+  try {
+    const questions = validateQuestions("q.json", [{ question: "Who elects the board?" }, { question: "How much is a member share?", expected_answer: "100 euros" }]);
+    const e = await ws.app.bench({ document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "q.json", strategies: ["recursive"] });
+    const [open, withAnswer] = ws.app.experimentResults(e.experimentId).recursive!;
+    assert.equal(open!.metrics.answerSimilarity, null);
+    assert.equal(open!.metrics.recall, null, "no reference, no retrieval metric");
+    assert.equal(typeof withAnswer!.metrics.answerSimilarity, "number");
+    assert.equal(e.aggregateMetrics.recursive!.avgAnswerSimilarity, withAnswer!.metrics.answerSimilarity);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unparsable reply fails only its question", async () => {
+  let calls = 0;
+  const stub = await startOpenAiStub({
+    reply: (body) => {
+      calls++;
+      const prompt: string = body.messages.at(-1).content;
+      if (prompt.includes("How much is a member share?")) return "I refuse to answer in JSON";
+      if (prompt.startsWith("Rate from 0 to 10")) return '{"score": 7}';
+      if (prompt.startsWith("Break the ANSWER")) return '```json\n{"statements": ["one", "two"]}\n```';
+      return '{"verdicts": [{"statement": "one", "verdict": 1}, {"statement": "two", "verdict": 0}]}';
+    },
+  });
+  const ws = await createWorkspace({ judge: "openai:judge-model" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl });
+  try {
+    const questions = validateQuestions("q.json", [
+      { question: "When are board elections held?", expected_answer: "Every March." },
+      { question: "How much is a member share?", expected_answer: "100 euros" },
+    ]);
+    const input = { document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "q.json", strategies: ["recursive"] };
+    const e = await ws.app.bench(input);
+    const [ok, failed] = ws.app.experimentResults(e.experimentId).recursive!;
+    assert.equal(ok!.metrics.contextRelevance, 7);
+    assert.equal(ok!.metrics.faithfulness, 5, "one of two statements verified");
+    assert.equal(ok!.judgeTokens.totalTokens, 3 * 168);
+    assert.match(failed!.error!, /judge reply for context relevance could not be parsed as JSON: "I refuse to answer in JSON"/);
+    const m = e.aggregateMetrics.recursive!;
+    assert.deepEqual([m.totalQuestions, m.failedQuestions, m.avgFaithfulness, m.hallucinationRate], [2, 1, 5, 0]);
+    const callsAfterFirst = calls;
+    const again = await ws.app.bench(input);
+    assert.equal(calls - callsAfterFirst, 1, "only the failed question asks the model again; verdicts come from the cache");
+    assert.equal(ws.app.experimentResults(again.experimentId).recursive![0]!.judgeTokens.totalTokens, 0, "cached verdicts cost nothing");
+
+    const stopped = await ws.app.bench({ ...input, questions: [questions[1]!, questions[1]!, questions[0]!], maxErrors: 1 });
+    assert.match(stopped.details.stoppedEarly!, /stopped after 1 failed question/);
+    assert.equal(stopped.aggregateMetrics.recursive!.totalQuestions, 1);
+  } finally {
+    await ws.cleanup();
+    await stub.close();
+  }
+});
+
+test("bench rejects what it cannot run, before storing anything", async () => {
+  const ws = await createWorkspace();
+  try {
+    const questions = validateQuestions("q.json", [{ question: "Q?", references: ["this text is not in the handbook"] }]);
+    const doc = { filename: "h.docx", bytes: handbookBytes() };
+    await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "recursive" }), (e: unknown) => e instanceof ValidationError && /q\.json: item 1 \("Q\?"\): references\[0\]: excerpt not found/.test(e.message));
+    await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "sliding" }), BenchmarkError);
+    await assert.rejects(ws.app.bench({ document: { id: "doc_missing" }, questions, questionsSource: "q.json", strategies: "all" }), /document not found/);
+    assert.equal(ws.app.listExperiments({ offset: 0, limit: 10 }).total, 0);
+  } finally {
+    await ws.cleanup();
+  }
+});
