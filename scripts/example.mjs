@@ -1,23 +1,25 @@
 #!/usr/bin/env node
-// The quick start's main job: upload the bundled handbook, process it with all five strategies
-// on the default offline stack, and ask each strategy the same question. Uses ./.chunkeval
+// The quick start's main job: benchmark all five strategies on the bundled handbook with its
+// questions, on the default offline stack, and write both HTML report views. Uses ./.chunkeval
 // unless CHUNKEVAL_DATA_DIR says otherwise.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const bin = fileURLToPath(new URL("../bin/chunkeval.js", import.meta.url));
-const example = fileURLToPath(new URL("../examples/harbor-light-handbook.docx", import.meta.url));
+const root = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
-function chunkeval(args, capture = false) {
-  const r = spawnSync(process.execPath, [bin, ...args], { stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit", encoding: "utf8" });
+function chunkeval(args) {
+  const r = spawnSync(process.execPath, [root("bin/chunkeval.js"), ...args], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  process.stdout.write(r.stdout ?? "");
   if (r.status !== 0) process.exit(r.status ?? 1);
   return r.stdout;
 }
 
-const doc = JSON.parse(chunkeval(["upload", example, "--json"], true));
-console.log(`uploaded ${doc.filename} as ${doc.id} (${doc.paragraph_count} paragraphs)`);
-chunkeval(["process", doc.id, "--strategies", "all"]);
-for (const strategy of ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"]) {
-  console.log(`\n=== ${strategy}`);
-  chunkeval(["ask", doc.id, "What interest rate does the solar loan carry?", "--strategy", strategy, "--top-k", "3"]);
-}
+const out = chunkeval([
+  "bench", root("examples/harbor-light-handbook.docx"),
+  "--questions", root("questions/harbor-light-handbook.json"),
+  "--strategies", "all",
+  "--out", "chunkeval-report.html",
+]);
+const id = out.match(/experiment: (exp_[0-9a-f]+)/)[1];
+chunkeval(["report", id, "--view", "technical", "--out", "chunkeval-report-technical.html"]);
+console.log("\nOpen chunkeval-report.html (managerial view) or chunkeval-report-technical.html in a browser.");

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { DEFAULTS } from "./defaults.js";
+import { DEFAULT_WEIGHTS } from "../domain/metrics.js";
 import { SETTINGS, type ChunkevalConfig } from "./schema.js";
 
 export interface LoadConfigOptions {
@@ -67,7 +68,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const filePath = options.configFile ? resolve(cwd, options.configFile) : CONFIG_FILES.map((f) => join(cwd, f)).find(existsSync);
   if (options.configFile && !existsSync(filePath!)) errors.push(`config file not found: ${filePath}`);
   const file = filePath && existsSync(filePath) ? readConfigFile(filePath, errors) : {};
-  const knownFileKeys = new Set([...SETTINGS.filter((s) => s.fileKey).map((s) => s.key), "strategies"]);
+  const knownFileKeys = new Set([...SETTINGS.filter((s) => s.fileKey).map((s) => s.key), "strategies", "weights"]);
   for (const key of Object.keys(file)) {
     if (SETTINGS.some((s) => s.key === key && s.secret)) errors.push(`${filePath}: "${key}" is a secret; set ${SETTINGS.find((s) => s.key === key)!.env} instead`);
     else if (!knownFileKeys.has(key)) warnings.push(`${filePath}: unknown key "${key}" ignored`);
@@ -102,6 +103,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     else for (const [name, opts] of Object.entries(file.strategies)) strategyOptions[name] = opts as Record<string, number>;
   }
 
+  let weights: Record<string, number> | null = null;
+  if (file.weights !== undefined) {
+    const w = file.weights as Record<string, unknown>;
+    const valid = typeof w === "object" && w !== null && Object.entries(w).every(([k, v]) => k in DEFAULT_WEIGHTS && typeof v === "number" && v >= 0);
+    if (!valid) errors.push(`${filePath}: "weights" must map ${Object.keys(DEFAULT_WEIGHTS).join(", ")} to numbers >= 0`);
+    else weights = { ...DEFAULT_WEIGHTS, ...(w as Record<string, number>) };
+  }
+
   const topK = (values.top_k as number | undefined) ?? DEFAULTS.topK;
   if (topK < 1 || topK > DEFAULTS.maxTopK) errors.push(`top_k must be between 1 and ${DEFAULTS.maxTopK}`);
 
@@ -124,6 +133,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       allowRemote: (values.hf_allow_remote as boolean | undefined) ?? DEFAULTS.hfAllowRemote,
     },
     strategyOptions,
+    weights,
   };
   return { config: deepFreeze(config), warnings, errors, sources };
 }

@@ -9,6 +9,8 @@ export interface ChunkevalConfig {
   topK: number;
   openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
   huggingFace: { modelDir?: string; allowRemote: boolean };
+  /** Weights of the composite score's terms (file only); defaults in domain/metrics.ts. */
+  weights: Record<string, number> | null;
   /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
   strategyOptions: Record<string, Record<string, number>>;
 }

@@ -105,7 +105,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const topK = checkTopK(input.topK ?? ctx.config.topK);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1)) throw new ValidationError("max_errors must be a whole number >= 1");
-  const weights = input.weights ?? DEFAULT_WEIGHTS;
+  const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
   const dryRun = input.dryRun ?? false;
   const started = performance.now();
 

@@ -168,7 +168,7 @@ test("config shows where each value comes from and masks secrets", async () => {
 });
 
 test("subcommands of later milestones say they are not yet available", async () => {
-  const r = await runCli(["bench"]);
+  const r = await runCli(["jobs"]);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /bench is not yet available/);
+  assert.match(r.stderr, /jobs is not yet available/);
 });

@@ -1,0 +1,69 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HANDBOOK_PATH } from "../helpers/documents.js";
+import { runCli } from "../helpers/cli.js";
+
+test("bench, experiments and report from the CLI: scorecard, report files, --fail-under, --baseline, errors", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-bench-cli-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const questions = join(dir, "q.json");
+    const all = JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8"));
+    writeFileSync(questions, JSON.stringify(all.slice(0, 5)));
+    const html = join(dir, "report.html");
+
+    const first = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--out", html], env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /strategy.*composite.*ctx rel.*ans sim.*faithful.*halluc.*recall.*hit rate.*MRR/);
+    assert.match(first.stdout, /best strategy: (recursive|fixed_size) \(\*\)/);
+    const id = first.stdout.match(/experiment: (exp_[0-9a-f]+)/)![1]!;
+    assert.match(readFileSync(html, "utf8"), /<svg class="chart"/);
+
+    const json = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--json", "--baseline", id, "--fail-under", "hit_rate=0.2"], env);
+    assert.equal(json.code, 0, json.stderr);
+    const e = JSON.parse(json.stdout);
+    for (const k of ["experiment_id", "document_id", "strategies_used", "questions_count", "aggregate_metrics", "best_strategy", "total_latency_seconds", "estimated_cost_usd", "created_at"]) assert.ok(k in e, k);
+    for (const k of ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "total_questions", "failed_questions"]) assert.ok(k in e.aggregate_metrics.recursive, k);
+    assert.equal(e.baseline_deltas.recursive.avg_recall, 0, "same inputs, same retrieval");
+
+    const fail = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=9.9", "-q"], env);
+    assert.equal(fail.code, 1);
+    assert.match(fail.stderr, /--fail-under composite_score=9.9 missed: recursive has \d/);
+
+    const list = JSON.parse((await runCli(["experiments", "--json"], env)).stdout);
+    assert.equal(list.total, 3);
+    assert.deepEqual(Object.keys(list.items[0]).sort(), ["created_at", "document_id", "id", "strategies_used"]);
+    assert.equal(list.items[2].id, id, "newest first");
+
+    const md = await runCli(["report", id, "--format", "md"], env);
+    assert.match(md.stdout, /^# chunkeval experiment exp_/);
+    const exported = JSON.parse((await runCli(["report", id, "--format", "json"], env)).stdout);
+    assert.equal(exported.results.recursive.length, 5);
+    assert.ok("retrieved" in exported.results.recursive[0] && "metrics" in exported.results.recursive[0]);
+    const tech = join(dir, "tech.html");
+    assert.equal((await runCli(["report", id, "--view", "technical", "--out", tech], env)).code, 0);
+    assert.match(readFileSync(tech, "utf8"), /Chunking strategy benchmark: technical report/);
+
+    const missing = await runCli(["report", "exp_nope"], env);
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /experiment not found: exp_nope/);
+    const badView = await runCli(["report", id, "--view", "fancy"], env);
+    assert.equal(badView.code, 2);
+    const badThreshold = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--fail-under", "speed=3"], env);
+    assert.equal(badThreshold.code, 2);
+    assert.match(badThreshold.stderr, /--fail-under expects METRIC=VALUE/);
+    writeFileSync(join(dir, "bad.yaml"), "- question: 3\n");
+    const badQuestions = await runCli(["bench", HANDBOOK_PATH, "--questions", join(dir, "bad.yaml")], env);
+    assert.equal(badQuestions.code, 2);
+    assert.match(badQuestions.stderr, /bad\.yaml: item 1: "question" must be a non-empty string/);
+    const noQuestions = await runCli(["bench", HANDBOOK_PATH], env);
+    assert.equal(noQuestions.code, 2);
+    assert.match(noQuestions.stderr, /missing required argument <questions>/);
+    assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 3, "failed runs stored nothing");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
