@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import type { Chunkeval } from "../../chunkeval.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
-import { ValidationError } from "../../errors.js";
+import { readFile } from "node:fs/promises";
+import { DEFAULTS } from "../../config/defaults.js";
+import { ChunkingError, ValidationError } from "../../errors.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -43,4 +45,23 @@ export function parseInteger(name: string) {
     if (!Number.isInteger(n) || n < 0) throw new ValidationError(`${name} must be a whole number, got "${value}"`);
     return n;
   };
+}
+
+/** Adds the list commands' --offset and --limit options. */
+export function addPagingOptions(command: Command, noun: string): Command {
+  return command
+    .option("--offset <n>", `skip this many ${noun}`, parseInteger("--offset"), 0)
+    .option("--limit <n>", `show at most this many (max ${DEFAULTS.maxListLimit})`, parseInteger("--limit"), DEFAULTS.listLimit);
+}
+
+export function checkPage(page: { offset: number; limit: number }): { offset: number; limit: number } {
+  if (page.limit < 1 || page.limit > DEFAULTS.maxListLimit) throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
+  return page;
+}
+
+/** Reads a file named on the command line; an unreadable file is an error naming it. */
+export async function readInputFile(path: string): Promise<Buffer> {
+  return readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new ChunkingError(`${path}: cannot read the file (${error.code ?? error.message})`);
+  });
 }

@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
-import { ChunkingError, ValidationError } from "../../../errors.js";
+import { ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { COMPARABLE_METRICS, compareWithBaseline, metricValue, type ComparableMetric } from "../../../services/experiments.js";
-import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
@@ -69,10 +68,7 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
 async function resolveDocument(app: Chunkeval, target: string) {
   const ext = extname(target).toLowerCase();
   if (ext === ".docx" || ext === ".doc" || existsSync(target)) {
-    const bytes = await readFile(target).catch((error: NodeJS.ErrnoException) => {
-      throw new ChunkingError(`${target}: cannot read the file (${error.code ?? error.message})`);
-    });
-    return { filename: basename(target), bytes };
+    return { filename: basename(target), bytes: await readInputFile(target) };
   }
   app.getDocument(target); // not found -> exit 3
   return { id: target };

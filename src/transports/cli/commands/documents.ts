@@ -1,10 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { DEFAULTS } from "../../../config/defaults.js";
-import { ChunkingError, ValidationError } from "../../../errors.js";
 import type { DocumentRecord } from "../../../domain/types.js";
-import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { addPagingOptions, checkPage, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 
@@ -23,9 +20,7 @@ export function registerDocumentCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (fileArg: string | undefined, _options, command: Command) => {
       const file = await requireArgument(fileArg, "file", "Word document to upload (.docx or .doc):");
-      const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-        throw new ChunkingError(`${file}: cannot read the file (${error.code ?? error.message})`);
-      });
+      const bytes = await readInputFile(file);
       await withChunkeval(command, async (app) => {
         const doc = await app.upload({ filename: basename(file), bytes });
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(doc);
@@ -33,18 +28,11 @@ export function registerDocumentCommands(program: Command): void {
       });
     });
 
-  program
-    .command("documents")
-    .description("list uploaded documents, newest first")
-    .option("--offset <n>", "skip this many documents", parseInteger("--offset"), 0)
-    .option("--limit <n>", `show at most this many (max ${DEFAULTS.maxListLimit})`, parseInteger("--limit"), DEFAULTS.listLimit)
+  addPagingOptions(program.command("documents").description("list uploaded documents, newest first"), "documents")
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number }, command: Command) => {
-      if (options.limit < 1 || options.limit > DEFAULTS.maxListLimit) {
-        throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
-      }
       await withChunkeval(command, async (app) => {
-        const page = app.listDocuments(options);
+        const page = app.listDocuments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.items.length === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE.docx");
         printTable(

@@ -1,10 +1,9 @@
 import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
-import { DEFAULTS } from "../../../config/defaults.js";
 import { ValidationError } from "../../../errors.js";
 import { compareWithBaseline } from "../../../services/experiments.js";
-import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
@@ -51,16 +50,11 @@ export function registerReportCommands(program: Command): void {
       });
     });
 
-  program
-    .command("experiments")
-    .description("list stored experiments, newest first")
-    .option("--offset <n>", "skip this many experiments", parseInteger("--offset"), 0)
-    .option("--limit <n>", `show at most this many (max ${DEFAULTS.maxListLimit})`, parseInteger("--limit"), DEFAULTS.listLimit)
+  addPagingOptions(program.command("experiments").description("list stored experiments, newest first"), "experiments")
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number }, command: Command) => {
-      if (options.limit < 1 || options.limit > DEFAULTS.maxListLimit) throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
       await withChunkeval(command, async (app) => {
-        const page = app.listExperiments(options);
+        const page = app.listExperiments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.items.length === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
         printTable(["id", "document", "strategies", "created_at"], page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]));
