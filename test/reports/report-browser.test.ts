@@ -11,7 +11,7 @@ import { launchChromium } from "../helpers/browser.js";
 
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
 
-test("both report views of a real experiment render in Chromium: charts drawn, no network, no console error", async () => {
+test("both report views of a real experiment render in Chromium: charts drawn, no network, no console error, printable", async () => {
   const ws = await createWorkspace();
   const browser = await launchChromium();
   try {
@@ -36,6 +36,11 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
       assert.deepEqual(requests.filter((u) => !u.startsWith("file://")), [], `${view}: no network request`);
       assert.deepEqual(consoleErrors, [], `${view}: no console error`);
       await page.screenshot({ path: join(ARTIFACTS, `report-${view}.png`), fullPage: view === "managerial" });
+      // Printed (print stylesheet applied): the PDF has pages and the charts survive.
+      await page.emulateMedia({ media: "print" });
+      assert.ok(await page.$$eval("svg.chart", (svgs) => svgs.every((s) => s.getBoundingClientRect().width > 100)), `${view}: charts visible in print`);
+      const pdf = await page.pdf({ path: join(ARTIFACTS, `report-${view}.pdf`), format: "A4" });
+      assert.ok(pdf.length > 10_000, `${view}: printed to PDF`);
       await page.close();
     }
   } finally {
