@@ -7,11 +7,13 @@ import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js"
 import type { Completion, Generator } from "./generators/generator.js";
 import type { TokenUsage } from "./domain/types.js";
 import { addUsage, ZERO_USAGE } from "./domain/metrics.js";
-import { ValidationError } from "./errors.js";
+import { NotFoundError, ValidationError } from "./errors.js";
 import { createEmbeddingJudge } from "./evaluators/embedding-judge.js";
 import { createLlmJudge, type CompleteFn } from "./evaluators/llm-judge.js";
 import type { Judge } from "./evaluators/judge.js";
 import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
+import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
+import { JobRunner, listJobs } from "./services/jobs.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
@@ -137,6 +139,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     judge,
     llmUsage: () => new Map(llmUsage),
     experiments: new ExperimentsRepo(db),
+    jobs: new JobsRepo(db),
   };
 
   return {
@@ -155,8 +158,17 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     getExperiment: (id: string) => getExperiment(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),
+    listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
+    getJob: (id: string) => {
+      const job = context.jobs.get(id);
+      if (!job) throw new NotFoundError(`job not found: ${id}`);
+      return job;
+    },
+    /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
+    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs),
     /** Releases worker threads, LanceDB handles and the database. */
     async close() {
+      if (!db.open) return;
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       db.close();

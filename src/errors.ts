@@ -59,6 +59,18 @@ export class ValidationError extends ChunkevalError {
   readonly exitCode = ExitCode.usage;
 }
 
+/** 401: the API key is missing or wrong. */
+export class AuthenticationError extends ChunkevalError {
+  readonly status = 401;
+  readonly exitCode = ExitCode.usage;
+}
+
+/** 413: an upload larger than the configured limit. */
+export class PayloadTooLargeError extends ChunkevalError {
+  readonly status = 413;
+  readonly exitCode = ExitCode.usage;
+}
+
 /** 502: a provider (embedding model, chat model) failed after its retries. */
 export class ProviderError extends ChunkevalError {
   readonly status = 502;
@@ -78,6 +90,8 @@ export const errorClasses = [
   BenchmarkError,
   NotFoundError,
   ValidationError,
+  AuthenticationError,
+  PayloadTooLargeError,
   ProviderError,
   CancelledError,
 ] as const;

@@ -16,6 +16,11 @@ export const DEFAULTS = {
   openaiMaxRetries: 3,
   openaiTimeoutSeconds: 60,
   hfAllowRemote: true,
+  questionsDir: "questions",
+  maxUploadMb: 25,
+  maxBackgroundJobs: 1,
+  host: "127.0.0.1",
+  port: 8000,
   listLimit: 50,
   maxListLimit: 500,
 } as const;

@@ -7,6 +7,11 @@ export interface ChunkevalConfig {
   generator: string;
   judge: string;
   topK: number;
+  questionsDir: string;
+  maxUploadMb: number;
+  maxBackgroundJobs: number;
+  /** When set, every evaluation route requires it (environment only). */
+  apiKey?: string;
   openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
   huggingFace: { modelDir?: string; allowRemote: boolean };
   /** Weights of the composite score's terms (file only); defaults in domain/metrics.ts. */
@@ -29,6 +34,10 @@ export const SETTINGS: Array<{ key: string; env: string; kind: Kind; secret?: bo
   { key: "generator", env: "CHUNKEVAL_GENERATOR", kind: "string", fileKey: true, description: "extractive | openai:<model>" },
   { key: "judge", env: "CHUNKEVAL_JUDGE", kind: "string", fileKey: true, description: "embedding | openai:<model>" },
   { key: "top_k", env: "CHUNKEVAL_TOP_K", kind: "int", fileKey: true, description: "chunks retrieved per question" },
+  { key: "questions_dir", env: "CHUNKEVAL_QUESTIONS_DIR", kind: "string", fileKey: true, description: "the only folder POST /benchmarks may read questions_file from" },
+  { key: "max_upload_mb", env: "CHUNKEVAL_MAX_UPLOAD_MB", kind: "int", fileKey: true, description: "largest upload accepted by POST /documents" },
+  { key: "max_background_jobs", env: "CHUNKEVAL_MAX_BACKGROUND_JOBS", kind: "int", fileKey: true, description: "background jobs running at once; the rest wait as pending" },
+  { key: "api_key", env: "CHUNKEVAL_API_KEY", kind: "string", secret: true, fileKey: false, description: "when set, required on every evaluation route; environment only" },
   { key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", kind: "string", fileKey: true, description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" },
   { key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", kind: "string", secret: true, fileKey: false, description: "API key (also read from OPENAI_API_KEY); environment only" },
   { key: "openai_max_retries", env: "CHUNKEVAL_OPENAI_MAX_RETRIES", kind: "int", fileKey: true, description: "retries of 429/5xx responses, with backoff" },

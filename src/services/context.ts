@@ -8,6 +8,7 @@ import type { DocumentsRepo } from "../stores/sqlite/documents-repo.js";
 import type { QueriesRepo } from "../stores/sqlite/queries-repo.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
+import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
 import type { TokenUsage } from "../domain/types.js";
 
@@ -34,4 +35,5 @@ export interface ServiceContext {
   /** Token usage actually sent to each LLM spec so far (cache hits excluded). */
   llmUsage(): Map<string, TokenUsage>;
   experiments: ExperimentsRepo;
+  jobs: JobsRepo;
 }

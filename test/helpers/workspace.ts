@@ -22,7 +22,7 @@ export async function createWorkspace(flags: Record<string, string | number> = {
     loadConfig({
       cwd: dir,
       env: { CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
-      flags: { data_dir: join(dir, "data"), embedder: "hash", ...flags },
+      flags: { data_dir: join(dir, "data"), embedder: "hash", questions_dir: join(dir, "questions"), ...flags },
     }).config;
   const ws: Workspace = {
     dir,
@@ -33,7 +33,7 @@ export async function createWorkspace(flags: Record<string, string | number> = {
       return ws.app;
     },
     async cleanup() {
-      await ws.app.close();
+      await ws.app.close().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -96,6 +96,21 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (experiment_id, strategy, position)
   );
   `,
+  `
+  CREATE TABLE jobs (
+    id TEXT PRIMARY KEY,
+    job_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    params_json TEXT NOT NULL,
+    result_json TEXT,
+    error TEXT,
+    progress TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT
+  );
+  CREATE INDEX jobs_by_created ON jobs (created_at DESC);
+  `,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

@@ -1,17 +1,12 @@
 import { Command } from "commander";
-import { ExitCode } from "../../errors.js";
 import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
 import { registerProcessCommand } from "./commands/process.js";
 import { registerBenchCommand } from "./commands/bench.js";
 import { registerReportCommands } from "./commands/report.js";
-
-/** Subcommands whose issue has not landed yet; they say so instead of pretending. */
-const NOT_YET: Array<[string, string]> = [
-  ["jobs", "list, show and wait for background jobs (not yet available)"],
-  ["serve", "serve the REST API and the /v1 ingestion surface (not yet available)"],
-];
+import { registerJobsCommand } from "./commands/jobs.js";
+import { registerServeCommand } from "./commands/serve.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -33,18 +28,13 @@ export function buildProgram(): Command {
   registerAskCommand(program);
   registerBenchCommand(program);
   registerReportCommands(program);
+  registerJobsCommand(program);
+  registerServeCommand(program);
   registerInfoCommands(program);
-  for (const [name, description] of NOT_YET) {
-    program
-      .command(name)
-      .description(description)
-      .allowUnknownOption()
-      .allowExcessArguments()
-      .action(() => {
-        process.stderr.write(`chunkeval: ${name} is not yet available in this version\n`);
-        process.exitCode = ExitCode.failed;
-      });
-  }
-  for (const command of program.commands) command.exitOverride();
+  const exitOverride = (command: Command): void => {
+    command.exitOverride();
+    command.commands.forEach(exitOverride);
+  };
+  exitOverride(program);
   return program;
 }

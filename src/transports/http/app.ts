@@ -1,0 +1,53 @@
+import { timingSafeEqual } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Chunkeval } from "../../chunkeval.js";
+import type { JobRunner } from "../../services/jobs.js";
+import { errorBody, installErrorHandler } from "./error-handler.js";
+import { benchmarkRoutes } from "./routes/benchmarks.js";
+import { documentRoutes } from "./routes/documents.js";
+import { jobRoutes } from "./routes/jobs.js";
+import { queryRoutes } from "./routes/queries.js";
+
+export interface HttpDeps {
+  chunkeval: Chunkeval;
+  jobs: JobRunner;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Builds the HTTP app over a chunkeval instance and a job runner; it never listens by itself. */
+export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const config = deps.chunkeval.config;
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 1024 * 1024 });
+  installErrorHandler(app);
+  await app.register((await import("@fastify/multipart")).default, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 }, throwFileSizeLimit: true });
+  await app.register((await import("@fastify/swagger")).default, {
+    openapi: {
+      info: { title: "chunkeval evaluation API", version: "0.1.0", description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4)." },
+      ...(config.apiKey ? { components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } }, security: [{ bearer: [] }] } : {}),
+    },
+  });
+  await app.register((await import("@fastify/swagger-ui")).default, { routePrefix: "/docs" });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  if (config.apiKey) {
+    const key = config.apiKey;
+    // Optional, off by default (the spec configures no authentication): every route but the docs.
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.url.startsWith("/docs") || request.url === "/openapi.json") return;
+      const header = request.headers.authorization ?? "";
+      const given = header.startsWith("Bearer ") ? header.slice(7) : (request.headers["x-api-key"] as string | undefined) ?? "";
+      if (!sameSecret(given, key)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));
+    });
+  }
+
+  documentRoutes(app, deps);
+  queryRoutes(app, deps);
+  benchmarkRoutes(app, deps);
+  jobRoutes(app, deps);
+  return app;
+}

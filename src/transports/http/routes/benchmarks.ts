@@ -1,0 +1,50 @@
+import type { FastifyInstance } from "fastify";
+import type { ExperimentRecord } from "../../../domain/experiment.js";
+import { renderHtmlReport, type ReportView } from "../../../reports/render.js";
+import { questionsFromRequest } from "../../../services/questions-source.js";
+import type { HttpDeps } from "../app.js";
+import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
+import { toWire } from "../../serialize.js";
+import { enqueueBody } from "./jobs.js";
+
+/** The Experiment of SPEC §2 (run details stay in reports and exports). */
+export function experimentBody(e: ExperimentRecord) {
+  const { details: _details, ...experiment } = e;
+  return toWire(experiment);
+}
+
+export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+  app.post(
+    "/benchmarks",
+    { schema: { tags: ["benchmarks"], summary: "Run a benchmark (202 with a job when background=true)", querystring: backgroundQuery, body: benchmarkBody } },
+    async (request, reply) => {
+      const body = request.body as { document_id: string; strategies?: string[]; questions_file?: string; questions?: unknown; top_k?: number; dry_run: boolean };
+      const { questions, source } = await questionsFromRequest(chunkeval.config.questionsDir, { questionsFile: body.questions_file, questions: body.questions });
+      chunkeval.getDocument(body.document_id);
+      const input = { document: { id: body.document_id }, questions, questionsSource: source, strategies: body.strategies ?? "all", topK: body.top_k, dryRun: body.dry_run };
+      if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
+      const params = { document_id: body.document_id, strategies: input.strategies, questions_file: body.questions_file ?? null, top_k: body.top_k ?? null, dry_run: body.dry_run };
+      const job = jobs.enqueue("benchmark", params, async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })));
+      return reply.status(202).send(enqueueBody(job));
+    },
+  );
+
+  app.get("/benchmarks/:experiment_id", { schema: { tags: ["benchmarks"], summary: "Fetch an experiment", params: idParams("experiment_id") } }, async (request) => {
+    return experimentBody(chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
+  });
+
+  app.get(
+    "/benchmarks/:experiment_id/report",
+    { schema: { tags: ["benchmarks"], summary: "HTML report (view=managerial|technical)", params: idParams("experiment_id"), querystring: reportQuery, produces: ["text/html"] } },
+    async (request, reply) => {
+      const id = (request.params as { experiment_id: string }).experiment_id;
+      const experiment = chunkeval.getExperiment(id);
+      const html = renderHtmlReport({ experiment, results: chunkeval.experimentResults(id) }, (request.query as { view: ReportView }).view);
+      return reply.type("text/html; charset=utf-8").send(html);
+    },
+  );
+
+  app.get("/experiments", { schema: { tags: ["benchmarks"], summary: "List experiments, newest first", querystring: pageQuery } }, async (request) => {
+    return toWire(chunkeval.listExperiments(request.query as { offset: number; limit: number }));
+  });
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from "fastify";
+import { ValidationError } from "../../../errors.js";
+import type { HttpDeps } from "../app.js";
+import { backgroundQuery, idParams, pageQuery, processBody } from "../schemas.js";
+import { toWire } from "../../serialize.js";
+import { enqueueBody } from "./jobs.js";
+
+export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+  app.get("/documents", { schema: { tags: ["documents"], summary: "List documents, newest first", querystring: pageQuery } }, async (request) => {
+    return toWire(chunkeval.listDocuments(request.query as { offset: number; limit: number }));
+  });
+
+  app.post("/documents", { schema: { tags: ["documents"], summary: "Upload a .docx or .doc (multipart/form-data, part `file`)", consumes: ["multipart/form-data"] } }, async (request, reply) => {
+    if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with a `file` part");
+    const part = await request.file();
+    if (!part || part.fieldname !== "file") throw new ValidationError("the multipart body has no `file` part");
+    const bytes = await part.toBuffer();
+    const document = await chunkeval.upload({ filename: part.filename || "upload", bytes });
+    return reply.status(201).send(toWire(document));
+  });
+
+  app.delete("/documents/:doc_id", { schema: { tags: ["documents"], summary: "Delete a document and its vectors", params: idParams("doc_id") } }, async (request) => {
+    return toWire(await chunkeval.deleteDocument((request.params as { doc_id: string }).doc_id));
+  });
+
+  app.post(
+    "/documents/:doc_id/process",
+    { schema: { tags: ["documents"], summary: "Run chunking strategies (202 with a job when background=true)", params: idParams("doc_id"), querystring: backgroundQuery, body: processBody } },
+    async (request, reply) => {
+      const documentId = (request.params as { doc_id: string }).doc_id;
+      const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
+      if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
+      chunkeval.getDocument(documentId); // a missing document is a 404 now, not a failed job later
+      const job = jobs.enqueue("process", { document_id: documentId, strategies }, async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })));
+      return reply.status(202).send(enqueueBody(job));
+    },
+  );
+}

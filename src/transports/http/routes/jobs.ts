@@ -1,0 +1,22 @@
+import type { FastifyInstance } from "fastify";
+import { presentJob, type JobRecord } from "../../../services/jobs.js";
+import type { HttpDeps } from "../app.js";
+import { idParams, jobsQuery } from "../schemas.js";
+import { toWire } from "../../serialize.js";
+
+/** The 202 body of a background request (SPEC §4). */
+export function enqueueBody(job: JobRecord) {
+  return { job_id: job.jobId, job_type: job.jobType, status: job.status, poll_url: `/jobs/${job.jobId}` };
+}
+
+export function jobRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
+  app.get("/jobs", { schema: { tags: ["jobs"], summary: "List jobs, newest first", querystring: jobsQuery } }, async (request) => {
+    const q = request.query as { offset: number; limit: number; job_type?: string; status?: string };
+    const page = chunkeval.listJobs({ jobType: q.job_type, status: q.status }, q);
+    return toWire({ ...page, items: page.items.map(presentJob) });
+  });
+
+  app.get("/jobs/:job_id", { schema: { tags: ["jobs"], summary: "Poll a job", params: idParams("job_id") } }, async (request) => {
+    return toWire(presentJob(chunkeval.getJob((request.params as { job_id: string }).job_id)));
+  });
+}

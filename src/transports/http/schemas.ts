@@ -1,0 +1,66 @@
+import { DEFAULTS } from "../../config/defaults.js";
+import { JOB_STATUSES, JOB_TYPES } from "../../services/jobs.js";
+
+/** JSON schemas of the evaluation API's requests; they validate and feed the OpenAPI document. */
+
+export const idParams = (name: string) => ({ type: "object", required: [name], properties: { [name]: { type: "string", minLength: 1 } } }) as const;
+
+export const pageQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    offset: { type: "integer", minimum: 0, default: 0 },
+    limit: { type: "integer", minimum: 1, maximum: DEFAULTS.maxListLimit, default: DEFAULTS.listLimit },
+  },
+} as const;
+
+export const backgroundQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { background: { type: "boolean", default: false } },
+} as const;
+
+export const processBody = {
+  type: "object",
+  properties: { strategies: { type: "array", items: { type: "string" }, minItems: 1, description: "strategy names; all when absent" } },
+} as const;
+
+export const queryBody = {
+  type: "object",
+  required: ["document_id", "strategy", "question"],
+  properties: {
+    document_id: { type: "string", minLength: 1 },
+    strategy: { type: "string", minLength: 1 },
+    question: { type: "string", minLength: 1 },
+    top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
+  },
+} as const;
+
+export const benchmarkBody = {
+  type: "object",
+  required: ["document_id"],
+  properties: {
+    document_id: { type: "string", minLength: 1 },
+    strategies: { type: "array", items: { type: "string" }, minItems: 1 },
+    questions_file: { type: "string", minLength: 1, description: "path inside the server's questions directory" },
+    questions: { type: "array", items: { type: "object" }, description: "inline questions (our extension), instead of questions_file" },
+    top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
+    dry_run: { type: "boolean", default: false },
+  },
+} as const;
+
+export const reportQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { view: { type: "string", enum: ["managerial", "technical"], default: "managerial" } },
+} as const;
+
+export const jobsQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    ...pageQuery.properties,
+    job_type: { type: "string", enum: [...JOB_TYPES] },
+    status: { type: "string", enum: [...JOB_STATUSES] },
+  },
+} as const;

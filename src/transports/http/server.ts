@@ -1,0 +1,31 @@
+import type { FastifyInstance } from "fastify";
+import type { Chunkeval } from "../../chunkeval.js";
+import { buildApp } from "./app.js";
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  /** Finishes in-flight requests, stops background jobs (marked failed), closes the stores. */
+  close(): Promise<void>;
+}
+
+/** Starts the evaluation API on host:port (127.0.0.1 unless told otherwise). */
+export async function startServer(chunkeval: Chunkeval, options: { host: string; port: number; logger?: boolean }): Promise<RunningServer> {
+  const jobs = chunkeval.createJobRunner();
+  const app = await buildApp({ chunkeval, jobs }, { logger: options.logger });
+  // Generous but bounded: a synchronous benchmark can take minutes; idle sockets cannot linger.
+  app.server.requestTimeout = 15 * 60 * 1000;
+  app.server.keepAliveTimeout = 5000;
+  const address = await app.listen({ host: options.host, port: options.port });
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url: address,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await jobs.shutdown();
+        await chunkeval.close();
+      })()),
+  };
+}

@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type RunningServer } from "../../src/transports/http/server.js";
+import { createWorkspace, type Workspace } from "./workspace.js";
+
+export interface TestServer {
+  ws: Workspace;
+  server: RunningServer;
+  url: string;
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  upload(filename: string, bytes: Buffer, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** Stops the server (as on SIGTERM) and starts a new one over the same data directory. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A real chunkeval server on 127.0.0.1 over a temporary data directory (hash embedder). */
+export async function startTestServer(flags: Record<string, string | number> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
+  const ws = await createWorkspace(flags, env);
+  mkdirSync(join(ws.dir, "questions"), { recursive: true });
+  let server = await startServer(ws.app, { host: "127.0.0.1", port: 0 });
+  const t: TestServer = {
+    ws,
+    server,
+    url: server.url,
+    async request(method, path, body, headers = {}) {
+      const response = await fetch(t.url + path, {
+        method,
+        headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+      return { status: response.status, body: parsed, headers: response.headers, text };
+    },
+    async upload(filename, bytes, headers = {}) {
+      const form = new FormData();
+      form.append("file", new Blob([bytes]), filename);
+      const response = await fetch(t.url + "/documents", { method: "POST", body: form, headers });
+      return { status: response.status, body: await response.json() };
+    },
+    async restart() {
+      await server.close();
+      await ws.reopen();
+      server = await startServer(ws.app, { host: "127.0.0.1", port: 0 });
+      t.server = server;
+      t.url = server.url;
+    },
+    async close() {
+      await server.close();
+      await ws.cleanup();
+    },
+  };
+  return t;
+}
