@@ -166,9 +166,3 @@ test("config shows where each value comes from and masks secrets", async () => {
     ws.cleanup();
   }
 });
-
-test("subcommands of later milestones say they are not yet available", async () => {
-  const r = await runCli(["jobs"]);
-  assert.equal(r.code, 1);
-  assert.match(r.stderr, /jobs is not yet available/);
-});
