@@ -13,6 +13,10 @@ import { createLlmJudge, type CompleteFn } from "./evaluators/llm-judge.js";
 import type { Judge } from "./evaluators/judge.js";
 import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
 import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
+import { TenantsRepo } from "./stores/sqlite/tenants-repo.js";
+import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
+import { PointsStore } from "./stores/vectors/points.js";
+import { IngestionService } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
@@ -62,6 +66,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
   const embedders = new Map<string, Promise<CachedEmbedder>>();
   const openedVectors: VectorStore[] = [];
   const openedEmbedders: Embedder[] = [];
+  const openedPoints: PointsStore[] = [];
 
   const vectors = once(async () => {
     const store = await LanceVectorStore.open(join(config.dataDir, "lancedb"));
@@ -142,9 +147,26 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     jobs: new JobsRepo(db),
   };
 
+  const tenants = new TenantsRepo(db);
+  const ingestionRepo = new IngestionRepo(db);
+  const v1 = once(async () => {
+    const points = await PointsStore.open(join(config.dataDir, "lancedb"));
+    openedPoints.push(points);
+    const embedder = await context.embedder();
+    // The collection's vector size is the embedder's: probe it once, then make sure it exists.
+    const [probe] = await embedder.embed(["dimension probe"]);
+    await points.ensureCollection(probe!.length);
+    const ingestion = new IngestionService(context, tenants, ingestionRepo, points, { ...config.ingestion, embedBatchSize: config.embedBatchSize }, join(config.dataDir, "objects"));
+    return { points, ingestion };
+  });
+
   return {
     config,
     context,
+    tenants,
+    ingestionRepo,
+    /** The /v1 surface's stores and ingestion service (opens the chunks collection). */
+    v1,
     upload: (input: UploadInput) => uploadDocument(context, input),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
@@ -171,6 +193,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       if (!db.open) return;
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
+      for (const p of openedPoints) p.close();
       db.close();
     },
   };

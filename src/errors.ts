@@ -15,6 +15,8 @@ export const ExitCode = {
 export abstract class ChunkevalError extends Error {
   abstract readonly status: number;
   abstract readonly exitCode: number;
+  /** The machine-readable code of the /v1 error envelope. */
+  abstract readonly code: string;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -24,18 +26,21 @@ export abstract class ChunkevalError extends Error {
 
 /** 400: a document or a chunking request that cannot be processed. */
 export class ChunkingError extends ChunkevalError {
+  readonly code = "unprocessable_document";
   readonly status = 400;
   readonly exitCode = ExitCode.usage;
 }
 
 /** 400: a question that cannot be answered (e.g. the strategy was never processed). */
 export class QueryError extends ChunkevalError {
+  readonly code = "query_failed";
   readonly status = 400;
   readonly exitCode = ExitCode.failed;
 }
 
 /** 400: a benchmark that cannot run. */
 export class BenchmarkError extends ChunkevalError {
+  readonly code = "benchmark_failed";
   readonly status = 400;
   readonly exitCode = ExitCode.failed;
 }
@@ -45,6 +50,7 @@ export class BenchmarkError extends ChunkevalError {
  * so the wire type stays `QueryError` while the code can still tell the two apart.
  */
 export class NotFoundError extends ChunkevalError {
+  readonly code = "not_found";
   readonly status = 404;
   readonly exitCode = ExitCode.notFound;
   constructor(message: string, options?: { cause?: unknown }) {
@@ -55,32 +61,86 @@ export class NotFoundError extends ChunkevalError {
 
 /** 422: invalid input (request body, flag, configuration value, questions file). */
 export class ValidationError extends ChunkevalError {
+  readonly code = "validation_error";
   readonly status = 422;
   readonly exitCode = ExitCode.usage;
 }
 
 /** 401: the API key is missing or wrong. */
 export class AuthenticationError extends ChunkevalError {
+  readonly code = "unauthorized";
   readonly status = 401;
   readonly exitCode = ExitCode.usage;
 }
 
 /** 413: an upload larger than the configured limit. */
 export class PayloadTooLargeError extends ChunkevalError {
+  readonly code = "payload_too_large";
   readonly status = 413;
   readonly exitCode = ExitCode.usage;
 }
 
 /** 502: a provider (embedding model, chat model) failed after its retries. */
 export class ProviderError extends ChunkevalError {
+  readonly code = "provider_failed";
   readonly status = 502;
   readonly exitCode = ExitCode.failed;
 }
 
 /** Work stopped because its AbortSignal fired. */
 export class CancelledError extends ChunkevalError {
+  readonly code = "cancelled";
   readonly status = 499;
   readonly exitCode = ExitCode.failed;
+}
+
+/** 403: the API key lacks the scope a /v1 route needs. */
+export class ForbiddenError extends ChunkevalError {
+  readonly status = 403;
+  readonly exitCode = ExitCode.usage;
+  readonly code = "insufficient_scope";
+}
+
+/** 409: a resource that already exists (a tenant's domain, a tenant name). */
+export class ConflictError extends ChunkevalError {
+  readonly status = 409;
+  readonly exitCode = ExitCode.usage;
+  readonly code = "conflict";
+}
+
+/** 400: an upload to a domain without an active tenant domain record (SPEC §7). */
+export class UnknownDomainError extends ChunkevalError {
+  readonly status = 400;
+  readonly exitCode = ExitCode.usage;
+  readonly code = "unknown_domain";
+}
+
+/** 413: the document yields more chunks than the per-request ceiling. */
+export class ChunkLimitError extends ChunkevalError {
+  readonly status = 413;
+  readonly exitCode = ExitCode.usage;
+  readonly code = "chunk_limit_exceeded";
+}
+
+/** 503: more concurrent ingestions than INGESTION_MAX_CONCURRENCY. */
+export class ConcurrencyLimitError extends ChunkevalError {
+  readonly status = 503;
+  readonly exitCode = ExitCode.failed;
+  readonly code = "concurrency_limit";
+}
+
+/** 504: an ingestion that did not finish within INGESTION_TIMEOUT_SECONDS. */
+export class IngestionTimeoutError extends ChunkevalError {
+  readonly status = 504;
+  readonly exitCode = ExitCode.failed;
+  readonly code = "ingestion_timeout";
+}
+
+/** 502: writing chunks to the vector store raised (SPEC §7 `index_failed`). */
+export class IndexFailedError extends ChunkevalError {
+  readonly status = 502;
+  readonly exitCode = ExitCode.failed;
+  readonly code = "index_failed";
 }
 
 /** Every concrete error class, so tests can check each one is mapped and documented. */
@@ -94,6 +154,13 @@ export const errorClasses = [
   PayloadTooLargeError,
   ProviderError,
   CancelledError,
+  ForbiddenError,
+  ConflictError,
+  UnknownDomainError,
+  ChunkLimitError,
+  ConcurrencyLimitError,
+  IngestionTimeoutError,
+  IndexFailedError,
 ] as const;
 
 /** Throws CancelledError when the signal has fired; long loops call it between steps. */

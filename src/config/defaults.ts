@@ -21,6 +21,10 @@ export const DEFAULTS = {
   maxBackgroundJobs: 1,
   host: "127.0.0.1",
   port: 8000,
+  ingestionMaxConcurrency: 4,
+  ingestionTimeoutSeconds: 120,
+  ingestionMaxChunks: 2000,
+  ingestionEmbedConcurrency: 2,
   listLimit: 50,
   maxListLimit: 500,
 } as const;

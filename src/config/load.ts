@@ -45,6 +45,10 @@ function coerce(kind: string, value: unknown): { ok: true; value: string | numbe
     const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
     return Number.isInteger(n) && n >= 0 ? { ok: true, value: n } : { ok: false };
   }
+  if (kind === "number") {
+    const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+    return Number.isFinite(n) && n > 0 ? { ok: true, value: n } : { ok: false };
+  }
   if (kind === "bool") {
     if (typeof value === "boolean") return { ok: true, value };
     if (value === "true" || value === "1") return { ok: true, value: true };
@@ -87,7 +91,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       if (raw === undefined || raw === "") continue;
       const parsed = coerce(setting.kind, raw);
       if (!parsed.ok) {
-        errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind}`);
+        errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind}`);
         break;
       }
       values[setting.key] = parsed.value;
@@ -126,6 +130,12 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     maxUploadMb: Math.max(1, (values.max_upload_mb as number | undefined) ?? DEFAULTS.maxUploadMb),
     maxBackgroundJobs: Math.max(1, (values.max_background_jobs as number | undefined) ?? DEFAULTS.maxBackgroundJobs),
     apiKey: values.api_key as string | undefined,
+    ingestion: {
+      maxConcurrency: Math.max(1, (values.ingestion_max_concurrency as number | undefined) ?? DEFAULTS.ingestionMaxConcurrency),
+      timeoutSeconds: (values.ingestion_timeout_seconds as number | undefined) ?? DEFAULTS.ingestionTimeoutSeconds,
+      maxChunks: Math.max(1, (values.ingestion_max_chunks as number | undefined) ?? DEFAULTS.ingestionMaxChunks),
+      embedConcurrency: Math.max(1, (values.ingestion_embed_concurrency as number | undefined) ?? DEFAULTS.ingestionEmbedConcurrency),
+    },
     openai: {
       baseUrl: values.openai_base_url as string | undefined,
       apiKey: values.openai_api_key as string | undefined,
@@ -165,6 +175,10 @@ export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value
     max_upload_mb: c.maxUploadMb,
     max_background_jobs: c.maxBackgroundJobs,
     api_key: c.apiKey ? "****" : "(not set)",
+    ingestion_max_concurrency: c.ingestion.maxConcurrency,
+    ingestion_timeout_seconds: c.ingestion.timeoutSeconds,
+    ingestion_max_chunks: c.ingestion.maxChunks,
+    ingestion_embed_concurrency: c.ingestion.embedConcurrency,
     openai_base_url: c.openai.baseUrl ?? "(SDK default)",
     openai_api_key: c.openai.apiKey ? "****" + c.openai.apiKey.slice(-4) : "(not set)",
     openai_max_retries: c.openai.maxRetries,

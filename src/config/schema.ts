@@ -10,6 +10,7 @@ export interface ChunkevalConfig {
   questionsDir: string;
   maxUploadMb: number;
   maxBackgroundJobs: number;
+  ingestion: { maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
   /** When set, every evaluation route requires it (environment only). */
   apiKey?: string;
   openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
@@ -20,7 +21,7 @@ export interface ChunkevalConfig {
   strategyOptions: Record<string, Record<string, number>>;
 }
 
-type Kind = "string" | "int" | "bool";
+type Kind = "string" | "int" | "number" | "bool";
 
 /**
  * One row per setting: its file key, environment variable and type. Flags are applied by
@@ -38,6 +39,10 @@ export const SETTINGS: Array<{ key: string; env: string; kind: Kind; secret?: bo
   { key: "max_upload_mb", env: "CHUNKEVAL_MAX_UPLOAD_MB", kind: "int", fileKey: true, description: "largest upload accepted by POST /documents" },
   { key: "max_background_jobs", env: "CHUNKEVAL_MAX_BACKGROUND_JOBS", kind: "int", fileKey: true, description: "background jobs running at once; the rest wait as pending" },
   { key: "api_key", env: "CHUNKEVAL_API_KEY", kind: "string", secret: true, fileKey: false, description: "when set, required on every evaluation route; environment only" },
+  { key: "ingestion_max_concurrency", env: "INGESTION_MAX_CONCURRENCY", kind: "int", fileKey: true, description: "/v1 ingestions at once; more get 503" },
+  { key: "ingestion_timeout_seconds", env: "INGESTION_TIMEOUT_SECONDS", kind: "number", fileKey: true, description: "/v1 ingestion time window; past it 504" },
+  { key: "ingestion_max_chunks", env: "INGESTION_MAX_CHUNKS", kind: "int", fileKey: true, description: "chunks one /v1 upload may yield; more get 413" },
+  { key: "ingestion_embed_concurrency", env: "INGESTION_EMBED_CONCURRENCY", kind: "int", fileKey: true, description: "embedding batches in flight per /v1 ingestion" },
   { key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", kind: "string", fileKey: true, description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" },
   { key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", kind: "string", secret: true, fileKey: false, description: "API key (also read from OPENAI_API_KEY); environment only" },
   { key: "openai_max_retries", env: "CHUNKEVAL_OPENAI_MAX_RETRIES", kind: "int", fileKey: true, description: "retries of 429/5xx responses, with backoff" },

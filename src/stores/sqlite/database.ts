@@ -111,6 +111,57 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX jobs_by_created ON jobs (created_at DESC);
   `,
+  `
+  CREATE TABLE tenants (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+    salt TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    scopes_json TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE TABLE tenant_domains (
+    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+    domain TEXT NOT NULL,
+    display_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (tenant_id, domain)
+  );
+  CREATE TABLE source_files (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+    domain TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    content_hash TEXT NOT NULL,
+    object_path TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX source_files_by_name ON source_files (tenant_id, domain, filename, version);
+  CREATE TABLE ingestion_jobs (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id),
+    domain TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    source_file_id TEXT,
+    status TEXT NOT NULL,
+    error_code TEXT,
+    error TEXT,
+    chunks_indexed INTEGER NOT NULL DEFAULT 0,
+    points_created INTEGER NOT NULL DEFAULT 0,
+    points_soft_deleted INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    finished_at TEXT
+  );
+  `,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

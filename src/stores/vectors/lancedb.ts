@@ -1,5 +1,5 @@
 import type { Connection, Table } from "@lancedb/lancedb";
-import type { VectorHit, VectorRow, VectorScope, VectorStore } from "./vector-store.js";
+import { VECTOR_TABLE_PREFIX, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
 
 function quote(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
@@ -22,6 +22,11 @@ export class LanceVectorStore implements VectorStore {
   static async open(directory: string): Promise<LanceVectorStore> {
     const lancedb = await import("@lancedb/lancedb");
     return new LanceVectorStore(await lancedb.connect(directory));
+  }
+
+  /** Tables of this store (the /v1 `chunks` collection shares the directory but is not ours). */
+  private async ownTables(): Promise<string[]> {
+    return (await this.db.tableNames()).filter((n) => n.startsWith(VECTOR_TABLE_PREFIX));
   }
 
   private async existing(name: string): Promise<Table | null> {
@@ -89,7 +94,7 @@ export class LanceVectorStore implements VectorStore {
   }
 
   async deleteDocument(documentId: string): Promise<void> {
-    for (const name of await this.db.tableNames()) {
+    for (const name of await this.ownTables()) {
       const t = await this.existing(name);
       await t?.delete(`document_id = ${quote(documentId)}`);
     }
@@ -98,7 +103,7 @@ export class LanceVectorStore implements VectorStore {
   async sweep(keep: Array<VectorScope & { vectorTable: string }>): Promise<number> {
     const key = (r: VectorScope) => `${r.documentId}\u0000${r.strategy}\u0000${r.generation}`;
     let removed = 0;
-    for (const name of await this.db.tableNames()) {
+    for (const name of await this.ownTables()) {
       const t = (await this.existing(name))!;
       const live = new Set(keep.filter((k) => k.vectorTable === name).map(key));
       const rows = (await t.query().select(["document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;

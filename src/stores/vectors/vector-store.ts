@@ -34,7 +34,9 @@ export interface VectorStore {
   close(): Promise<void>;
 }
 
+export const VECTOR_TABLE_PREFIX = "chunks_";
+
 /** Table name for an embedder's vectors: one table per embedder and dimension. */
 export function vectorTableName(embedder: string, dimension: number): string {
-  return `chunks_${embedder.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_${dimension}`;
+  return `${VECTOR_TABLE_PREFIX}${embedder.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_${dimension}`;
 }

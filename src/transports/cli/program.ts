@@ -7,6 +7,7 @@ import { registerBenchCommand } from "./commands/bench.js";
 import { registerReportCommands } from "./commands/report.js";
 import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerTenantCommands } from "./commands/tenants.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerReportCommands(program);
   registerJobsCommand(program);
   registerServeCommand(program);
+  registerTenantCommands(program);
   registerInfoCommands(program);
   const exitOverride = (command: Command): void => {
     command.exitOverride();

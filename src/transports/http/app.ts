@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
 import type { JobRunner } from "../../services/jobs.js";
@@ -7,6 +7,7 @@ import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { documentRoutes } from "./routes/documents.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queryRoutes } from "./routes/queries.js";
+import { healthRoutes, REQUEST_ID_HEADER, v1Plugin } from "./v1/plugin.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
@@ -22,7 +23,19 @@ function sameSecret(given: string, expected: string): boolean {
 /** Builds the HTTP app over a chunkeval instance and a job runner; it never listens by itself. */
 export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const config = deps.chunkeval.config;
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    // A client's correlation id is kept (if it looks sane); otherwise one is generated.
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId: () => randomUUID(),
+    // Unknown keys fail validation (422) instead of being silently dropped (SPEC §4 rule 5).
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    if (!/^[A-Za-z0-9._:-]{1,128}$/.test(request.id)) request.id = randomUUID();
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   installErrorHandler(app);
   await app.register((await import("@fastify/multipart")).default, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 }, throwFileSizeLimit: true });
   await app.register((await import("@fastify/swagger")).default, {
@@ -38,7 +51,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     const key = config.apiKey;
     // Optional, off by default (the spec configures no authentication): every route but the docs.
     app.addHook("onRequest", async (request, reply) => {
-      if (request.url.startsWith("/docs") || request.url === "/openapi.json") return;
+      if (request.url.startsWith("/docs") || request.url === "/openapi.json" || request.url.startsWith("/v1/") || request.url === "/healthz" || request.url === "/readyz") return;
       const header = request.headers.authorization ?? "";
       const given = header.startsWith("Bearer ") ? header.slice(7) : (request.headers["x-api-key"] as string | undefined) ?? "";
       if (!sameSecret(given, key)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));
@@ -49,5 +62,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   queryRoutes(app, deps);
   benchmarkRoutes(app, deps);
   jobRoutes(app, deps);
+  healthRoutes(app, deps);
+  await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval });
   return app;
 }

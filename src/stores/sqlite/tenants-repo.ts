@@ -1,0 +1,93 @@
+import type { Db } from "./database.js";
+
+export interface Tenant {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  salt: string;
+  hash: string;
+  scopes: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface TenantDomain {
+  tenantId: string;
+  domain: string;
+  displayName: string;
+  status: "active" | "disabled";
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Tenants, their API keys (salted hashes only) and their domains. Every read is by tenant. */
+export class TenantsRepo {
+  constructor(private readonly db: Db) {}
+
+  createTenant(t: Tenant): void {
+    this.db.prepare(`INSERT INTO tenants (id, name, created_at) VALUES (?, ?, ?)`).run(t.id, t.name, t.createdAt);
+  }
+
+  tenantByName(name: string): Tenant | null {
+    const r = this.db.prepare(`SELECT id, name, created_at FROM tenants WHERE name = ? OR id = ?`).get(name, name) as Record<string, string> | undefined;
+    return r ? { id: r.id!, name: r.name!, createdAt: r.created_at! } : null;
+  }
+
+  listTenants(): Tenant[] {
+    return (this.db.prepare(`SELECT id, name, created_at FROM tenants ORDER BY created_at, rowid`).all() as Array<Record<string, string>>).map((r) => ({ id: r.id!, name: r.name!, createdAt: r.created_at! }));
+  }
+
+  createKey(k: ApiKeyRecord): void {
+    this.db.prepare(`INSERT INTO api_keys (id, tenant_id, salt, hash, scopes_json, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(k.id, k.tenantId, k.salt, k.hash, JSON.stringify(k.scopes), k.createdAt);
+  }
+
+  key(id: string): ApiKeyRecord | null {
+    const r = this.db.prepare(`SELECT * FROM api_keys WHERE id = ?`).get(id) as Record<string, string | null> | undefined;
+    return r ? toKey(r) : null;
+  }
+
+  listKeys(): ApiKeyRecord[] {
+    return (this.db.prepare(`SELECT * FROM api_keys ORDER BY created_at, rowid`).all() as Array<Record<string, string | null>>).map(toKey);
+  }
+
+  revokeKey(id: string, at: string): boolean {
+    return this.db.prepare(`UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(at, id).changes > 0;
+  }
+
+  insertDomain(d: TenantDomain): boolean {
+    return this.db
+      .prepare(`INSERT OR IGNORE INTO tenant_domains (tenant_id, domain, display_name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(d.tenantId, d.domain, d.displayName, d.status, d.createdAt, d.updatedAt).changes > 0;
+  }
+
+  domain(tenantId: string, domain: string): TenantDomain | null {
+    const r = this.db.prepare(`SELECT * FROM tenant_domains WHERE tenant_id = ? AND domain = ?`).get(tenantId, domain) as Record<string, string> | undefined;
+    return r ? toDomain(r) : null;
+  }
+
+  listDomains(tenantId: string): TenantDomain[] {
+    return (this.db.prepare(`SELECT * FROM tenant_domains WHERE tenant_id = ? ORDER BY domain`).all(tenantId) as Array<Record<string, string>>).map(toDomain);
+  }
+
+  updateDomain(tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }, at: string): TenantDomain | null {
+    const current = this.domain(tenantId, domain);
+    if (!current) return null;
+    this.db
+      .prepare(`UPDATE tenant_domains SET display_name = ?, status = ?, updated_at = ? WHERE tenant_id = ? AND domain = ?`)
+      .run(changes.displayName ?? current.displayName, changes.status ?? current.status, at, tenantId, domain);
+    return this.domain(tenantId, domain);
+  }
+}
+
+function toKey(r: Record<string, string | null>): ApiKeyRecord {
+  return { id: r.id!, tenantId: r.tenant_id!, salt: r.salt!, hash: r.hash!, scopes: JSON.parse(r.scopes_json!), createdAt: r.created_at!, revokedAt: r.revoked_at };
+}
+
+function toDomain(r: Record<string, string>): TenantDomain {
+  return { tenantId: r.tenant_id!, domain: r.domain!, displayName: r.display_name!, status: r.status as "active" | "disabled", createdAt: r.created_at!, updatedAt: r.updated_at! };
+}

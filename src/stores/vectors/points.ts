@@ -1,0 +1,175 @@
+import type { Connection, Table } from "@lancedb/lancedb";
+import { reciprocalRankFusion } from "../../retrieval/fusion.js";
+
+/** The name of the /v1 chunks collection (SPEC §4 rule 4). */
+export const CHUNKS_COLLECTION = "chunks";
+
+/** A stored point: one chunk of a source file with its dense vector and server-owned fields. */
+export interface Point {
+  pointId: string;
+  tenantId: string;
+  domain: string;
+  sourceFileId: string;
+  filename: string;
+  /** Server-owned: the source file's version that wrote the point. */
+  version: number;
+  chunkIndex: number;
+  text: string;
+  start: number;
+  end: number;
+  deleted: boolean;
+  ingestionJobId: string;
+  vector: Float32Array;
+}
+
+export type PublicPoint = Omit<Point, "vector" | "ingestionJobId">;
+
+const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
+
+function toPoint(r: Record<string, unknown>): PublicPoint {
+  return {
+    pointId: r.point_id as string,
+    tenantId: r.tenant_id as string,
+    domain: r.domain as string,
+    sourceFileId: r.source_file_id as string,
+    filename: r.filename as string,
+    version: Number(r.version),
+    chunkIndex: Number(r.chunk_index),
+    text: r.text as string,
+    start: Number(r.start_offset),
+    end: Number(r.end_offset),
+    deleted: Boolean(r.deleted),
+  };
+}
+
+const COLUMNS = ["point_id", "tenant_id", "domain", "source_file_id", "filename", "version", "chunk_index", "text", "start_offset", "end_offset", "deleted"];
+
+/**
+ * The points of the /v1 surface in one LanceDB collection, with a full-text index on `text`
+ * for the sparse (BM25) side of hybrid search. Every read filters by tenant.
+ */
+export class PointsStore {
+  private table: Table | null = null;
+
+  constructor(private readonly db: Connection) {}
+
+  static async open(directory: string): Promise<PointsStore> {
+    const lancedb = await import("@lancedb/lancedb");
+    return new PointsStore(await lancedb.connect(directory));
+  }
+
+  /** Creates the collection (and its full-text index) for vectors of `dimension` if it does not exist. */
+  async ensureCollection(dimension: number): Promise<void> {
+    if ((await this.db.tableNames()).includes(CHUNKS_COLLECTION)) {
+      this.table ??= await this.db.openTable(CHUNKS_COLLECTION);
+      return;
+    }
+    const lancedb = await import("@lancedb/lancedb");
+    const arrow = await import("apache-arrow");
+    const schema = new arrow.Schema([
+      ...["point_id", "tenant_id", "domain", "source_file_id", "filename"].map((n) => new arrow.Field(n, new arrow.Utf8())),
+      new arrow.Field("version", new arrow.Int32()),
+      new arrow.Field("chunk_index", new arrow.Int32()),
+      new arrow.Field("text", new arrow.Utf8()),
+      new arrow.Field("start_offset", new arrow.Int32()),
+      new arrow.Field("end_offset", new arrow.Int32()),
+      new arrow.Field("deleted", new arrow.Bool()),
+      new arrow.Field("ingestion_job_id", new arrow.Utf8()),
+      new arrow.Field("vector", new arrow.FixedSizeList(dimension, new arrow.Field("item", new arrow.Float32(), true))),
+    ]);
+    this.table = await this.db.createEmptyTable(CHUNKS_COLLECTION, schema, { existOk: true });
+    await this.table.createIndex("text", { config: lancedb.Index.fts(), replace: true });
+  }
+
+  /** Ready when the store answers and the chunks collection exists (SPEC §4 rule 4). */
+  async readiness(): Promise<{ ready: boolean; reason?: string }> {
+    try {
+      const names = await this.db.tableNames();
+      return names.includes(CHUNKS_COLLECTION) ? { ready: true } : { ready: false, reason: "the chunks collection does not exist" };
+    } catch (error) {
+      return { ready: false, reason: `vector store unreachable: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  private async open(): Promise<Table> {
+    this.table ??= await this.db.openTable(CHUNKS_COLLECTION);
+    return this.table;
+  }
+
+  async add(points: Point[]): Promise<void> {
+    if (points.length === 0) return;
+    const t = await this.open();
+    // LanceDB pads or truncates mismatched vectors silently; a wrong size must fail the write.
+    const field = (await t.schema()).fields.find((f) => f.name === "vector");
+    const dimension = (field?.type as { listSize?: number } | undefined)?.listSize;
+    const given = points[0]!.vector.length;
+    if (dimension !== undefined && given !== dimension) {
+      throw new Error(`vectors have ${given} dimensions but the chunks collection holds ${dimension} (was the embedder changed?)`);
+    }
+    await t.add(
+      points.map((p) => ({
+        point_id: p.pointId, tenant_id: p.tenantId, domain: p.domain, source_file_id: p.sourceFileId, filename: p.filename,
+        version: p.version, chunk_index: p.chunkIndex, text: p.text, start_offset: p.start, end_offset: p.end,
+        deleted: p.deleted, ingestion_job_id: p.ingestionJobId, vector: Array.from(p.vector),
+      })),
+    );
+  }
+
+  /** Soft-deletes the live points of older versions of a file; returns how many. */
+  async softDeleteOlderVersions(tenantId: string, domain: string, filename: string, version: number): Promise<number> {
+    const t = await this.open();
+    const where = `tenant_id = ${q(tenantId)} AND domain = ${q(domain)} AND filename = ${q(filename)} AND version < ${version} AND deleted = false`;
+    const n = await t.countRows(where);
+    if (n > 0) await t.update({ where, values: { deleted: true } });
+    return n;
+  }
+
+  /** Removes every point an ingestion job wrote (a failed ingestion leaves nothing searchable). */
+  async deleteByJob(jobId: string): Promise<void> {
+    const t = await this.open();
+    await t.delete(`ingestion_job_id = ${q(jobId)}`);
+  }
+
+  async countLive(tenantId: string, filter: { domain?: string; sourceFileId?: string } = {}): Promise<number> {
+    const t = await this.open();
+    return t.countRows(this.filter(tenantId, filter));
+  }
+
+  private filter(tenantId: string, f: { domain?: string; sourceFileId?: string }): string {
+    return [`tenant_id = ${q(tenantId)}`, "deleted = false", ...(f.domain ? [`domain = ${q(f.domain)}`] : []), ...(f.sourceFileId ? [`source_file_id = ${q(f.sourceFileId)}`] : [])].join(" AND ");
+  }
+
+  async list(tenantId: string, filter: { domain?: string; sourceFileId?: string }, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
+    const t = await this.open();
+    const rows = (await t.query().where(this.filter(tenantId, filter)).select(COLUMNS).toArray()).map(toPoint);
+    rows.sort((a, b) => a.filename.localeCompare(b.filename) || a.version - b.version || a.chunkIndex - b.chunkIndex);
+    return { items: rows.slice(offset, offset + limit), total: rows.length };
+  }
+
+  async get(tenantId: string, pointId: string): Promise<PublicPoint | null> {
+    const t = await this.open();
+    const rows = await t.query().where(`tenant_id = ${q(tenantId)} AND point_id = ${q(pointId)}`).select(COLUMNS).limit(1).toArray();
+    return rows[0] ? toPoint(rows[0]) : null;
+  }
+
+  /** Hybrid search: dense and BM25 candidates fused by reciprocal rank, live points of one tenant. */
+  async search(tenantId: string, vector: Float32Array, query: string, domain: string | undefined, topK: number): Promise<Array<PublicPoint & { score: number }>> {
+    const t = await this.open();
+    const where = this.filter(tenantId, { domain });
+    const candidates = Math.max(20, topK * 4);
+    const words = (query.match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+    const [dense, sparse] = await Promise.all([
+      t.vectorSearch(Array.from(vector)).distanceType("cosine").where(where).select([...COLUMNS, "_distance"]).limit(candidates).toArray(),
+      words ? t.query().fullTextSearch(words).where(where).select([...COLUMNS, "_score"]).limit(candidates).toArray() : Promise.resolve([]),
+    ]);
+    const byId = new Map<string, PublicPoint>();
+    for (const r of [...dense, ...sparse]) byId.set(r.point_id as string, toPoint(r));
+    const fused = reciprocalRankFusion([dense.map((r) => ({ chunkId: r.point_id as string, score: 0 })), sparse.map((r) => ({ chunkId: r.point_id as string, score: 0 }))]);
+    return fused.slice(0, topK).map((h) => ({ ...byId.get(h.chunkId)!, score: h.score }));
+  }
+
+  close(): void {
+    this.table?.close();
+    this.db.close();
+  }
+}

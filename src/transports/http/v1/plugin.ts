@@ -1,0 +1,149 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { Chunkeval } from "../../../chunkeval.js";
+import { ChunkevalError, NotFoundError, ValidationError } from "../../../errors.js";
+import { authenticate, createDomain, requireScope, updateDomain, type Principal } from "../../../services/tenants.js";
+import { toWire } from "../../serialize.js";
+
+/** Header that carries the correlation id of every /v1 request and response. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** The /v1 error envelope: `{error: {code, message, request_id}}`. */
+function envelope(request: FastifyRequest, code: string, message: string) {
+  return { error: { code, message, request_id: request.id } };
+}
+
+const domainBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["domain", "display_name"],
+  properties: { domain: { type: "string", minLength: 1, maxLength: 100 }, display_name: { type: "string", minLength: 1, maxLength: 200 } },
+} as const;
+const patchBody = { type: "object", additionalProperties: false, required: ["display_name"], properties: { display_name: { type: "string", minLength: 1, maxLength: 200 } } } as const;
+const domainParams = { type: "object", properties: { domain: { type: "string" } } } as const;
+const pointsQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { domain: { type: "string" }, file_id: { type: "string" }, offset: { type: "integer", minimum: 0, default: 0 }, limit: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+} as const;
+const searchBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["query"],
+  properties: { query: { type: "string", minLength: 1 }, domain: { type: "string" }, top_k: { type: "integer", minimum: 1, maximum: 100, default: 5 } },
+} as const;
+
+/** Multipart fields POST /v1/files accepts; anything else (tenant_id, version, ...) is 422. */
+const FILE_FIELDS = new Set(["file", "domain"]);
+
+/**
+ * The multi-tenant ingestion surface as its own plugin: API-key authentication with scopes,
+ * tenant-scoped domains, file ingestion and points. Every response carries the request id.
+ */
+export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): Promise<void> {
+  const v1 = await chunkeval.v1();
+  const tenants = chunkeval.tenants;
+
+  app.addHook("onRequest", async (request) => {
+    request.principal = authenticate(tenants, request.headers.authorization);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ChunkevalError) return reply.status(error.status).send(envelope(request, error.code, error.message));
+    if (error.validation) return reply.status(422).send(envelope(request, "validation_error", `invalid ${error.validationContext ?? "request"}: ${error.message}`));
+    if (error.code === "FST_REQ_FILE_TOO_LARGE") return reply.status(413).send(envelope(request, "payload_too_large", "the upload is larger than max_upload_mb"));
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.status(422).send(envelope(request, "validation_error", error.message));
+    request.log.error({ err: error }, "unhandled /v1 error");
+    return reply.status(500).send(envelope(request, "internal_error", "internal server error"));
+  });
+  app.setNotFoundHandler((request, reply) => reply.status(404).send(envelope(request, "not_found", `no route ${request.method} ${request.url}`)));
+
+  const who = (request: FastifyRequest) => request.principal!;
+  const domainView = (d: { domain: string; displayName: string; status: string; createdAt: string; updatedAt: string }) =>
+    toWire({ domain: d.domain, displayName: d.displayName, status: d.status, createdAt: d.createdAt, updatedAt: d.updatedAt });
+
+  app.get("/domains", { schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)" } }, async (request) => {
+    requireScope(who(request), "domains:read");
+    const items = tenants.listDomains(who(request).tenantId).map(domainView);
+    return { items, total: items.length };
+  });
+
+  app.post("/domains", { schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } }, async (request, reply) => {
+    requireScope(who(request), "domains:write");
+    const body = request.body as { domain: string; display_name: string };
+    return reply.status(201).send(domainView(createDomain(tenants, who(request).tenantId, body.domain, body.display_name)));
+  });
+
+  app.patch("/domains/:domain", { schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody } }, async (request) => {
+    requireScope(who(request), "domains:write");
+    const { domain } = request.params as { domain: string };
+    return domainView(updateDomain(tenants, who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
+  });
+
+  for (const [action, status] of [["disable", "disabled"], ["enable", "active"]] as const) {
+    app.post(`/domains/:domain/${action}`, { schema: { tags: ["v1"], summary: `${action} a domain (domains:write)`, params: domainParams } }, async (request) => {
+      requireScope(who(request), "domains:write");
+      return domainView(updateDomain(tenants, who(request).tenantId, (request.params as { domain: string }).domain, { status }));
+    });
+  }
+
+  app.post("/files", { schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] } }, async (request, reply) => {
+    requireScope(who(request), "files:write");
+    if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with `file` and `domain`");
+    let file: { filename: string; bytes: Buffer } | undefined;
+    let domain: string | undefined;
+    for await (const part of request.parts()) {
+      if (!FILE_FIELDS.has(part.fieldname)) throw new ValidationError(`unexpected field "${part.fieldname}" (allowed: file, domain; server-owned fields cannot be sent)`);
+      if (part.type === "file") file = { filename: part.filename || "upload", bytes: await part.toBuffer() };
+      else domain = String(part.value);
+    }
+    if (!file) throw new ValidationError("the multipart body has no `file` part");
+    if (!domain) throw new ValidationError("the multipart body has no `domain` field");
+    const result = await v1.ingestion.ingest(who(request).tenantId, domain, file.filename, file.bytes);
+    return reply.status(201).send(toWire(result));
+  });
+
+  app.get("/ingestion-jobs/:job_id", { schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } }, async (request) => {
+    requireScope(who(request), "files:write", "domains:read");
+    const job = chunkeval.ingestionRepo.job(who(request).tenantId, (request.params as { job_id: string }).job_id);
+    if (!job) throw new NotFoundError("ingestion job not found");
+    const { tenantId: _tenant, ...visible } = job;
+    return toWire(visible);
+  });
+
+  app.get("/points", { schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
+    requireScope(who(request), "points:read", "domains:read");
+    const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
+    const page = await v1.points.list(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q.offset, q.limit);
+    return toWire({ ...page, offset: q.offset, limit: q.limit });
+  });
+
+  app.get("/points/:point_id", { schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
+    requireScope(who(request), "points:read", "domains:read");
+    const point = await v1.points.get(who(request).tenantId, (request.params as { point_id: string }).point_id);
+    if (!point || point.deleted) throw new NotFoundError("point not found");
+    return toWire(point);
+  });
+
+  app.post("/search", { schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
+    requireScope(who(request), "points:read", "domains:read");
+    const body = request.body as { query: string; domain?: string; top_k: number };
+    const [vector] = await (await chunkeval.context.embedder()).embed([body.query]);
+    const items = await v1.points.search(who(request).tenantId, vector!, body.query, body.domain, body.top_k);
+    return toWire({ items });
+  });
+}
+
+/** Liveness and readiness, outside /v1 and without a key. */
+export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): void {
+  app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
+  app.get("/readyz", { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } }, async (request, reply) => {
+    const state = await (await chunkeval.v1()).points.readiness().catch((error: Error) => ({ ready: false, reason: error.message }));
+    return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
+  });
+}
