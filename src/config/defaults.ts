@@ -21,6 +21,7 @@ export const DEFAULTS = {
   maxBackgroundJobs: 1,
   host: "127.0.0.1",
   port: 8000,
+  ingestionStrategy: "recursive",
   ingestionMaxConcurrency: 4,
   ingestionTimeoutSeconds: 120,
   ingestionMaxChunks: 2000,

@@ -131,6 +131,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     maxBackgroundJobs: Math.max(1, (values.max_background_jobs as number | undefined) ?? DEFAULTS.maxBackgroundJobs),
     apiKey: values.api_key as string | undefined,
     ingestion: {
+      strategy: (values.ingestion_strategy as string | undefined) ?? DEFAULTS.ingestionStrategy,
       maxConcurrency: Math.max(1, (values.ingestion_max_concurrency as number | undefined) ?? DEFAULTS.ingestionMaxConcurrency),
       timeoutSeconds: (values.ingestion_timeout_seconds as number | undefined) ?? DEFAULTS.ingestionTimeoutSeconds,
       maxChunks: Math.max(1, (values.ingestion_max_chunks as number | undefined) ?? DEFAULTS.ingestionMaxChunks),
@@ -175,6 +176,7 @@ export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value
     max_upload_mb: c.maxUploadMb,
     max_background_jobs: c.maxBackgroundJobs,
     api_key: c.apiKey ? "****" : "(not set)",
+    ingestion_strategy: c.ingestion.strategy,
     ingestion_max_concurrency: c.ingestion.maxConcurrency,
     ingestion_timeout_seconds: c.ingestion.timeoutSeconds,
     ingestion_max_chunks: c.ingestion.maxChunks,

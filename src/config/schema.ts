@@ -10,7 +10,7 @@ export interface ChunkevalConfig {
   questionsDir: string;
   maxUploadMb: number;
   maxBackgroundJobs: number;
-  ingestion: { maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
+  ingestion: { strategy: string; maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
   /** When set, every evaluation route requires it (environment only). */
   apiKey?: string;
   openai: { baseUrl?: string; apiKey?: string; maxRetries: number; timeoutSeconds: number };
@@ -39,6 +39,7 @@ export const SETTINGS: Array<{ key: string; env: string; kind: Kind; secret?: bo
   { key: "max_upload_mb", env: "CHUNKEVAL_MAX_UPLOAD_MB", kind: "int", fileKey: true, description: "largest upload accepted by POST /documents" },
   { key: "max_background_jobs", env: "CHUNKEVAL_MAX_BACKGROUND_JOBS", kind: "int", fileKey: true, description: "background jobs running at once; the rest wait as pending" },
   { key: "api_key", env: "CHUNKEVAL_API_KEY", kind: "string", secret: true, fileKey: false, description: "when set, required on every evaluation route; environment only" },
+  { key: "ingestion_strategy", env: "INGESTION_STRATEGY", kind: "string", fileKey: true, description: "chunking strategy of /v1 uploads" },
   { key: "ingestion_max_concurrency", env: "INGESTION_MAX_CONCURRENCY", kind: "int", fileKey: true, description: "/v1 ingestions at once; more get 503" },
   { key: "ingestion_timeout_seconds", env: "INGESTION_TIMEOUT_SECONDS", kind: "number", fileKey: true, description: "/v1 ingestion time window; past it 504" },
   { key: "ingestion_max_chunks", env: "INGESTION_MAX_CHUNKS", kind: "int", fileKey: true, description: "chunks one /v1 upload may yield; more get 413" },

@@ -105,7 +105,8 @@ export class IngestionService {
     const parsed = await parseDocument(bytes, filename);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
     const embedder = await this.ctx.embedder();
-    const strategy = await this.ctx.strategies.get("recursive").create(this.ctx.config.strategyOptions.recursive);
+    const name = this.ctx.config.ingestion.strategy;
+    const strategy = await this.ctx.strategies.get(name).create(this.ctx.config.strategyOptions[name]);
     const drafts = (await strategy.chunk({ document, embed: (t, s) => embedder.embed(t, s), signal })).filter((d) => d.role === "chunk");
     if (drafts.length > this.limits.maxChunks) throw new ChunkLimitError(`the document yields ${drafts.length} chunks, more than the ceiling of ${this.limits.maxChunks}`);
     const batches: string[][] = [];
