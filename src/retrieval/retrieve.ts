@@ -3,6 +3,7 @@ import type { Embedder } from "../embedders/embedder.js";
 import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js";
 import type { VectorHit, VectorStore } from "../stores/vectors/vector-store.js";
 import { reciprocalRankFusion } from "./fusion.js";
+import { fullTextQuery } from "../stores/vectors/sql.js";
 
 /** How many candidates each list of a hybrid or parent search gathers per wanted result. */
 const CANDIDATES_PER_RESULT = 4;
@@ -12,11 +13,6 @@ export interface Retrieval {
   chunks: RetrievedChunk[];
   embedSeconds: number;
   searchSeconds: number;
-}
-
-/** Words of a question as a full-text query (the index tokenizes and lower-cases on its own). */
-function keywordQuery(question: string): string {
-  return (question.match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
 }
 
 /**
@@ -39,7 +35,7 @@ export async function retrieve(
   if (state.retrieval === "hybrid") {
     const [dense, keyword] = await Promise.all([
       deps.vectors.search(state.vectorTable, queryVector!, state, candidates),
-      deps.vectors.keywordSearch(state.vectorTable, keywordQuery(question), state, candidates),
+      deps.vectors.keywordSearch(state.vectorTable, fullTextQuery(question), state, candidates),
     ]);
     hits = reciprocalRankFusion([dense, keyword]).slice(0, topK);
   } else if (state.retrieval === "parent") {

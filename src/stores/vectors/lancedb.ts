@@ -1,12 +1,9 @@
 import type { Connection, Table } from "@lancedb/lancedb";
+import { sqlString } from "./sql.js";
 import { VECTOR_TABLE_PREFIX, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
 
-function quote(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
-
 function scopeFilter(scope: VectorScope): string {
-  return `document_id = ${quote(scope.documentId)} AND strategy = ${quote(scope.strategy)} AND generation = ${quote(scope.generation)}`;
+  return `document_id = ${sqlString(scope.documentId)} AND strategy = ${sqlString(scope.strategy)} AND generation = ${sqlString(scope.generation)}`;
 }
 
 /**
@@ -96,7 +93,7 @@ export class LanceVectorStore implements VectorStore {
   async deleteDocument(documentId: string): Promise<void> {
     for (const name of await this.ownTables()) {
       const t = await this.existing(name);
-      await t?.delete(`document_id = ${quote(documentId)}`);
+      await t?.delete(`document_id = ${sqlString(documentId)}`);
     }
   }
 

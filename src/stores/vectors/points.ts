@@ -1,5 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { reciprocalRankFusion } from "../../retrieval/fusion.js";
+import { fullTextQuery, sqlString } from "./sql.js";
 
 /** The name of the /v1 chunks collection (SPEC §4 rule 4). */
 export const CHUNKS_COLLECTION = "chunks";
@@ -23,8 +24,6 @@ export interface Point {
 }
 
 export type PublicPoint = Omit<Point, "vector" | "ingestionJobId">;
-
-const q = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
 function toPoint(r: Record<string, unknown>): PublicPoint {
   return {
@@ -118,7 +117,7 @@ export class PointsStore {
   /** Soft-deletes the live points of older versions of a file; returns how many. */
   async softDeleteOlderVersions(tenantId: string, domain: string, filename: string, version: number): Promise<number> {
     const t = await this.open();
-    const where = `tenant_id = ${q(tenantId)} AND domain = ${q(domain)} AND filename = ${q(filename)} AND version < ${version} AND deleted = false`;
+    const where = `tenant_id = ${sqlString(tenantId)} AND domain = ${sqlString(domain)} AND filename = ${sqlString(filename)} AND version < ${version} AND deleted = false`;
     const n = await t.countRows(where);
     if (n > 0) await t.update({ where, values: { deleted: true } });
     return n;
@@ -127,7 +126,7 @@ export class PointsStore {
   /** Removes every point an ingestion job wrote (a failed ingestion leaves nothing searchable). */
   async deleteByJob(jobId: string): Promise<void> {
     const t = await this.open();
-    await t.delete(`ingestion_job_id = ${q(jobId)}`);
+    await t.delete(`ingestion_job_id = ${sqlString(jobId)}`);
   }
 
   async countLive(tenantId: string, filter: { domain?: string; sourceFileId?: string } = {}): Promise<number> {
@@ -136,7 +135,7 @@ export class PointsStore {
   }
 
   private filter(tenantId: string, f: { domain?: string; sourceFileId?: string }): string {
-    return [`tenant_id = ${q(tenantId)}`, "deleted = false", ...(f.domain ? [`domain = ${q(f.domain)}`] : []), ...(f.sourceFileId ? [`source_file_id = ${q(f.sourceFileId)}`] : [])].join(" AND ");
+    return [`tenant_id = ${sqlString(tenantId)}`, "deleted = false", ...(f.domain ? [`domain = ${sqlString(f.domain)}`] : []), ...(f.sourceFileId ? [`source_file_id = ${sqlString(f.sourceFileId)}`] : [])].join(" AND ");
   }
 
   async list(tenantId: string, filter: { domain?: string; sourceFileId?: string }, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
@@ -148,7 +147,7 @@ export class PointsStore {
 
   async get(tenantId: string, pointId: string): Promise<PublicPoint | null> {
     const t = await this.open();
-    const rows = await t.query().where(`tenant_id = ${q(tenantId)} AND point_id = ${q(pointId)}`).select(COLUMNS).limit(1).toArray();
+    const rows = await t.query().where(`tenant_id = ${sqlString(tenantId)} AND point_id = ${sqlString(pointId)}`).select(COLUMNS).limit(1).toArray();
     return rows[0] ? toPoint(rows[0]) : null;
   }
 
@@ -157,7 +156,7 @@ export class PointsStore {
     const t = await this.open();
     const where = this.filter(tenantId, { domain });
     const candidates = Math.max(20, topK * 4);
-    const words = (query.match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+    const words = fullTextQuery(query);
     const [dense, sparse] = await Promise.all([
       t.vectorSearch(Array.from(vector)).distanceType("cosine").where(where).select([...COLUMNS, "_distance"]).limit(candidates).toArray(),
       words ? t.query().fullTextSearch(words).where(where).select([...COLUMNS, "_score"]).limit(candidates).toArray() : Promise.resolve([]),

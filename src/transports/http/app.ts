@@ -36,7 +36,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     if (!/^[A-Za-z0-9._:-]{1,128}$/.test(request.id)) request.id = randomUUID();
     reply.header(REQUEST_ID_HEADER, request.id);
   });
-  installErrorHandler(app);
+  installErrorHandler(app, (_request, view) => errorBody(view.message, view.type));
   await app.register((await import("@fastify/multipart")).default, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 }, throwFileSizeLimit: true });
   await app.register((await import("@fastify/swagger")).default, {
     openapi: {

@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
-import { ChunkevalError, NotFoundError, ValidationError } from "../../../errors.js";
+import { NotFoundError, ValidationError } from "../../../errors.js";
+import { installErrorHandler } from "../error-handler.js";
 import { authenticate, createDomain, requireScope, updateDomain, type Principal } from "../../../services/tenants.js";
 import { toWire } from "../../serialize.js";
 
@@ -53,15 +54,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     request.principal = authenticate(tenants, request.headers.authorization);
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ChunkevalError) return reply.status(error.status).send(envelope(request, error.code, error.message));
-    if (error.validation) return reply.status(422).send(envelope(request, "validation_error", `invalid ${error.validationContext ?? "request"}: ${error.message}`));
-    if (error.code === "FST_REQ_FILE_TOO_LARGE") return reply.status(413).send(envelope(request, "payload_too_large", "the upload is larger than max_upload_mb"));
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return reply.status(422).send(envelope(request, "validation_error", error.message));
-    request.log.error({ err: error }, "unhandled /v1 error");
-    return reply.status(500).send(envelope(request, "internal_error", "internal server error"));
-  });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send(envelope(request, "not_found", `no route ${request.method} ${request.url}`)));
+  installErrorHandler(app, (request, view) => envelope(request, view.code, view.message));
 
   const who = (request: FastifyRequest) => request.principal!;
   const domainView = (d: { domain: string; displayName: string; status: string; createdAt: string; updatedAt: string }) =>
