@@ -24,6 +24,7 @@ import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
 import { processDocument, type ProcessOptions } from "./services/process.js";
 import { runBenchmark, type BenchInput } from "./services/bench.js";
+import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
@@ -91,7 +92,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
           const hash = hashText(prompt);
           const cached = completionCache.get(spec, hash);
           // A cached completion was paid for by an earlier run: this run spends nothing on it.
-          if (cached) return { text: cached.completion, usage: ZERO_USAGE };
+          if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
           const result = await complete(prompt, signal);
           if (!accept || accept(result.text)) {
             completionCache.put(spec, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
@@ -141,6 +142,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     },
     generator,
     llm,
+    completer,
     judge,
     llmUsage: () => new Map(llmUsage),
     experiments: new ExperimentsRepo(db),
@@ -177,6 +179,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => context.strategies.describe(),
     bench: (input: BenchInput) => runBenchmark(context, input),
+    generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),

@@ -26,6 +26,15 @@ export const DEFAULTS = {
   ingestionTimeoutSeconds: 120,
   ingestionMaxChunks: 2000,
   ingestionEmbedConcurrency: 2,
+  /** Question generation (README "Generated questions"): the most questions one request may ask for, */
+  maxGeneratedQuestions: 500,
+  /** the chat calls budgeted per requested question, retries of a malformed reply, */
+  questionCallsPerQuestion: 3,
+  malformedReplyRetries: 1,
+  /** the least similarity at which a generated excerpt counts as found in the document, */
+  minExcerptSimilarity: 0.85,
+  /** and the embedding cosine at which a generated question duplicates a kept one. */
+  duplicateQuestionSimilarity: 0.9,
   listLimit: 50,
   maxListLimit: 500,
 } as const;

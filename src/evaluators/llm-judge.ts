@@ -13,7 +13,7 @@ import { answerSimilarity } from "./similarity.js";
 export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean) => Promise<Completion>;
 
 /** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */
-function extractJson(reply: string): Record<string, unknown> | null {
+export function extractJson(reply: string): Record<string, unknown> | null {
   const start = reply.indexOf("{");
   const end = reply.lastIndexOf("}");
   if (start === -1 || end <= start) return null;

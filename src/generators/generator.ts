@@ -10,6 +10,8 @@ export interface Generation {
 export interface Completion {
   text: string;
   usage: TokenUsage;
+  /** True when the reply came from the completion cache (nothing was sent or billed). */
+  cached?: boolean;
 }
 
 /** Answers a question from retrieved chunks (port). */

@@ -1,6 +1,5 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
-import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, StrategyIndexing } from "../domain/experiment.js";
 import { addUsage, aggregate, bestStrategy, DEFAULT_WEIGHTS, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
@@ -13,7 +12,7 @@ import { parseStrategyList } from "../strategies/registry.js";
 import { countTokens } from "../text/tokens.js";
 import { checkTopK } from "./ask.js";
 import type { ServiceContext } from "./context.js";
-import { requireDocument, uploadDocument } from "./documents.js";
+import { findOrUploadDocument, requireDocument } from "./documents.js";
 import { processDocument } from "./process.js";
 
 /** Completion tokens assumed per answer when a dry run estimates the bill of the full run. */
@@ -36,11 +35,6 @@ export interface BenchInput extends RunOptions {
   weights?: Record<string, number>;
 }
 
-function resolveDocumentId(ctx: ServiceContext, input: BenchInput): Promise<string> | string {
-  if ("id" in input.document) return requireDocument(ctx, input.document.id).id;
-  const existing = ctx.documents.findByContentHash(hashBytes(input.document.bytes));
-  return existing ?? uploadDocument(ctx, input.document).then((d) => d.id);
-}
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
 type IndexingRun = StrategyIndexing & { contextUsage: TokenUsage };
@@ -109,7 +103,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const dryRun = input.dryRun ?? false;
   const started = performance.now();
 
-  const documentId = await resolveDocumentId(ctx, input);
+  const documentId = await findOrUploadDocument(ctx, input.document);
   const document = requireDocument(ctx, documentId);
   const questions = resolveQuestions(input.questionsSource, input.questions, document.text);
   const embedder = await ctx.embedder();

@@ -10,6 +10,7 @@ import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
 import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
+import type { CompleteFn } from "../evaluators/llm-judge.js";
 import type { TokenUsage } from "../domain/types.js";
 
 /**
@@ -30,6 +31,8 @@ export interface ServiceContext {
   generator(): Promise<Generator>;
   /** The configured generator as a cached LLM, or undefined when it is not a language model. */
   llm(): Promise<ChunkingLlm | undefined>;
+  /** A chat model by spec (`openai:<model>`) as a completion function cached in SQLite. */
+  completer(spec: string): Promise<CompleteFn>;
   /** A judge by spec (default: the configured one): `embedding` or `openai:<model>`. */
   judge(spec?: string): Promise<Judge>;
   /** Token usage actually sent to each LLM spec so far (cache hits excluded). */

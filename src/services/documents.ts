@@ -45,6 +45,12 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput): P
   return ctx.documents.record(id)!;
 }
 
+/** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */
+export async function findOrUploadDocument(ctx: ServiceContext, document: { id: string } | UploadInput): Promise<string> {
+  if ("id" in document) return requireDocument(ctx, document.id).id;
+  return ctx.documents.findByContentHash(hashBytes(document.bytes)) ?? (await uploadDocument(ctx, document)).id;
+}
+
 export function listDocuments(ctx: ServiceContext, page: { offset: number; limit: number }) {
   return { ...ctx.documents.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
 }

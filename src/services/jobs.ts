@@ -5,8 +5,8 @@ import type { JobRecord, JobsRepo } from "../stores/sqlite/jobs-repo.js";
 
 export type { JobRecord };
 
-/** Job types (SPEC §2 names `benchmark`; `process` is ours for document processing). */
-export const JOB_TYPES = ["benchmark", "process"] as const;
+/** Job types (SPEC §2 names `benchmark`; `process` and `question_generation` are ours). */
+export const JOB_TYPES = ["benchmark", "process", "question_generation"] as const;
 export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as const;
 
 export const RESTART_ERROR = "interrupted: the server restarted before this job finished";

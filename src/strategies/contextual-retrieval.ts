@@ -36,7 +36,7 @@ function headingPath(blocks: Block[], offset: number): Block[] {
  * The sentence that best represents a section: the one whose content words are the most
  * frequent in the section (average section frequency per distinct word), first on ties.
  */
-function keySentence(text: string, sectionStart: number, sectionEnd: number): string | null {
+export function keySentence(text: string, sectionStart: number, sectionEnd: number): string | null {
   const sentences = sentenceSpans(text, { start: sectionStart, end: sectionEnd });
   const frequency = new Map<string, number>();
   for (const term of contentTerms(text.slice(sectionStart, sectionEnd))) frequency.set(term, (frequency.get(term) ?? 0) + 1);

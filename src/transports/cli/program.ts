@@ -4,6 +4,7 @@ import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
 import { registerProcessCommand } from "./commands/process.js";
 import { registerBenchCommand } from "./commands/bench.js";
+import { registerQuestionsCommand } from "./commands/questions.js";
 import { registerReportCommands } from "./commands/report.js";
 import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerProcessCommand(program);
   registerAskCommand(program);
   registerBenchCommand(program);
+  registerQuestionsCommand(program);
   registerReportCommands(program);
   registerJobsCommand(program);
   registerServeCommand(program);

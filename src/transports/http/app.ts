@@ -7,6 +7,7 @@ import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { documentRoutes } from "./routes/documents.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queryRoutes } from "./routes/queries.js";
+import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1Plugin } from "./v1/plugin.js";
 
 export interface HttpDeps {
@@ -61,6 +62,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   documentRoutes(app, deps);
   queryRoutes(app, deps);
   benchmarkRoutes(app, deps);
+  questionRoutes(app, deps);
   jobRoutes(app, deps);
   healthRoutes(app, deps);
   await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval });

@@ -65,7 +65,8 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
 
-async function resolveDocument(app: Chunkeval, target: string) {
+/** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
+export async function resolveDocument(app: Chunkeval, target: string) {
   const ext = extname(target).toLowerCase();
   if (ext === ".docx" || ext === ".doc" || existsSync(target)) {
     return { filename: basename(target), bytes: await readInputFile(target) };

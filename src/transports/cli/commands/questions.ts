@@ -1,0 +1,80 @@
+import { writeFile } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import type { Command } from "commander";
+import { ValidationError } from "../../../errors.js";
+import { toWire } from "../../serialize.js";
+import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
+import { printJson, printLine } from "../output.js";
+import { startProgress } from "../progress.js";
+import { requireArgument } from "../prompts.js";
+import { resolveDocument } from "./bench.js";
+
+interface GenerateOptions {
+  count: number;
+  out?: string;
+  maxCalls?: number;
+  minExcerptSimilarity?: number;
+  duplicateSimilarity?: number;
+  template?: boolean;
+}
+
+function parseFraction(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!(n > 0 && n <= 1)) throw new ValidationError(`${name} must be a number in (0, 1], got "${value}"`);
+    return n;
+  };
+}
+
+export function registerQuestionsCommand(program: Command): void {
+  const questions = program.command("questions").description("questions files: generate one for your own document");
+  questions
+    .command("generate")
+    .description("write a questions file for a document: with an LLM (--generator openai:<model>) or, offline, template questions")
+    .argument("[doc]", "document id, or a .docx/.doc file (uploaded if needed)")
+    .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
+    .option("--out <file>", "questions file to write (default: <document name>.questions.json)")
+    .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
+    .option("--min-excerpt-similarity <x>", "least similarity (0-1] at which an excerpt counts as found in the document (default 0.85)", parseFraction("--min-excerpt-similarity"))
+    .option("--duplicate-similarity <x>", "embedding cosine (0-1] from which a question duplicates a kept one (default 0.9)", parseFraction("--duplicate-similarity"))
+    .option("--template", "use the offline template generator even when an LLM is configured")
+    .option("--json", "print only the file's metadata (prompt, model, thresholds, counts) as JSON on stdout")
+    .addHelpText("after", "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such.\nThen: chunkeval bench DOC --questions FILE")
+    .action(async (docArg: string | undefined, options: GenerateOptions, command: Command) => {
+      const target = await requireArgument(docArg, "doc", "Document id or Word file to write questions for:");
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const out = options.out ?? `${basename(target, extname(target))}.questions.json`;
+      await withChunkeval(command, async (app) => {
+        const document = await resolveDocument(app, target);
+        const progress = await startProgress("generating questions", { quiet: globals.quiet || globals.json });
+        const file = await app
+          .generateQuestions({
+            document,
+            count: options.count,
+            generator: options.template ? "template" : undefined,
+            maxCalls: options.maxCalls,
+            minExcerptSimilarity: options.minExcerptSimilarity,
+            duplicateSimilarity: options.duplicateSimilarity,
+            onProgress: progress.onProgress,
+          })
+          .catch((error) => {
+            progress.fail();
+            throw error;
+          });
+        await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
+        const m = file.metadata;
+        progress.succeed(`${m.counts.kept} questions written to ${out}`);
+        if (globals.json) return printJson({ out, ...m });
+        if (m.notice) printLine(`NOTE: ${m.notice}`);
+        printLine(`generator: ${m.generator}; kept ${m.counts.kept} of ${m.counts.requested} requested`);
+        if (m.kind === "llm") {
+          const d = m.counts.dropped;
+          printLine(`${m.counts.calls} chat calls (${m.counts.cachedReplies} from the cache, ${m.counts.malformedReplies} malformed replies); dropped ${d.poor_excerpt} with excerpts not located (similarity < ${m.thresholds!.minExcerptSimilarity}), ${d.duplicate} near-duplicates (cosine >= ${m.thresholds!.duplicateSimilarity}, ${m.duplicateEmbedder}), ${d.malformed} after malformed replies`);
+          printLine(`tokens ${m.tokenUsage.totalTokens}; cost $${m.costUsd.toFixed(4)}`);
+        }
+        if (m.counts.kept < m.counts.requested) process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections"}\n`);
+        printLine(`wrote ${out}`);
+        printLine(`next: chunkeval bench ${target} --questions ${out}`);
+      });
+    });
+}

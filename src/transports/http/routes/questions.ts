@@ -1,0 +1,58 @@
+import type { FastifyInstance } from "fastify";
+import { DEFAULTS } from "../../../config/defaults.js";
+import type { HttpDeps } from "../app.js";
+import { backgroundQuery } from "../schemas.js";
+import { toWire } from "../../serialize.js";
+import { enqueueBody } from "./jobs.js";
+
+const generateBody = {
+  type: "object",
+  required: ["document_id"],
+  additionalProperties: false,
+  properties: {
+    document_id: { type: "string", minLength: 1 },
+    count: { type: "integer", minimum: 1, maximum: DEFAULTS.maxGeneratedQuestions, default: 10 },
+    generator: { type: "string", pattern: "^(template|openai:.+)$", description: "template, or openai:<model>; the configured generator when absent" },
+    max_calls: { type: "integer", minimum: 1 },
+    min_excerpt_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+    duplicate_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+  },
+} as const;
+
+interface GenerateBody {
+  document_id: string;
+  count: number;
+  generator?: string;
+  max_calls?: number;
+  min_excerpt_similarity?: number;
+  duplicate_similarity?: number;
+}
+
+export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+  app.post(
+    "/questions/generate",
+    {
+      schema: {
+        tags: ["benchmarks"],
+        summary: "Generate a questions file for a document (202 with a job when background=true); its questions can be sent inline to POST /benchmarks",
+        querystring: backgroundQuery,
+        body: generateBody,
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as GenerateBody;
+      chunkeval.getDocument(body.document_id);
+      const input = {
+        document: { id: body.document_id },
+        count: body.count,
+        generator: body.generator,
+        maxCalls: body.max_calls,
+        minExcerptSimilarity: body.min_excerpt_similarity,
+        duplicateSimilarity: body.duplicate_similarity,
+      };
+      if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
+      const job = jobs.enqueue("question_generation", body, async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })));
+      return reply.status(202).send(enqueueBody(job));
+    },
+  );
+}

@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { handbookBytes } from "../helpers/documents.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
+import { startTestServer } from "../helpers/server.js";
+
+test("POST /questions/generate: a background job whose questions POST /benchmarks takes inline; bad input is 422", async () => {
+  const stub = await startOpenAiStub({
+    reply: (body) => {
+      // One question per passage: the excerpt is the passage's first sentence, so every question differs.
+      const passage: string = body.messages.at(-1).content.split("<passage>\n")[1];
+      const sentence = passage.split(/(?<=\.)\s/)[0]!;
+      return JSON.stringify({ question: `What does the handbook say in "${sentence.slice(0, 40)}"?`, answer: sentence, excerpts: [sentence] });
+    },
+  });
+  const t = await startTestServer({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  try {
+    const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
+    const enqueued = await t.request("POST", "/questions/generate?background=true", { document_id: id, count: 3, duplicate_similarity: 0.99 });
+    assert.deepEqual([enqueued.status, enqueued.body.job_type], [202, "question_generation"]);
+    let job: any;
+    for (let i = 0; i < 400; i++) {
+      job = (await t.request("GET", enqueued.body.poll_url)).body;
+      if (job.status === "completed" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.equal(job.status, "completed", job.error);
+    assert.equal(job.result.metadata.kind, "llm");
+    assert.equal(job.result.metadata.counts.kept, 3);
+    assert.deepEqual(Object.keys(job.result.questions[0]).sort(), ["expected_answer", "question", "references"]);
+    assert.deepEqual(Object.keys(job.result.questions[0].references[0]).sort(), ["end", "start", "text"]);
+
+    const bench = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["fixed_size"], questions: job.result.questions, dry_run: true });
+    assert.equal(bench.status, 201, bench.text);
+    assert.equal(bench.body.questions_count, 3);
+
+    const sync = await t.request("POST", "/questions/generate", { document_id: id, count: 2, generator: "template" });
+    assert.equal(sync.status, 201);
+    assert.equal(sync.body.metadata.kind, "template");
+
+    for (const body of [{ document_id: id, count: 0 }, { document_id: id, generator: "extractive" }, { document_id: id, surprise: 1 }, { count: 2 }]) {
+      const r = await t.request("POST", "/questions/generate", body);
+      assert.equal(r.status, 422, JSON.stringify(body));
+      assert.equal(r.body.type, "ValidationError");
+    }
+    assert.equal((await t.request("POST", "/questions/generate", { document_id: "doc_missing" })).status, 404);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});

@@ -1,0 +1,150 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BenchmarkError } from "../../src/errors.js";
+import { loadQuestionsFile, resolveQuestions } from "../../src/evaluators/questions.js";
+import { matchExcerpt } from "../../src/text/excerpt-match.js";
+import { toWire } from "../../src/transports/serialize.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+const reply = (question: string, answer: string, excerpts: string[]) => JSON.stringify({ question, answer, excerpts });
+
+/** A stand-in model that answers scripted replies in call order (the service asks one passage at a time). */
+async function scriptedModel(replies: string[]) {
+  let next = 0;
+  return startOpenAiStub({ reply: () => replies[Math.min(next++, replies.length - 1)]! });
+}
+
+async function workspaceFor(baseUrl: string) {
+  return createWorkspace({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" });
+}
+
+test("excerpt matching: exact, then white space and case tolerant, then bounded fuzzy", () => {
+  const text = "Members elect a board of nine directors.\n\nBoard elections are held every March at the annual general meeting.";
+  assert.deepEqual(matchExcerpt(text, "board of nine"), { start: 16, end: 29, method: "exact", similarity: 1 });
+  const loose = matchExcerpt(text, "BOARD   elections are\nheld every march")!;
+  assert.equal(loose.method, "normalised");
+  assert.equal(text.slice(loose.start, loose.end), "Board elections are held every March");
+  const fuzzy = matchExcerpt(text, "Board electons are held evry March at the anual general meeting")!;
+  assert.equal(fuzzy.method, "fuzzy");
+  assert.equal(text.slice(fuzzy.start, fuzzy.end), "Board elections are held every March at the annual general meeting");
+  assert.ok(fuzzy.similarity > 0.85 && fuzzy.similarity < 1, String(fuzzy.similarity));
+  const unrelated = matchExcerpt(text, "The moon orbits Saturn in the annual cheese festival");
+  assert.ok(unrelated === null || unrelated.similarity < 0.6, JSON.stringify(unrelated));
+});
+
+test("LLM questions: excerpts located with offsets, a malformed reply retried, a missing excerpt and a duplicate dropped", async () => {
+  const stub = await scriptedModel([
+    "Sorry, here is no JSON at all.", // malformed: asked again
+    reply("How much does a member share cost?", "100 euros.", ["Membership requires the purchase of one member share at a price of 100 euros."]),
+    reply("When are board elections held?", "Every March.", ["board elections are held every   MARCH at the annual general meeting."]),
+    reply("What colour is the moon?", "Green.", ["The moon is made of green cheese and orbits Saturn twice a year."]),
+    reply("How much does a member share cost?", "100 euros.", ["one member share at a price of 100 euros"]),
+    reply("What is the peak output of a typical household solar system?", "4.1 kilowatts.", ["A typical househld system has ten panels and a peak output of 4.1 kilowats."]),
+  ]);
+  const ws = await workspaceFor(stub.baseUrl);
+  try {
+    const file = await ws.app.generateQuestions({ document: { filename: "handbook.docx", bytes: handbookBytes() }, count: 3 });
+    const doc = ws.app.getDocument(file.metadata.document.id);
+    assert.deepEqual(file.questions.map((q) => q.question), [
+      "How much does a member share cost?",
+      "When are board elections held?",
+      "What is the peak output of a typical household solar system?",
+    ]);
+    for (const q of file.questions) for (const r of q.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
+    assert.equal(file.questions[1]!.references[0]!.text, "Board elections are held every March at the annual general meeting.");
+    assert.equal(file.questions[2]!.references[0]!.text, "A typical household system has ten panels and a peak output of 4.1 kilowatts.");
+    const m = file.metadata;
+    assert.equal(m.kind, "llm");
+    assert.equal(m.model, "qgen");
+    assert.match(m.prompt!, /copy word for word/);
+    assert.deepEqual(m.thresholds, { minExcerptSimilarity: 0.85, duplicateSimilarity: 0.9 });
+    assert.deepEqual(m.counts.dropped, { poor_excerpt: 1, duplicate: 1, malformed: 0 });
+    assert.equal(m.counts.calls, 6);
+    assert.equal(m.counts.malformedReplies, 1);
+    assert.equal(m.counts.kept, 3);
+    assert.deepEqual(m.drops.map((d) => d.reason), ["poor_excerpt", "duplicate"]);
+    const prompts = stub.requests.map((r) => r.body.messages.at(-1).content as string);
+    assert.equal(prompts[0], prompts[1], "the malformed reply's passage is asked again");
+    assert.equal(new Set(prompts.slice(1)).size, 5, "every other call samples a new passage");
+    // Passages come from all over the document, not only its start.
+    const firstPassage = prompts[1]!.split("<passage>\n")[1]!.split("\n</passage>")[0]!;
+    const secondPassage = prompts[2]!.split("<passage>\n")[1]!.split("\n</passage>")[0]!;
+    assert.ok(doc.text.indexOf(secondPassage) > doc.text.length / 3, "the second passage is sampled far into the document");
+    assert.ok(doc.text.indexOf(firstPassage) < doc.text.indexOf(secondPassage));
+
+    // The file, written as the CLI writes it, is a questions file bench reads as is.
+    const path = join(ws.dir, "generated.json");
+    writeFileSync(path, JSON.stringify(toWire(file), null, 2));
+    const resolved = resolveQuestions("generated.json", await loadQuestionsFile(path), doc.text);
+    assert.deepEqual(resolved.map((q) => q.references[0]!.start), file.questions.map((q) => q.references[0]!.start));
+
+    // Asked again: every accepted reply comes from the cache (the malformed one was not kept,
+    // the good reply to the same prompt was), so the model is not called and the file is the same.
+    const before = stub.requests.length;
+    const again = await ws.app.generateQuestions({ document: { id: doc.id }, count: 3 });
+    assert.deepEqual(again.questions, file.questions);
+    assert.equal(again.metadata.counts.calls, 5);
+    assert.equal(again.metadata.counts.cachedReplies, 5);
+    assert.equal(again.metadata.counts.malformedReplies, 0);
+    assert.equal(stub.requests.length, before);
+  } finally {
+    await ws.cleanup();
+    await stub.close();
+  }
+});
+
+test("LLM questions: a reply malformed twice is skipped and counted; the call budget stops the run", async () => {
+  const stub = await scriptedModel(["not json", '{"question": "no excerpts"}', reply("When are board elections held?", "Every March.", ["Board elections are held every March"])]);
+  const ws = await workspaceFor(stub.baseUrl);
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const file = await ws.app.generateQuestions({ document: { id: doc.id }, count: 5, maxCalls: 4 });
+    assert.equal(file.metadata.counts.calls, 4);
+    assert.equal(file.metadata.counts.malformedReplies, 2);
+    assert.equal(file.metadata.counts.dropped.malformed, 1);
+    assert.equal(file.metadata.counts.dropped.duplicate, 1, "the stub repeats its last reply");
+    assert.equal(file.questions.length, 1);
+    assert.deepEqual(file.metadata.budget, { maxCalls: 4, malformedRetries: 1 });
+  } finally {
+    await ws.cleanup();
+    await stub.close();
+  }
+});
+
+test("LLM questions: nothing usable is an error, and nothing is written", async () => {
+  const stub = await scriptedModel(["never JSON"]);
+  const ws = await workspaceFor(stub.baseUrl);
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await assert.rejects(ws.app.generateQuestions({ document: { id: doc.id }, count: 2, maxCalls: 3 }), (e: unknown) => e instanceof BenchmarkError && /no generated question survived/.test(e.message));
+  } finally {
+    await ws.cleanup();
+    await stub.close();
+  }
+});
+
+test("template questions: offline, labelled, spread over the sections, references are key sentences", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const file = await ws.app.generateQuestions({ document: { id: doc.id }, count: 6 });
+    const full = ws.app.getDocument(doc.id);
+    assert.equal(file.metadata.kind, "template");
+    assert.match(file.metadata.notice!, /smoke test/);
+    assert.equal(file.questions.length, 6);
+    for (const q of file.questions) {
+      assert.match(q.question, /^What does the section ".+" say/);
+      const r = q.references[0]!;
+      assert.equal(full.text.slice(r.start, r.end), r.text);
+      assert.equal(q.expectedAnswer, r.text);
+    }
+    const starts = file.questions.map((q) => q.references[0]!.start);
+    assert.ok(starts.at(-1)! > full.text.length * 0.7, "the last question comes from the end of the document");
+  } finally {
+    await ws.cleanup();
+  }
+});
