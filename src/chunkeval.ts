@@ -18,6 +18,9 @@ import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
 import { PointsStore } from "./stores/vectors/points.js";
 import { IngestionService } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
+import { sweepAbandoned } from "./services/generations.js";
+import { runDoctor } from "./services/doctor.js";
+import { currentOwner } from "./stores/owner.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
@@ -68,12 +71,19 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
   const openedVectors: VectorStore[] = [];
   const openedEmbedders: Embedder[] = [];
   const openedPoints: PointsStore[] = [];
+  const openedIngestion: IngestionService[] = [];
 
-  const vectors = once(async () => {
+  const owner = currentOwner();
+  /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
+  const rawVectors = once(async () => {
     const store = await LanceVectorStore.open(join(config.dataDir, "lancedb"));
     openedVectors.push(store);
-    // Recovery rule of stores/README.md: vectors no current generation points to are removed.
-    await store.sweep(chunks.currentGenerations());
+    return store;
+  });
+  const vectors = once(async () => {
+    const store = await rawVectors();
+    // Recovery rule of stores/README.md: vectors of generations that are provably abandoned go.
+    await sweepAbandoned(chunks, store, owner);
     return store;
   });
 
@@ -122,6 +132,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
 
   const context: ServiceContext = {
     config,
+    owner,
     documents: new DocumentsRepo(db),
     chunks,
     queries: new QueriesRepo(db),
@@ -159,6 +170,9 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     const [probe] = await embedder.embed(["dimension probe"]);
     await points.ensureCollection(probe!.length);
     const ingestion = new IngestionService(context, tenants, ingestionRepo, points, { ...config.ingestion, embedBatchSize: config.embedBatchSize }, join(config.dataDir, "objects"));
+    openedIngestion.push(ingestion);
+    // Ingestions a killed server left running are failed (and what they wrote removed) at start.
+    await ingestion.recoverAbandoned();
     return { points, ingestion };
   });
 
@@ -190,10 +204,13 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       return job;
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
-    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs),
+    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner),
+    /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
+    doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),
     /** Releases worker threads, LanceDB handles and the database. */
     async close() {
       if (!db.open) return;
+      await Promise.all(openedIngestion.map((i) => i.drain()));
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       for (const p of openedPoints) p.close();

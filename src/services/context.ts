@@ -12,6 +12,7 @@ import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
 import type { CompleteFn } from "../evaluators/llm-judge.js";
 import type { TokenUsage } from "../domain/types.js";
+import type { Owner } from "../stores/owner.js";
 
 /**
  * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
@@ -19,6 +20,8 @@ import type { TokenUsage } from "../domain/types.js";
  */
 export interface ServiceContext {
   config: Readonly<ChunkevalConfig>;
+  /** This instance, as other processes sharing the data directory see it (owner of its pending work). */
+  owner: Owner;
   documents: DocumentsRepo;
   chunks: ChunksRepo;
   queries: QueriesRepo;

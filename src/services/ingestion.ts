@@ -1,14 +1,16 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ChunkevalError, ChunkLimitError, ConcurrencyLimitError, describeError, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
+import { CancelledError, ChunkevalError, ConcurrencyLimitError, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
 import { parseDocument } from "../parsers/parser.js";
+import { ownerGone } from "../stores/owner.js";
 import type { IngestionRepo } from "../stores/sqlite/ingestion-repo.js";
 import type { TenantsRepo } from "../stores/sqlite/tenants-repo.js";
 import type { PointsStore } from "../stores/vectors/points.js";
 import type { ServiceContext } from "./context.js";
+import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
 
 export interface IngestionLimits {
   maxConcurrency: number;
@@ -30,28 +32,32 @@ export interface IngestionResult {
   pointsSoftDeleted: number;
 }
 
-/** Runs `fn` over batches with at most `limit` in flight, keeping the results in order. */
-async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i]!);
-      }
-    }),
-  );
-  return out;
+/** The failure reason of an ingestion whose server stopped before it finished (found at the next start). */
+export const INGESTION_INTERRUPTED = "interrupted: the server running this ingestion stopped before it finished";
+
+/**
+ * Texts per embedding call during ingestion: small, so the deadline is checked often and a
+ * timed-out ingestion stops soon (the 504 itself never waits for it, see `ingest`).
+ */
+const INGESTION_EMBED_BATCH = 8;
+
+/** What one ingestion has written so far, so its failure path can remove exactly that. */
+interface Written {
+  fileId?: string;
+  objectPath?: string;
 }
 
 /**
- * File ingestion of the /v1 surface. The domain check runs in the first transaction, before any
- * object, job row or point is written; after it every outcome ends in a terminal job row, and a
- * failed ingestion removes the points it wrote, so nothing half-indexed stays searchable.
+ * File ingestion of the /v1 surface, over the shared indexing pipeline. The domain check runs
+ * in the first transaction, before any object, job row or point is written; after it every
+ * outcome ends in a terminal job row. Points are written hidden and shown only once their
+ * version is committed, so nothing half-indexed is ever searchable; every failure path removes
+ * the points, source-file row and stored object it wrote.
  */
 export class IngestionService {
   private active = 0;
+  /** Failed ingestions still winding down after their 504: close() waits for their cleanup. */
+  private readonly settling = new Set<Promise<unknown>>();
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -67,33 +73,35 @@ export class IngestionService {
     this.repo.transaction(() => {
       const record = this.tenants.domain(tenantId, domain);
       if (!record || record.status !== "active") throw new UnknownDomainError(`no active domain "${domain}" for this tenant; create or enable it first`);
-      this.repo.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() });
+      this.repo.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
     });
+    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, { errorCode: error.code, error: error.message }, nowTimestamp());
     if (this.active >= this.limits.maxConcurrency) {
       const error = new ConcurrencyLimitError(`more than INGESTION_MAX_CONCURRENCY (${this.limits.maxConcurrency}) ingestions at once; retry later`);
-      this.repo.finishJob(jobId, { status: "failed", errorCode: error.code, error: error.message }, nowTimestamp());
+      fail(error);
       throw error;
     }
     this.active++;
     const controller = new AbortController();
+    const step = { name: "parsing the file" };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort("timeout");
-        reject(new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`));
+        reject(new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`));
       }, this.limits.timeoutSeconds * 1000);
     });
-    const work = this.run(jobId, tenantId, domain, filename, bytes, controller.signal);
+    const work = this.run(jobId, tenantId, domain, filename, bytes, controller.signal, step);
     try {
-      const result = await Promise.race([work, timeout]);
-      this.repo.finishJob(jobId, { status: "completed", sourceFileId: result.fileId, chunksIndexed: result.chunksIndexed, pointsCreated: result.pointsCreated, pointsSoftDeleted: result.pointsSoftDeleted }, nowTimestamp());
-      return result;
+      return await Promise.race([work, timeout]);
     } catch (error) {
-      // The work may still be running after a timeout: wait for it before cleaning up after it.
-      await work.catch(() => undefined);
-      await this.points.deleteByJob(jobId).catch(() => undefined);
-      const known = error instanceof ChunkevalError ? error : new IndexFailedError(describeError(error));
-      this.repo.finishJob(jobId, { status: "failed", errorCode: known.code, error: known.message }, nowTimestamp());
+      const known =
+        error instanceof ChunkevalError && !(error instanceof CancelledError) ? error : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
+      fail(known);
+      // After a timeout the work is still running: answer now; it stops at its next check and
+      // removes what it wrote (run's own failure path), and close() waits for that.
+      const settled = work.catch(() => undefined).finally(() => this.settling.delete(settled));
+      this.settling.add(settled);
       throw known;
     } finally {
       clearTimeout(timer);
@@ -101,43 +109,133 @@ export class IngestionService {
     }
   }
 
-  private async run(jobId: string, tenantId: string, domain: string, filename: string, bytes: Buffer, signal: AbortSignal): Promise<IngestionResult> {
+  private async run(jobId: string, tenantId: string, domain: string, filename: string, bytes: Buffer, signal: AbortSignal, step: { name: string }): Promise<IngestionResult> {
     const parsed = await parseDocument(bytes, filename);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
-    const embedder = await this.ctx.embedder();
-    const name = this.ctx.config.ingestion.strategy;
-    const strategy = await this.ctx.strategies.get(name).create(this.ctx.config.strategyOptions[name]);
-    const drafts = (await strategy.chunk({ document, embed: (t, s) => embedder.embed(t, s), signal })).filter((d) => d.role === "chunk");
-    if (drafts.length > this.limits.maxChunks) throw new ChunkLimitError(`the document yields ${drafts.length} chunks, more than the ceiling of ${this.limits.maxChunks}`);
-    const batches: string[][] = [];
-    for (let i = 0; i < drafts.length; i += this.limits.embedBatchSize) batches.push(drafts.slice(i, i + this.limits.embedBatchSize).map((d) => d.text));
-    const vectors = (await mapBounded(batches, this.limits.embedConcurrency, (batch) => embedder.embed(batch, signal))).flat();
-    if (signal.aborted) throw new IngestionTimeoutError("ingestion timed out");
+    const written: Written = {};
+    let version = 0;
+    step.name = "chunking and embedding";
+    const { committed, searchable } = await runIndexing(
+      this.ctx,
+      {
+        document,
+        strategy: this.ctx.config.ingestion.strategy,
+        embedder: await this.ctx.embedder(),
+        llm: await this.ctx.llm(),
+        embedBatchSize: Math.min(this.limits.embedBatchSize, INGESTION_EMBED_BATCH),
+        embedConcurrency: this.limits.embedConcurrency,
+        maxChunks: this.limits.maxChunks,
+        signal,
+      },
+      async (plan) => {
+        step.name = "storing the file";
+        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, signal, step, written }, plan);
+        try {
+          version = await sink.allocate();
+        } catch (error) {
+          await sink.discard();
+          throw error;
+        }
+        return sink;
+      },
+    );
+    return { fileId: written.fileId!, ingestionJobId: jobId, domain, filename, version, chunksIndexed: searchable.length, pointsCreated: searchable.length, pointsSoftDeleted: committed };
+  }
 
-    const fileId = newId("file");
-    const version = this.repo.latestVersion(tenantId, domain, filename) + 1;
-    await mkdir(this.objectsDir, { recursive: true });
-    const objectPath = join(this.objectsDir, `${fileId}.${parsed.format}`);
-    await writeFile(objectPath, bytes);
-    this.repo.insertSourceFile({ id: fileId, tenantId, domain, filename, version, contentHash: hashBytes(bytes), objectPath, createdAt: nowTimestamp() });
-    try {
-      await this.points.add(
-        drafts.map((d, i) => ({
-          pointId: `${fileId}_${i}`, tenantId, domain, sourceFileId: fileId, filename, version, chunkIndex: i,
-          text: d.text, start: d.start, end: d.end, deleted: false, ingestionJobId: jobId, vector: vectors[i]!,
-        })),
-      );
-    } catch (error) {
-      this.repo.deleteSourceFile(fileId);
-      await rm(objectPath, { force: true });
-      throw new IndexFailedError(`writing chunks to the vector store failed: ${describeError(error)}`, { cause: error });
+  /** The sink of an ingestion: a new version of the file whose points stay hidden until it is committed. */
+  private pointsSink(
+    job: { jobId: string; tenantId: string; domain: string; filename: string; bytes: Buffer; format: string; signal: AbortSignal; step: { name: string }; written: Written },
+    plan: IndexPlan,
+  ): IndexSink<number> & { allocate(): Promise<number> } {
+    const { jobId, tenantId, domain, filename, written, step } = job;
+    let version = 0;
+    let committed = false;
+    return {
+      allocate: async () => {
+        written.fileId = newId("file");
+        written.objectPath = join(this.objectsDir, `${written.fileId}.${job.format}`);
+        version = this.repo.allocateSourceFile(
+          { id: written.fileId, tenantId, domain, filename, contentHash: hashBytes(job.bytes), objectPath: written.objectPath, createdAt: nowTimestamp() },
+          jobId,
+        );
+        await mkdir(this.objectsDir, { recursive: true });
+        await writeFile(written.objectPath, job.bytes);
+        return version;
+      },
+      write: async (chunks) => {
+        step.name = "writing chunks to the vector store";
+        await this.points.add(
+          chunks.map((c, i) => ({
+            pointId: `${written.fileId}_${i}`, tenantId, domain, sourceFileId: written.fileId!, filename, version, chunkIndex: i,
+            text: c.text, start: c.chunk.start, end: c.chunk.end, deleted: true, ingestionJobId: jobId, vector: c.vector,
+          })),
+        );
+      },
+      commit: async () => {
+        step.name = "committing the new version";
+        // Synchronous check-and-commit: a deadline that fired before this point wins; one after it cannot undo the commit.
+        if (job.signal.aborted || !this.repo.commitSourceFile(written.fileId!, jobId)) {
+          throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
+        }
+        committed = true;
+        step.name = "publishing the new version";
+        const hidden = await this.publish(tenantId, domain, filename);
+        const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
+        this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
+        return hidden;
+      },
+      discard: async () => {
+        // Committed but not published (the publication failed): the version stays; publish it later.
+        if (committed) return;
+        await this.points.deleteByJob(jobId).catch(() => undefined);
+        if (written.fileId) this.repo.deleteSourceFile(written.fileId);
+        if (written.objectPath) await rm(written.objectPath, { force: true }).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * Shows the newest committed version of a file and hides the others. Uploads of one name can
+   * publish at once (in this or another server): each applies the newest version it reads, then
+   * reads again and repeats if a newer one was committed meanwhile, so the last write applied is
+   * always the newest version's.
+   */
+  private async publish(tenantId: string, domain: string, filename: string): Promise<number> {
+    let hidden = 0;
+    for (let live = this.repo.liveVersion(tenantId, domain, filename), applied = 0; live !== applied; live = this.repo.liveVersion(tenantId, domain, filename)) {
+      hidden += await this.points.setLiveVersion(tenantId, domain, filename, live);
+      applied = live;
     }
-    if (signal.aborted) {
-      this.repo.deleteSourceFile(fileId);
-      await rm(objectPath, { force: true });
-      throw new IngestionTimeoutError("ingestion timed out");
+    return hidden;
+  }
+
+  /**
+   * Recovers the ingestion jobs whose server is gone (killed mid-ingestion). A job whose version
+   * was not committed is marked failed and what it wrote is removed; one killed between commit
+   * and publication has its version published and is completed. Returns how many were failed.
+   */
+  async recoverAbandoned(): Promise<number> {
+    let failed = 0;
+    for (const job of this.repo.unfinishedJobs()) {
+      if (job.owner.instance === this.ctx.owner.instance || !ownerGone(job.owner, this.ctx.owner)) continue;
+      if (job.sourceFile?.committed) {
+        const hidden = await this.publish(job.tenantId, job.domain, job.filename);
+        this.repo.completeJob(job.id, { chunksIndexed: 0, pointsCreated: 0, pointsSoftDeleted: hidden }, nowTimestamp());
+        continue;
+      }
+      if (!this.repo.failJob(job.id, { errorCode: new IndexFailedError("").code, error: INGESTION_INTERRUPTED }, nowTimestamp())) continue;
+      await this.points.deleteByJob(job.id);
+      if (job.sourceFile) {
+        this.repo.deleteSourceFile(job.sourceFile.id);
+        await rm(job.sourceFile.objectPath, { force: true });
+      }
+      failed++;
     }
-    const softDeleted = await this.points.softDeleteOlderVersions(tenantId, domain, filename, version);
-    return { fileId, ingestionJobId: jobId, domain, filename, version, chunksIndexed: drafts.length, pointsCreated: drafts.length, pointsSoftDeleted: softDeleted };
+    return failed;
+  }
+
+  /** Waits for timed-out ingestions to finish removing what they wrote. */
+  async drain(): Promise<void> {
+    await Promise.all([...this.settling]);
   }
 }

@@ -1,6 +1,7 @@
 import { CancelledError, describeError, NotFoundError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { ProgressEvent } from "../domain/types.js";
+import type { Owner } from "../stores/owner.js";
 import type { JobRecord, JobsRepo } from "../stores/sqlite/jobs-repo.js";
 
 export type { JobRecord };
@@ -9,52 +10,87 @@ export type { JobRecord };
 export const JOB_TYPES = ["benchmark", "process", "question_generation"] as const;
 export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as const;
 
-export const RESTART_ERROR = "interrupted: the server restarted before this job finished";
+export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";
 export const SHUTDOWN_ERROR = "interrupted: the server shut down before this job finished";
+
+/** How often a runner tells other servers its jobs are alive, and when silence means it is gone. */
+export const JOB_HEARTBEAT_MS = 30_000;
+export const JOB_STALE_MS = 10 * 60_000;
 
 export type JobTask = (options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
 
 /**
  * Runs background work inside this process with at most `maxConcurrent` jobs at once; the
  * others wait as `pending`. Every state change is written to the job table, so a job can be
- * polled; what was unfinished when the process stopped is marked failed on the next start.
+ * polled. Jobs belong to the runner that took them (its owner id, process id and heartbeat):
+ * a starting runner marks failed only the unfinished jobs whose owner is gone, never those of
+ * another live server on the same data directory; and a job's terminal status is final.
  */
 export class JobRunner {
-  private readonly queue: Array<{ id: string; task: JobTask }> = [];
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly queue: Array<{ id: string; task: JobTask; documentId?: string }> = [];
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; documentId?: string }>();
+  private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
 
   constructor(
     private readonly jobs: JobsRepo,
     private readonly maxConcurrent: number,
+    private readonly owner: Owner,
   ) {
-    jobs.failUnfinished(RESTART_ERROR, nowTimestamp());
+    jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
+    this.heartbeat = setInterval(() => {
+      try {
+        jobs.heartbeat(owner);
+      } catch {
+        // A busy database skips one beat; the stale bound allows for many.
+      }
+    }, JOB_HEARTBEAT_MS).unref();
   }
 
-  /** Records a pending job and starts it when a slot is free; returns the job row. */
-  enqueue(jobType: string, params: unknown, task: JobTask): JobRecord {
+  /**
+   * Records a pending job and starts it when a slot is free; returns the job row. A job about
+   * one document names it, so deleting the document can cancel the job (cancelForDocument).
+   */
+  enqueue(jobType: string, params: unknown, task: JobTask, documentId?: string): JobRecord {
     const jobId = newId("job");
-    this.jobs.insert({ jobId, jobType, params, createdAt: nowTimestamp() });
-    this.queue.push({ id: jobId, task });
-    this.pump();
-    return this.jobs.get(jobId)!;
+    this.jobs.insert({ jobId, jobType, params, createdAt: nowTimestamp() }, this.owner);
+    const job = this.jobs.get(jobId)!;
+    this.queue.push({ id: jobId, task, documentId });
+    queueMicrotask(() => this.pump());
+    return job;
   }
 
   private pump(): void {
     while (!this.closed && this.running.size < this.maxConcurrent && this.queue.length > 0) {
-      const { id, task } = this.queue.shift()!;
+      const { id, task, documentId } = this.queue.shift()!;
       const controller = new AbortController();
       this.jobs.markRunning(id, nowTimestamp());
       const done = task({ signal: controller.signal, onProgress: (e) => this.jobs.setProgress(id, `${e.stage}: ${e.message}`) })
         .then(
-          (result) => this.jobs.complete(id, result, nowTimestamp()),
-          (error) => this.jobs.fail(id, error instanceof CancelledError ? SHUTDOWN_ERROR : describeError(error), nowTimestamp()),
+          (result) => void this.jobs.complete(id, result, nowTimestamp()),
+          (error) => void this.jobs.fail(id, error instanceof CancelledError ? cancelReason(controller.signal) : describeError(error), nowTimestamp()),
         )
         .finally(() => {
           this.running.delete(id);
           this.pump();
         });
-      this.running.set(id, { controller, done });
+      this.running.set(id, { controller, done, documentId });
+    }
+  }
+
+  /** Fails the queued and running jobs about a deleted document, with a reason that says so. */
+  cancelForDocument(documentId: string): void {
+    const reason = `cancelled: document ${documentId} was deleted`;
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const queued = this.queue[i]!;
+      if (queued.documentId !== documentId) continue;
+      this.queue.splice(i, 1);
+      this.jobs.fail(queued.id, reason, nowTimestamp());
+    }
+    for (const [id, r] of this.running) {
+      if (r.documentId !== documentId) continue;
+      this.jobs.fail(id, reason, nowTimestamp());
+      r.controller.abort(reason);
     }
   }
 
@@ -67,12 +103,18 @@ export class JobRunner {
   /** Stops taking work, cancels running jobs, waits for them, and marks the rest failed. */
   async shutdown(): Promise<void> {
     this.closed = true;
+    clearInterval(this.heartbeat);
     const inFlight = [...this.running.values()];
-    for (const r of inFlight) r.controller.abort("shutdown");
+    for (const r of inFlight) r.controller.abort(SHUTDOWN_ERROR);
     await Promise.all(inFlight.map((r) => r.done));
     this.queue.length = 0;
-    this.jobs.failUnfinished(SHUTDOWN_ERROR, nowTimestamp());
+    this.jobs.failOwned(this.owner, SHUTDOWN_ERROR, nowTimestamp());
   }
+}
+
+/** The failure text of a cancelled job: the reason it was aborted with. */
+function cancelReason(signal: AbortSignal): string {
+  return typeof signal.reason === "string" ? signal.reason : SHUTDOWN_ERROR;
 }
 
 export function listJobs(jobs: JobsRepo, filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) {

@@ -1,104 +1,73 @@
-import { CancelledError, ChunkingError, describeError, throwIfCancelled } from "../errors.js";
-import { newId, nowTimestamp } from "../domain/ids.js";
-import type { Chunk, ProcessResult, RunOptions, StoredDocument, StrategyFailure, StrategyRunSummary } from "../domain/types.js";
+import { CancelledError, ChunkingError, describeError, NotFoundError, throwIfCancelled } from "../errors.js";
+import { nowTimestamp } from "../domain/ids.js";
+import type { ProcessResult, RunOptions, StoredDocument, StrategyFailure, StrategyRunSummary } from "../domain/types.js";
 import { parseStrategyList } from "../strategies/registry.js";
-import type { ChunkDraft } from "../strategies/strategy.js";
-import { vectorTableName } from "../stores/vectors/vector-store.js";
+import { vectorTableName, type VectorStore } from "../stores/vectors/vector-store.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
+import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
 
 export interface ProcessOptions extends RunOptions {
   /** Per-strategy option overrides on top of the configuration's. */
   strategyOptions?: Record<string, Record<string, unknown>>;
 }
 
-/** The text that is embedded and keyword-indexed for a chunk: its context first, if it has one. */
-export function indexedText(chunk: { text: string; context: string | null }): string {
-  return chunk.context ? `${chunk.context}\n\n${chunk.text}` : chunk.text;
-}
-
-function toChunks(drafts: ChunkDraft[], generation: string): Chunk[] {
-  const ids = drafts.map((_, i) => `chk_${generation.slice(4)}_${i}`);
-  return drafts.map((d, i) => ({
-    id: ids[i]!,
-    position: i,
-    text: d.text,
-    start: d.start,
-    end: d.end,
-    tokenCount: d.tokenCount,
-    parentId: d.parentIndex === null ? null : ids[d.parentIndex]!,
-    context: d.context,
-    role: d.role,
-  }));
-}
-
-function tokenStats(chunks: Chunk[]): StrategyRunSummary["tokens"] {
+function tokenStats(chunks: Array<{ tokenCount: number }>): StrategyRunSummary["tokens"] {
   const sizes = chunks.map((c) => c.tokenCount);
   if (sizes.length === 0) return { mean: 0, min: 0, max: 0 };
   return { mean: sizes.reduce((a, b) => a + b, 0) / sizes.length, min: Math.min(...sizes), max: Math.max(...sizes) };
 }
 
 /**
- * Chunks, embeds and indexes one strategy, replacing its previous generation only once the
- * new one is complete (write order: ../stores/README.md).
+ * The sink of a strategy's chunks (write order: ../stores/README.md): the generation is
+ * recorded as pending before any vector is written, becomes current in one SQLite
+ * transaction, and only then are the vectors of the generation it replaced deleted.
  */
-async function processStrategy(
-  ctx: ServiceContext,
-  document: StoredDocument,
-  name: string,
-  options: ProcessOptions,
-): Promise<StrategyRunSummary> {
+function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, plan: IndexPlan): IndexSink<void> {
+  const table = vectorTableName(plan.embedder, plan.dimension);
+  const scope = { documentId: document.id, strategy: plan.strategy.name, generation: plan.generation };
+  ctx.chunks.beginGeneration({ ...scope, vectorTable: table }, ctx.owner);
+  return {
+    write: (chunks) => store.add(table, chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector }))),
+    async commit() {
+      const searchable = plan.chunks.filter((c) => c.role === "chunk").length;
+      const previous = ctx.chunks.commitGeneration(
+        { ...scope, options: plan.strategy.options, embedder: plan.embedder, vectorTable: table, retrieval: plan.strategy.retrieval, chunkCount: searchable, processedAt: nowTimestamp() },
+        plan.chunks,
+      );
+      // Committed: a failure from here on leaves only unreferenced vectors, which cleanup removes.
+      if (previous && previous.generation !== scope.generation) await store.deleteGeneration(previous.vectorTable, previous).catch(() => undefined);
+    },
+    async discard() {
+      // Vectors first, then the pending row: a crash in between leaves a pending row of a dead owner.
+      await store.deleteGeneration(table, scope).catch(() => undefined);
+      try {
+        ctx.chunks.dropPending(scope.generation);
+      } catch {
+        // The row then belongs to this (eventually gone) process and is reclaimed as abandoned.
+      }
+    },
+  };
+}
+
+/** Chunks, embeds and indexes one strategy through the indexing pipeline. */
+async function processStrategy(ctx: ServiceContext, document: StoredDocument, name: string, options: ProcessOptions): Promise<StrategyRunSummary> {
   const started = performance.now();
-  const report = (message: string) => options.onProgress?.({ stage: name, message });
-  const strategy = await ctx.strategies.get(name).create({
-    ...ctx.config.strategyOptions[name],
-    ...options.strategyOptions?.[name],
-  });
-  const embedder = await ctx.embedder();
-  report("chunking");
-  const drafts = await strategy.chunk({
-    document,
-    embed: (texts, signal) => embedder.embed(texts, signal),
-    llm: await ctx.llm(),
-    signal: options.signal,
-  });
-  if (drafts.length === 0) throw new ChunkingError(`${name} produced no chunks`);
-  const generation = newId("gen");
-  const chunks = toChunks(drafts, generation);
-  const searchable = chunks.filter((c) => c.role === "chunk");
-  report(`embedding ${searchable.length} chunks`);
-  const vectors = await embedder.embed(searchable.map(indexedText), options.signal);
-  const table = vectorTableName(embedder.name, vectors[0]!.length);
   const store = await ctx.vectors();
-  const scope = { documentId: document.id, strategy: name, generation };
-  try {
-    report("indexing");
-    await store.add(
-      table,
-      searchable.map((c, i) => ({ ...scope, chunkId: c.id, text: indexedText(c), vector: vectors[i]! })),
-    );
-    throwIfCancelled(options.signal);
-    const previous = ctx.chunks.state(document.id, name);
-    ctx.chunks.commitGeneration(
-      {
-        documentId: document.id,
-        strategy: name,
-        generation,
-        options: strategy.options,
-        embedder: embedder.name,
-        vectorTable: table,
-        retrieval: strategy.retrieval,
-        chunkCount: searchable.length,
-        processedAt: nowTimestamp(),
-      },
-      chunks,
-    );
-    if (previous) await store.deleteGeneration(previous.vectorTable, previous);
-  } catch (error) {
-    // The new generation never became current: drop its vectors, keep the previous one.
-    await store.deleteGeneration(table, scope).catch(() => undefined);
-    throw error;
-  }
+  const { searchable } = await runIndexing(
+    ctx,
+    {
+      document,
+      strategy: name,
+      strategyOptions: options.strategyOptions?.[name],
+      embedder: await ctx.embedder(),
+      llm: await ctx.llm(),
+      embedBatchSize: ctx.config.embedBatchSize,
+      signal: options.signal,
+      report: (message) => options.onProgress?.({ stage: name, message }),
+    },
+    async (plan) => generationSink(ctx, store, document, plan),
+  );
   return {
     strategy: name,
     status: "completed",
@@ -129,6 +98,8 @@ export async function processDocument(
       completed.push(await processStrategy(ctx, document, name, options));
     } catch (error) {
       if (error instanceof CancelledError) throw error;
+      // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.
+      if (!ctx.documents.get(documentId)) throw new NotFoundError(`document ${documentId} was deleted while it was being processed`);
       failed.push({ strategy: name, error: describeError(error) });
     }
   }

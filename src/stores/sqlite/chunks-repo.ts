@@ -1,5 +1,6 @@
 import type { Chunk } from "../../domain/types.js";
 import type { RetrievalMode } from "../../strategies/strategy.js";
+import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
 
 /** Which generation of a strategy's chunks is current, and how it was made. */
@@ -41,7 +42,24 @@ function toChunk(row: ChunkRow): Chunk {
   };
 }
 
-/** Rows of `chunks` and `document_strategies`; see ../README.md for the write order. */
+/** A generation whose vectors are being written and that is not current yet. */
+export interface PendingGeneration {
+  documentId: string;
+  strategy: string;
+  generation: string;
+  vectorTable: string;
+  owner: { instance: string; pid: number; host: string };
+  startedAtMs: number;
+}
+
+/** A generation's vectors, wherever they are: what cleanup and the doctor work with. */
+export type GenerationRef = { documentId: string; strategy: string; generation: string; vectorTable: string };
+
+/**
+ * Rows of `chunks`, `document_strategies` and `pending_generations`; see ../README.md for the
+ * write order. Writes run in immediate transactions: another process may be writing too, and a
+ * read-then-write transaction that has to upgrade its lock fails at once instead of waiting.
+ */
 export class ChunksRepo {
   constructor(private readonly db: Db) {}
 
@@ -63,8 +81,8 @@ export class ChunksRepo {
     };
   }
 
-  /** Every (document, strategy, generation) that is current: what the vector sweep keeps. */
-  currentGenerations(): Array<{ documentId: string; strategy: string; generation: string; vectorTable: string }> {
+  /** Every (document, strategy, generation) that is current. */
+  currentGenerations(): GenerationRef[] {
     return (
       this.db.prepare(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`).all() as Array<
         Record<string, string>
@@ -72,17 +90,65 @@ export class ChunksRepo {
     ).map((r) => ({ documentId: r.document_id!, strategy: r.strategy!, generation: r.generation!, vectorTable: r.vector_table! }));
   }
 
+  /** Generations whose vectors are being written by some process, not committed yet. */
+  pendingGenerations(): PendingGeneration[] {
+    return (this.db.prepare(`SELECT * FROM pending_generations`).all() as Array<Record<string, string & number>>).map((r) => ({
+      documentId: r.document_id,
+      strategy: r.strategy,
+      generation: r.generation,
+      vectorTable: r.vector_table,
+      owner: { instance: r.owner_instance, pid: r.owner_pid, host: r.owner_host },
+      startedAtMs: r.started_at_ms,
+    }));
+  }
+
+  /** Step 1 of the write order: records the generation as pending before any of its vectors is written. */
+  beginGeneration(ref: GenerationRef, owner: Owner, nowMs = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO pending_generations (generation, document_id, strategy, vector_table, owner_instance, owner_pid, owner_host, started_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(ref.generation, ref.documentId, ref.strategy, ref.vectorTable, owner.instance, owner.pid, owner.host, nowMs);
+  }
+
+  /** A pending generation that will not be committed: its vectors are removed (or about to be). */
+  dropPending(generation: string): void {
+    this.db.prepare(`DELETE FROM pending_generations WHERE generation = ?`).run(generation);
+  }
+
+  /**
+   * Claims the pending generations that are provably abandoned: the owner's process is gone, or
+   * the generation is older than `maxAgeMs`. Their rows are deleted here, before the caller
+   * deletes their vectors, so an owner that was merely slow finds its row missing and refuses
+   * to commit (commitGeneration) instead of committing chunks whose vectors were removed.
+   */
+  claimAbandoned(me: Owner, maxAgeMs: number, nowMs = Date.now()): PendingGeneration[] {
+    return this.db
+      .transaction(() => {
+        const abandoned = this.pendingGenerations().filter((p) => p.owner.instance !== me.instance && (ownerGone(p.owner, me) || nowMs - p.startedAtMs > maxAgeMs));
+        for (const p of abandoned) this.dropPending(p.generation);
+        return abandoned;
+      })
+      .immediate();
+  }
+
   /**
    * Makes `chunks` the current generation of (document, strategy) in one transaction and
-   * removes the rows of the generation it replaces. Returns the replaced generation, if any.
+   * removes the rows of the generation it replaces. Returns the replaced state, if any (its
+   * vectors are the caller's to delete). Fails, changing nothing, when the generation is no longer pending (cleanup judged it
+   * abandoned and removed its vectors).
    */
-  commitGeneration(state: StrategyState, chunks: Chunk[]): string | null {
+  commitGeneration(state: StrategyState, chunks: Chunk[]): StrategyState | null {
     const insert = this.db.prepare(
       `INSERT INTO chunks (id, document_id, strategy, generation, position, role, parent_id, text, context, start_offset, end_offset, token_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     return this.db.transaction(() => {
-      const previous = this.state(state.documentId, state.strategy)?.generation ?? null;
+      const claimed = this.db.prepare(`DELETE FROM pending_generations WHERE generation = ?`).run(state.generation).changes;
+      if (claimed === 0) throw new Error(`generation ${state.generation} was reclaimed by cleanup before it was committed; process again`);
+      if (!this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(state.documentId)) throw new Error(`document ${state.documentId} was deleted`);
+      const previous = this.state(state.documentId, state.strategy);
       for (const c of chunks) {
         insert.run(c.id, state.documentId, state.strategy, state.generation, c.position, c.role, c.parentId, c.text, c.context, c.start, c.end, c.tokenCount);
       }
@@ -95,10 +161,40 @@ export class ChunksRepo {
              chunk_count = excluded.chunk_count, processed_at = excluded.processed_at`,
         )
         .run(state.documentId, state.strategy, state.generation, JSON.stringify(state.options), state.embedder, state.vectorTable, state.retrieval, state.chunkCount, state.processedAt);
-      if (previous && previous !== state.generation) {
-        this.db.prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ? AND generation = ?`).run(state.documentId, state.strategy, previous);
+      if (previous && previous.generation !== state.generation) {
+        this.db.prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ? AND generation = ?`).run(state.documentId, state.strategy, previous.generation);
       }
       return previous;
+    }).immediate();
+  }
+
+  /**
+   * Forgets a strategy's committed state (doctor --repair of a strategy whose vectors are
+   * missing): it then counts as not processed, and the next process or bench indexes it again.
+   */
+  forgetStrategy(documentId: string, strategy: string): void {
+    this.db
+      .transaction(() => {
+        this.db.prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ?`).run(documentId, strategy);
+        this.db.prepare(`DELETE FROM document_strategies WHERE document_id = ? AND strategy = ?`).run(documentId, strategy);
+      })
+      .immediate();
+  }
+
+  /** The searchable chunk ids of every current generation, read in one snapshot (the doctor's view). */
+  committedChunks(): Array<GenerationRef & { chunkIds: string[] }> {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT c.id, c.document_id, c.strategy, c.generation, s.vector_table FROM chunks c JOIN document_strategies s
+             ON s.document_id = c.document_id AND s.strategy = c.strategy AND s.generation = c.generation
+           WHERE c.role = 'chunk'`,
+        )
+        .all() as Array<Record<string, string>>;
+      const byGeneration = new Map<string, GenerationRef & { chunkIds: string[] }>();
+      for (const ref of this.currentGenerations()) byGeneration.set(ref.generation, { ...ref, chunkIds: [] });
+      for (const r of rows) byGeneration.get(r.generation!)?.chunkIds.push(r.id!);
+      return [...byGeneration.values()];
     })();
   }
 
@@ -125,3 +221,4 @@ export class ChunksRepo {
     return out;
   }
 }
+

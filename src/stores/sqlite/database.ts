@@ -162,25 +162,65 @@ const MIGRATIONS: string[] = [
     finished_at TEXT
   );
   `,
+  // Several processes share a data directory: in-flight generations and jobs record their owner,
+  // and /v1 versions are unique per file name (stores/README.md, "Several processes").
+  `
+  CREATE TABLE pending_generations (
+    generation TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL,
+    strategy TEXT NOT NULL,
+    vector_table TEXT NOT NULL,
+    owner_instance TEXT NOT NULL,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    started_at_ms INTEGER NOT NULL
+  );
+  ALTER TABLE jobs ADD COLUMN owner_instance TEXT;
+  ALTER TABLE jobs ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE jobs ADD COLUMN owner_host TEXT;
+  ALTER TABLE jobs ADD COLUMN heartbeat_at_ms INTEGER;
+  ALTER TABLE ingestion_jobs ADD COLUMN owner_instance TEXT;
+  ALTER TABLE ingestion_jobs ADD COLUMN owner_pid INTEGER;
+  ALTER TABLE ingestion_jobs ADD COLUMN owner_host TEXT;
+  -- Versions given twice by the old read-then-insert race are renumbered so the rule can hold.
+  UPDATE source_files SET version = (
+    SELECT n.r FROM (
+      SELECT id, ROW_NUMBER() OVER (PARTITION BY tenant_id, domain, filename ORDER BY version, created_at, rowid) AS r FROM source_files
+    ) AS n WHERE n.id = source_files.id
+  );
+  ALTER TABLE source_files ADD COLUMN committed INTEGER NOT NULL DEFAULT 1;
+  DROP INDEX source_files_by_name;
+  CREATE UNIQUE INDEX source_files_version ON source_files (tenant_id, domain, filename, version);
+  `,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */
 export function openDatabase(path: string): Db {
   const db = new Database(path);
+  // First, so that even switching to WAL waits for another process instead of failing.
+  db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
   db.pragma("synchronous = NORMAL");
   migrate(db);
   return db;
 }
 
+/**
+ * Two processes may open a fresh data directory at once: the version is read inside an
+ * immediate (write-locked) transaction, so only one of them applies each migration.
+ */
 function migrate(db: Db): void {
-  const applied = db.pragma("user_version", { simple: true }) as number;
-  for (let i = applied; i < MIGRATIONS.length; i++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[i]!);
-      db.pragma(`user_version = ${i + 1}`);
-    })();
+  if ((db.pragma("user_version", { simple: true }) as number) >= MIGRATIONS.length) return;
+  for (;;) {
+    const more = db.transaction(() => {
+      const applied = db.pragma("user_version", { simple: true }) as number;
+      const next = MIGRATIONS[applied];
+      if (next === undefined) return false;
+      db.exec(next);
+      db.pragma(`user_version = ${applied + 1}`);
+      return true;
+    }).immediate();
+    if (!more) return;
   }
 }

@@ -1,3 +1,4 @@
+import type { Owner } from "../owner.js";
 import type { Db } from "./database.js";
 
 export interface SourceFile {
@@ -5,7 +6,6 @@ export interface SourceFile {
   tenantId: string;
   domain: string;
   filename: string;
-  version: number;
   contentHash: string;
   objectPath: string;
   createdAt: string;
@@ -27,27 +27,69 @@ export interface IngestionJob {
   finishedAt: string | null;
 }
 
+/** An ingestion job still `running`, with what it may have written and who runs it. */
+export interface UnfinishedIngestion {
+  id: string;
+  tenantId: string;
+  domain: string;
+  filename: string;
+  owner: { pid: number | null; host: string | null; instance: string | null };
+  sourceFile: { id: string; objectPath: string; committed: boolean } | null;
+}
+
 /** Source files and ingestion jobs of the /v1 surface; every read is by tenant. */
 export class IngestionRepo {
   constructor(private readonly db: Db) {}
 
+  /** Runs `fn` in an immediate transaction: it may read and then write while other processes write too. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
-  latestVersion(tenantId: string, domain: string, filename: string): number {
-    const r = this.db.prepare(`SELECT MAX(version) AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ?`).get(tenantId, domain, filename) as { v: number | null };
+  /**
+   * Gives the file the next version of its name and records it, uncommitted, for `jobId`; one
+   * immediate transaction and a unique index make concurrent uploads get 1, 2, 3... (never twice).
+   */
+  allocateSourceFile(f: SourceFile, jobId: string): number {
+    return this.transaction(() => {
+      const { v } = this.db.prepare(`SELECT COALESCE(MAX(version), 0) + 1 AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ?`).get(f.tenantId, f.domain, f.filename) as { v: number };
+      this.db
+        .prepare(`INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at, committed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`)
+        .run(f.id, f.tenantId, f.domain, f.filename, v, f.contentHash, f.objectPath, f.createdAt);
+      this.db.prepare(`UPDATE ingestion_jobs SET source_file_id = ? WHERE id = ?`).run(f.id, jobId);
+      return v;
+    });
+  }
+
+  /**
+   * Commits the file's version, unless its job is no longer running (it timed out or was
+   * recovered meanwhile): then nothing changes and false is returned.
+   */
+  commitSourceFile(fileId: string, jobId: string): boolean {
+    return this.transaction(() => {
+      if (!this.db.prepare(`SELECT 1 FROM ingestion_jobs WHERE id = ? AND status = 'running'`).get(jobId)) return false;
+      this.db.prepare(`UPDATE source_files SET committed = 1 WHERE id = ?`).run(fileId);
+      return true;
+    });
+  }
+
+  /** Completes a running job (its version is committed and published); a failed job stays failed. */
+  completeJob(id: string, outcome: { chunksIndexed: number; pointsCreated: number; pointsSoftDeleted: number }, at: string): boolean {
+    return (
+      this.db
+        .prepare(`UPDATE ingestion_jobs SET status = 'completed', chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ? WHERE id = ? AND status = 'running'`)
+        .run(outcome.chunksIndexed, outcome.pointsCreated, outcome.pointsSoftDeleted, at, id).changes > 0
+    );
+  }
+
+  /** The newest committed version of a file name (0 when none): the version whose points are live. */
+  liveVersion(tenantId: string, domain: string, filename: string): number {
+    const r = this.db.prepare(`SELECT MAX(version) AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ? AND committed = 1`).get(tenantId, domain, filename) as { v: number | null };
     return r.v ?? 0;
   }
 
-  insertSourceFile(f: SourceFile): void {
-    this.db
-      .prepare(`INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(f.id, f.tenantId, f.domain, f.filename, f.version, f.contentHash, f.objectPath, f.createdAt);
-  }
-
   deleteSourceFile(id: string): void {
-    this.db.prepare(`DELETE FROM source_files WHERE id = ?`).run(id);
+    this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id);
   }
 
   countSourceFiles(tenantId?: string): number {
@@ -55,16 +97,33 @@ export class IngestionRepo {
     return r.n;
   }
 
-  insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">): void {
-    this.db.prepare(`INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at) VALUES (?, ?, ?, ?, 'running', ?)`).run(j.id, j.tenantId, j.domain, j.filename, j.createdAt);
+  insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">, owner: Owner): void {
+    this.db
+      .prepare(`INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at, owner_instance, owner_pid, owner_host) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`)
+      .run(j.id, j.tenantId, j.domain, j.filename, j.createdAt, owner.instance, owner.pid, owner.host);
   }
 
-  finishJob(id: string, outcome: Partial<Pick<IngestionJob, "sourceFileId" | "errorCode" | "error" | "chunksIndexed" | "pointsCreated" | "pointsSoftDeleted">> & { status: "completed" | "failed" }, at: string): void {
-    this.db
+  /** Every ingestion job still running, of any process. */
+  unfinishedJobs(): UnfinishedIngestion[] {
+    const rows = this.db
       .prepare(
-        `UPDATE ingestion_jobs SET status = ?, source_file_id = COALESCE(?, source_file_id), error_code = ?, error = ?, chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ? WHERE id = ?`,
+        `SELECT j.id, j.tenant_id, j.domain, j.filename, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed
+         FROM ingestion_jobs j LEFT JOIN source_files f ON f.id = j.source_file_id WHERE j.status = 'running'`,
       )
-      .run(outcome.status, outcome.sourceFileId ?? null, outcome.errorCode ?? null, outcome.error ?? null, outcome.chunksIndexed ?? 0, outcome.pointsCreated ?? 0, outcome.pointsSoftDeleted ?? 0, at, id);
+      .all() as Array<Record<string, string & number>>;
+    return rows.map((r) => ({
+      id: r.id,
+      tenantId: r.tenant_id,
+      domain: r.domain,
+      filename: r.filename,
+      owner: { pid: r.owner_pid ?? null, host: r.owner_host ?? null, instance: r.owner_instance ?? null },
+      sourceFile: r.file_id ? { id: r.file_id, objectPath: r.object_path, committed: r.committed === 1 } : null,
+    }));
+  }
+
+  /** Marks a running job failed; a job already completed or failed stays as it is (terminal is final). */
+  failJob(id: string, failure: { errorCode: string; error: string }, at: string): boolean {
+    return this.db.prepare(`UPDATE ingestion_jobs SET status = 'failed', error_code = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'`).run(failure.errorCode, failure.error, at, id).changes > 0;
   }
 
   job(tenantId: string, id: string): IngestionJob | null {

@@ -1,6 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { sqlString } from "./sql.js";
-import { VECTOR_TABLE_PREFIX, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
+import { VECTOR_TABLE_PREFIX, type VectorEntry, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
   return `document_id = ${sqlString(scope.documentId)} AND strategy = ${sqlString(scope.strategy)} AND generation = ${sqlString(scope.generation)}`;
@@ -97,24 +97,14 @@ export class LanceVectorStore implements VectorStore {
     }
   }
 
-  async sweep(keep: Array<VectorScope & { vectorTable: string }>): Promise<number> {
-    const key = (r: VectorScope) => `${r.documentId}\u0000${r.strategy}\u0000${r.generation}`;
-    let removed = 0;
+  async inventory(): Promise<VectorEntry[]> {
+    const out: VectorEntry[] = [];
     for (const name of await this.ownTables()) {
-      const t = (await this.existing(name))!;
-      const live = new Set(keep.filter((k) => k.vectorTable === name).map(key));
-      const rows = (await t.query().select(["document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
-      const stale = new Map<string, VectorScope>();
-      for (const r of rows) {
-        const scope = { documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! };
-        if (!live.has(key(scope))) stale.set(key(scope), scope);
-      }
-      for (const scope of stale.values()) {
-        removed += await t.countRows(scopeFilter(scope));
-        await t.delete(scopeFilter(scope));
-      }
+      const t = await this.existing(name);
+      const rows = (await t!.query().select(["chunk_id", "document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
+      for (const r of rows) out.push({ vectorTable: name, chunkId: r.chunk_id!, documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! });
     }
-    return removed;
+    return out;
   }
 
   async close(): Promise<void> {

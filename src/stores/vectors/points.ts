@@ -114,12 +114,19 @@ export class PointsStore {
     );
   }
 
-  /** Soft-deletes the live points of older versions of a file; returns how many. */
-  async softDeleteOlderVersions(tenantId: string, domain: string, filename: string, version: number): Promise<number> {
+  /**
+   * Makes `version` the one live version of a file name: its points visible, every other
+   * version's points soft-deleted. Returns how many points it hid. Idempotent, so writers that
+   * race can each apply the newest committed version and re-check (IngestionService.publish).
+   */
+  async setLiveVersion(tenantId: string, domain: string, filename: string, version: number): Promise<number> {
     const t = await this.open();
-    const where = `tenant_id = ${sqlString(tenantId)} AND domain = ${sqlString(domain)} AND filename = ${sqlString(filename)} AND version < ${version} AND deleted = false`;
-    const n = await t.countRows(where);
-    if (n > 0) await t.update({ where, values: { deleted: true } });
+    const file = `tenant_id = ${sqlString(tenantId)} AND domain = ${sqlString(domain)} AND filename = ${sqlString(filename)}`;
+    // Show the new version before hiding the old, so a search never finds the file missing.
+    await t.update({ where: `${file} AND version = ${version} AND deleted = true`, values: { deleted: false } });
+    const hide = `${file} AND version <> ${version} AND deleted = false`;
+    const n = await t.countRows(hide);
+    if (n > 0) await t.update({ where: hide, values: { deleted: true } });
     return n;
   }
 

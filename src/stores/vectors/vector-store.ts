@@ -9,6 +9,12 @@ export interface VectorRow {
   vector: Float32Array;
 }
 
+/** Where one vector row is and what it belongs to. */
+export interface VectorEntry extends VectorScope {
+  vectorTable: string;
+  chunkId: string;
+}
+
 /** Searches are always inside one generation of one document's strategy. */
 export interface VectorScope {
   documentId: string;
@@ -29,8 +35,8 @@ export interface VectorStore {
   keywordSearch(table: string, query: string, scope: VectorScope, limit: number): Promise<VectorHit[]>;
   deleteGeneration(table: string, scope: VectorScope): Promise<void>;
   deleteDocument(documentId: string): Promise<void>;
-  /** Deletes every row whose (document, strategy, generation) is not in `keep`; returns rows removed. */
-  sweep(keep: Array<VectorScope & { vectorTable: string }>): Promise<number>;
+  /** Every stored vector row, by table (what cleanup and `chunkeval doctor` compare with SQLite). */
+  inventory(): Promise<VectorEntry[]>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { registerReportCommands } from "./commands/report.js";
 import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTenantCommands } from "./commands/tenants.js";
+import { registerDoctorCommand } from "./commands/doctor.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerJobsCommand(program);
   registerServeCommand(program);
   registerTenantCommands(program);
+  registerDoctorCommand(program);
   registerInfoCommands(program);
   const exitOverride = (command: Command): void => {
     command.exitOverride();

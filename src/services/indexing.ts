@@ -1,0 +1,136 @@
+import { ChunkingError, ChunkLimitError, throwIfCancelled } from "../errors.js";
+import { newId } from "../domain/ids.js";
+import type { Chunk, StoredDocument } from "../domain/types.js";
+import type { CachedEmbedder } from "../embedders/cache.js";
+import type { ChunkDraft, ChunkingLlm, ChunkingStrategy } from "../strategies/strategy.js";
+import type { ServiceContext } from "./context.js";
+
+/**
+ * The one indexing pipeline: chunk → contextualise → embed → write vectors → commit. It serves
+ * `process` (and through it `bench`) and /v1 ingestion; what differs between them is only where
+ * the vectors go and what "commit" means, which the caller's IndexSink says.
+ */
+
+/** The text that is embedded and keyword-indexed for a chunk: its context first, if it has one. */
+export function indexedText(chunk: { text: string; context: string | null }): string {
+  return chunk.context ? `${chunk.context}\n\n${chunk.text}` : chunk.text;
+}
+
+/** A searchable chunk ready to be written: its indexed text (context included) and vector. */
+export interface IndexedChunk {
+  chunk: Chunk;
+  text: string;
+  vector: Float32Array;
+}
+
+/** What the sink is told before any vector is written. */
+export interface IndexPlan {
+  /** A fresh id: the chunks' ids derive from it, and vector rows are tagged with it. */
+  generation: string;
+  strategy: ChunkingStrategy;
+  /** Every chunk, parents included, in position order. */
+  chunks: Chunk[];
+  embedder: string;
+  dimension: number;
+}
+
+/**
+ * Where one pipeline run's vectors go. `write` stores them where readers cannot see them yet,
+ * `commit` makes them current in one step, `discard` removes whatever `write` stored (it is
+ * called on every failure after the sink was opened, and must not throw).
+ */
+export interface IndexSink<R> {
+  write(chunks: IndexedChunk[]): Promise<void>;
+  commit(): Promise<R>;
+  discard(): Promise<void>;
+}
+
+export interface IndexingInput {
+  document: StoredDocument;
+  strategy: string;
+  /** Option overrides on top of the configuration's for this strategy. */
+  strategyOptions?: Record<string, unknown>;
+  embedder: CachedEmbedder;
+  /** The LLM that writes chunk contexts (contextual_retrieval); without one, contexts come from the document. */
+  llm?: ChunkingLlm;
+  /** Texts per embedding call: cancellation and deadlines are checked between calls. */
+  embedBatchSize: number;
+  /** Embedding calls in flight at once. */
+  embedConcurrency?: number;
+  /** Refuse documents that yield more searchable chunks than this. */
+  maxChunks?: number;
+  signal?: AbortSignal;
+  report?: (message: string) => void;
+}
+
+export interface IndexingOutcome<R> {
+  committed: R;
+  strategy: ChunkingStrategy;
+  generation: string;
+  /** The searchable chunks (parents excluded) that were indexed. */
+  searchable: Chunk[];
+}
+
+function toChunks(drafts: ChunkDraft[], generation: string): Chunk[] {
+  const ids = drafts.map((_, i) => `chk_${generation.slice(4)}_${i}`);
+  return drafts.map((d, i) => ({
+    id: ids[i]!,
+    position: i,
+    text: d.text,
+    start: d.start,
+    end: d.end,
+    tokenCount: d.tokenCount,
+    parentId: d.parentIndex === null ? null : ids[d.parentIndex]!,
+    context: d.context,
+    role: d.role,
+  }));
+}
+
+/** Embeds texts in batches with at most `concurrency` calls in flight, checking `signal` before each call. */
+async function embedInBatches(embedder: CachedEmbedder, texts: string[], batchSize: number, concurrency: number, signal?: AbortSignal): Promise<Float32Array[]> {
+  const size = Math.max(1, batchSize);
+  const starts = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => i * size);
+  const out: Float32Array[][] = new Array(starts.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(Math.max(1, concurrency), starts.length) }, async () => {
+      while (next < starts.length) {
+        const i = next++;
+        throwIfCancelled(signal);
+        out[i] = await embedder.embed(texts.slice(starts[i]!, starts[i]! + size), signal);
+      }
+    }),
+  );
+  return out.flat();
+}
+
+/** Runs the pipeline over one document with one strategy and commits through `openSink`'s sink. */
+export async function runIndexing<R>(ctx: ServiceContext, input: IndexingInput, openSink: (plan: IndexPlan) => Promise<IndexSink<R>>): Promise<IndexingOutcome<R>> {
+  const { document, embedder, signal } = input;
+  const report = input.report ?? (() => undefined);
+  const strategy = await ctx.strategies.get(input.strategy).create({ ...ctx.config.strategyOptions[input.strategy], ...input.strategyOptions });
+  report("chunking");
+  const drafts = await strategy.chunk({ document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal });
+  if (drafts.length === 0) throw new ChunkingError(`${input.strategy} produced no chunks`);
+  const generation = newId("gen");
+  const chunks = toChunks(drafts, generation);
+  const searchable = chunks.filter((c) => c.role === "chunk");
+  if (input.maxChunks !== undefined && searchable.length > input.maxChunks) {
+    throw new ChunkLimitError(`the document yields ${searchable.length} chunks, more than the ceiling of ${input.maxChunks}`);
+  }
+  report(`embedding ${searchable.length} chunks`);
+  const texts = searchable.map(indexedText);
+  const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal);
+  throwIfCancelled(signal);
+  const sink = await openSink({ generation, strategy, chunks, embedder: embedder.name, dimension: vectors[0]!.length });
+  try {
+    report("indexing");
+    await sink.write(searchable.map((chunk, i) => ({ chunk, text: texts[i]!, vector: vectors[i]! })));
+    throwIfCancelled(signal);
+    return { committed: await sink.commit(), strategy, generation, searchable };
+  } catch (error) {
+    // The new vectors never became current: remove them; whatever was current stays so.
+    await sink.discard();
+    throw error;
+  }
+}

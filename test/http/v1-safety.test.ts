@@ -1,0 +1,85 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { createApiKey, createTenant } from "../../src/services/tenants.js";
+import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
+import { handbookBytes } from "../helpers/documents.js";
+
+async function adminKey(t: TestServer): Promise<string> {
+  createTenant(t.ws.app.tenants, "acme");
+  const auth = `Bearer ${createApiKey(t.ws.app.tenants, "acme", ["files:write", "domains:read", "domains:write"]).secret}`;
+  assert.equal((await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: auth })).status, 201);
+  return auth;
+}
+
+async function uploadFile(t: TestServer, auth: string, filename: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append("domain", "d");
+  form.append("file", new Blob([bytes]), filename);
+  const r = await fetch(`${t.url}/v1/files`, { method: "POST", body: form, headers: { authorization: auth } });
+  return { status: r.status, body: (await r.json()) as any };
+}
+
+test("/v1 with INGESTION_STRATEGY=contextual_retrieval indexes the contexts: a word only in a context finds its chunk", async () => {
+  const CONTEXT_WORD = "quokkaland";
+  const stub = await startOpenAiStub({ reply: () => `This passage belongs to the ${CONTEXT_WORD} harbour handbook.` });
+  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", INGESTION_STRATEGY: "contextual_retrieval" });
+  try {
+    const auth = await adminKey(t);
+    assert.ok(!handbookBytes().toString("latin1").toLowerCase().includes(CONTEXT_WORD));
+    const up = await uploadFile(t, auth, "handbook.docx", handbookBytes());
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const found = await t.request("POST", "/v1/search", { query: CONTEXT_WORD, top_k: 3 }, { authorization: auth });
+    assert.equal(found.status, 200);
+    assert.ok(found.body.items.length > 0);
+    assert.ok(found.body.items.every((p: any) => p.source_file_id === up.body.file_id && p.text.includes(CONTEXT_WORD)));
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
+test("/v1 versions are allocated atomically: N concurrent uploads of one name get 1..N and one version's points stay live", async () => {
+  const N = 5;
+  const t = await startTestServer({}, { INGESTION_MAX_CONCURRENCY: String(N) });
+  try {
+    const auth = await adminKey(t);
+    const results = await Promise.all(Array.from({ length: N }, () => uploadFile(t, auth, "same.docx", handbookBytes())));
+    assert.deepEqual(results.map((r) => r.status), Array(N).fill(201), JSON.stringify(results.map((r) => r.body)));
+    assert.deepEqual(results.map((r) => r.body.version).sort((a, b) => a - b), Array.from({ length: N }, (_, i) => i + 1));
+    const live = await t.request("GET", "/v1/points?limit=500", undefined, { authorization: auth });
+    const chunks = results[0]!.body.chunks_indexed;
+    assert.equal(live.body.total, chunks, "the live point count is one version's chunk count");
+    assert.deepEqual([...new Set(live.body.items.map((p: any) => p.version))], [N], "the newest version is the live one");
+  } finally {
+    await t.close();
+  }
+});
+
+test("a /v1 ingestion a killed server left running is marked failed at the next start, and what it wrote is removed", async () => {
+  const t = await startTestServer();
+  try {
+    const auth = await adminKey(t);
+    assert.equal((await uploadFile(t, auth, "kept.docx", handbookBytes())).status, 201);
+    const tenantId = t.ws.app.tenants.tenantByName("acme")!.id;
+    // What a server killed mid-ingestion leaves: a running job, an uncommitted version and its object.
+    const dead = { instance: "ins_dead", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() };
+    const repo = t.ws.app.ingestionRepo;
+    repo.insertJob({ id: "ing_killed", tenantId, domain: "d", filename: "lost.docx", createdAt: "2026-01-01T00:00:00" }, dead);
+    const objectPath = join(t.ws.dir, "data", "objects", "file_killed.docx");
+    repo.allocateSourceFile({ id: "file_killed", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt: "2026-01-01T00:00:00" }, "ing_killed");
+    await t.restart();
+    const job = t.ws.app.ingestionRepo.job(tenantId, "ing_killed")!;
+    assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
+    assert.equal(t.ws.app.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
+    assert.equal(existsSync(objectPath), false);
+    assert.equal(readdirSync(join(t.ws.dir, "data", "objects")).length, 1);
+  } finally {
+    await t.close();
+  }
+});
