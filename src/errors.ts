@@ -80,6 +80,17 @@ export class PayloadTooLargeError extends ChunkevalError {
   readonly exitCode = ExitCode.usage;
 }
 
+/**
+ * 413: a document that would cost more to open than the parsing limits allow: its unpacked
+ * size, compression ratio or entry count, or the memory or time its parsing needs. The message
+ * names the setting that refused it.
+ */
+export class DocumentLimitError extends ChunkevalError {
+  readonly code = "document_limit_exceeded";
+  readonly status = 413;
+  readonly exitCode = ExitCode.usage;
+}
+
 /** 502: a provider (embedding model, chat model) failed after its retries. */
 export class ProviderError extends ChunkevalError {
   readonly code = "provider_failed";
@@ -152,6 +163,7 @@ export const errorClasses = [
   ValidationError,
   AuthenticationError,
   PayloadTooLargeError,
+  DocumentLimitError,
   ProviderError,
   CancelledError,
   ForbiddenError,

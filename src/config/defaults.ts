@@ -18,6 +18,17 @@ export const DEFAULTS = {
   hfAllowRemote: true,
   questionsDir: "questions",
   maxUploadMb: 25,
+  /** A .docx package: its unpacked size, one entry's compression ratio, its entries. */
+  maxUnpackedMb: 100,
+  maxCompressionRatio: 100,
+  maxZipEntries: 1000,
+  /** The parsing worker: its deadline and its heap (a 50,000-paragraph .docx needs about 320 MB). */
+  parseTimeoutSeconds: 60,
+  parseMemoryMb: 512,
+  /** Largest JSON request body. */
+  maxJsonBodyKb: 1024,
+  /** Longest upload file name kept; longer names are cut. */
+  maxFilenameLength: 255,
   maxBackgroundJobs: 1,
   host: "127.0.0.1",
   port: 8000,

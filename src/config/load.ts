@@ -20,6 +20,8 @@ export interface LoadedConfig {
   errors: string[];
   /** Where each setting came from: flag, env, file or default. */
   sources: Record<string, string>;
+  /** For settings that came from the environment: the variable that was read. */
+  variables: Record<string, string>;
 }
 
 const CONFIG_FILES = ["chunkeval.config.json", "chunkeval.config.yaml", "chunkeval.config.yml"];
@@ -68,6 +70,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const warnings: string[] = [];
   const errors: string[] = [];
   const sources: Record<string, string> = {};
+  const variables: Record<string, string> = {};
 
   const filePath = options.configFile ? resolve(cwd, options.configFile) : CONFIG_FILES.map((f) => join(cwd, f)).find(existsSync);
   if (options.configFile && !existsSync(filePath!)) errors.push(`config file not found: ${filePath}`);
@@ -80,14 +83,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
 
   const values: Record<string, string | number | boolean | undefined> = {};
   for (const setting of SETTINGS) {
-    const candidates: Array<[string, unknown]> = [
+    // [source, value, the environment variable it came from]
+    const candidates: Array<[string, unknown, string?]> = [
       ["flag", options.flags?.[setting.key]],
-      ["env", env[setting.env]],
-      ...(setting.key === "openai_api_key" ? [["env", env.OPENAI_API_KEY] as [string, unknown]] : []),
-      ...(setting.key === "openai_base_url" ? [["env", env.OPENAI_BASE_URL] as [string, unknown]] : []),
+      ["env", env[setting.env], setting.env],
+      ...(setting.alsoEnv ? [["env", env[setting.alsoEnv], setting.alsoEnv] as [string, unknown, string]] : []),
       ["file", setting.fileKey ? file[setting.key] : undefined],
     ];
-    for (const [source, raw] of candidates) {
+    for (const [source, raw, variable] of candidates) {
       if (raw === undefined || raw === "") continue;
       const parsed = coerce(setting.kind, raw);
       if (!parsed.ok) {
@@ -96,6 +99,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       }
       values[setting.key] = parsed.value;
       sources[setting.key] = source;
+      if (variable) variables[setting.key] = variable;
       break;
     }
     sources[setting.key] ??= "default";
@@ -128,6 +132,14 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     topK,
     questionsDir: resolve(cwd, (values.questions_dir as string | undefined) ?? DEFAULTS.questionsDir),
     maxUploadMb: Math.max(1, (values.max_upload_mb as number | undefined) ?? DEFAULTS.maxUploadMb),
+    parsing: {
+      maxUnpackedMb: Math.max(1, (values.max_unpacked_mb as number | undefined) ?? DEFAULTS.maxUnpackedMb),
+      maxCompressionRatio: Math.max(1, (values.max_compression_ratio as number | undefined) ?? DEFAULTS.maxCompressionRatio),
+      maxZipEntries: Math.max(1, (values.max_zip_entries as number | undefined) ?? DEFAULTS.maxZipEntries),
+      timeoutSeconds: (values.parse_timeout_seconds as number | undefined) ?? DEFAULTS.parseTimeoutSeconds,
+      memoryMb: Math.max(64, (values.parse_memory_mb as number | undefined) ?? DEFAULTS.parseMemoryMb),
+    },
+    maxJsonBodyKb: Math.max(1, (values.max_json_body_kb as number | undefined) ?? DEFAULTS.maxJsonBodyKb),
     maxBackgroundJobs: Math.max(1, (values.max_background_jobs as number | undefined) ?? DEFAULTS.maxBackgroundJobs),
     apiKey: values.api_key as string | undefined,
     ingestion: {
@@ -150,7 +162,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     strategyOptions,
     weights,
   };
-  return { config: deepFreeze(config), warnings, errors, sources };
+  return { config: deepFreeze(config), warnings, errors, sources, variables };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -161,7 +173,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The configuration as `chunkeval config` prints it: file keys, secrets masked. */
+/** How a set secret is shown: fully masked, not even its last characters. */
+const SECRET_MASK = "********";
+
+/**
+ * The configuration as `chunkeval config` prints it: file keys, secrets masked, and for a
+ * setting read from the environment the variable that was actually read.
+ */
 export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value: string; source: string; env: string }> {
   const c = loaded.config;
   const byKey: Record<string, unknown> = {
@@ -174,19 +192,25 @@ export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value
     top_k: c.topK,
     questions_dir: c.questionsDir,
     max_upload_mb: c.maxUploadMb,
+    max_unpacked_mb: c.parsing.maxUnpackedMb,
+    max_compression_ratio: c.parsing.maxCompressionRatio,
+    max_zip_entries: c.parsing.maxZipEntries,
+    parse_timeout_seconds: c.parsing.timeoutSeconds,
+    parse_memory_mb: c.parsing.memoryMb,
+    max_json_body_kb: c.maxJsonBodyKb,
     max_background_jobs: c.maxBackgroundJobs,
-    api_key: c.apiKey ? "****" : "(not set)",
+    api_key: c.apiKey ? SECRET_MASK : "(not set)",
     ingestion_strategy: c.ingestion.strategy,
     ingestion_max_concurrency: c.ingestion.maxConcurrency,
     ingestion_timeout_seconds: c.ingestion.timeoutSeconds,
     ingestion_max_chunks: c.ingestion.maxChunks,
     ingestion_embed_concurrency: c.ingestion.embedConcurrency,
     openai_base_url: c.openai.baseUrl ?? "(SDK default)",
-    openai_api_key: c.openai.apiKey ? "****" + c.openai.apiKey.slice(-4) : "(not set)",
+    openai_api_key: c.openai.apiKey ? SECRET_MASK : "(not set)",
     openai_max_retries: c.openai.maxRetries,
     openai_timeout_seconds: c.openai.timeoutSeconds,
     hf_model_dir: c.huggingFace.modelDir ?? "(not set)",
     hf_allow_remote: c.huggingFace.allowRemote,
   };
-  return SETTINGS.map((s) => ({ key: s.key, value: String(byKey[s.key]), source: loaded.sources[s.key] ?? "default", env: s.env }));
+  return SETTINGS.map((s) => ({ key: s.key, value: String(byKey[s.key]), source: loaded.sources[s.key] ?? "default", env: loaded.variables[s.key] ?? s.env }));
 }

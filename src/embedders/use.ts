@@ -1,6 +1,5 @@
-import { Worker } from "node:worker_threads";
-import { extname } from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Worker } from "node:worker_threads";
+import { startSiblingWorker } from "../worker-threads.js";
 import { ProviderError, throwIfCancelled } from "../errors.js";
 import type { Embedder, EmbedderDefinition } from "./embedder.js";
 import { embedWithWindows, loadUseModel } from "./use-model.js";
@@ -23,15 +22,8 @@ class UseWorkerPool {
   private nextId = 0;
 
   constructor(size: number) {
-    // Under tsx (tests, scripts) this module is .ts and so is its worker; built, both are .js.
-    const extension = extname(fileURLToPath(import.meta.url));
-    const workerFile = new URL(`./use-worker${extension}`, import.meta.url);
     this.workers = Array.from({ length: size }, () => {
-      // Node 20 workers do not inherit tsx's loader, so a .ts worker registers it first.
-      const worker =
-        extension === ".ts"
-          ? new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { eval: true })
-          : new Worker(workerFile);
+      const worker = startSiblingWorker(import.meta.url, "use-worker");
       worker.on("message", (m: { id: number; vectors?: Float32Array[]; error?: string }) => {
         const p = this.pending.get(m.id);
         if (!p) return;

@@ -22,7 +22,11 @@ export async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
   const { value: html } = await mammoth.convertToHtml(
     { buffer: bytes },
     // Title and subtitle paragraphs are headings of the document, not body text.
-    { styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"] },
+    {
+      styleMap: ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"],
+      // Only text is kept: images are never read, so their bytes cost no memory.
+      convertImage: mammoth.images.imgElement(async () => ({ src: "" })),
+    },
   );
   const blocks: BlockDraft[] = [];
   const listStack: string[] = [];

@@ -2,6 +2,8 @@ import { extname } from "node:path";
 import CFB from "cfb";
 import { ChunkingError } from "../errors.js";
 import type { Block, ParsedDocument } from "../domain/types.js";
+import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
+import { inspectZip, verifyZipContents } from "./zip-guard.js";
 
 /** Upload formats chunkeval reads. */
 export const SUPPORTED_EXTENSIONS = [".docx", ".doc"] as const;
@@ -22,14 +24,18 @@ function fail(filename: string, reason: string, cause?: unknown): never {
 /**
  * Parses an uploaded Word document. The format is decided by the file's bytes, not its name,
  * and every way a file can be unusable (empty, not Word, corrupt, encrypted, no text) becomes
- * a ChunkingError whose message names the file and the reason.
+ * a ChunkingError whose message names the file and the reason. A .docx package is checked
+ * against the limits before it is unpacked. This runs in the calling thread: uploads go
+ * through {@link parseInWorker} (parse-pool.ts), which bounds its memory and time.
  */
-export async function parseDocument(bytes: Buffer, filename: string): Promise<ParsedDocument> {
+export async function parseDocument(bytes: Buffer, filename: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<ParsedDocument> {
   if (bytes.length === 0) fail(filename, "the file is empty");
+  checkUploadSize(bytes.length, filename, limits.maxUploadBytes);
   let format: ParsedDocument["format"];
   let drafts: BlockDraft[];
   if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
     format = "docx";
+    verifyZipContents(bytes, filename, inspectZip(bytes, filename, limits.zip));
     const { extractDocxBlocks } = await import("./docx.js");
     drafts = await extractDocxBlocks(bytes).catch((error: unknown) =>
       fail(filename, `corrupt .docx file (${conciseReason(error)})`, error),

@@ -1,9 +1,12 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { DocumentRecord, StoredDocument } from "../domain/types.js";
-import { parseDocument } from "../parsers/parser.js";
+import { parseInWorker } from "../parsers/parse-pool.js";
+import { parseLimitsOf } from "../parsers/limits.js";
+import { cleanUploadName } from "../domain/filenames.js";
+import { DEFAULTS } from "../config/defaults.js";
 import { hashBytes } from "../domain/hash.js";
 import type { ServiceContext } from "./context.js";
 
@@ -14,13 +17,14 @@ export interface UploadInput {
 }
 
 /**
- * Parses and stores an uploaded document. Parsing happens before anything is written, so a
- * rejected file leaves no trace; the original is kept under a generated name.
+ * Parses and stores an uploaded document. Parsing happens before anything is written, in a
+ * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
+ * original is kept under a generated name.
  */
 export async function uploadDocument(ctx: ServiceContext, input: UploadInput): Promise<DocumentRecord> {
-  const filename = basename(input.filename.replace(/\\/g, "/")).trim();
+  const filename = cleanUploadName(input.filename, DEFAULTS.maxFilenameLength);
   if (!filename) throw new ValidationError("the upload has no file name");
-  const parsed = await parseDocument(input.bytes, filename);
+  const parsed = await parseInWorker(input.bytes, filename, parseLimitsOf(ctx.config));
   const id = newId("doc");
   await mkdir(ctx.filesDir, { recursive: true });
   const filePath = join(ctx.filesDir, `${id}.${parsed.format}`);

@@ -4,8 +4,11 @@ import { CancelledError, ChunkevalError, ConcurrencyLimitError, IndexFailedError
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
-import { parseDocument } from "../parsers/parser.js";
 import { ownerGone } from "../stores/owner.js";
+import { parseInWorker } from "../parsers/parse-pool.js";
+import { parseLimitsOf } from "../parsers/limits.js";
+import { cleanUploadName } from "../domain/filenames.js";
+import { DEFAULTS } from "../config/defaults.js";
 import type { IngestionRepo } from "../stores/sqlite/ingestion-repo.js";
 import type { TenantsRepo } from "../stores/sqlite/tenants-repo.js";
 import type { PointsStore } from "../stores/vectors/points.js";
@@ -68,7 +71,8 @@ export class IngestionService {
     private readonly objectsDir: string,
   ) {}
 
-  async ingest(tenantId: string, domain: string, filename: string, bytes: Buffer): Promise<IngestionResult> {
+  async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer): Promise<IngestionResult> {
+    const filename = cleanUploadName(rawFilename, DEFAULTS.maxFilenameLength) || "upload";
     const jobId = newId("ing");
     this.repo.transaction(() => {
       const record = this.tenants.domain(tenantId, domain);
@@ -110,7 +114,7 @@ export class IngestionService {
   }
 
   private async run(jobId: string, tenantId: string, domain: string, filename: string, bytes: Buffer, signal: AbortSignal, step: { name: string }): Promise<IngestionResult> {
-    const parsed = await parseDocument(bytes, filename);
+    const parsed = await parseInWorker(bytes, filename, parseLimitsOf(this.ctx.config), signal);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
     const written: Written = {};
     let version = 0;

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import type { Chunkeval } from "../../chunkeval.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { DEFAULTS } from "../../config/defaults.js";
-import { ChunkingError, ValidationError } from "../../errors.js";
+import { ChunkingError, PayloadTooLargeError, ValidationError } from "../../errors.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -59,9 +59,37 @@ export function checkPage(page: { offset: number; limit: number }): { offset: nu
   return page;
 }
 
-/** Reads a file named on the command line; an unreadable file is an error naming it. */
-export async function readInputFile(path: string): Promise<Buffer> {
-  return readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new ChunkingError(`${path}: cannot read the file (${error.code ?? error.message})`);
+/**
+ * Reads a document named on the command line, never more than `max_upload_mb`: a regular file
+ * is refused by its size, and anything else (a pipe, /dev/zero) is read only until it passes
+ * the limit. An unreadable file is an error naming it.
+ */
+export async function readInputFile(path: string, maxUploadMb: number): Promise<Buffer> {
+  const maxBytes = maxUploadMb * 1024 * 1024;
+  const tooLarge = () => new PayloadTooLargeError(`${path}: the file is larger than max_upload_mb (${maxUploadMb} MB)`);
+  const unreadable = (error: NodeJS.ErrnoException) => new ChunkingError(`${path}: cannot read the file (${error.code ?? error.message})`);
+  const handle = await open(path, "r").catch((error: NodeJS.ErrnoException) => {
+    throw unreadable(error);
   });
+  try {
+    const stat = await handle.stat();
+    if (stat.isFile() && stat.size > maxBytes) throw tooLarge();
+    const parts: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null).catch((error: NodeJS.ErrnoException) => {
+        throw unreadable(error);
+      });
+      if (bytesRead === 0) break;
+      parts.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw tooLarge();
+    }
+    return Buffer.concat(parts, total);
+  } finally {
+    await handle.close();
+  }
 }
+
+const READ_CHUNK_BYTES = 1024 * 1024;

@@ -69,7 +69,7 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
 export async function resolveDocument(app: Chunkeval, target: string) {
   const ext = extname(target).toLowerCase();
   if (ext === ".docx" || ext === ".doc" || existsSync(target)) {
-    return { filename: basename(target), bytes: await readInputFile(target) };
+    return { filename: basename(target), bytes: await readInputFile(target, app.config.maxUploadMb) };
   }
   app.getDocument(target); // not found -> exit 3
   return { id: target };

@@ -20,8 +20,8 @@ export function registerDocumentCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (fileArg: string | undefined, _options, command: Command) => {
       const file = await requireArgument(fileArg, "file", "Word document to upload (.docx or .doc):");
-      const bytes = await readInputFile(file);
       await withChunkeval(command, async (app) => {
+        const bytes = await readInputFile(file, app.config.maxUploadMb);
         const doc = await app.upload({ filename: basename(file), bytes });
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(doc);
         else printDocument(doc);
