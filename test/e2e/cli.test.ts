@@ -159,9 +159,36 @@ test("config shows where each value comes from and masks secrets", async () => {
     assert.deepEqual([get("top_k").value, get("top_k").source], ["7", "file"]);
     assert.deepEqual([get("embedder").value, get("embedder").source], ["hash", "flag"]);
     assert.deepEqual([get("data_dir").source], ["env"]);
-    assert.equal(get("openai_api_key").value, "****1234");
-    assert.doesNotMatch(r.stdout, /sk-secret/);
+    assert.equal(get("openai_api_key").value, "********", "fully masked, not even the last characters");
+    assert.equal(get("openai_api_key").env, "CHUNKEVAL_OPENAI_API_KEY");
+    assert.doesNotMatch(r.stdout, /sk-secret|1234/);
     assert.match(warnings[0], /unknown key "colour" ignored/);
+    // The variable shown is the one that was read: OPENAI_API_KEY when only it is set.
+    const plain = await runCli(["config", "--json"], { ...ws.env, OPENAI_API_KEY: "sk-plain-5678" }, ws.dir);
+    const key = JSON.parse(plain.stdout).settings.find((s: any) => s.key === "openai_api_key");
+    assert.deepEqual([key.value, key.source, key.env], ["********", "env", "OPENAI_API_KEY"]);
+    assert.doesNotMatch(plain.stdout, /sk-plain|5678/);
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test("upload and bench read a file only up to max_upload_mb: /dev/zero and an oversized file are refused, nothing stored", async () => {
+  const ws = workspace();
+  const env = { ...ws.env, CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_MAX_UPLOAD_MB: "1" };
+  try {
+    const started = Date.now();
+    const zero = await runCli(["upload", "/dev/zero"], env);
+    assert.equal(zero.code, 2, zero.stderr);
+    assert.match(zero.stderr, /\/dev\/zero: the file is larger than max_upload_mb \(1 MB\)/);
+    assert.ok(Date.now() - started < 20_000, "stops reading at the limit");
+    const big = join(ws.dir, "big.docx");
+    writeFileSync(big, Buffer.alloc(2 * 1024 * 1024 + 1, 1));
+    const bench = await runCli(["bench", big, "--questions", "questions/harbor-light-handbook.json", "--dry-run"], env);
+    assert.equal(bench.code, 2, bench.stderr);
+    assert.match(bench.stderr, /big\.docx: the file is larger than max_upload_mb \(1 MB\)/);
+    const listed = await runCli(["documents", "--json"], env);
+    assert.equal(JSON.parse(listed.stdout).total, 0);
   } finally {
     ws.cleanup();
   }
