@@ -52,7 +52,16 @@ export class LanceVectorStore implements VectorStore {
     }
     const creating = (async () => {
       const lancedb = await import("@lancedb/lancedb");
-      const created = await this.db.createTable(table, data);
+      let created: Table;
+      try {
+        created = await this.db.createTable(table, data);
+      } catch (error) {
+        // Another process sharing the data directory created it first: add to theirs.
+        if (!(await this.db.tableNames()).includes(table)) throw error;
+        const theirs = await this.db.openTable(table);
+        await theirs.add(data);
+        return theirs;
+      }
       await created.createIndex("text", { config: lancedb.Index.fts() });
       return created;
     })();

@@ -1,0 +1,102 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { vectorTableName } from "../../src/stores/vectors/vector-store.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
+import { runCli } from "../helpers/cli.js";
+
+const TABLE = vectorTableName("hash", 512);
+const vector = () => new Float32Array(512).fill(0.1);
+
+test("opening the store never sweeps a generation another live process is writing; a dead writer's is swept", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const chunks = ws.app.context.chunks;
+    const store = await ws.app.context.vectors();
+    const live = { documentId: doc.id, strategy: "recursive", generation: "gen_inflight", vectorTable: TABLE };
+    const dead = { documentId: doc.id, strategy: "fixed_size", generation: "gen_deadwriter", vectorTable: TABLE };
+    // Another process on this machine (alive: this test's own pid, another instance) mid-write,
+    // and one that was killed mid-write.
+    chunks.beginGeneration(live, { instance: "ins_other", pid: process.pid, host: hostname() });
+    chunks.beginGeneration(dead, { instance: "ins_killed", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() });
+    for (const g of [live, dead]) await store.add(TABLE, [{ ...g, chunkId: `chk_${g.generation}`, text: "x", vector: vector() }]);
+
+    await ws.reopen(); // a new process opening the data directory runs the cleanup
+    const reopened = await ws.app.context.vectors();
+    assert.equal((await reopened.search(TABLE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
+    assert.equal((await reopened.search(TABLE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
+    assert.deepEqual(ws.app.context.chunks.pendingGenerations().map((p) => p.generation), ["gen_inflight"]);
+
+    // A writer whose pending row was reclaimed (it outlived the age bound) cannot commit.
+    ws.app.context.chunks.dropPending("gen_inflight");
+    const state = { ...live, options: {}, embedder: "hash", retrieval: "dense" as const, chunkCount: 1, processedAt: "2026-01-01T00:00:00" };
+    assert.throws(() => ws.app.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
+    assert.equal(ws.app.context.chunks.state(doc.id, "recursive"), null);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair leaves a consistent store", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-doctor-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const up = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
+    const id = JSON.parse(up.stdout).id as string;
+    assert.equal((await runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
+    const clean = await runCli(["doctor"], env);
+    assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+    assert.match(clean.stdout, /checked 2 processed strategies, \d+ committed chunks, \d+ vectors\nconsistent/);
+
+    // Break it behind chunkeval's back: fixed_size loses its vectors, and an orphan appears.
+    const ws = await createWorkspace({ data_dir: join(dir, "data") });
+    const store = await ws.app.context.vectors();
+    const fixed = ws.app.context.chunks.state(id, "fixed_size")!;
+    await store.deleteGeneration(fixed.vectorTable, fixed);
+    await store.add(TABLE, [{ documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() }]);
+    await ws.app.close();
+
+    const broken = await runCli(["doctor", "--json"], env);
+    assert.equal(broken.code, 1);
+    const report = JSON.parse(broken.stdout);
+    assert.equal(report.consistent, false);
+    assert.deepEqual(report.findings.map((f: any) => [f.kind, f.strategy]).sort(), [["missing_vectors", "fixed_size"], ["orphan_vectors", "recursive"]]);
+
+    const repaired = await runCli(["doctor", "--repair"], env);
+    assert.equal(repaired.code, 0, repaired.stdout);
+    assert.match(repaired.stdout, /strategy fixed_size: marked for re-processing/);
+    assert.match(repaired.stdout, /removed the vectors of 1 abandoned generation/);
+    assert.match(repaired.stdout, /\nconsistent\n$/);
+    const ask = await runCli(["ask", id, "What number should I call?", "--strategy", "fixed_size"], env);
+    assert.match(ask.stderr, /has not been processed with strategy fixed_size/);
+    assert.equal((await runCli(["ask", id, "What number should I call?", "--strategy", "recursive"], env)).code, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("two `process` runs at once on one data directory never fail with 'database is locked'", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-twoproc-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const id = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
+    const ROUNDS = 6;
+    for (let round = 0; round < ROUNDS; round++) {
+      const runs = await Promise.all([runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env), runCli(["process", id, "--strategies", "fixed_size,recursive", "--json"], env)]);
+      for (const r of runs) {
+        assert.equal(r.code, 0, `round ${round}: ${r.stderr} ${r.stdout}`);
+        assert.deepEqual(JSON.parse(r.stdout).strategies_failed, [], `round ${round}`);
+        assert.doesNotMatch(r.stderr, /locked/);
+      }
+    }
+    const doctor = await runCli(["doctor"], env);
+    assert.equal(doctor.code, 0, doctor.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
