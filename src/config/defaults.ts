@@ -48,4 +48,6 @@ export const DEFAULTS = {
   duplicateQuestionSimilarity: 0.9,
   listLimit: 50,
   maxListLimit: 500,
+  /** Largest list offset accepted (a store cannot bind an arbitrary number). */
+  maxListOffset: 1_000_000_000,
 } as const;

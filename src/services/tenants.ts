@@ -43,9 +43,15 @@ export function createApiKey(repo: TenantsRepo, tenantName: string, scopes: stri
   return { keyId: id, tenantId: tenant.id, scopes, secret: `cek_${id}_${secret}` };
 }
 
+/** The credentials of an `Authorization: Bearer <token>` header; the scheme is case-insensitive (RFC 9110 §11.1). */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? "");
+  return match?.[1];
+}
+
 /** Resolves `Authorization: Bearer <key>` to a tenant and its scopes, or 401. */
 export function authenticate(repo: TenantsRepo, header: string | undefined): Principal {
-  const token = header?.startsWith("Bearer ") ? header.slice(7).trim() : "";
+  const token = bearerToken(header) ?? "";
   const match = /^cek_([0-9a-f]{12})_([A-Za-z0-9_-]+)$/.exec(token);
   if (!match) throw new AuthenticationError("missing or malformed API key (Authorization: Bearer <key>)");
   const key = repo.key(match[1]!);

@@ -1,14 +1,16 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
 import type { JobRunner } from "../../services/jobs.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
+import { installValidators } from "./validators.js";
+import { bearerToken } from "../../services/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { documentRoutes } from "./routes/documents.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queryRoutes } from "./routes/queries.js";
 import { questionRoutes } from "./routes/questions.js";
-import { healthRoutes, REQUEST_ID_HEADER, v1Plugin } from "./v1/plugin.js";
+import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
@@ -26,18 +28,24 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   const config = deps.chunkeval.config;
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.maxJsonBodyKb * 1024,
     // A client's correlation id is kept (if it looks sane); otherwise one is generated.
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
-    // Unknown keys fail validation (422) instead of being silently dropped (SPEC §4 rule 5).
-    ajv: { customOptions: { removeAdditional: false } },
+    // Router errors (an undecodable path, an over-long path parameter) reach no route's error
+    // handler; they still get the surface's error body, and the path is never echoed whole.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
+      const view = { status: tooLong ? 414 : 422, type: "ValidationError", code: "validation_error", message: tooLong ? "a path parameter is too long" : "the path is not validly percent-encoded" };
+      void (reply as FastifyReply).status(view.status).send(request.url.startsWith("/v1/") ? v1ErrorBody(request, view.code, view.message) : errorBody(view.message, view.type));
+    },
   });
+  installValidators(app);
   app.addHook("onRequest", async (request, reply) => {
     if (!/^[A-Za-z0-9._:-]{1,128}$/.test(request.id)) request.id = randomUUID();
     reply.header(REQUEST_ID_HEADER, request.id);
   });
-  installErrorHandler(app, (_request, view) => errorBody(view.message, view.type));
+  installErrorHandler(app, (_request, view) => errorBody(view.message, view.type), config);
   await app.register((await import("@fastify/multipart")).default, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 }, throwFileSizeLimit: true });
   await app.register((await import("@fastify/swagger")).default, {
     openapi: {
@@ -54,7 +62,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     app.addHook("onRequest", async (request, reply) => {
       if (request.url.startsWith("/docs") || request.url === "/openapi.json" || request.url.startsWith("/v1/") || request.url === "/healthz" || request.url === "/readyz") return;
       const header = request.headers.authorization ?? "";
-      const given = header.startsWith("Bearer ") ? header.slice(7) : (request.headers["x-api-key"] as string | undefined) ?? "";
+      const given = bearerToken(header) ?? (request.headers["x-api-key"] as string | undefined) ?? "";
       if (!sameSecret(given, key)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));
     });
   }

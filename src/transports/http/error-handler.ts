@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { ChunkevalError } from "../../errors.js";
+import type { ChunkevalConfig } from "../../config/schema.js";
 
 /** How an error reaches a client, before a surface wraps it in its own envelope. */
 export interface HttpErrorView {
@@ -21,19 +22,33 @@ export function errorBody(detail: string, type: string) {
 
 const INTERNAL: HttpErrorView = { status: 500, type: "InternalError", code: "internal_error", message: "internal server error" };
 
+/** The limits an error message may name. */
+export type HttpLimits = Pick<ChunkevalConfig, "maxUploadMb" | "maxJsonBodyKb">;
+
 /**
  * Decides once how any error is shown: catalogue errors keep their status, type and code;
- * schema validation failures become 422 (Fastify's default is 400); an oversize body is 413;
- * other client errors (malformed JSON, wrong content type) are 422; anything else is a 500
- * that never echoes internals.
+ * schema validation failures become 422 (Fastify's default is 400); an oversize body is 413
+ * naming the setting that refused it; other client errors (malformed JSON, wrong content
+ * type) are 422; anything else is a 500 that never echoes internals.
  */
-export function classifyError(error: FastifyError): HttpErrorView {
+export function classifyError(error: FastifyError, limits: HttpLimits): HttpErrorView {
+  const view = classifyUnbounded(error, limits);
+  return view === INTERNAL ? view : { ...view, message: boundMessage(view.message) };
+}
+
+function classifyUnbounded(error: FastifyError, limits: HttpLimits): HttpErrorView {
   if (error instanceof ChunkevalError) return { status: error.status, type: error.name, code: error.code, message: error.message };
   if (error.validation) {
-    return { status: 422, type: "ValidationError", code: "validation_error", message: `invalid ${error.validationContext ?? "request"}: ${error.message}` };
+    // Ajv does not name an unexpected key in its message; the client needs to know which one.
+    const extra = error.validation.map((v) => (v.params as { additionalProperty?: string }).additionalProperty).filter(Boolean);
+    const named = extra.length ? ` (${extra.map((k) => JSON.stringify(k)).join(", ")})` : "";
+    return { status: 422, type: "ValidationError", code: "validation_error", message: `invalid ${error.validationContext ?? "request"}: ${error.message}${named}` };
   }
-  if (error.statusCode === 413 || error.code === "FST_REQ_FILE_TOO_LARGE") {
-    return { status: 413, type: "PayloadTooLargeError", code: "payload_too_large", message: "the upload is larger than the configured limit (max_upload_mb)" };
+  if (error.code === "FST_REQ_FILE_TOO_LARGE") {
+    return { status: 413, type: "PayloadTooLargeError", code: "payload_too_large", message: `the file is larger than max_upload_mb (${limits.maxUploadMb} MB)` };
+  }
+  if (error.statusCode === 413) {
+    return { status: 413, type: "PayloadTooLargeError", code: "payload_too_large", message: `the request body is larger than max_json_body_kb (${limits.maxJsonBodyKb} KB)` };
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: 422, type: "ValidationError", code: "validation_error", message: error.message };
@@ -41,15 +56,28 @@ export function classifyError(error: FastifyError): HttpErrorView {
   return INTERNAL;
 }
 
+/** Longest run of characters without a space that a message keeps whole (ids, names, paths). */
+const MAX_TOKEN = 120;
+const MAX_MESSAGE = 1000;
+
+/**
+ * Cuts what a client sent out of a message to a readable length: a 200 KB identifier is shown
+ * by its start and its length, never echoed whole.
+ */
+export function boundMessage(message: string): string {
+  const cut = message.replace(new RegExp(`\\S{${MAX_TOKEN + 1},}`, "g"), (token) => `${token.slice(0, MAX_TOKEN / 2)}…(${token.length} characters)`);
+  return cut.length > MAX_MESSAGE ? `${cut.slice(0, MAX_MESSAGE)}…` : cut;
+}
+
 /** Installs the error and not-found handlers of one surface (the app, or an encapsulated plugin). */
-export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelope): void {
+export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelope, limits: HttpLimits): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const view = classifyError(error);
+    const view = classifyError(error, limits);
     if (view === INTERNAL) request.log.error({ err: error }, "unhandled error");
     return reply.status(view.status).send(envelope(request, view));
   });
   app.setNotFoundHandler((request, reply) => {
-    const view = { status: 404, type: "QueryError", code: "not_found", message: `no route ${request.method} ${request.url}` };
+    const view = { status: 404, type: "QueryError", code: "not_found", message: boundMessage(`no route ${request.method} ${request.url}`) };
     return reply.status(404).send(envelope(request, view));
   });
 }

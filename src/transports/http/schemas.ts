@@ -5,14 +5,13 @@ import { JOB_STATUSES, JOB_TYPES } from "../../services/jobs.js";
 
 export const idParams = (name: string) => ({ type: "object", required: [name], properties: { [name]: { type: "string", minLength: 1 } } }) as const;
 
-export const pageQuery = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    offset: { type: "integer", minimum: 0, default: 0 },
-    limit: { type: "integer", minimum: 1, maximum: DEFAULTS.maxListLimit, default: DEFAULTS.listLimit },
-  },
+/** `offset` and `limit` of every list (both surfaces); an absurd offset is 422, not a 500 from the store. */
+export const pageProperties = {
+  offset: { type: "integer", minimum: 0, maximum: DEFAULTS.maxListOffset, default: 0 },
+  limit: { type: "integer", minimum: 1, maximum: DEFAULTS.maxListLimit, default: DEFAULTS.listLimit },
 } as const;
+
+export const pageQuery = { type: "object", additionalProperties: false, properties: pageProperties } as const;
 
 export const backgroundQuery = {
   type: "object",
@@ -20,13 +19,16 @@ export const backgroundQuery = {
   properties: { background: { type: "boolean", default: false } },
 } as const;
 
+// Request bodies refuse unknown fields (422), as the /v1 schemas do (SPEC §4 rule 5).
 export const processBody = {
   type: "object",
+  additionalProperties: false,
   properties: { strategies: { type: "array", items: { type: "string" }, minItems: 1, description: "strategy names; all when absent" } },
 } as const;
 
 export const queryBody = {
   type: "object",
+  additionalProperties: false,
   required: ["document_id", "strategy", "question"],
   properties: {
     document_id: { type: "string", minLength: 1 },
@@ -38,6 +40,7 @@ export const queryBody = {
 
 export const benchmarkBody = {
   type: "object",
+  additionalProperties: false,
   required: ["document_id"],
   properties: {
     document_id: { type: "string", minLength: 1 },
@@ -59,7 +62,7 @@ export const jobsQuery = {
   type: "object",
   additionalProperties: false,
   properties: {
-    ...pageQuery.properties,
+    ...pageProperties,
     job_type: { type: "string", enum: [...JOB_TYPES] },
     status: { type: "string", enum: [...JOB_STATUSES] },
   },

@@ -4,6 +4,7 @@ import type { HttpDeps } from "../app.js";
 import { backgroundQuery, idParams, pageQuery, processBody } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
+import { readMultipartUpload } from "../multipart.js";
 
 export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
   app.get("/documents", { schema: { tags: ["documents"], summary: "List documents, newest first", querystring: pageQuery } }, async (request) => {
@@ -11,11 +12,9 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
   });
 
   app.post("/documents", { schema: { tags: ["documents"], summary: "Upload a .docx or .doc (multipart/form-data, part `file`)", consumes: ["multipart/form-data"] } }, async (request, reply) => {
-    if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with a `file` part");
-    const part = await request.file();
-    if (!part || part.fieldname !== "file") throw new ValidationError("the multipart body has no `file` part");
-    const bytes = await part.toBuffer();
-    const document = await chunkeval.upload({ filename: part.filename || "upload", bytes });
+    const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
+    if (!file) throw new ValidationError("the multipart body has no `file` part");
+    const document = await chunkeval.upload(file);
     return reply.status(201).send(toWire(document));
   });
 

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { NotFoundError, ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
-import { authenticate, createDomain, requireScope, updateDomain, type Principal } from "../../../services/tenants.js";
+import { authenticate, createDomain, requireScope, updateDomain, type Principal, type Scope } from "../../../services/tenants.js";
+import { readMultipartUpload } from "../multipart.js";
+import { pageProperties } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 
 /** Header that carries the correlation id of every /v1 request and response. */
@@ -12,10 +14,14 @@ declare module "fastify" {
   interface FastifyRequest {
     principal?: Principal;
   }
+  interface FastifyContextConfig {
+    /** The scopes a /v1 route accepts (any one of them); checked before the body is read. */
+    scopes?: Scope[];
+  }
 }
 
 /** The /v1 error envelope: `{error: {code, message, request_id}}`. */
-function envelope(request: FastifyRequest, code: string, message: string) {
+export function v1ErrorBody(request: FastifyRequest, code: string, message: string) {
   return { error: { code, message, request_id: request.id } };
 }
 
@@ -27,10 +33,13 @@ const domainBody = {
 } as const;
 const patchBody = { type: "object", additionalProperties: false, required: ["display_name"], properties: { display_name: { type: "string", minLength: 1, maxLength: 200 } } } as const;
 const domainParams = { type: "object", properties: { domain: { type: "string" } } } as const;
+/** enable/disable take no body; one that names anything (tenant_id, version, ...) is 422. */
+const emptyBody = { type: ["object", "null"], additionalProperties: false, properties: {} } as const;
+const domainsQuery = { type: "object", additionalProperties: false, properties: pageProperties } as const;
 const pointsQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { domain: { type: "string" }, file_id: { type: "string" }, offset: { type: "integer", minimum: 0, default: 0 }, limit: { type: "integer", minimum: 1, maximum: 500, default: 50 } },
+  properties: { domain: { type: "string" }, file_id: { type: "string" }, ...pageProperties },
 } as const;
 const searchBody = {
   type: "object",
@@ -40,7 +49,7 @@ const searchBody = {
 } as const;
 
 /** Multipart fields POST /v1/files accepts; anything else (tenant_id, version, ...) is 422. */
-const FILE_FIELDS = new Set(["file", "domain"]);
+const FILE_FIELDS = ["file", "domain"] as const;
 
 /**
  * The multi-tenant ingestion surface as its own plugin: API-key authentication with scopes,
@@ -50,81 +59,71 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
   const v1 = await chunkeval.v1();
   const tenants = chunkeval.tenants;
 
+  // Authentication and the scope check run before the body is read or validated, so a key
+  // without the scope gets 403 whatever it sent.
   app.addHook("onRequest", async (request) => {
     request.principal = authenticate(tenants, request.headers.authorization);
+    const scopes = request.routeOptions.config?.scopes;
+    if (scopes) requireScope(request.principal, ...scopes);
   });
 
-  installErrorHandler(app, (request, view) => envelope(request, view.code, view.message));
+  installErrorHandler(app, (request, view) => v1ErrorBody(request, view.code, view.message), chunkeval.config);
 
   const who = (request: FastifyRequest) => request.principal!;
   const domainView = (d: { domain: string; displayName: string; status: string; createdAt: string; updatedAt: string }) =>
     toWire({ domain: d.domain, displayName: d.displayName, status: d.status, createdAt: d.createdAt, updatedAt: d.updatedAt });
 
-  app.get("/domains", { schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)" } }, async (request) => {
-    requireScope(who(request), "domains:read");
-    const items = tenants.listDomains(who(request).tenantId).map(domainView);
-    return { items, total: items.length };
+  app.get("/domains", { config: { scopes: ["domains:read"] }, schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)", querystring: domainsQuery } }, async (request) => {
+    const { offset, limit } = request.query as { offset: number; limit: number };
+    const all = tenants.listDomains(who(request).tenantId);
+    return { items: all.slice(offset, offset + limit).map(domainView), total: all.length, offset, limit };
   });
 
-  app.post("/domains", { schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } }, async (request, reply) => {
-    requireScope(who(request), "domains:write");
+  app.post("/domains", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } }, async (request, reply) => {
     const body = request.body as { domain: string; display_name: string };
     return reply.status(201).send(domainView(createDomain(tenants, who(request).tenantId, body.domain, body.display_name)));
   });
 
-  app.patch("/domains/:domain", { schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody } }, async (request) => {
-    requireScope(who(request), "domains:write");
+  app.patch("/domains/:domain", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody } }, async (request) => {
     const { domain } = request.params as { domain: string };
     return domainView(updateDomain(tenants, who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
   });
 
   for (const [action, status] of [["disable", "disabled"], ["enable", "active"]] as const) {
-    app.post(`/domains/:domain/${action}`, { schema: { tags: ["v1"], summary: `${action} a domain (domains:write)`, params: domainParams } }, async (request) => {
-      requireScope(who(request), "domains:write");
+    app.post(`/domains/:domain/${action}`, { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: `${action} a domain (domains:write); no body`, params: domainParams, body: emptyBody } }, async (request) => {
       return domainView(updateDomain(tenants, who(request).tenantId, (request.params as { domain: string }).domain, { status }));
     });
   }
 
-  app.post("/files", { schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] } }, async (request, reply) => {
-    requireScope(who(request), "files:write");
-    if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with `file` and `domain`");
-    let file: { filename: string; bytes: Buffer } | undefined;
-    let domain: string | undefined;
-    for await (const part of request.parts()) {
-      if (!FILE_FIELDS.has(part.fieldname)) throw new ValidationError(`unexpected field "${part.fieldname}" (allowed: file, domain; server-owned fields cannot be sent)`);
-      if (part.type === "file") file = { filename: part.filename || "upload", bytes: await part.toBuffer() };
-      else domain = String(part.value);
-    }
+  app.post("/files", { config: { scopes: ["files:write"] }, schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] } }, async (request, reply) => {
+    const { file, fields } = await readMultipartUpload(request, FILE_FIELDS, chunkeval.config.maxUploadMb);
+    const domain = fields.domain;
     if (!file) throw new ValidationError("the multipart body has no `file` part");
     if (!domain) throw new ValidationError("the multipart body has no `domain` field");
     const result = await v1.ingestion.ingest(who(request).tenantId, domain, file.filename, file.bytes);
     return reply.status(201).send(toWire(result));
   });
 
-  app.get("/ingestion-jobs/:job_id", { schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } }, async (request) => {
-    requireScope(who(request), "files:write", "domains:read");
+  app.get("/ingestion-jobs/:job_id", { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } }, async (request) => {
     const job = chunkeval.ingestionRepo.job(who(request).tenantId, (request.params as { job_id: string }).job_id);
     if (!job) throw new NotFoundError("ingestion job not found");
     const { tenantId: _tenant, ...visible } = job;
     return toWire(visible);
   });
 
-  app.get("/points", { schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
-    requireScope(who(request), "points:read", "domains:read");
+  app.get("/points", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
     const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
     const page = await v1.points.list(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q.offset, q.limit);
     return toWire({ ...page, offset: q.offset, limit: q.limit });
   });
 
-  app.get("/points/:point_id", { schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
-    requireScope(who(request), "points:read", "domains:read");
+  app.get("/points/:point_id", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
     const point = await v1.points.get(who(request).tenantId, (request.params as { point_id: string }).point_id);
     if (!point || point.deleted) throw new NotFoundError("point not found");
     return toWire(point);
   });
 
-  app.post("/search", { schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
-    requireScope(who(request), "points:read", "domains:read");
+  app.post("/search", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
     const body = request.body as { query: string; domain?: string; top_k: number };
     const [vector] = await (await chunkeval.context.embedder()).embed([body.query]);
     const items = await v1.points.search(who(request).tenantId, vector!, body.query, body.domain, body.top_k);
