@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ChunkevalConfig } from "./config/schema.js";
+import { DEFAULTS } from "./config/defaults.js";
 import { CachedEmbedder, hashText } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
@@ -67,6 +68,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     huggingFace: config.huggingFace,
   };
 
+  const maintenance = { delayMs: DEFAULTS.vectorMaintenanceDelayMs, versionRetentionMs: config.vectorVersionRetentionSeconds * 1000 };
   const embedders = new Map<string, Promise<CachedEmbedder>>();
   const openedVectors: VectorStore[] = [];
   const openedEmbedders: Embedder[] = [];
@@ -76,7 +78,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
   const owner = currentOwner();
   /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
   const rawVectors = once(async () => {
-    const store = await LanceVectorStore.open(join(config.dataDir, "lancedb"));
+    const store = await LanceVectorStore.open(config.vectorStoreUri, maintenance);
     openedVectors.push(store);
     return store;
   });
@@ -163,7 +165,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
   const tenants = new TenantsRepo(db);
   const ingestionRepo = new IngestionRepo(db);
   const v1 = once(async () => {
-    const points = await PointsStore.open(join(config.dataDir, "lancedb"));
+    const points = await PointsStore.open(config.vectorStoreUri, { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
     openedPoints.push(points);
     const embedder = await context.embedder();
     // The collection's vector size is the embedder's: probe it once, then make sure it exists.
@@ -213,7 +215,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       await Promise.all(openedIngestion.map((i) => i.drain()));
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
-      for (const p of openedPoints) p.close();
+      await Promise.all(openedPoints.map((p) => p.close()));
       db.close();
     },
   };

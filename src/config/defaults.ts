@@ -46,6 +46,14 @@ export const DEFAULTS = {
   minExcerptSimilarity: 0.85,
   /** and the embedding cosine at which a generated question duplicates a kept one. */
   duplicateQuestionSimilarity: 0.9,
+  /** LanceDB folder under the data directory when `vector_store_uri` is not set. */
+  vectorStoreFolder: "lancedb",
+  /** Table versions younger than this survive cleanup: another process may still be reading them. */
+  vectorVersionRetentionSeconds: 300,
+  /** Vector-store upkeep (indexes, compaction, cleanup) runs this long after a write. */
+  vectorMaintenanceDelayMs: 5000,
+  /** Rows of the /v1 chunks collection past which an ANN index replaces exact search. */
+  vectorIndexMinRows: 10000,
   listLimit: 50,
   maxListLimit: 500,
   /** Largest list offset accepted (a store cannot bind an arbitrary number). */

@@ -119,11 +119,16 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     else weights = { ...DEFAULT_WEIGHTS, ...(w as Record<string, number>) };
   }
 
+  const dataDir = resolve(cwd, (values.data_dir as string | undefined) ?? DEFAULTS.dataDir);
+  const vectorStoreUri = resolveVectorStoreUri(values.vector_store_uri as string | undefined, dataDir, cwd, errors);
+
   const topK = (values.top_k as number | undefined) ?? DEFAULTS.topK;
   if (topK < 1 || topK > DEFAULTS.maxTopK) errors.push(`top_k must be between 1 and ${DEFAULTS.maxTopK}`);
 
   const config: ChunkevalConfig = {
-    dataDir: resolve(cwd, (values.data_dir as string | undefined) ?? DEFAULTS.dataDir),
+    dataDir,
+    vectorStoreUri,
+    vectorVersionRetentionSeconds: (values.vector_version_retention_seconds as number | undefined) ?? DEFAULTS.vectorVersionRetentionSeconds,
     embedder: (values.embedder as string | undefined) ?? DEFAULTS.embedder,
     embedderWorkers: (values.embedder_workers as number | undefined) ?? DEFAULTS.embedderWorkers,
     embedBatchSize: Math.max(1, (values.embed_batch_size as number | undefined) ?? DEFAULTS.embedBatchSize),
@@ -165,6 +170,21 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   return { config: deepFreeze(config), warnings, errors, sources, variables };
 }
 
+/** Object stores LanceDB reaches by URI; anything else with a scheme is refused, a plain path is local. */
+const OBJECT_STORE_SCHEMES = ["s3", "gs", "az"];
+
+function resolveVectorStoreUri(raw: string | undefined, dataDir: string, cwd: string, errors: string[]): string {
+  if (raw === undefined) return join(dataDir, DEFAULTS.vectorStoreFolder);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return resolve(cwd, raw);
+  if (scheme === "file") return resolve(cwd, raw.slice("file://".length));
+  if (!OBJECT_STORE_SCHEMES.includes(scheme) || raw.length <= scheme.length + 3) {
+    errors.push(`vector_store_uri: ${JSON.stringify(raw)} is not a local path or an ${OBJECT_STORE_SCHEMES.map((s) => `${s}://bucket/path`).join(", ")} URI`);
+    return join(dataDir, DEFAULTS.vectorStoreFolder);
+  }
+  return raw;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object") {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -184,6 +204,8 @@ export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value
   const c = loaded.config;
   const byKey: Record<string, unknown> = {
     data_dir: c.dataDir,
+    vector_store_uri: c.vectorStoreUri,
+    vector_version_retention_seconds: c.vectorVersionRetentionSeconds,
     embedder: c.embedder,
     embedder_workers: c.embedderWorkers,
     embed_batch_size: c.embedBatchSize,

@@ -1,6 +1,10 @@
 /** The configuration in effect: code-side names; README documents file keys and variables. */
 export interface ChunkevalConfig {
   dataDir: string;
+  /** Where LanceDB keeps vectors: a local path (default `<dataDir>/lancedb`) or an s3://, gs://, az:// URI. */
+  vectorStoreUri: string;
+  /** Old LanceDB table versions are deleted once older than this many seconds. */
+  vectorVersionRetentionSeconds: number;
   embedder: string;
   embedderWorkers: number;
   embedBatchSize: number;
@@ -32,6 +36,8 @@ type Kind = "string" | "int" | "number" | "bool";
  */
 export const SETTINGS: Array<{ key: string; env: string; alsoEnv?: string; kind: Kind; secret?: boolean; fileKey: boolean; description: string }> = [
   { key: "data_dir", env: "CHUNKEVAL_DATA_DIR", kind: "string", fileKey: true, description: "where SQLite, LanceDB and uploaded files live" },
+  { key: "vector_store_uri", env: "CHUNKEVAL_VECTOR_STORE_URI", kind: "string", fileKey: true, description: "LanceDB location: a local path or s3://, gs://, az:// (credentials from the environment)" },
+  { key: "vector_version_retention_seconds", env: "CHUNKEVAL_VECTOR_VERSION_RETENTION_SECONDS", kind: "int", fileKey: true, description: "LanceDB table versions older than this are deleted by the store's upkeep" },
   { key: "embedder", env: "CHUNKEVAL_EMBEDDER", kind: "string", fileKey: true, description: "use | hash | hf:<model-id> | openai:<model>" },
   { key: "embedder_workers", env: "CHUNKEVAL_EMBEDDER_WORKERS", kind: "int", fileKey: true, description: "worker threads of the use embedder (0 = in process)" },
   { key: "embed_batch_size", env: "CHUNKEVAL_EMBED_BATCH_SIZE", kind: "int", fileKey: true, description: "texts per embedding request" },

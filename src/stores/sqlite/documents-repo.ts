@@ -27,6 +27,11 @@ export interface NewDocument {
   createdAt: string;
 }
 
+/** Chunk counts keyed in strategy-name order, so output does not depend on the query plan. */
+function sortedCounts(counts: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 /** Rows of `documents` <-> domain documents, with chunk counts from `document_strategies`. */
 export class DocumentsRepo {
   constructor(private readonly db: Db) {}
@@ -62,13 +67,24 @@ export class DocumentsRepo {
     return row?.file_path ?? null;
   }
 
-  /** Newest first; ties (same millisecond) broken by id so pages are stable. */
+  /**
+   * Newest first; ties (same millisecond) broken by insertion order so pages are stable. One
+   * query for the page with its chunk counts and one for the total, whatever the page size:
+   * the documents' texts are not read, and counts are not fetched row by row.
+   */
   list(offset: number, limit: number): { items: DocumentRecord[]; total: number } {
     const rows = this.db
-      .prepare(`SELECT * FROM documents ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(limit, offset) as DocumentRow[];
+      .prepare(
+        `SELECT d.id, d.filename, d.paragraph_count, d.created_at,
+           (SELECT json_group_object(s.strategy, s.chunk_count) FROM document_strategies s WHERE s.document_id = d.id) AS counts_json
+         FROM documents d ORDER BY d.created_at DESC, d.rowid DESC LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset) as Array<Pick<DocumentRow, "id" | "filename" | "paragraph_count" | "created_at"> & { counts_json: string }>;
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM documents`).get() as { n: number };
-    return { items: rows.map((r) => this.toRecord(r)), total: n };
+    return {
+      items: rows.map((r) => ({ id: r.id, filename: r.filename, paragraphCount: r.paragraph_count, chunkCounts: sortedCounts(JSON.parse(r.counts_json) as Record<string, number>), createdAt: r.created_at })),
+      total: n,
+    };
   }
 
   delete(id: string): boolean {
@@ -77,13 +93,13 @@ export class DocumentsRepo {
 
   private toRecord(row: DocumentRow): DocumentRecord {
     const counts = this.db
-      .prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ? ORDER BY strategy`)
+      .prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ?`)
       .all(row.id) as Array<{ strategy: string; chunk_count: number }>;
     return {
       id: row.id,
       filename: row.filename,
       paragraphCount: row.paragraph_count,
-      chunkCounts: Object.fromEntries(counts.map((c) => [c.strategy, c.chunk_count])),
+      chunkCounts: sortedCounts(Object.fromEntries(counts.map((c) => [c.strategy, c.chunk_count]))),
       createdAt: row.created_at,
     };
   }

@@ -1,5 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { reciprocalRankFusion } from "../../retrieval/fusion.js";
+import { connectVectorStore } from "./connect.js";
+import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type MaintenanceOptions } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
 
 /** The name of the /v1 chunks collection (SPEC §4 rule 4). */
@@ -44,17 +46,65 @@ function toPoint(r: Record<string, unknown>): PublicPoint {
 const COLUMNS = ["point_id", "tenant_id", "domain", "source_file_id", "filename", "version", "chunk_index", "text", "start_offset", "end_offset", "deleted"];
 
 /**
+ * Scalar indexes on every column reads and writes filter by; searches span a tenant's whole
+ * collection, so past `vectorIndexMinRows` an ANN index replaces the exact scan.
+ */
+function pointIndexes(vectorIndexMinRows: number): IndexPlan {
+  return {
+    scalar: [
+      { column: "tenant_id", kind: "bitmap" },
+      { column: "domain", kind: "bitmap" },
+      { column: "deleted", kind: "bitmap" },
+      { column: "source_file_id", kind: "btree" },
+      { column: "point_id", kind: "btree" },
+      { column: "ingestion_job_id", kind: "btree" },
+    ],
+    vectorIndexMinRows,
+  };
+}
+
+export interface PointsStoreOptions extends MaintenanceOptions {
+  vectorIndexMinRows: number;
+}
+
+/**
  * The points of the /v1 surface in one LanceDB collection, with a full-text index on `text`
  * for the sparse (BM25) side of hybrid search. Every read filters by tenant.
  */
 export class PointsStore {
   private table: Table | null = null;
 
-  constructor(private readonly db: Connection) {}
+  private readonly maintainer: TableMaintainer;
 
-  static async open(directory: string): Promise<PointsStore> {
-    const lancedb = await import("@lancedb/lancedb");
-    return new PointsStore(await lancedb.connect(directory));
+  constructor(
+    private readonly db: Connection,
+    options: PointsStoreOptions,
+  ) {
+    this.maintainer = new TableMaintainer(() => this.open(), pointIndexes(options.vectorIndexMinRows), options);
+  }
+
+  static async open(uri: string, options: PointsStoreOptions): Promise<PointsStore> {
+    return new PointsStore(await connectVectorStore(uri), options);
+  }
+
+  /** A write: never overlaps a compaction, and schedules maintenance. */
+  private async write<T>(fn: (t: Table) => Promise<T>): Promise<T> {
+    const t = await this.open();
+    try {
+      return await this.maintainer.exclusive(() => fn(t));
+    } finally {
+      this.maintainer.touch();
+    }
+  }
+
+  /** Runs pending maintenance now and waits for it (benchmarks, tests). */
+  maintain(): Promise<void> {
+    return this.maintainer.flush();
+  }
+
+  /** Whether the ANN index exists yet (benchmark output). */
+  hasVectorIndex(): Promise<boolean> {
+    return this.maintainer.hasIndex("vector");
   }
 
   /** Creates the collection (and its full-text index) for vectors of `dimension` if it does not exist. */
@@ -105,13 +155,12 @@ export class PointsStore {
     if (dimension !== undefined && given !== dimension) {
       throw new Error(`vectors have ${given} dimensions but the chunks collection holds ${dimension} (was the embedder changed?)`);
     }
-    await t.add(
-      points.map((p) => ({
-        point_id: p.pointId, tenant_id: p.tenantId, domain: p.domain, source_file_id: p.sourceFileId, filename: p.filename,
-        version: p.version, chunk_index: p.chunkIndex, text: p.text, start_offset: p.start, end_offset: p.end,
-        deleted: p.deleted, ingestion_job_id: p.ingestionJobId, vector: Array.from(p.vector),
-      })),
-    );
+    const rows = points.map((p) => ({
+      point_id: p.pointId, tenant_id: p.tenantId, domain: p.domain, source_file_id: p.sourceFileId, filename: p.filename,
+      version: p.version, chunk_index: p.chunkIndex, text: p.text, start_offset: p.start, end_offset: p.end,
+      deleted: p.deleted, ingestion_job_id: p.ingestionJobId, vector: Array.from(p.vector),
+    }));
+    await this.write((table) => table.add(rows));
   }
 
   /**
@@ -123,17 +172,16 @@ export class PointsStore {
     const t = await this.open();
     const file = `tenant_id = ${sqlString(tenantId)} AND domain = ${sqlString(domain)} AND filename = ${sqlString(filename)}`;
     // Show the new version before hiding the old, so a search never finds the file missing.
-    await t.update({ where: `${file} AND version = ${version} AND deleted = true`, values: { deleted: false } });
+    await this.write((table) => table.update({ where: `${file} AND version = ${version} AND deleted = true`, values: { deleted: false } }));
     const hide = `${file} AND version <> ${version} AND deleted = false`;
     const n = await t.countRows(hide);
-    if (n > 0) await t.update({ where: hide, values: { deleted: true } });
+    if (n > 0) await this.write((table) => table.update({ where: hide, values: { deleted: true } }));
     return n;
   }
 
   /** Removes every point an ingestion job wrote (a failed ingestion leaves nothing searchable). */
   async deleteByJob(jobId: string): Promise<void> {
-    const t = await this.open();
-    await t.delete(`ingestion_job_id = ${sqlString(jobId)}`);
+    await this.write((t) => t.delete(`ingestion_job_id = ${sqlString(jobId)}`));
   }
 
   async countLive(tenantId: string, filter: { domain?: string; sourceFileId?: string } = {}): Promise<number> {
@@ -158,6 +206,18 @@ export class PointsStore {
     return rows[0] ? toPoint(rows[0]) : null;
   }
 
+  /**
+   * The nearest live points of a tenant by cosine distance: through the ANN index once it
+   * exists, or by exact scan (`exact`, which the benchmark compares the index against).
+   */
+  async nearest(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+    const t = await this.open();
+    const query = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(this.filter(tenantId, { domain })).select([...COLUMNS, "_distance"]).limit(limit);
+    if (options.exact) query.bypassVectorIndex();
+    else query.nprobes(VECTOR_QUERY.nprobes).refineFactor(VECTOR_QUERY.refineFactor).ef(VECTOR_QUERY.ef);
+    return query.toArray();
+  }
+
   /** Hybrid search: dense and BM25 candidates fused by reciprocal rank, live points of one tenant. */
   async search(tenantId: string, vector: Float32Array, query: string, domain: string | undefined, topK: number): Promise<Array<PublicPoint & { score: number }>> {
     const t = await this.open();
@@ -165,7 +225,7 @@ export class PointsStore {
     const candidates = Math.max(20, topK * 4);
     const words = fullTextQuery(query);
     const [dense, sparse] = await Promise.all([
-      t.vectorSearch(Array.from(vector)).distanceType("cosine").where(where).select([...COLUMNS, "_distance"]).limit(candidates).toArray(),
+      this.nearest(tenantId, vector, domain, candidates),
       words ? t.query().fullTextSearch(words).where(where).select([...COLUMNS, "_score"]).limit(candidates).toArray() : Promise.resolve([]),
     ]);
     const byId = new Map<string, PublicPoint>();
@@ -174,7 +234,8 @@ export class PointsStore {
     return fused.slice(0, topK).map((h) => ({ ...byId.get(h.chunkId)!, score: h.score }));
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.maintainer.close().catch(() => undefined);
     this.table?.close();
     this.db.close();
   }

@@ -37,6 +37,11 @@ export interface VectorStore {
   deleteDocument(documentId: string): Promise<void>;
   /** Every stored vector row, by table (what cleanup and `chunkeval doctor` compare with SQLite). */
   inventory(): Promise<VectorEntry[]>;
+  /**
+   * Runs the store's pending upkeep now (indexes, compaction, removal of old versions) and waits
+   * for it. It also runs on its own shortly after writes; this is for benchmarks, tests and shutdown.
+   */
+  maintain(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,121 @@
+import type { Table } from "@lancedb/lancedb";
+
+/** The indexes a table should carry: scalar indexes on its filter columns, and a vector index once it is large. */
+export interface IndexPlan {
+  /** btree for high-cardinality columns (ids), bitmap for few distinct values (strategy, domain, flags). */
+  scalar: Array<{ column: string; kind: "btree" | "bitmap" }>;
+  /** Build an ANN index on `vector` once the table holds this many rows; absent: never. */
+  vectorIndexMinRows?: number;
+}
+
+export interface MaintenanceOptions {
+  /** How long after the first write of a quiet period maintenance runs (writes in between share the run). */
+  delayMs: number;
+  /** Old table versions are deleted once older than this; other processes may still read younger ones. */
+  versionRetentionMs: number;
+}
+
+/**
+ * IVF partitions for an HNSW-SQ index over `rows` vectors: about 4k vectors per partition keeps
+ * each partition's graph small while the search probes enough of them (see `VECTOR_QUERY`).
+ */
+function partitionsFor(rows: number): number {
+  return Math.max(1, Math.round(rows / 4096));
+}
+
+/**
+ * Query-time parameters of the ANN index, measured by `npm run bench:scale` (recall@10 against
+ * exact search on the same queries): wide probing plus re-ranking by exact distance.
+ */
+export const VECTOR_QUERY = { nprobes: 24, refineFactor: 4, ef: 128 } as const;
+
+/**
+ * Keeps one LanceDB table healthy without blocking searches: after writes it builds missing
+ * scalar indexes, the vector index once the table is large enough, then compacts fragments,
+ * folds new rows into the indexes and deletes versions older than the retention (LanceDB's
+ * `optimize`). Runs are scheduled on an unreferenced timer, one at a time. Writes and the
+ * compaction step take the same in-process lock, because a delete that races a compaction of
+ * its fragments fails with a commit conflict; searches never wait for it.
+ */
+export class TableMaintainer {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private dirty = false;
+  private closed = false;
+  private lock: Promise<unknown> = Promise.resolve();
+  /** The last maintenance failure, kept rather than thrown: the next run retries. */
+  lastError: string | null = null;
+
+  constructor(
+    private readonly table: () => Promise<Table>,
+    private readonly plan: IndexPlan,
+    private readonly options: MaintenanceOptions,
+  ) {}
+
+  /** Runs `fn` (a write) so that it never overlaps a compaction of the same table. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.lock.then(fn, fn);
+    this.lock = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Records a write and schedules a maintenance run. */
+  touch(): void {
+    this.dirty = true;
+    if (this.closed || this.timer || this.running) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run();
+    }, this.options.delayMs);
+    this.timer.unref();
+  }
+
+  /** Runs maintenance now if anything was written since the last run, and waits for it. */
+  async flush(): Promise<void> {
+    if (this.timer) (clearTimeout(this.timer), (this.timer = null));
+    while (this.running) await this.running;
+    if (this.dirty) await this.run();
+  }
+
+  /** Finishes pending maintenance (a CLI command's writes get their upkeep before it exits), then stops. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flush();
+  }
+
+  private run(): Promise<void> {
+    if (this.running) return this.running;
+    this.dirty = false;
+    this.running = this.maintain()
+      .then(() => void (this.lastError = null))
+      .catch((error: unknown) => void (this.lastError = error instanceof Error ? error.message : String(error)))
+      .finally(() => {
+        this.running = null;
+        if (this.dirty && !this.closed) this.touch();
+      });
+    return this.running;
+  }
+
+  private async maintain(): Promise<void> {
+    const lancedb = await import("@lancedb/lancedb");
+    const t = await this.table();
+    const rows = await t.countRows();
+    if (rows === 0) return;
+    const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
+    for (const { column, kind } of this.plan.scalar) {
+      if (indexed.has(column)) continue;
+      await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : lancedb.Index.bitmap() });
+    }
+    const minRows = this.plan.vectorIndexMinRows;
+    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) {
+      await t.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: partitionsFor(rows) }) });
+    }
+    const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
+    await this.exclusive(() => t.optimize({ cleanupOlderThan }));
+  }
+
+  /** Whether the table has an index on `column` (for the benchmark and tests). */
+  async hasIndex(column: string): Promise<boolean> {
+    return (await (await this.table()).listIndices()).some((i) => i.columns.includes(column));
+  }
+}

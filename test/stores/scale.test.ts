@@ -1,0 +1,184 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createApiKey, createTenant } from "../../src/services/tenants.js";
+import { startServer } from "../../src/transports/http/server.js";
+import type { Db } from "../../src/stores/sqlite/database.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { startS3Server } from "../helpers/s3-server.js";
+
+/** Bytes under a folder, recursively (what `du` would count). */
+function folderBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => {
+    const path = join(dir, e.name);
+    return sum + (e.isDirectory() ? folderBytes(path) : statSync(path).size);
+  }, 0);
+}
+
+test("re-processing a document ten times keeps the data directory within 1.5x of its size after the first time", async () => {
+  // Retention 0: every version older than now may go, so the test need not wait for it.
+  const ws = await createWorkspace({ vector_version_retention_seconds: 0 });
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const strategies = ["recursive", "contextual_retrieval", "semantic_parent_child"];
+    await ws.app.process(doc.id, strategies);
+    const vectors = await ws.app.context.vectors();
+    const db = (ws.app.context.documents as unknown as { db: Db }).db;
+    // SQLite's write-ahead log is a transient file bounded by its auto-checkpoint; fold it into
+    // the database before measuring, so both figures count stored data only.
+    const settle = async () => {
+      await vectors.maintain();
+      db.pragma("wal_checkpoint(TRUNCATE)");
+    };
+    await settle();
+    const dataDir = ws.app.config.dataDir;
+    const first = folderBytes(dataDir);
+    for (let i = 0; i < 10; i++) {
+      const result = await ws.app.process(doc.id, strategies);
+      assert.deepEqual(result.strategiesFailed, []);
+    }
+    await settle();
+    const after = folderBytes(dataDir);
+    assert.ok(after <= first * 1.5, `data directory grew from ${first} to ${after} bytes (${(after / first).toFixed(2)}x)`);
+    const answer = await ws.app.ask({ documentId: doc.id, strategy: "contextual_retrieval", question: "How much does a member share cost?" });
+    assert.ok(answer.retrievedChunks.length > 0, "the current generation still answers after compaction");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("the vector store's upkeep builds scalar indexes on the scope columns", async () => {
+  const ws = await createWorkspace({ vector_version_retention_seconds: 0 });
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive"]);
+    await (await ws.app.context.vectors()).maintain();
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(ws.app.config.vectorStoreUri);
+    const [name] = (await db.tableNames()).filter((n) => n.startsWith("chunks_"));
+    const table = await db.openTable(name!);
+    const columns = (await table.listIndices()).flatMap((i) => i.columns).sort();
+    assert.deepEqual(columns, ["document_id", "generation", "strategy", "text"]);
+    table.close();
+    db.close();
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+/** Counts the SQL statements run through `db` while `fn` runs. */
+function countStatements<T>(db: Db, fn: () => T): { result: T; statements: number } {
+  let statements = 0;
+  const prepare = db.prepare.bind(db);
+  const counted = ((sql: string) => {
+    const stmt = prepare(sql);
+    return new Proxy(stmt, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (key === "all" || key === "get" || key === "run" || key === "iterate") statements++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  }) as typeof db.prepare;
+  (db as { prepare: typeof db.prepare }).prepare = counted;
+  try {
+    return { result: fn(), statements };
+  } finally {
+    (db as { prepare: typeof db.prepare }).prepare = prepare;
+  }
+}
+
+test("GET /documents and /experiments pages cost the same number of queries for 2 rows as for 40", async () => {
+  const ws = await createWorkspace();
+  try {
+    const ctx = ws.app.context;
+    const db = (ctx.documents as unknown as { db: Db }).db;
+    for (let i = 0; i < 40; i++) {
+      const id = `doc_${String(i).padStart(3, "0")}`;
+      ctx.documents.insert({ id, filename: `f${i}.docx`, format: "docx", title: "t", paragraphCount: 1, text: "x", blocks: [], filePath: "/nowhere", contentHash: `h${i}`, createdAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}` });
+      for (const strategy of i % 2 ? ["recursive", "fixed_size"] : ["semantic"]) {
+        ctx.chunks.commitGeneration(
+          { documentId: id, strategy, generation: `gen_${i}_${strategy}`, options: {}, embedder: "hash", vectorTable: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
+          [],
+        );
+      }
+    }
+    const small = countStatements(db, () => ctx.documents.list(0, 2));
+    const large = countStatements(db, () => ctx.documents.list(0, 40));
+    assert.equal(small.statements, 2, "one query for the page, one for the total");
+    assert.equal(large.statements, small.statements);
+    assert.equal(large.result.total, 40);
+    assert.deepEqual(large.result.items[0], { id: "doc_039", filename: "f39.docx", paragraphCount: 1, chunkCounts: { fixed_size: 40, recursive: 40 }, createdAt: "2026-01-01T00:00:39" });
+    assert.deepEqual(large.result.items[1]!.chunkCounts, { semantic: 39 });
+    assert.deepEqual(ctx.documents.record("doc_039")!.chunkCounts, large.result.items[0]!.chunkCounts, "a single document reads the same counts");
+    const experiments = countStatements(db, () => ctx.experiments.list(0, 50));
+    assert.equal(experiments.statements, 2);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("vector_store_uri: an invalid scheme is a configuration error; a local path is resolved", async () => {
+  const { loadConfig } = await import("../../src/config/load.js");
+  const bad = loadConfig({ cwd: "/tmp", env: {}, flags: { vector_store_uri: "http://example/x" } });
+  assert.match(bad.errors.join("\n"), /vector_store_uri: "http:\/\/example\/x" is not a local path or an s3:\/\/bucket\/path/);
+  assert.equal(loadConfig({ cwd: "/tmp", env: {}, flags: { vector_store_uri: "vectors" } }).config.vectorStoreUri, "/tmp/vectors");
+  assert.equal(loadConfig({ cwd: "/tmp", env: {}, flags: { data_dir: "/srv/ce" } }).config.vectorStoreUri, "/srv/ce/lancedb");
+  assert.equal(loadConfig({ cwd: "/tmp", env: { CHUNKEVAL_VECTOR_STORE_URI: "s3://bucket/vectors" } }).config.vectorStoreUri, "s3://bucket/vectors");
+});
+
+test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 upload and search keep every vector in the bucket", async () => {
+  const s3 = await startS3Server();
+  // LanceDB's object store reads endpoint, region and credentials from the environment.
+  const saved = Object.fromEntries(Object.keys(s3.env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, s3.env);
+  const ws = await createWorkspace({ vector_store_uri: `s3://${s3.bucket}/lancedb`, vector_version_retention_seconds: 0 });
+  try {
+    const app = ws.app;
+    const doc = await app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const processed = await app.process(doc.id, ["recursive", "contextual_retrieval"]);
+    assert.deepEqual(processed.strategiesFailed, []);
+    const query = await app.ask({ documentId: doc.id, strategy: "contextual_retrieval", question: "How much does a member share cost?" });
+    assert.match(query.retrievedChunks.map((c) => c.text).join(" "), /100 euros/);
+    const questions = JSON.parse(readFileSync(new URL("../../questions/harbor-light-handbook.json", import.meta.url), "utf8")).slice(0, 3);
+    const experiment = await app.bench({ document: { id: doc.id }, questions, questionsSource: "inline", strategies: ["recursive"], dryRun: true });
+    assert.equal(experiment.aggregateMetrics.recursive!.failedQuestions, 0);
+    await (await app.context.vectors()).maintain();
+
+    createTenant(app.tenants, "acme");
+    const auth = { authorization: `Bearer ${createApiKey(app.tenants, "acme", ["files:write", "domains:read", "domains:write"]).secret}` };
+    const server = await startServer(app, { host: "127.0.0.1", port: 0 });
+    try {
+      const ready = await fetch(`${server.url}/readyz`);
+      const created = await fetch(`${server.url}/v1/domains`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ domain: "handbooks", display_name: "Handbooks" }) });
+      assert.equal(created.status, 201);
+      const form = new FormData();
+      form.append("domain", "handbooks");
+      form.append("file", new Blob([handbookBytes()]), "handbook.docx");
+      const uploaded = await fetch(`${server.url}/v1/files`, { method: "POST", headers: auth, body: form });
+      const body = (await uploaded.json()) as { chunks_indexed: number };
+      assert.equal(uploaded.status, 201, JSON.stringify(body));
+      assert.ok(body.chunks_indexed > 0);
+      const search = await fetch(`${server.url}/v1/search`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ query: "member share price", top_k: 3 }) });
+      const hits = (await search.json()) as { items: Array<{ text: string }> };
+      assert.equal(search.status, 200);
+      assert.equal(hits.items.length, 3);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200, `readyz before the first upload answered ${ready.status}`);
+    } finally {
+      await server.close();
+    }
+    assert.equal(existsSync(join(app.config.dataDir, "lancedb")), false, "nothing was written to the local LanceDB folder");
+    const listing = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2&prefix=lancedb/&delimiter=/`)).text();
+    const tables = [...listing.matchAll(/<Prefix>lancedb\/([^<]+)\/<\/Prefix>/g)].map((m) => m[1]).sort();
+    assert.deepEqual(tables, ["chunks.lance", "chunks_hash_512.lance"]);
+  } finally {
+    await ws.cleanup();
+    for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+    await s3.close();
+  }
+});
