@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createApiKey, createTenant } from "../../src/services/tenants.js";
 import { startServer } from "../../src/transports/http/server.js";
 import type { Db } from "../../src/stores/sqlite/database.js";
+import { currentOwner } from "../../src/stores/owner.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startS3Server } from "../helpers/s3-server.js";
@@ -102,8 +103,10 @@ test("GET /documents and /experiments pages cost the same number of queries for 
       const id = `doc_${String(i).padStart(3, "0")}`;
       ctx.documents.insert({ id, filename: `f${i}.docx`, format: "docx", title: "t", paragraphCount: 1, text: "x", blocks: [], filePath: "/nowhere", contentHash: `h${i}`, createdAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}` });
       for (const strategy of i % 2 ? ["recursive", "fixed_size"] : ["semantic"]) {
+        const generation = `gen_${i}_${strategy}`;
+        ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorTable: "chunks_hash_512" }, currentOwner());
         ctx.chunks.commitGeneration(
-          { documentId: id, strategy, generation: `gen_${i}_${strategy}`, options: {}, embedder: "hash", vectorTable: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
+          { documentId: id, strategy, generation, options: {}, embedder: "hash", vectorTable: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
           [],
         );
       }

@@ -56,6 +56,7 @@ function pointIndexes(vectorIndexMinRows: number): IndexPlan {
       { column: "domain", kind: "bitmap" },
       { column: "deleted", kind: "bitmap" },
       { column: "source_file_id", kind: "btree" },
+      { column: "filename", kind: "btree" },
       { column: "point_id", kind: "btree" },
       { column: "ingestion_job_id", kind: "btree" },
     ],
