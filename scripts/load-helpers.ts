@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../bin/chunkeval.js", import.meta.url));
 
-export async function startServe(env: NodeJS.ProcessEnv): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startServe(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const server: ChildProcess = spawn(process.execPath, [BIN, "serve", "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   server.stderr!.on("data", (d) => (log += d));
@@ -17,6 +17,7 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<{ url: string;
   });
   return {
     url,
+    pid: server.pid!,
     stop: async () => {
       server.kill("SIGTERM");
       await new Promise((r) => server.on("exit", r));

@@ -1,25 +1,31 @@
 import type { Command } from "commander";
-import { ExitCode, NotFoundError, ProviderError } from "../../../errors.js";
+import { AuthenticationError, ExitCode, NotFoundError, ProviderError } from "../../../errors.js";
 import { JOB_STATUSES, JOB_TYPES, presentJob } from "../../../services/jobs.js";
-import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
+import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";
 
 type WireJob = { job_id: string; job_type: string; status: string; error?: string; created_at: string; finished_at: string | null; progress: string | null };
 
-/** Reads jobs from a running server's API, or from the job table in the data directory. */
-async function fetchJson(server: string, path: string): Promise<any> {
-  const response = await fetch(new URL(path, server)).catch((error: Error) => {
+/**
+ * Reads jobs from a running server's API, sending CHUNKEVAL_API_KEY (environment only, like
+ * the server's) when it is set.
+ */
+async function fetchJson(command: Command, server: string, path: string): Promise<any> {
+  const apiKey = loadCliConfig(command).config.apiKey;
+  const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
+  const response = await fetch(new URL(path, server), { headers }).catch((error: Error) => {
     throw new ProviderError(`cannot reach ${server}: ${error.message}`);
   });
   const body = (await response.json().catch(() => ({}))) as { detail?: string };
   if (response.status === 404) throw new NotFoundError(body.detail ?? `not found: ${path}`);
+  if (response.status === 401) throw new AuthenticationError(`${server} refused the request: ${body.detail ?? "unauthorized"} (set CHUNKEVAL_API_KEY to the server's key)`);
   if (!response.ok) throw new ProviderError(`${server} answered ${response.status}: ${body.detail ?? ""}`);
   return body;
 }
 
 async function readJob(command: Command, id: string, server?: string): Promise<WireJob> {
-  if (server) return fetchJson(server, `/jobs/${encodeURIComponent(id)}`);
+  if (server) return fetchJson(command, server, `/jobs/${encodeURIComponent(id)}`);
   return withChunkeval(command, async (app) => toWire(presentJob(app.getJob(id))) as WireJob);
 }
 
@@ -36,7 +42,7 @@ export function registerJobsCommand(program: Command): void {
       let page: { items: WireJob[]; total: number; offset: number; limit: number };
       if (options.server) {
         const qs = new URLSearchParams({ offset: String(options.offset), limit: String(options.limit), ...(options.status ? { status: options.status } : {}), ...(options.type ? { job_type: options.type } : {}) });
-        page = await fetchJson(options.server, `/jobs?${qs}`);
+        page = await fetchJson(command, options.server, `/jobs?${qs}`);
       } else {
         page = await withChunkeval(command, async (app) => {
           const p = app.listJobs({ jobType: options.type, status: options.status }, options);
