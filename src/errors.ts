@@ -175,6 +175,12 @@ export const errorClasses = [
   IndexFailedError,
 ] as const;
 
+/** Rebuilds a catalogue error that crossed a thread boundary as its class name and message. */
+export function restoreError(className: string | undefined, message: string): ChunkevalError | undefined {
+  const ErrorClass = errorClasses.find((c) => c.name === className);
+  return ErrorClass ? new ErrorClass(message) : undefined;
+}
+
 /** Throws CancelledError when the signal has fired; long loops call it between steps. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError("cancelled: " + String(signal.reason ?? "aborted"));

@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_threads";
 
 /**
  * Starts the worker module `name` that sits next to the module `callerUrl` (its
@@ -13,4 +13,99 @@ export function startSiblingWorker(callerUrl: string, name: string, options: Wor
   return extension === ".ts"
     ? new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { ...options, eval: true })
     : new Worker(workerFile, options);
+}
+
+/** Why a task did not return: its deadline, its heap limit, its signal, a crash, or an error it threw. */
+export class WorkerTaskFailure extends Error {
+  constructor(
+    readonly kind: "timeout" | "memory" | "aborted" | "crashed" | "threw",
+    message: string,
+    /** For `threw`: the class name of the error the task threw. */
+    readonly className?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one-message tasks in worker threads of one module: at most `maxWorkers` at once (more
+ * wait), one warm worker kept between tasks. A worker that overruns its deadline, runs out of
+ * its heap or is cancelled is terminated, never the process. The module answers each message
+ * with `{result}` or `{error: {className, message}}`.
+ */
+export class WorkerPool {
+  private idle: Worker | undefined;
+  private busy = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly callerUrl: string,
+    private readonly name: string,
+    private readonly options: { maxWorkers: number; resourceLimits?: ResourceLimits },
+  ) {}
+
+  /** Runs one task; without `timeoutMs` only the signal stops it. */
+  async run<T>(message: unknown, task: { timeoutMs?: number; signal?: AbortSignal; transfer?: ArrayBuffer[] }): Promise<T> {
+    if (task.signal?.aborted) throw new WorkerTaskFailure("aborted", String(task.signal.reason ?? "aborted"));
+    const worker = await this.acquire();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const finish = (reusable: boolean, outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        task.signal?.removeEventListener("abort", onAbort);
+        worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+        this.release(worker, reusable);
+        outcome();
+      };
+      const onMessage = (m: { result?: T; error?: { className: string; message: string } }) =>
+        finish(true, () => (m.error ? reject(new WorkerTaskFailure("threw", m.error.message, m.error.className)) : resolve(m.result as T)));
+      const onError = (error: Error & { code?: string }) =>
+        finish(false, () => reject(new WorkerTaskFailure(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed", error.message.split("\n")[0]!.slice(0, 200))));
+      const onExit = () => finish(false, () => reject(new WorkerTaskFailure("crashed", "the worker stopped")));
+      const onAbort = () => finish(false, () => reject(new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"))));
+      const timer = task.timeoutMs === undefined ? undefined : setTimeout(() => finish(false, () => reject(new WorkerTaskFailure("timeout", "the task overran its deadline"))), task.timeoutMs);
+      worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+      task.signal?.addEventListener("abort", onAbort, { once: true });
+      worker.postMessage(message, task.transfer ?? []);
+    });
+  }
+
+  private async acquire(): Promise<Worker> {
+    while (this.busy >= this.options.maxWorkers) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.busy++;
+    const warm = this.idle;
+    this.idle = undefined;
+    if (warm) {
+      warm.ref();
+      return warm;
+    }
+    return startSiblingWorker(this.callerUrl, this.name, this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {});
+  }
+
+  private release(worker: Worker, reusable: boolean): void {
+    this.busy--;
+    if (reusable && !this.idle) {
+      // An idle worker must not keep a finished CLI command alive.
+      worker.unref();
+      this.idle = worker;
+    } else {
+      void worker.terminate();
+    }
+    this.waiting.shift()?.();
+  }
+}
+
+/** The body of a worker module: answers each message with `{result}` or `{error}`. */
+export function serveTasks(port: import("node:worker_threads").MessagePort, handle: (message: any) => Promise<{ result: unknown; transfer?: ArrayBuffer[] }>): void {
+  port.on("message", async (message: unknown) => {
+    try {
+      const { result, transfer } = await handle(message);
+      port.postMessage({ result }, transfer ?? []);
+    } catch (error) {
+      const className = error instanceof Error ? error.constructor.name : "Error";
+      port.postMessage({ error: { className, message: error instanceof Error ? error.message : String(error) } });
+    }
+  });
 }

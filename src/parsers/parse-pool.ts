@@ -1,7 +1,6 @@
-import type { Worker } from "node:worker_threads";
 import type { ParsedDocument } from "../domain/types.js";
-import { CancelledError, ChunkingError, DocumentLimitError, errorClasses, type ChunkevalError } from "../errors.js";
-import { startSiblingWorker } from "../worker-threads.js";
+import { CancelledError, ChunkingError, DocumentLimitError, restoreError, type ChunkevalError } from "../errors.js";
+import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 import { checkUploadSize, type ParseLimits } from "./limits.js";
 import { inspectZip } from "./zip-guard.js";
 
@@ -9,45 +8,33 @@ import { inspectZip } from "./zip-guard.js";
 const MAX_PARSE_WORKERS = 2;
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-interface ParseWorker {
-  worker: Worker;
-  memoryMb: number;
-}
+/** One pool per heap limit (normally one: the configured `parse_memory_mb`). */
+const pools = new Map<number, WorkerPool>();
 
-/** One warm worker is kept between files, so a run of uploads does not pay a start each. */
-let idle: ParseWorker | undefined;
-let busy = 0;
-const waiting: Array<() => void> = [];
-
-async function acquire(memoryMb: number): Promise<ParseWorker> {
-  while (busy >= MAX_PARSE_WORKERS) await new Promise<void>((resolve) => waiting.push(resolve));
-  busy++;
-  const warm = idle;
-  idle = undefined;
-  if (warm && warm.memoryMb === memoryMb) {
-    warm.worker.ref();
-    return warm;
+function poolFor(memoryMb: number): WorkerPool {
+  let pool = pools.get(memoryMb);
+  if (!pool) {
+    // The heap limit makes an out-of-memory parse end its worker, never the process.
+    const resourceLimits = { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.floor(memoryMb / 8))) };
+    pool = new WorkerPool(import.meta.url, "parse-worker", { maxWorkers: MAX_PARSE_WORKERS, resourceLimits });
+    pools.set(memoryMb, pool);
   }
-  if (warm) void warm.worker.terminate();
-  // The heap limit makes an out-of-memory parse end this worker, never the process.
-  const worker = startSiblingWorker(import.meta.url, "parse-worker", { resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, memoryMb / 8)) } });
-  return { worker, memoryMb };
+  return pool;
 }
 
-function release(entry: ParseWorker, reusable: boolean): void {
-  busy--;
-  if (reusable && !idle) {
-    entry.worker.unref();
-    idle = entry;
-  } else {
-    void entry.worker.terminate();
+function toChunkevalError(failure: WorkerTaskFailure, filename: string, limits: ParseLimits): ChunkevalError {
+  switch (failure.kind) {
+    case "timeout":
+      return new DocumentLimitError(`${filename}: parsing took longer than parse_timeout_seconds (${limits.timeoutSeconds})`);
+    case "memory":
+      return new DocumentLimitError(`${filename}: parsing needs more memory than parse_memory_mb (${limits.memoryMb} MB)`);
+    case "aborted":
+      return new CancelledError(`cancelled while parsing: ${failure.message}`);
+    case "crashed":
+      return new ChunkingError(`${filename}: the parser failed (${failure.message})`);
+    case "threw":
+      return restoreError(failure.className, failure.message) ?? new ChunkingError(`${filename}: the file cannot be read (${failure.message.split("\n")[0]!.slice(0, 200)})`);
   }
-  waiting.shift()?.();
-}
-
-function rebuildError(filename: string, className: string, message: string): ChunkevalError {
-  const ErrorClass = errorClasses.find((c) => c.name === className);
-  return ErrorClass ? new ErrorClass(message) : new ChunkingError(`${filename}: the file cannot be read (${message.split("\n")[0]!.slice(0, 200)})`);
 }
 
 /**
@@ -60,41 +47,11 @@ export async function parseInWorker(bytes: Buffer, filename: string, limits: Par
   if (bytes.length === 0) throw new ChunkingError(`${filename}: the file is empty`);
   checkUploadSize(bytes.length, filename, limits.maxUploadBytes);
   if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) inspectZip(bytes, filename, limits.zip);
-  if (signal?.aborted) throw new CancelledError("cancelled before parsing");
-
-  const entry = await acquire(limits.memoryMb);
-  const { worker } = entry;
-  return new Promise<ParsedDocument>((resolve, reject) => {
-    let settled = false;
-    const finish = (reusable: boolean, outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
-      release(entry, reusable);
-      outcome();
-    };
-    const onMessage = (m: { parsed?: ParsedDocument; error?: { className: string; message: string } }) =>
-      finish(true, () => (m.error ? reject(rebuildError(filename, m.error.className, m.error.message)) : resolve(m.parsed!)));
-    const onError = (error: Error & { code?: string }) =>
-      finish(false, () =>
-        reject(
-          error.code === "ERR_WORKER_OUT_OF_MEMORY"
-            ? new DocumentLimitError(`${filename}: parsing needs more memory than parse_memory_mb (${limits.memoryMb} MB)`)
-            : new ChunkingError(`${filename}: the parser failed (${error.message.split("\n")[0]!.slice(0, 200)})`),
-        ),
-      );
-    const onExit = () => finish(false, () => reject(new ChunkingError(`${filename}: the parser stopped unexpectedly`)));
-    const onAbort = () => finish(false, () => reject(new CancelledError(`cancelled while parsing: ${String(signal?.reason ?? "aborted")}`)));
-    const timer = setTimeout(
-      () => finish(false, () => reject(new DocumentLimitError(`${filename}: parsing took longer than parse_timeout_seconds (${limits.timeoutSeconds})`))),
-      limits.timeoutSeconds * 1000,
-    );
-    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    // A copy of just this file's bytes, transferred (a Buffer may view a larger shared pool).
-    const copy = new Uint8Array(bytes);
-    worker.postMessage({ bytes: copy, filename, limits }, [copy.buffer]);
-  });
+  // A copy of just this file's bytes, transferred (a Buffer may view a larger shared pool).
+  const copy = new Uint8Array(bytes);
+  try {
+    return await poolFor(limits.memoryMb).run<ParsedDocument>({ bytes: copy, filename, limits }, { timeoutMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] });
+  } catch (error) {
+    throw error instanceof WorkerTaskFailure ? toChunkevalError(error, filename, limits) : error;
+  }
 }

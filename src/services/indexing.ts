@@ -1,4 +1,5 @@
 import { ChunkingError, ChunkLimitError, throwIfCancelled } from "../errors.js";
+import { chunkOffThread } from "../strategies/offload.js";
 import { newId } from "../domain/ids.js";
 import type { Chunk, StoredDocument } from "../domain/types.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
@@ -110,7 +111,7 @@ export async function runIndexing<R>(ctx: ServiceContext, input: IndexingInput, 
   const report = input.report ?? (() => undefined);
   const strategy = await ctx.strategies.get(input.strategy).create({ ...ctx.config.strategyOptions[input.strategy], ...input.strategyOptions });
   report("chunking");
-  const drafts = await strategy.chunk({ document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal });
+  const drafts = await chunkOffThread(strategy, { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal });
   if (drafts.length === 0) throw new ChunkingError(`${input.strategy} produced no chunks`);
   const generation = newId("gen");
   const chunks = toChunks(drafts, generation);
