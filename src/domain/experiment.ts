@@ -5,6 +5,10 @@ export interface QuestionMetrics {
   recall: number | null;
   precision: number | null;
   iou: number | null;
+  /** IoU on a log scale between retrieving the whole document (0) and exactly the references (1). */
+  retrievalEfficiency: number | null;
+  /** Chroma's Precision_Ω: precision of an oracle that retrieves exactly the chunks touching the references. */
+  precisionOmega: number | null;
   hit: number | null;
   reciprocalRank: number | null;
   contextRelevance: number | null;
@@ -39,11 +43,17 @@ export interface AggregateMetrics {
   avgRecall: number | null;
   avgPrecision: number | null;
   avgIou: number | null;
+  avgRetrievalEfficiency: number | null;
+  avgPrecisionOmega: number | null;
   hitRate: number | null;
   mrr: number | null;
   compositeScore: number | null;
-  /** Spread (population standard deviation) of each 0-10 / 0-1 metric across questions. */
-  spread: Record<string, number | null>;
+  /** Composite points each measured metric contributed, keyed by metric; they add up to the composite. */
+  compositeContributions: Record<string, number> | null;
+  /** 95 % bootstrap interval over questions of each metric that was measured, keyed by metric. */
+  confidenceIntervals: Record<string, [number, number] | null>;
+  /** Why each metric that is null could not be measured, keyed by metric. */
+  missing: Record<string, string>;
   avgLatencySeconds: number | null;
   totalLatencySeconds: number;
   tokens: TokenUsage;
@@ -70,6 +80,8 @@ export interface ExperimentDetails {
   strategyOptions: Record<string, Record<string, number>>;
   weights: Record<string, number>;
   hallucinationThreshold: number;
+  /** How confidence intervals and comparisons were computed. */
+  statistics: { method: string; resamples: number; confidenceLevel: number; seed: number };
   indexing: StrategyIndexing[];
   cost: { answersUsd: number; judgingUsd: number; embeddingsUsd: number; contextualisationUsd: number; referenceModel: string; referenceUsd: number };
   /** For dry runs: what the full run would cost and take. */
@@ -77,6 +89,20 @@ export interface ExperimentDetails {
   stageSeconds: { processing: number; retrieval: number; generation: number; judging: number };
   embeddings: { computed: number; cached: number };
   stoppedEarly: string | null;
+}
+
+/** The best strategy's composite against another's, paired over the same questions. */
+export interface StrategyComparison {
+  strategy: string;
+  metric: "composite_score";
+  /** Best minus this strategy, on 0-10. */
+  difference: number | null;
+  /** 95 % paired bootstrap interval of the difference. */
+  confidenceInterval: [number, number] | null;
+  pValue: number | null;
+  /** True when the interval excludes zero. */
+  significant: boolean;
+  questions: number;
 }
 
 export interface Experiment {
@@ -89,6 +115,9 @@ export interface Experiment {
   totalLatencySeconds: number;
   estimatedCostUsd: number;
   createdAt: string;
+  /** The recommendation with its confidence, in words. */
+  verdict: string;
+  comparisons: StrategyComparison[];
 }
 
 export interface ExperimentRecord extends Experiment {

@@ -36,29 +36,70 @@ export function intersectionLength(a: CharSpan[], b: CharSpan[]): number {
 /** A retrieved chunk "finds" a reference when it covers at least this share of the reference. */
 export const HIT_COVERAGE = 0.5;
 
+function overlap(a: CharSpan, b: CharSpan): CharSpan | null {
+  const start = Math.max(a.start, b.start);
+  const end = Math.min(a.end, b.end);
+  return end > start ? { start, end } : null;
+}
+
+const totalLength = (spans: CharSpan[]) => spans.reduce((n, s) => n + Math.max(0, s.end - s.start), 0);
+
 /**
- * Retrieval metrics by character spans (Chroma, "Evaluating Chunking Strategies for
- * Retrieval"): with e the reference excerpts and r the retrieved text (unions of spans),
- * recall = |e∩r|/|e|, precision = |e∩r|/|r|, IoU = |e∩r|/(|e|+|r|-|e∩r|). A hit is a retrieved
- * chunk covering at least HIT_COVERAGE of some reference; the reciprocal rank is 1/rank of the
- * first such chunk (0 when none).
+ * Retrieval metrics by character spans, as Chroma defines them ("Evaluating Chunking Strategies
+ * for Retrieval", the chunking_evaluation package). The numerator is the UNION of every
+ * chunk ∩ reference intersection, so text retrieved twice counts once. The denominators are
+ * SUMS, as Chroma's are: recall divides by the summed reference lengths (overlapping references
+ * count twice), precision by the summed retrieved chunk lengths (overlapping chunks count
+ * twice, so retrieving the same text twice costs precision), IoU by the summed chunk lengths plus
+ * the reference characters no retrieved chunk covers (summed per reference).
+ * A hit is a retrieved chunk covering at least HIT_COVERAGE of some reference; the reciprocal
+ * rank is 1/rank of the first such chunk (0 when none).
  */
 export function retrievalMetrics(references: CharSpan[], retrieved: CharSpan[]) {
-  const e = unionSpans(references);
-  const r = unionSpans(retrieved);
-  const shared = intersectionLength(e, r);
-  const eLen = spanLength(e);
-  const rLen = spanLength(r);
+  const intersections = retrieved.flatMap((chunk) => references.map((ref) => overlap(chunk, ref)).filter((o): o is CharSpan => o !== null));
+  const found = spanLength(unionSpans(intersections));
+  const retrievedUnion = unionSpans(retrieved);
+  const missed = references.reduce((n, ref) => n + (ref.end - ref.start) - intersectionLength([ref], retrievedUnion), 0);
+  const referenceTotal = totalLength(references);
+  const retrievedTotal = totalLength(retrieved);
   const firstHit = retrieved.findIndex((chunk) =>
     references.some((ref) => intersectionLength([ref], [chunk]) >= HIT_COVERAGE * (ref.end - ref.start)),
   );
   return {
-    recall: eLen === 0 ? 0 : shared / eLen,
-    precision: rLen === 0 ? 0 : shared / rLen,
-    iou: eLen + rLen - shared === 0 ? 0 : shared / (eLen + rLen - shared),
+    recall: referenceTotal === 0 ? 0 : found / referenceTotal,
+    precision: retrievedTotal === 0 ? 0 : found / retrievedTotal,
+    iou: retrievedTotal + missed === 0 ? 0 : found / (retrievedTotal + missed),
     hit: firstHit === -1 ? 0 : 1,
     reciprocalRank: firstHit === -1 ? 0 : 1 / (firstHit + 1),
   };
+}
+
+/**
+ * IoU placed on a log scale between retrieving the whole document (0) and retrieving exactly
+ * the reference text (1). Chroma's IoU of top-k chunks is a few percent whatever the strategy,
+ * so on a linear 0-10 scale it cannot weigh in a composite: halving the retrieved text moves it
+ * by a fraction of a point. On this scale every halving or doubling of the retrieved text for
+ * the same reference characters moves it by the same step, so retrieving more text is not free.
+ */
+export function retrievalEfficiency(iou: number, references: CharSpan[], documentLength: number): number {
+  const floor = Math.min(1, spanLength(unionSpans(references)) / Math.max(1, documentLength));
+  if (iou <= 0) return 0;
+  if (floor >= 1) return 1;
+  return Math.min(1, Math.max(0, Math.log(iou / floor) / Math.log(1 / floor)));
+}
+
+/**
+ * Chroma's Precision_Ω for one question: the precision an oracle retriever would get if it
+ * returned exactly the chunks that overlap the references. It measures how tightly the chunker
+ * carves the excerpts, independent of retrieval: |∪(chunk ∩ reference)| over
+ * |∪(overlapping chunks) ∪ references|, both unions. `units` are all the spans the strategy can
+ * return (for parent-child strategies, the parents).
+ */
+export function precisionOmega(references: CharSpan[], units: CharSpan[]): number {
+  const touching = units.filter((u) => references.some((r) => overlap(u, r) !== null));
+  const intersections = touching.flatMap((u) => references.map((r) => overlap(u, r)).filter((o): o is CharSpan => o !== null));
+  const denominator = spanLength(unionSpans([...touching, ...references]));
+  return denominator === 0 ? 0 : spanLength(unionSpans(intersections)) / denominator;
 }
 
 export function mean(values: Array<number | null>): number | null {
@@ -80,83 +121,90 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 /**
- * Default weights of the composite score. Every term is on a 0-10 scale (recall and MRR are
+ * Default weights of the composite score. Every term is on a 0-10 scale (recall, MRR and IoU are
  * scaled from 0-1); a metric that is missing for a strategy drops out and the rest are
- * re-weighted, so strategies are compared on what could be measured.
+ * re-weighted, so strategies are compared on what could be measured. Retrieval efficiency (IoU
+ * on a log scale) carries weight so that retrieving more text is not rewarded for free: recall
+ * alone always prefers bigger chunks.
  */
 export const DEFAULT_WEIGHTS: Record<string, number> = {
-  answer_similarity: 0.3,
+  answer_similarity: 0.25,
   faithfulness: 0.2,
-  context_relevance: 0.2,
+  context_relevance: 0.15,
   recall: 0.2,
   mrr: 0.1,
+  retrieval_efficiency: 0.1,
 };
 
-export function compositeScore(m: Pick<AggregateMetrics, "avgAnswerSimilarity" | "avgFaithfulness" | "avgContextRelevance" | "avgRecall" | "mrr">, weights: Record<string, number>): number | null {
-  const terms: Array<[string, number | null]> = [
-    ["answer_similarity", m.avgAnswerSimilarity],
-    ["faithfulness", m.avgFaithfulness],
-    ["context_relevance", m.avgContextRelevance],
-    ["recall", m.avgRecall === null ? null : m.avgRecall * 10],
-    ["mrr", m.mrr === null ? null : m.mrr * 10],
-  ];
-  let sum = 0;
-  let weight = 0;
-  for (const [name, value] of terms) {
-    const w = weights[name] ?? 0;
-    if (value === null || w <= 0) continue;
-    sum += w * value;
-    weight += w;
-  }
-  return weight === 0 ? null : sum / weight;
+/** The composite's terms: weight name, the metric it reads, and the factor that brings it to 0-10. */
+const COMPOSITE_TERMS = [
+  { weight: "answer_similarity", metric: "avg_answer_similarity", field: "avgAnswerSimilarity", factor: 1 },
+  { weight: "faithfulness", metric: "avg_faithfulness", field: "avgFaithfulness", factor: 1 },
+  { weight: "context_relevance", metric: "avg_context_relevance", field: "avgContextRelevance", factor: 1 },
+  { weight: "recall", metric: "avg_recall", field: "avgRecall", factor: 10 },
+  { weight: "mrr", metric: "mrr", field: "mrr", factor: 10 },
+  { weight: "retrieval_efficiency", metric: "avg_retrieval_efficiency", field: "avgRetrievalEfficiency", factor: 10 },
+] as const;
+
+export type CompositeInput = Pick<AggregateMetrics, (typeof COMPOSITE_TERMS)[number]["field"]>;
+
+/**
+ * How many composite points each measured metric contributed (weight × value on 0-10 over the
+ * weights of the measured metrics); the contributions add up to the composite score. Null when
+ * nothing could be measured.
+ */
+export function compositeContributions(m: CompositeInput, weights: Record<string, number>): Record<string, number> | null {
+  const measured = COMPOSITE_TERMS.filter((t) => m[t.field] !== null && (weights[t.weight] ?? 0) > 0);
+  const totalWeight = measured.reduce((n, t) => n + weights[t.weight]!, 0);
+  if (totalWeight === 0) return null;
+  return Object.fromEntries(measured.map((t) => [t.metric, (weights[t.weight]! * m[t.field]! * t.factor) / totalWeight]));
 }
 
-/** Aggregates one strategy's question results (failed questions are counted, not averaged). */
-export function aggregate(results: QuestionResult[], weights: Record<string, number>, hallucinationThreshold: number, costUsd: number): AggregateMetrics {
+export function compositeScore(m: CompositeInput, weights: Record<string, number>): number | null {
+  const parts = compositeContributions(m, weights);
+  return parts === null ? null : Object.values(parts).reduce((a, b) => a + b, 0);
+}
+
+/** The quality means of a set of question results: what a strategy scored, and what a bootstrap resample recomputes. */
+export type QualityMeans = Pick<
+  AggregateMetrics,
+  "avgContextRelevance" | "avgAnswerSimilarity" | "avgFaithfulness" | "hallucinationRate" | "avgRecall" | "avgPrecision" | "avgIou" | "avgRetrievalEfficiency" | "avgPrecisionOmega" | "hitRate" | "mrr"
+>;
+
+/** Means over the questions that did not fail; a metric no question produced is null. */
+export function qualityMeans(results: QuestionResult[], hallucinationThreshold: number): QualityMeans {
   const ok = results.filter((r) => r.error === null);
-  const pick = (key: keyof QuestionResult["metrics"]) => ok.map((r) => r.metrics[key]);
-  const answered = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);
-  const partial = {
+  const pick = (key: keyof QuestionResult["metrics"]) => ok.map((r) => r.metrics[key] ?? null);
+  const judged = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);
+  return {
     avgContextRelevance: mean(pick("contextRelevance")),
     avgAnswerSimilarity: mean(pick("answerSimilarity")),
     avgFaithfulness: mean(pick("faithfulness")),
-    hallucinationRate: answered.length === 0 ? null : answered.filter((r) => r.metrics.faithfulness! < hallucinationThreshold).length / answered.length,
-    totalQuestions: results.length,
-    failedQuestions: results.length - ok.length,
+    hallucinationRate: judged.length === 0 ? null : judged.filter((r) => r.metrics.faithfulness! < hallucinationThreshold).length / judged.length,
     avgRecall: mean(pick("recall")),
     avgPrecision: mean(pick("precision")),
     avgIou: mean(pick("iou")),
+    avgRetrievalEfficiency: mean(pick("retrievalEfficiency")),
+    avgPrecisionOmega: mean(pick("precisionOmega")),
     hitRate: mean(pick("hit")),
     mrr: mean(pick("reciprocalRank")),
-  };
-  const spread = Object.fromEntries(
-    (["contextRelevance", "answerSimilarity", "faithfulness", "recall", "precision", "iou"] as const).map((k) => [k, standardDeviation(pick(k))]),
-  );
-  const latencies = results.map((r) => r.latency.totalSeconds);
-  return {
-    ...partial,
-    compositeScore: compositeScore(partial, weights),
-    spread,
-    avgLatencySeconds: mean(latencies),
-    totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
-    tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
-    costUsd,
   };
 }
 
 /**
- * The best strategy: highest composite score; ties (within 1e-9) go to the lower hallucination
- * rate, then the lower total latency, then the name, so the choice is deterministic.
+ * The best strategy: highest composite score. Ties (within 1e-9) go to the lower hallucination
+ * rate, then the higher IoU, each only where both strategies measured it, then the name. Only
+ * quantities that the same inputs reproduce decide: never wall-clock time.
  */
 export function bestStrategy(aggregates: Record<string, AggregateMetrics>): string {
+  const compareMeasured = (a: number | null, b: number | null) => (a === null || b === null || Math.abs(a - b) <= 1e-9 ? 0 : a - b);
   const entries = Object.entries(aggregates);
-  entries.sort(([an, a], [bn, b]) => {
-    const score = (b.compositeScore ?? -1) - (a.compositeScore ?? -1);
-    if (Math.abs(score) > 1e-9) return score;
-    const halluc = (a.hallucinationRate ?? 1) - (b.hallucinationRate ?? 1);
-    if (Math.abs(halluc) > 1e-9) return halluc;
-    if (a.totalLatencySeconds !== b.totalLatencySeconds) return a.totalLatencySeconds - b.totalLatencySeconds;
-    return an.localeCompare(bn);
-  });
+  entries.sort(
+    ([an, a], [bn, b]) =>
+      compareMeasured(b.compositeScore ?? -1, a.compositeScore ?? -1) ||
+      compareMeasured(a.hallucinationRate, b.hallucinationRate) ||
+      compareMeasured(b.avgIou, a.avgIou) ||
+      an.localeCompare(bn),
+  );
   return entries[0]![0];
 }

@@ -2,13 +2,21 @@ import { cosine } from "../domain/vectors.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { sentenceSpans } from "../text/sentences.js";
+import { contentTerms } from "../text/terms.js";
+import { unsupportedFact } from "./facts.js";
 import type { Judge } from "./judge.js";
-import { answerSimilarity, termCoverage } from "./similarity.js";
+import { answerSimilarity } from "./similarity.js";
 
-/** A context sentence bears on the question at or above this relatedness (0-1). */
+/** A context sentence bears on a statement at or above this relatedness (0-1). */
 export const RELEVANCE_THRESHOLD = 0.4;
 /** An answer statement is supported at or above this relatedness to some context sentence. */
 export const SUPPORT_THRESHOLD = 0.7;
+
+interface Sentence {
+  text: string;
+  terms: Set<string>;
+  vector: Float32Array;
+}
 
 function sentencesOf(texts: string[]): string[] {
   const seen = new Set<string>();
@@ -16,30 +24,80 @@ function sentencesOf(texts: string[]): string[] {
   return [...seen];
 }
 
+async function embedSentences(embedder: Embedder, texts: string[], signal?: AbortSignal): Promise<Sentence[]> {
+  const vectors = await embedder.embed(texts, signal);
+  return texts.map((text, i) => ({ text, terms: new Set(contentTerms(text)), vector: vectors[i]! }));
+}
+
+/** Relatedness of a to b (0-1): the larger of their embedding cosine and the share of a's content words found in b. */
+function relatedness(a: Sentence, b: Sentence): number {
+  let shared = 0;
+  for (const t of a.terms) if (b.terms.has(t)) shared++;
+  return Math.max(cosine(a.vector, b.vector), a.terms.size === 0 ? 0 : shared / a.terms.size);
+}
+
 /**
- * The default judge: no network, deterministic. Relatedness of two texts is the larger of
- * their embedding cosine and the share of the first one's content words found in the second.
- * - context relevance = 10 x share of retrieved sentences related to the question;
- * - faithfulness = 10 x share of answer sentences supported by some retrieved sentence;
- * - answer similarity = see similarity.ts.
+ * Context relevance on 0-10: did the retrieved context hold what the question needs? The best
+ * retrieved sentence's relatedness to the question is placed between what a typical sentence
+ * of the document reaches (the median: 0) and what the best sentence anywhere in the document
+ * reaches (10). Measuring against the document, not as a share of the retrieved text, keeps the
+ * score from being capped by top_k × chunk size, and makes it comparable across questions that
+ * are easy or hard to match.
+ */
+function contextRelevance(question: Sentence, context: Sentence[], document: Sentence[]): number {
+  if (context.length === 0) return 0;
+  const bestInContext = Math.max(...context.map((s) => relatedness(question, s)));
+  const inDocument = document.map((s) => relatedness(question, s)).sort((a, b) => a - b);
+  if (inDocument.length === 0) return 10;
+  const best = inDocument[inDocument.length - 1]!;
+  const typical = inDocument[Math.floor(inDocument.length / 2)]!;
+  if (best - typical <= 1e-9) return bestInContext >= best ? 10 : 0;
+  return 10 * Math.min(1, Math.max(0, (bestInContext - typical) / (best - typical)));
+}
+
+/**
+ * Faithfulness on 0-10: the share of the answer's statements (sentences) that the context
+ * supports. A statement is supported when some context sentence is related to it at
+ * SUPPORT_THRESHOLD and its facts hold: its numbers and names occur in the context sentences
+ * related to it, and its polarity matches the closest one (see facts.ts).
+ */
+function faithfulness(statements: Sentence[], context: Sentence[]): number | null {
+  if (statements.length === 0) return null;
+  const supported = statements.filter((statement) => {
+    const scored = context.map((s) => ({ s, r: relatedness(statement, s) }));
+    const closest = scored.reduce<{ s: Sentence; r: number } | null>((best, x) => (best === null || x.r > best.r ? x : best), null);
+    if (closest === null || closest.r < SUPPORT_THRESHOLD) return false;
+    const evidence = scored.filter((x) => x.r >= RELEVANCE_THRESHOLD).map((x) => x.s.text);
+    return unsupportedFact(statement.text, evidence, closest.s.text) === null;
+  }).length;
+  return (10 * supported) / statements.length;
+}
+
+/**
+ * The default judge: no network, deterministic. Context relevance and faithfulness as above;
+ * answer similarity: see similarity.ts. The document's sentences are embedded once per document
+ * and kept for the judge's life (a benchmark judges one document many times).
  */
 export function createEmbeddingJudge(embedder: Embedder): Judge {
+  const documents = new Map<string, Promise<Sentence[]>>();
+  const documentSentences = (text: string, signal?: AbortSignal) => {
+    let made = documents.get(text);
+    if (!made) {
+      made = embedSentences(embedder, sentencesOf([text]), signal);
+      made.catch(() => documents.delete(text));
+      documents.set(text, made);
+    }
+    return made;
+  };
   return {
     name: "embedding",
     async judge(input, signal) {
-      const sentences = sentencesOf(input.contexts);
-      const statements = input.answered ? sentencesOf([input.answer]) : [];
-      const vectors = await embedder.embed([input.question, ...sentences, ...statements], signal);
-      const q = vectors[0]!;
-      const sv = vectors.slice(1, 1 + sentences.length);
-      const av = vectors.slice(1 + sentences.length);
-      const related = (text: string, vector: Float32Array, otherText: string, otherVector: Float32Array) =>
-        Math.max(cosine(vector, otherVector), termCoverage(text, otherText));
-      const relevant = sentences.filter((s, i) => related(input.question, q, s, sv[i]!) >= RELEVANCE_THRESHOLD).length;
-      const supported = statements.filter((st, i) => sentences.some((s, j) => related(st, av[i]!, s, sv[j]!) >= SUPPORT_THRESHOLD)).length;
+      const [question, ...context] = await embedSentences(embedder, [input.question, ...sentencesOf(input.contexts)], signal);
+      const document = await documentSentences(input.document, signal);
+      const statements = input.answered && input.measureFaithfulness ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       return {
-        contextRelevance: sentences.length === 0 ? 0 : (10 * relevant) / sentences.length,
-        faithfulness: statements.length === 0 ? null : (10 * supported) / statements.length,
+        contextRelevance: contextRelevance(question!, context, document),
+        faithfulness: input.measureFaithfulness ? faithfulness(statements, context) : null,
         answerSimilarity: input.target === null ? null : await answerSimilarity(embedder, input.answer, input.target, signal),
         usage: ZERO_USAGE,
       };

@@ -49,14 +49,14 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
         return parseJsonReply(r.text, what);
       };
       const graded = await ask(
-        `Rate from 0 to 10 how much of the CONTEXT is relevant to answering the QUESTION (10: all of it bears on the question; 0: none of it).\nQUESTION: ${input.question}\nCONTEXT:\n${context(input.contexts)}\nReply with JSON only: {"score": <number from 0 to 10>}`,
+        `Rate from 0 to 10 whether the CONTEXT contains the information needed to answer the QUESTION (10: everything the answer needs is there; 5: part of it; 0: none of it). Judge only whether the needed information is present; unrelated text around it does not lower the score.\nQUESTION: ${input.question}\nCONTEXT:\n${context(input.contexts)}\nReply with JSON only: {"score": <number from 0 to 10>}`,
         "context relevance",
       );
       const score = Number(graded.score);
       if (!Number.isFinite(score) || score < 0 || score > 10) throw new ProviderError(`judge gave context relevance ${JSON.stringify(graded.score)}, not a number from 0 to 10`);
 
       let faithfulness: number | null = null;
-      if (input.answered) {
+      if (input.answered && input.measureFaithfulness) {
         const extracted = await ask(
           `Break the ANSWER to the QUESTION into short, standalone factual statements.\nQUESTION: ${input.question}\nANSWER: ${input.answer}\nReply with JSON only: {"statements": ["...", "..."]}`,
           "statement extraction",

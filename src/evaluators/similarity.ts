@@ -1,43 +1,35 @@
 import { cosine } from "../domain/vectors.js";
 import type { Embedder } from "../embedders/embedder.js";
+import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
+import { namesIn, numbersIn } from "./facts.js";
 
-/** Share of `needle`'s distinct content words that also occur in `haystack` (0-1). */
-export function termCoverage(needle: string, haystack: string): number {
-  const wanted = new Set(contentTerms(needle));
-  if (wanted.size === 0) return 0;
-  const have = new Set(contentTerms(haystack));
-  let n = 0;
-  for (const t of wanted) if (have.has(t)) n++;
-  return n / wanted.size;
-}
-
-/** Token-level F1 of content words (SQuAD-style), 0-1. */
-export function tokenF1(a: string, b: string): number {
-  const ta = contentTerms(a);
-  const tb = contentTerms(b);
-  if (ta.length === 0 || tb.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const t of tb) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of ta) {
-    const c = counts.get(t) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(t, c - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const p = common / ta.length;
-  const r = common / tb.length;
-  return (2 * p * r) / (p + r);
+/**
+ * The expected answer's facts that the answer contains, weighted (0-1): numbers and names count
+ * double, other content words once. A recall, so an answer is not marked down for saying more.
+ */
+export function factRecall(expected: string, answer: string): number {
+  const answerNumbers = numbersIn(answer);
+  const answerTerms = new Set(contentTerms(answer));
+  const names = new Set([...namesIn(expected)].flatMap((n) => contentTerms(n)));
+  const facts = [
+    ...[...numbersIn(expected)].map((n) => ({ weight: 2, found: answerNumbers.has(n) })),
+    ...[...new Set(contentTerms(expected.replace(/\d+(?:[.,]\d+)*/g, " ")))].map((t) => ({ weight: names.has(t) ? 2 : 1, found: answerTerms.has(t) })),
+  ];
+  const total = facts.reduce((n, f) => n + f.weight, 0);
+  return total === 0 ? 0 : facts.reduce((n, f) => n + (f.found ? f.weight : 0), 0) / total;
 }
 
 /**
- * Answer similarity on 0-10: the mean of the embedding cosine (clamped to 0-1) and the token
- * F1 of content words, so both meaning and the exact facts (numbers, names) count.
+ * Answer similarity on 0-10: 70 % the expected answer's facts found in the answer (factRecall),
+ * 30 % the embedding cosine (clamped to 0-1) between the expected answer and the answer's
+ * closest sentence. Facts weigh most because sentence-embedding cosines of two correct phrasings
+ * rarely pass 0.8; the cosine credits an answer that says the same in other words. Both look for what the answer contains, not how much else it says, so
+ * verbosity neither helps nor hurts; a missing or changed number or name does.
  */
 export async function answerSimilarity(embedder: Embedder, answer: string, target: string, signal?: AbortSignal): Promise<number> {
-  const [a, t] = await embedder.embed([answer, target], signal);
-  return 10 * (0.5 * Math.max(0, cosine(a!, t!)) + 0.5 * tokenF1(answer, target));
+  const sentences = sentenceSpans(answer).map((s) => answer.slice(s.start, s.end));
+  const [expected, ...vectors] = await embedder.embed([target, ...(sentences.length > 0 ? sentences : [answer])], signal);
+  const closest = Math.max(...vectors.map((v) => cosine(expected!, v)));
+  return 10 * (0.7 * factRecall(target, answer) + 0.3 * Math.max(0, closest));
 }

@@ -5,13 +5,16 @@
 
 const W = 640;
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const shorten = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 const fmt = (v: number, digits = 2) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(digits));
 
 export interface Bar {
   label: string;
   value: number | null;
-  /** Optional spread drawn as a whisker of ± spread around the value. */
-  spread?: number | null;
+  /** Optional confidence interval drawn as a whisker from its low to its high end. */
+  interval?: [number, number] | null;
+  /** Why the value is missing, written in place of the bar. */
+  missing?: string;
   highlight?: boolean;
 }
 
@@ -20,17 +23,17 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
   const rowH = 28;
   const labelW = 170;
   const plotW = W - labelW - 70;
-  const max = options.max ?? Math.max(1e-9, ...bars.map((b) => (b.value ?? 0) + (b.spread ?? 0)));
+  const max = options.max ?? Math.max(1e-9, ...bars.map((b) => Math.max(b.value ?? 0, b.interval?.[1] ?? 0)));
   const h = bars.length * rowH + 34;
   const rows = bars
     .map((b, i) => {
       const y = 26 + i * rowH;
       const label = `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="label">${escape(b.label)}</text>`;
-      if (b.value === null) return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a (not measured)</text>`;
+      if (b.value === null) return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a — ${escape(shorten(b.missing ?? "not measured", 64))}</text>`;
       const width = Math.max(1, (plotW * Math.max(0, b.value)) / max);
       const whisker =
-        b.spread !== undefined && b.spread !== null
-          ? `<line x1="${labelW + (plotW * Math.max(0, b.value - b.spread)) / max}" x2="${labelW + (plotW * Math.min(max, b.value + b.spread)) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
+        b.interval
+          ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
           : "";
       return `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}<text x="${labelW + width + 6}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`;
     })

@@ -3,6 +3,7 @@ import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { barChart, histogram, scatterChart } from "./charts.js";
+import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
@@ -48,26 +49,41 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
   return segments;
 }
 
-/** Plain-words reasons for the recommendation, from measured numbers only. */
+/** Plain-words reasons for the recommendation, from measured numbers only; the verdict leads. */
 function recommendation(e: ExperimentRecord): string[] {
   const best = e.aggregateMetrics[e.bestStrategy]!;
-  const others = Object.entries(e.aggregateMetrics).filter(([s]) => s !== e.bestStrategy);
-  const lines = [`${e.bestStrategy} has the best composite score: ${best.compositeScore?.toFixed(2) ?? "n/a"} of 10.`];
+  const lines = [e.verdict];
+  const interval = best.confidenceIntervals?.composite_score;
+  if (best.compositeScore !== null) {
+    lines.push(`${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : ""}.`);
+  }
   if (best.hitRate !== null) lines.push(`It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : ""}.`);
   if (best.hallucinationRate !== null) lines.push(`${(100 * best.hallucinationRate).toFixed(0)}% of its answers were judged unsupported by the retrieved context.`);
-  const runnerUp = others.sort(([, a], [, b]) => (b.compositeScore ?? -1) - (a.compositeScore ?? -1))[0];
-  if (runnerUp && runnerUp[1].compositeScore !== null && best.compositeScore !== null) {
-    lines.push(`The runner-up, ${runnerUp[0]}, scored ${runnerUp[1].compositeScore.toFixed(2)} (${(best.compositeScore - runnerUp[1].compositeScore).toFixed(2)} lower).`);
+  else if (best.missing?.hallucination_rate) lines.push(`Hallucination was not measured: ${best.missing.hallucination_rate}.`);
+  const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
+  if (runnerUp) {
+    const ci = runnerUp.confidenceInterval;
+    lines.push(
+      `The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${ci ? ` (95 % interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : ""}: ${runnerUp.significant ? "a significant lead" : "within noise"}.`,
+    );
   }
   if (e.details.dryRun) lines.push("This was a dry run: only retrieval was measured; answers and judging were not run.");
   return lines;
 }
 
-/** Trade-offs worth a manager's attention: the fastest, the cheapest, the most faithful strategy. */
+/**
+ * Trade-offs worth a manager's attention: the fastest, the cheapest, the most faithful, the
+ * most precise strategy. A metric that was not measured, or on which every strategy ties, says
+ * nothing about a trade-off and is left out.
+ */
 function tradeOffs(e: ExperimentRecord): string[] {
   const entries = Object.entries(e.aggregateMetrics);
-  const by = (key: (m: AggregateMetrics) => number | null, low: boolean) =>
-    entries.filter(([, m]) => key(m) !== null).sort(([, a], [, b]) => (low ? key(a)! - key(b)! : key(b)! - key(a)!))[0];
+  const by = (key: (m: AggregateMetrics) => number | null, low: boolean) => {
+    const measured = entries.filter(([, m]) => key(m) !== null);
+    const values = new Set(measured.map(([, m]) => key(m)!.toFixed(6)));
+    if (values.size < 2) return undefined;
+    return measured.sort(([an, a], [bn, b]) => (low ? key(a)! - key(b)! : key(b)! - key(a)!) || an.localeCompare(bn))[0];
+  };
   const out: string[] = [];
   const fastest = by((m) => m.avgLatencySeconds, true);
   if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
@@ -85,12 +101,31 @@ function tradeOffs(e: ExperimentRecord): string[] {
   return out;
 }
 
+/** Metrics missing for some strategy, with the reason, once per distinct reason. */
+function missingMetrics(e: ExperimentRecord): Array<{ metrics: string[]; reason: string }> {
+  const byReason = new Map<string, Set<string>>();
+  for (const m of Object.values(e.aggregateMetrics)) {
+    for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
+  }
+  return [...byReason].map(([reason, metrics]) => ({ metrics: [...metrics], reason }));
+}
+
 function viewModel(input: ReportInput, view: ReportView) {
   const e = input.experiment;
   const strategies = e.strategiesUsed;
   const agg = (s: string) => e.aggregateMetrics[s]!;
-  const bars = (key: keyof AggregateMetrics, spreadKey?: string) =>
-    strategies.map((s) => ({ label: s, value: agg(s)[key] as number | null, spread: spreadKey ? agg(s).spread[spreadKey] ?? null : undefined, highlight: s === e.bestStrategy }));
+  const bars = (metric: string) =>
+    strategies.map((s) => ({
+      label: s,
+      value: metricValue(agg(s), metric),
+      interval: agg(s).confidenceIntervals?.[metric] ?? null,
+      missing: agg(s).missing?.[metric],
+      highlight: s === e.bestStrategy,
+    }));
+  const metricChart = (metric: string) => {
+    const d = metricDefinition(metric)!;
+    return barChart(`${d.label} (${d.scale}, ${d.direction} is better; whiskers: 95 % CI)`, bars(metric), { max: d.scale === "0-10" ? 10 : 1 });
+  };
   // With only local providers every cost is 0; price the same tokens on the reference model instead.
   const local = strategies.every((s) => agg(s).costUsd === 0);
   const costOfStrategy = (s: string) => (local ? referenceCost(REFERENCE_CHAT_MODEL, agg(s).tokens) : agg(s).costUsd);
@@ -98,22 +133,12 @@ function viewModel(input: ReportInput, view: ReportView) {
   const charts =
     view === "managerial"
       ? {
-          composite: barChart("Composite score per strategy (0-10)", bars("compositeScore"), { max: 10 }),
+          composite: barChart("Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)", bars("composite_score"), { max: 10 }),
           qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: costOfStrategy(s), y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: costAxis, y: "composite score", yMax: 10 }),
           qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score", yMax: 10 }),
         }
       : {
-          metrics: [
-            barChart("Context relevance (0-10, ± standard deviation)", bars("avgContextRelevance", "contextRelevance"), { max: 10 }),
-            barChart("Answer similarity (0-10, ± standard deviation)", bars("avgAnswerSimilarity", "answerSimilarity"), { max: 10 }),
-            barChart("Faithfulness (0-10, ± standard deviation)", bars("avgFaithfulness", "faithfulness"), { max: 10 }),
-            barChart("Hallucination rate", bars("hallucinationRate"), { max: 1 }),
-            barChart("Recall of reference text (± standard deviation)", bars("avgRecall", "recall"), { max: 1 }),
-            barChart("Precision of retrieved text (± standard deviation)", bars("avgPrecision", "precision"), { max: 1 }),
-            barChart("IoU (± standard deviation)", bars("avgIou", "iou"), { max: 1 }),
-            barChart("Hit rate", bars("hitRate"), { max: 1 }),
-            barChart("MRR", bars("mrr"), { max: 1 }),
-          ],
+          metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"].map(metricChart),
           sizes: e.details.indexing.map((x) => ({ strategy: x.strategy, svg: histogram(`${x.strategy}: chunk sizes`, x.tokenSizes) })),
         };
   const chunkStats = e.details.indexing.map((x) => ({
@@ -144,6 +169,12 @@ function viewModel(input: ReportInput, view: ReportView) {
     details: e.details,
     recommendation: recommendation(e),
     tradeOffs: tradeOffs(e),
+    missing: missingMetrics(e),
+    metricDefinitions: METRICS,
+    scale: (key: string) => {
+      const d = metricDefinition(key);
+      return d ? `${d.scale} ${d.direction === "higher" ? "↑" : "↓"}` : "";
+    },
     charts,
     chunkStats,
     latency,

@@ -2,7 +2,9 @@ import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, StrategyIndexing } from "../domain/experiment.js";
-import { addUsage, aggregate, bestStrategy, DEFAULT_WEIGHTS, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
+import { aggregate, compareWithBest, verdictSentence } from "../domain/aggregate.js";
+import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, TokenUsage } from "../domain/types.js";
 import { resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
@@ -80,13 +82,36 @@ function emptyResult(q: Question): QuestionResult {
     retrieved: [],
     answer: null,
     answered: false,
-    metrics: { recall: null, precision: null, iou: null, hit: null, reciprocalRank: null, contextRelevance: null, answerSimilarity: null, faithfulness: null },
+    metrics: { recall: null, precision: null, iou: null, retrievalEfficiency: null, precisionOmega: null, hit: null, reciprocalRank: null, contextRelevance: null, answerSimilarity: null, faithfulness: null },
     latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
     answerTokens: ZERO_USAGE,
     judgeTokens: ZERO_USAGE,
     stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
     error: null,
   };
+}
+
+/**
+ * Metrics this run's configuration cannot measure, with the reason: they are reported as null
+ * with that reason rather than as a number that could not have come out otherwise.
+ */
+function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
+  if (dryRun) {
+    const reason = "dry run: no answers were generated or judged";
+    return { avg_context_relevance: reason, avg_answer_similarity: reason, avg_faithfulness: reason, hallucination_rate: reason };
+  }
+  if (generator && !generator.isLlm) {
+    const reason = `answers are copied from the retrieved context (${generator.name} generator), so they cannot be unsupported by it`;
+    return { avg_faithfulness: reason, hallucination_rate: reason };
+  }
+  return {};
+}
+
+/** The spans a strategy can return for a question (for parent-child strategies, the parents): Precision_Ω's chunks. */
+function retrievableSpans(ctx: ServiceContext, documentId: string, strategy: string) {
+  const stored = ctx.chunks.current(documentId, strategy);
+  const role = stored.some((c) => c.role === "parent") ? "parent" : "chunk";
+  return stored.filter((c) => c.role === role).map((c) => ({ start: c.start, end: c.end }));
 }
 
 /**
@@ -125,6 +150,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   for (const [s, strategy] of strategies.entries()) {
     const state = ctx.chunks.state(documentId, strategy)!;
     const strategyEmbedder = await ctx.embedder(state.embedder);
+    const units = retrievableSpans(ctx, documentId, strategy);
     results[strategy] = [];
     for (const [i, q] of questions.entries()) {
       if (stoppedEarly) break;
@@ -137,7 +163,13 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
         result.retrieved = retrieval.chunks.map((c) => ({ chunkId: c.chunkId, score: c.score, start: c.start, end: c.end, text: c.text, parentId: c.parentId }));
         result.latency = { embedSeconds: retrieval.embedSeconds, searchSeconds: retrieval.searchSeconds, answerSeconds: 0, totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds };
-        if (q.references.length > 0) Object.assign(result.metrics, retrievalMetrics(q.references, retrieval.chunks));
+        if (q.references.length > 0) {
+          const spans = retrievalMetrics(q.references, retrieval.chunks);
+          Object.assign(result.metrics, spans, {
+            retrievalEfficiency: retrievalEfficiency(spans.iou, q.references, document.text.length),
+            precisionOmega: precisionOmega(q.references, units),
+          });
+        }
         if (dryRun) {
           dryRunPromptTokens.push(countTokens(ANSWER_SYSTEM_PROMPT) + countTokens(buildAnswerPrompt(q.question, retrieval.chunks)));
         } else {
@@ -151,7 +183,10 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
           result.latency.totalSeconds += result.stageSeconds.generation;
           const t2 = performance.now();
           const target = q.expectedAnswer ?? (q.references.length > 0 ? q.references.map((r) => r.text).join(" ") : null);
-          const verdict = await judge!.judge({ question: q.question, answer: generation.answer, answered: generation.answered, contexts: retrieval.chunks.map((c) => c.text), target }, input.signal);
+          const verdict = await judge!.judge(
+            { question: q.question, answer: generation.answer, answered: generation.answered, measureFaithfulness: generator!.isLlm, contexts: retrieval.chunks.map((c) => c.text), document: document.text, target },
+            input.signal,
+          );
           result.stageSeconds.judging = (performance.now() - t2) / 1000;
           result.metrics.contextRelevance = verdict.contextRelevance;
           result.metrics.faithfulness = verdict.faithfulness;
@@ -206,24 +241,29 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     };
   }
 
+  const scoring = { weights, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: unmeasurableMetrics(dryRun, generator) };
   const aggregates = Object.fromEntries(
     strategies.map((s) => {
       const list = results[s]!;
       const idx = indexing.find((x) => x.strategy === s)!;
       const strategyCost = costOf(generatorSpec, list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE)) + (dryRun ? 0 : costOf(judgeSpec, list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE))) + idx.costUsd;
-      return [s, aggregate(list, weights, DEFAULTS.hallucinationThreshold, strategyCost)];
+      return [s, aggregate(list, { ...scoring, costUsd: strategyCost })];
     }),
   );
+  const best = bestStrategy(aggregates);
+  const comparisons = compareWithBest(results, best, scoring);
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId,
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,
-    bestStrategy: bestStrategy(aggregates),
+    bestStrategy: best,
     totalLatencySeconds: Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0),
     estimatedCostUsd: cost.answersUsd + cost.judgingUsd + cost.embeddingsUsd + cost.contextualisationUsd,
     createdAt: nowTimestamp(),
+    verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons, questions.length),
+    comparisons,
   };
   const details: ExperimentDetails = {
     questionsSource: input.questionsSource,
@@ -235,6 +275,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     strategyOptions: Object.fromEntries(strategies.map((s) => [s, ctx.chunks.state(documentId, s)!.options])),
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
+    statistics: { method: "percentile bootstrap over questions (paired for comparisons)", resamples: BOOTSTRAP_RESAMPLES, confidenceLevel: CONFIDENCE_LEVEL, seed: BOOTSTRAP_SEED },
     indexing: indexing.map(({ strategy, chunks, seconds, embeddedTokens: t, costUsd, tokenSizes, reused }) => ({ strategy, chunks, seconds, embeddedTokens: t, costUsd, tokenSizes, reused })),
     cost,
     fullRunEstimate,

@@ -1,3 +1,7 @@
+// Porter's stemmer, so every inflection meets one stem ("serve", "serves", "served" -> "serv").
+// A hand-written suffix list did not: it left "serve" whole but cut "serves" to "serv".
+import { stemmer } from "stemmer";
+
 /** Words too common to say anything about relevance, for lexical matching and BM25. */
 const STOPWORDS = new Set(
   (
@@ -8,24 +12,13 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** A light suffix stripper so "charges"/"charged"/"charging" meet; no dictionary needed. */
-export function stem(word: string): string {
-  if (word.length <= 4) return word;
-  for (const suffix of ["ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s"]) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 3) {
-      return suffix === "ies" || suffix === "ied" ? word.slice(0, -3) + "y" : word.slice(0, -suffix.length);
-    }
-  }
-  return word;
-}
-
 /** Lower-cased, stemmed content words of a text, in order (stopwords and punctuation dropped). */
 export function contentTerms(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
   const out: string[] = [];
   for (const w of words) {
     const word = w.replace(/'s$/, "");
-    if (!STOPWORDS.has(word)) out.push(stem(word));
+    if (!STOPWORDS.has(word)) out.push(stemmer(word));
   }
   return out;
 }

@@ -17,32 +17,58 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
 
     const first = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--out", html], env);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /strategy.*composite.*ctx rel.*ans sim.*faithful.*halluc.*recall.*hit rate.*MRR/);
+    assert.match(first.stdout, /strategy.*composite.*ctx relevance.*answer sim.*faithful.*halluc.*recall.*IoU.*efficiency.*hit rate.*MRR/);
+    assert.match(first.stdout, /0-10 ↑.*0-10 ↑.*0-10 ↑.*0-10 ↑.*0-1 ↓.*0-1 ↑.*seconds ↓/, "headers carry scale and direction");
+    assert.match(first.stdout, /n\/a avg_faithfulness, hallucination_rate: answers are copied from the retrieved context/);
+    assert.match(first.stdout, /verdict: (recursive|fixed_size) is best; its lead over (recursive|fixed_size) is (not )?significant at 95 %/);
     assert.match(first.stdout, /best strategy: (recursive|fixed_size) \(\*\)/);
     const id = first.stdout.match(/experiment: (exp_[0-9a-f]+)/)![1]!;
     assert.match(readFileSync(html, "utf8"), /<svg class="chart"/);
 
-    const json = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--json", "--baseline", id, "--fail-under", "hit_rate=0.2"], env);
+    const json = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--json", "--baseline", id, "--fail-under", "hit_rate=0.2", "--fail-over", "avg_latency_seconds=100"], env);
     assert.equal(json.code, 0, json.stderr);
     const e = JSON.parse(json.stdout);
     for (const k of ["experiment_id", "document_id", "strategies_used", "questions_count", "aggregate_metrics", "best_strategy", "total_latency_seconds", "estimated_cost_usd", "created_at"]) assert.ok(k in e, k);
     for (const k of ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "total_questions", "failed_questions"]) assert.ok(k in e.aggregate_metrics.recursive, k);
     assert.equal(e.baseline_deltas.recursive.avg_recall, 0, "same inputs, same retrieval");
+    assert.deepEqual(e.metrics.hallucination_rate, { scale: "0-1", direction: "lower", definition: e.metrics.hallucination_rate.definition });
+    assert.equal(e.metrics.avg_context_relevance.scale, "0-10");
+    assert.equal(e.aggregate_metrics.recursive.avg_faithfulness, null);
+    assert.match(e.aggregate_metrics.recursive.missing.avg_faithfulness, /copied from the retrieved context/);
+    assert.equal(e.aggregate_metrics.recursive.confidence_intervals.avg_recall.length, 2);
+    assert.equal(typeof e.verdict, "string");
+    assert.equal(e.comparisons[0].metric, "composite_score");
 
     const fail = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=9.9", "-q"], env);
     assert.equal(fail.code, 1);
     assert.match(fail.stderr, /--fail-under composite_score=9.9 missed: recursive has \d/);
 
+    // Gates go the right way: a floor on a lower-is-better metric is a usage error naming --fail-over.
+    const wrongWay = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--fail-under", "hallucination_rate=0.1"], env);
+    assert.equal(wrongWay.code, 2);
+    assert.match(wrongWay.stderr, /hallucination_rate is lower is better: gate it with --fail-over hallucination_rate=0.1/);
+    const wrongWayUp = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--fail-over", "avg_recall=0.5"], env);
+    assert.equal(wrongWayUp.code, 2);
+    assert.match(wrongWayUp.stderr, /avg_recall is higher is better: gate it with --fail-under avg_recall=0.5/);
+    // A metric that cannot be measured fails its gate, with the reason.
+    const unmeasured = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-over", "hallucination_rate=0.1", "-q"], env);
+    assert.equal(unmeasured.code, 1);
+    assert.match(unmeasured.stderr, /--fail-over hallucination_rate=0.1 missed: recursive has n\/a \(answers are copied/);
+
     const list = JSON.parse((await runCli(["experiments", "--json"], env)).stdout);
-    assert.equal(list.total, 3);
+    assert.equal(list.total, 4);
     assert.deepEqual(Object.keys(list.items[0]).sort(), ["created_at", "document_id", "id", "strategies_used"]);
-    assert.equal(list.items[2].id, id, "newest first");
+    assert.equal(list.items[3].id, id, "newest first");
 
     const md = await runCli(["report", id, "--format", "md"], env);
     assert.match(md.stdout, /^# chunkeval experiment exp_/);
+    assert.match(md.stdout, /composite \(0-10 ↑\)/);
+    assert.match(md.stdout, /n\/a avg_faithfulness, hallucination_rate: answers are copied/);
     const exported = JSON.parse((await runCli(["report", id, "--format", "json"], env)).stdout);
     assert.equal(exported.results.recursive.length, 5);
     assert.ok("retrieved" in exported.results.recursive[0] && "metrics" in exported.results.recursive[0]);
+    assert.equal(exported.metrics.avg_recall.direction, "higher");
+    assert.ok(exported.details.statistics.resamples > 0);
     const tech = join(dir, "tech.html");
     assert.equal((await runCli(["report", id, "--view", "technical", "--out", tech], env)).code, 0);
     assert.match(readFileSync(tech, "utf8"), /Chunking strategy benchmark: technical report/);
@@ -62,7 +88,7 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     const noQuestions = await runCli(["bench", HANDBOOK_PATH], env);
     assert.equal(noQuestions.code, 2);
     assert.match(noQuestions.stderr, /missing required argument <questions>/);
-    assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 3, "failed runs stored nothing");
+    assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 4, "failed runs stored nothing");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

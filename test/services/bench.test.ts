@@ -6,7 +6,8 @@ import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
-const SPEC_METRICS = ["avgContextRelevance", "avgAnswerSimilarity", "avgFaithfulness", "hallucinationRate", "totalQuestions", "failedQuestions"];
+// Faithfulness and the hallucination rate are null here: the extractive generator copies its answers from the context.
+const SPEC_METRICS = ["avgContextRelevance", "avgAnswerSimilarity", "totalQuestions", "failedQuestions"];
 
 test("bench: an experiment with every spec field, stored with its per-question results, reused caches on re-run", async () => {
   const ws = await createWorkspace();
@@ -24,7 +25,14 @@ test("bench: an experiment with every spec field, stored with its per-question r
       assert.equal(m.totalQuestions, 8);
       assert.equal(m.failedQuestions, 0);
       assert.ok(m.avgRecall! > 0.5 && m.hitRate! > 0.5);
+      assert.deepEqual([m.avgFaithfulness, m.hallucinationRate], [null, null]);
+      assert.match(m.missing.avg_faithfulness!, /answers are copied from the retrieved context \(extractive generator\)/);
+      assert.equal(m.missing.hallucination_rate, m.missing.avg_faithfulness);
+      assert.ok(m.confidenceIntervals.composite_score && m.confidenceIntervals.avg_recall, "intervals for measured metrics");
     }
+    assert.equal(e.comparisons.length, 1);
+    assert.equal(e.comparisons[0]!.questions, 8);
+    assert.match(e.verdict, new RegExp(`^${e.bestStrategy} is best; its lead over ${e.comparisons[0]!.strategy} is (not )?significant at 95 %`));
     assert.ok(Math.abs(e.totalLatencySeconds - Object.values(ws.app.experimentResults(e.experimentId)).flat().reduce((n, r) => n + r.latency.totalSeconds, 0)) < 1e-9);
     assert.equal(e.estimatedCostUsd, 0, "local providers cost nothing");
     assert.ok(e.details.cost.referenceUsd > 0, "what it would cost on a hosted model is shown");
@@ -40,7 +48,11 @@ test("bench: an experiment with every spec field, stored with its per-question r
     assert.equal(again.documentId, e.documentId);
     assert.ok(again.details.indexing.every((x) => x.reused));
     assert.equal(again.details.embeddings.computed, 0);
-    assert.deepEqual(again.aggregateMetrics.recursive!.avgFaithfulness, e.aggregateMetrics.recursive!.avgFaithfulness);
+    for (const s of e.strategiesUsed) {
+      const [a, b] = [again.aggregateMetrics[s]!, e.aggregateMetrics[s]!];
+      assert.deepEqual([a.compositeScore, a.confidenceIntervals, a.missing], [b.compositeScore, b.confidenceIntervals, b.missing], "same inputs, same numbers (intervals included)");
+    }
+    assert.equal(again.verdict, e.verdict);
     assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).items[0]!.id, again.experimentId, "newest first");
   } finally {
     await ws.cleanup();
@@ -87,13 +99,14 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
     reply: (body) => {
       calls++;
       const prompt: string = body.messages.at(-1).content;
+      if (body.messages[0].role === "system") return "Board elections are held every March.";
       if (prompt.includes("How much is a member share?")) return "I refuse to answer in JSON";
       if (prompt.startsWith("Rate from 0 to 10")) return '{"score": 7}';
       if (prompt.startsWith("Break the ANSWER")) return '```json\n{"statements": ["one", "two"]}\n```';
       return '{"verdicts": [{"statement": "one", "verdict": 1}, {"statement": "two", "verdict": 0}]}';
     },
   });
-  const ws = await createWorkspace({ judge: "openai:judge-model" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl });
+  const ws = await createWorkspace({ judge: "openai:judge-model", generator: "openai:gen-model" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl });
   try {
     const questions = validateQuestions("q.json", [
       { question: "When are board elections held?", expected_answer: "Every March." },
@@ -110,7 +123,8 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
     assert.deepEqual([m.totalQuestions, m.failedQuestions, m.avgFaithfulness, m.hallucinationRate], [2, 1, 5, 0]);
     const callsAfterFirst = calls;
     const again = await ws.app.bench(input);
-    assert.equal(calls - callsAfterFirst, 1, "only the failed question asks the model again; verdicts come from the cache");
+    // Answers are asked again (2; answers are timed, not cached); of the judge's calls only the failed question's.
+    assert.equal(calls - callsAfterFirst, 3, "verdicts come from the cache");
     assert.equal(ws.app.experimentResults(again.experimentId).recursive![0]!.judgeTokens.totalTokens, 0, "cached verdicts cost nothing");
 
     const stopped = await ws.app.bench({ ...input, questions: [questions[1]!, questions[1]!, questions[0]!], maxErrors: 1 });

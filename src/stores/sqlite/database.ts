@@ -192,6 +192,8 @@ const MIGRATIONS: string[] = [
   DROP INDEX source_files_by_name;
   CREATE UNIQUE INDEX source_files_version ON source_files (tenant_id, domain, filename, version);
   `,
+  // The recommendation's confidence: the verdict sentence and the paired comparisons.
+  `ALTER TABLE experiments ADD COLUMN verdict_json TEXT;`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

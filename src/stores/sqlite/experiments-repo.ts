@@ -10,10 +10,10 @@ export class ExperimentsRepo {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds, estimated_cost_usd, details_json, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds, estimated_cost_usd, details_json, created_at, verdict_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(e.experimentId, e.documentId, JSON.stringify(e.strategiesUsed), e.questionsCount, JSON.stringify(e.aggregateMetrics), e.bestStrategy, e.totalLatencySeconds, e.estimatedCostUsd, JSON.stringify(e.details), e.createdAt);
+        .run(e.experimentId, e.documentId, JSON.stringify(e.strategiesUsed), e.questionsCount, JSON.stringify(e.aggregateMetrics), e.bestStrategy, e.totalLatencySeconds, e.estimatedCostUsd, JSON.stringify(e.details), e.createdAt, JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons }));
       for (const [strategy, list] of Object.entries(results)) list.forEach((r, i) => put.run(e.experimentId, strategy, i, JSON.stringify(r)));
     })();
   }
@@ -21,6 +21,9 @@ export class ExperimentsRepo {
   get(id: string): ExperimentRecord | null {
     const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as Record<string, string & number> | undefined;
     if (!r) return null;
+    const verdict = r.verdict_json
+      ? (JSON.parse(r.verdict_json) as Pick<ExperimentRecord, "verdict" | "comparisons">)
+      : { verdict: "not measured: the experiment was recorded before chunkeval measured confidence", comparisons: [] };
     return {
       experimentId: r.id,
       documentId: r.document_id,
@@ -32,6 +35,7 @@ export class ExperimentsRepo {
       estimatedCostUsd: r.estimated_cost_usd,
       createdAt: r.created_at,
       details: JSON.parse(r.details_json),
+      ...verdict,
     };
   }
 

@@ -5,7 +5,9 @@ import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { COMPARABLE_METRICS, compareWithBaseline, metricValue, type ComparableMetric } from "../../../services/experiments.js";
+import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
+import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
+import { missedGates, parseGate } from "../../../services/gates.js";
 import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
@@ -20,49 +22,67 @@ interface BenchOptions {
   out?: string;
   view: "managerial" | "technical";
   failUnder: string[];
+  failOver: string[];
   baseline?: string;
   maxErrors?: number;
   judge?: string;
 }
 
-/** Parses `METRIC=VALUE` thresholds; the metric must be one the scorecard has. */
-function parseThresholds(values: string[]): Array<{ metric: ComparableMetric; value: number }> {
-  return values.map((raw) => {
-    const [metric, value] = raw.split("=");
-    const n = Number(value);
-    if (!metric || !COMPARABLE_METRICS.includes(metric as ComparableMetric) || value === undefined || !Number.isFinite(n)) {
-      throw new ValidationError(`--fail-under expects METRIC=VALUE with METRIC one of ${COMPARABLE_METRICS.join(", ")}; got "${raw}"`);
-    }
-    return { metric: metric as ComparableMetric, value: n };
-  });
-}
+/** The scorecard's columns: metric keys from the catalogue, with the digits they are shown with. */
+const SCORECARD: Array<[string, number]> = [
+  ["composite_score", 2],
+  ["avg_context_relevance", 2],
+  ["avg_answer_similarity", 2],
+  ["avg_faithfulness", 2],
+  ["hallucination_rate", 3],
+  ["avg_recall", 3],
+  ["avg_iou", 3],
+  ["avg_retrieval_efficiency", 3],
+  ["hit_rate", 3],
+  ["mrr", 3],
+  ["avg_latency_seconds", 3],
+];
 
 function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareWithBaseline>): void {
-  const cell = (s: string, metric: ComparableMetric, digits = 2) => {
-    const v = metricValue(e.aggregateMetrics[s]!, metric);
+  const cell = (s: string, metric: string, digits: number) => {
+    const m = e.aggregateMetrics[s]!;
+    const v = metricValue(m, metric);
     const d = deltas?.[s]?.[metric];
-    return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`);
+    const interval = metric === "composite_score" ? m.confidenceIntervals?.[metric] : undefined;
+    return (
+      (v === null ? "n/a" : v.toFixed(digits)) +
+      (interval ? ` [${interval[0].toFixed(digits)}, ${interval[1].toFixed(digits)}]` : "") +
+      (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`)
+    );
+  };
+  const header = (key: string) => {
+    const definition = metricDefinition(key)!;
+    return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
   printTable(
-    ["strategy", "composite", "ctx rel", "ans sim", "faithful", "halluc", "recall", "hit rate", "MRR", "s/q", "failed"],
+    ["strategy", ...SCORECARD.map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
       s === e.bestStrategy ? `${s} *` : s,
-      cell(s, "composite_score"),
-      cell(s, "avg_context_relevance"),
-      cell(s, "avg_answer_similarity"),
-      cell(s, "avg_faithfulness"),
-      cell(s, "hallucination_rate", 3),
-      cell(s, "avg_recall", 3),
-      cell(s, "hit_rate", 3),
-      cell(s, "mrr", 3),
-      cell(s, "avg_latency_seconds", 3),
+      ...SCORECARD.map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
     ]),
   );
+  printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
+  for (const line of missingMetricLines(e)) printLine(line);
+  printLine(`verdict: ${e.verdict}`);
   printLine(`best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${e.details.cost.referenceUsd.toFixed(4)} on ${e.details.cost.referenceModel})`);
   if (e.details.fullRunEstimate) printLine(`dry run: the full run would cost about $${e.details.fullRunEstimate.costUsd.toFixed(4)} and take about ${e.details.fullRunEstimate.seconds.toFixed(0)} s`);
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
+}
+
+/** "n/a avg_faithfulness, hallucination_rate: <reason>", one line per distinct reason. */
+function missingMetricLines(e: ExperimentRecord): string[] {
+  const byReason = new Map<string, Set<string>>();
+  for (const m of Object.values(e.aggregateMetrics)) {
+    for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
+  }
+  return [...byReason].map(([reason, metrics]) => `n/a ${[...metrics].join(", ")}: ${reason}`);
 }
 
 /** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
@@ -86,17 +106,22 @@ export function registerBenchCommand(program: Command): void {
     .option("--dry-run", "retrieval metrics only, no answers or judging; estimates the full run's cost and time")
     .option("--out <file>", "write the report to this file (.html, .md or .json by extension)")
     .option("--view <view>", "report view: managerial or technical", "managerial")
-    .option("--fail-under <metric=value>", "exit 1 when the best strategy's metric is below value (repeatable)", (v: string, all: string[]) => [...all, v], [])
+    .option("--fail-under <metric=value>", "exit 1 when the best strategy's higher-is-better metric is below value (repeatable)", (v: string, all: string[]) => [...all, v], [])
+    .option("--fail-over <metric=value>", "exit 1 when the best strategy's lower-is-better metric is above value (repeatable)", (v: string, all: string[]) => [...all, v], [])
     .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
     .option("--max-errors <n>", "stop after this many failed questions", parseInteger("--max-errors"))
     .option("--judge <spec>", "embedding | openai:<model> (env CHUNKEVAL_JUDGE)")
     .option("--json", "print only the Experiment JSON on stdout")
-    .addHelpText("after", `\nMetrics for --fail-under and --baseline: ${COMPARABLE_METRICS.join(", ")}.`)
+    .addHelpText(
+      "after",
+      `\nMetrics (scale, direction):\n${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
+        `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
+    )
     .action(async (docArg: string | undefined, options: BenchOptions, command: Command) => {
       const target = await requireArgument(docArg, "doc", "Document id or Word file to benchmark:");
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
-      const thresholds = parseThresholds(options.failUnder);
+      const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
       await withChunkeval(command, async (app) => {
@@ -121,22 +146,17 @@ export function registerBenchCommand(program: Command): void {
           });
         progress.succeed(`experiment ${experiment.experimentId}`);
         const deltas = baseline ? compareWithBaseline(experiment, baseline) : undefined;
-        const { experimentId, documentId, strategiesUsed, questionsCount, aggregateMetrics, bestStrategy, totalLatencySeconds, estimatedCostUsd, createdAt } = experiment;
-        if (globals.json) printJson({ experimentId, documentId, strategiesUsed, questionsCount, aggregateMetrics, bestStrategy, totalLatencySeconds, estimatedCostUsd, createdAt, ...(deltas ? { baselineDeltas: deltas } : {}) });
+        if (globals.json) printJson({ ...experimentView(experiment), ...(deltas ? { baselineDeltas: deltas } : {}) });
         else printScorecard(experiment, deltas);
         if (options.out) {
           const format: ReportFormat = options.out.endsWith(".md") ? "md" : options.out.endsWith(".json") ? "json" : "html";
           await writeReport(app, experiment.experimentId, { format, view: options.view, out: options.out, baselineId: options.baseline });
           if (!globals.json) printLine(`report: ${options.out}`);
         }
-        const best = experiment.aggregateMetrics[experiment.bestStrategy]!;
-        const missed = thresholds.filter((t) => {
-          const v = metricValue(best, t.metric);
-          return v === null || v < t.value;
-        });
-        for (const t of missed) {
-          const v = metricValue(best, t.metric);
-          process.stderr.write(`chunkeval: --fail-under ${t.metric}=${t.value} missed: ${experiment.bestStrategy} has ${v === null ? "n/a" : v.toFixed(4)}\n`);
+        const missed = missedGates(experiment, gates);
+        for (const g of missed) {
+          const bound = g.kind === "fail-under" ? "below" : "above";
+          process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${g.actual === null ? `n/a (${experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured"})` : `${g.actual.toFixed(4)}, ${bound} the bound`}\n`);
         }
         if (missed.length > 0) process.exitCode = 1;
       });

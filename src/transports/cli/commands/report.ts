@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
-import { compareWithBaseline } from "../../../services/experiments.js";
+import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
@@ -21,7 +21,7 @@ export async function writeReport(
   const baseline = options.baselineId ? { id: options.baselineId, deltas: compareWithBaseline(experiment, app.getExperiment(options.baselineId)) } : undefined;
   let text: string;
   if (options.format === "json") {
-    text = JSON.stringify(toWire({ ...experiment, results, ...(baseline ? { baseline } : {}) }), null, 2) + "\n";
+    text = JSON.stringify(toWire({ ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }), null, 2) + "\n";
   } else {
     const { renderHtmlReport, renderMarkdownReport } = await import("../../../reports/render.js");
     text = options.format === "md" ? renderMarkdownReport({ experiment, results, baseline }) : renderHtmlReport({ experiment, results, baseline }, options.view);

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { renderHtmlReport, type ReportView } from "../../../reports/render.js";
+import { experimentView } from "../../../services/experiments.js";
 import { questionsFromRequest } from "../../../services/questions-source.js";
 import type { HttpDeps } from "../app.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
 
-/** The Experiment of SPEC §2 (run details stay in reports and exports). */
+/** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
 export function experimentBody(e: ExperimentRecord) {
-  const { details: _details, ...experiment } = e;
-  return toWire(experiment);
+  return toWire(experimentView(e));
 }
 
 export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {

@@ -1,0 +1,133 @@
+import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
+import { METRICS } from "./metric-catalogue.js";
+import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans } from "./metrics.js";
+import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, percentileInterval } from "./statistics.js";
+
+export interface AggregateOptions {
+  weights: Record<string, number>;
+  hallucinationThreshold: number;
+  costUsd: number;
+  /**
+   * Metrics the run's configuration cannot measure, keyed by metric, with the reason (for
+   * example faithfulness when answers are copied from the context). They are null whatever
+   * the judge said, and drop out of the composite.
+   */
+  unmeasurable: Record<string, string>;
+}
+
+type Scores = QualityMeans & { compositeScore: number | null };
+
+function scoresOf(results: QuestionResult[], options: AggregateOptions): Scores {
+  const means = qualityMeans(results, options.hallucinationThreshold);
+  for (const definition of METRICS) {
+    if (definition.key in options.unmeasurable && definition.field in means) (means as Record<string, number | null>)[definition.field] = null;
+  }
+  return { ...means, compositeScore: compositeScore(means, options.weights) };
+}
+
+/** Why a metric is null when the configuration did not already say: read from the results. */
+function reasonFromResults(key: string, results: QuestionResult[], missing: Record<string, string>): string {
+  const ok = results.filter((r) => r.error === null);
+  if (results.length > 0 && ok.length === 0) return `every question failed (${results.length})`;
+  const retrievalMetric = ["avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"].includes(key);
+  if (retrievalMetric && ok.every((r) => r.references.length === 0)) return "the questions have no reference excerpts";
+  if (key === "avg_answer_similarity" && ok.every((r) => r.expectedAnswer === null && r.references.length === 0)) {
+    return "the questions have neither an expected answer nor reference excerpts";
+  }
+  if (key === "hallucination_rate") return missing.avg_faithfulness ?? "no answered question could be judged";
+  if (key === "composite_score") return "no metric of the composite could be measured";
+  if (key === "avg_faithfulness" && ok.every((r) => !r.answered)) return "the generator answered no question";
+  return "no question produced a value";
+}
+
+/**
+ * One strategy's aggregate: the metric means over its questions (failed questions counted, not
+ * averaged), the composite and each metric's share of it, a 95 % bootstrap interval over
+ * questions for every measured metric, and the reason for every metric that is null.
+ */
+export function aggregate(results: QuestionResult[], options: AggregateOptions): AggregateMetrics {
+  const scores = scoresOf(results, options);
+  const resampled = bootstrap(results.length, (indices) => scoresOf(indices.map((i) => results[i]!), options));
+  const confidenceIntervals: Record<string, [number, number] | null> = {};
+  for (const definition of METRICS) {
+    if (!(definition.field in scores) || scores[definition.field as keyof Scores] === null) continue;
+    confidenceIntervals[definition.key] = percentileInterval(resampled.map((s) => s[definition.field as keyof Scores]));
+  }
+  const latencies = results.map((r) => r.latency.totalSeconds);
+  const aggregateMetrics: AggregateMetrics = {
+    ...scores,
+    totalQuestions: results.length,
+    failedQuestions: results.filter((r) => r.error !== null).length,
+    compositeContributions: compositeContributions(scores, options.weights),
+    confidenceIntervals,
+    missing: {},
+    avgLatencySeconds: mean(latencies),
+    totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
+    tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
+    costUsd: options.costUsd,
+  };
+  // Faithfulness first: the hallucination rate's reason is faithfulness's.
+  const missing: Record<string, string> = {};
+  const faithfulnessFirst = [...METRICS.filter((m) => m.key === "avg_faithfulness"), ...METRICS.filter((m) => m.key !== "avg_faithfulness")];
+  for (const definition of faithfulnessFirst) {
+    if (aggregateMetrics[definition.field] !== null) continue;
+    missing[definition.key] = options.unmeasurable[definition.key] ?? reasonFromResults(definition.key, results, missing);
+  }
+  aggregateMetrics.missing = Object.fromEntries(METRICS.filter((m) => m.key in missing).map((m) => [m.key, missing[m.key]!]));
+  return aggregateMetrics;
+}
+
+/**
+ * The best strategy's composite against every other strategy's, paired over the same questions:
+ * each bootstrap resample draws one set of question positions and scores both strategies on it,
+ * so question difficulty, which both share, cancels out of the difference.
+ */
+export function compareWithBest(results: Record<string, QuestionResult[]>, best: string, options: Omit<AggregateOptions, "costUsd">): StrategyComparison[] {
+  const bestResults = results[best] ?? [];
+  const scoreOf = (list: QuestionResult[]) => scoresOf(list, { ...options, costUsd: 0 }).compositeScore;
+  return Object.entries(results)
+    .filter(([strategy]) => strategy !== best)
+    .map(([strategy, other]) => {
+      const n = Math.min(bestResults.length, other.length);
+      const bestScore = scoreOf(bestResults.slice(0, n));
+      const otherScore = scoreOf(other.slice(0, n));
+      const differences = bootstrap(n, (indices) => {
+        const a = scoreOf(indices.map((i) => bestResults[i]!));
+        const b = scoreOf(indices.map((i) => other[i]!));
+        return a === null || b === null ? null : a - b;
+      });
+      const interval = percentileInterval(differences);
+      return {
+        strategy,
+        metric: "composite_score" as const,
+        difference: bestScore === null || otherScore === null ? null : bestScore - otherScore,
+        confidenceInterval: interval,
+        pValue: bootstrapPValue(differences),
+        significant: interval !== null && (interval[0] > 0 || interval[1] < 0),
+        questions: n,
+      };
+    });
+}
+
+const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
+
+/**
+ * The recommendation in words, with its confidence: which leads are significant at the
+ * confidence level and which are within noise.
+ */
+export function verdictSentence(best: string, bestComposite: number | null, comparisons: StrategyComparison[], questions: number): string {
+  const level = `${Math.round(CONFIDENCE_LEVEL * 100)} %`;
+  if (bestComposite === null) return `No strategy could be scored: none of the composite's metrics could be measured; ${best} is listed first by name only.`;
+  if (comparisons.length === 0) return `${best} was the only strategy benchmarked, so there is nothing to compare it with.`;
+  const noise = comparisons.filter((c) => !c.significant).map((c) => c.strategy);
+  const clear = comparisons.filter((c) => c.significant).map((c) => c.strategy);
+  const parts: string[] = [];
+  if (noise.length > 0) {
+    const exact = comparisons.filter((c) => !c.significant && c.difference !== null && Math.abs(c.difference) <= 1e-9).map((c) => c.strategy);
+    parts.push(
+      `its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : ""})`,
+    );
+  }
+  if (clear.length > 0) parts.push(`its lead over ${listWords(clear)} is significant at ${level}`);
+  return `${best} is best; ${parts.join("; ")}.`;
+}

@@ -1,0 +1,58 @@
+/** Resamples drawn for every bootstrap interval and paired test. */
+export const BOOTSTRAP_RESAMPLES = 2000;
+/** Fixed seed: the same per-question scores always give the same intervals and p-values. */
+export const BOOTSTRAP_SEED = 20240917;
+export const CONFIDENCE_LEVEL = 0.95;
+
+/** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Linear-interpolated quantile of sorted values. */
+function quantile(sorted: number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+}
+
+/**
+ * Draws BOOTSTRAP_RESAMPLES resamples (with replacement) of the indices 0..n-1 and returns the
+ * statistic of each, skipping resamples where it is null. Every call starts from the same seed,
+ * so results do not depend on what was computed before.
+ */
+export function bootstrap<T>(n: number, statistic: (indices: number[]) => T | null): T[] {
+  const random = seededRandom(BOOTSTRAP_SEED);
+  const out: T[] = [];
+  const indices = new Array<number>(n);
+  for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
+    for (let i = 0; i < n; i++) indices[i] = Math.floor(random() * n);
+    const value = statistic(indices);
+    if (value !== null) out.push(value);
+  }
+  return out;
+}
+
+/** The central CONFIDENCE_LEVEL interval of a bootstrap distribution, or null when it is empty. */
+export function percentileInterval(samples: Array<number | null>): [number, number] | null {
+  const sorted = samples.filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const tail = (1 - CONFIDENCE_LEVEL) / 2;
+  return [quantile(sorted, tail), quantile(sorted, 1 - tail)];
+}
+
+/** Two-sided bootstrap p-value of "the difference is zero": twice the smaller tail share at 0. */
+export function bootstrapPValue(differences: number[]): number | null {
+  if (differences.length === 0) return null;
+  const atOrBelow = differences.filter((d) => d <= 0).length;
+  const atOrAbove = differences.filter((d) => d >= 0).length;
+  return Math.min(1, (2 * Math.min(atOrBelow, atOrAbove)) / differences.length);
+}

@@ -1,0 +1,129 @@
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Embedder } from "../../src/embedders/embedder.js";
+import { useEmbedder } from "../../src/embedders/use.js";
+import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
+import { unsupportedFact } from "../../src/evaluators/facts.js";
+import type { JudgeInput } from "../../src/evaluators/judge.js";
+import { answerSimilarity, factRecall } from "../../src/evaluators/similarity.js";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { contentTerms } from "../../src/text/terms.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+// The default offline model, in process: the judge is tested with the embeddings users get.
+let embedder: Embedder;
+before(async () => {
+  embedder = await useEmbedder.create("", { workers: 0, batchSize: 32, openai: { maxRetries: 0, timeoutSeconds: 1 }, huggingFace: { allowRemote: false } });
+});
+after(() => embedder.close());
+
+const MEMBERSHIP = "Today the cooperative serves 4,200 member households and 310 small businesses. The board is chaired by Anna Lind. Members can vote at the annual general meeting.";
+const TARIFFS = "The night tariff applies from 23:00 to 07:00. Prices are reviewed every January by the tariff committee. Standing charges are billed monthly.";
+const WIND = "The two wind turbines on the ridge produce about 11 gigawatt-hours a year. They were commissioned in 2016 after a member vote.";
+const DOCUMENT = [MEMBERSHIP, TARIFFS, WIND, "The cooperative was founded in 1952 by fishermen and farmers.", "Members receive a patronage dividend when the year closes with a surplus."].join("\n");
+
+function input(overrides: Partial<JudgeInput>): JudgeInput {
+  return { question: "How many member households does the cooperative serve?", answer: "", answered: true, measureFaithfulness: true, contexts: [MEMBERSHIP], document: DOCUMENT, target: null, ...overrides };
+}
+
+test("stemming: every inflection of a word meets one stem", () => {
+  assert.deepEqual(contentTerms("serve serves served serving"), ["serv", "serv", "serv", "serv"]);
+  assert.deepEqual(contentTerms("household households"), ["household", "household"]);
+});
+
+test("faithfulness (offline judge, LLM-style answers): high when supported, low for a changed number, a swapped name, a negation, an off-topic claim", async () => {
+  const judge = createEmbeddingJudge(embedder);
+  const faithfulness = async (answer: string) => (await judge.judge(input({ answer }))).faithfulness;
+  assert.equal(await faithfulness("The cooperative serves 4,200 member households."), 10);
+  assert.equal(await faithfulness("The board is chaired by Anna Lind."), 10);
+  assert.equal(await faithfulness("The cooperative serves 9,999 member households."), 0, "changed number");
+  assert.equal(await faithfulness("The board is chaired by Maria Jensen."), 0, "swapped name");
+  assert.equal(await faithfulness("Members cannot vote at the annual general meeting."), 0, "negation");
+  assert.equal(await faithfulness("Quantum chromodynamics describes how quarks bind into protons."), 0, "off-topic");
+  assert.equal(await faithfulness("The cooperative serves 4,200 member households. The board is chaired by Maria Jensen."), 5, "one of two statements");
+  // A context without the claim cannot support it, however plausible.
+  assert.equal((await judge.judge(input({ answer: "The cooperative serves 4,200 member households.", contexts: [TARIFFS] }))).faithfulness, 0);
+  // Not measurable in this configuration: null, never a number.
+  assert.equal((await judge.judge(input({ answer: "The cooperative serves 4,200 member households.", measureFaithfulness: false }))).faithfulness, null);
+});
+
+test("fact checks name what is unsupported", () => {
+  assert.equal(unsupportedFact("It serves 4200 households.", [MEMBERSHIP], MEMBERSHIP), null, "4,200 and 4200 are one number");
+  assert.equal(unsupportedFact("It serves 4,300 households.", [MEMBERSHIP], MEMBERSHIP), "number 4300");
+  assert.equal(unsupportedFact("The chair is Anna Berg.", [MEMBERSHIP], MEMBERSHIP), "name berg");
+  assert.equal(unsupportedFact("Members do not vote.", [MEMBERSHIP], MEMBERSHIP), "negation");
+});
+
+test("context relevance: high when the context holds what the question needs, low when it does not, not capped by context size", async () => {
+  const judge = createEmbeddingJudge(embedder);
+  const relevance = async (contexts: string[]) => (await judge.judge(input({ contexts, answer: "x" }))).contextRelevance;
+  const holds = await relevance([MEMBERSHIP]);
+  const lacks = await relevance([TARIFFS]);
+  const holdsAmongNoise = await relevance([TARIFFS, WIND, MEMBERSHIP]);
+  assert.ok(holds >= 8, `context with the answer: ${holds}`);
+  assert.ok(lacks <= 3, `context without it: ${lacks}`);
+  assert.ok(holdsAmongNoise >= 8, `the answer among other text still counts: ${holdsAmongNoise}`);
+  assert.equal(await relevance([]), 0);
+});
+
+test("answer similarity rewards the expected facts whatever the length, and punishes a changed or missing fact", async () => {
+  const target = "4,200 member households (and 310 small businesses).";
+  const score = (answer: string) => answerSimilarity(embedder, answer, target);
+  const shortRight = await score("The cooperative serves 4,200 member households and 310 small businesses.");
+  const longRight = await score(`The cooperative was founded in 1952. ${MEMBERSHIP} It owns two wind turbines on the ridge.`);
+  const changed = await score("The cooperative serves 9,999 member households and 310 small businesses.");
+  const vague = await score("It serves many households in the region.");
+  const offTopic = await score("The night tariff applies from 23:00 to 07:00.");
+  assert.ok(shortRight >= 8, `short and right: ${shortRight}`);
+  assert.ok(Math.abs(longRight - shortRight) < 1, `verbosity neither helps nor hurts: ${longRight} vs ${shortRight}`);
+  assert.ok(longRight > changed + 1, `a changed number costs: ${longRight} vs ${changed}`);
+  assert.ok(longRight > vague + 2, `missing facts cost: ${longRight} vs ${vague}`);
+  assert.ok(offTopic < 3, `off-topic: ${offTopic}`);
+  assert.equal(factRecall(target, "nothing to see"), 0);
+  assert.equal(factRecall(target, "4,200 member households and 310 small businesses"), 1);
+});
+
+function spearman(a: number[], b: number[]): number {
+  const ranks = (v: number[]) => {
+    const order = v.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
+    const r = new Array<number>(v.length);
+    for (let i = 0; i < order.length; ) {
+      let j = i;
+      while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
+      for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2;
+      i = j + 1;
+    }
+    return r;
+  };
+  const [ra, rb] = [ranks(a), ranks(b)];
+  const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
+  const [ma, mb] = [mean(ra), mean(rb)];
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (let i = 0; i < ra.length; i++) {
+    num += (ra[i]! - ma) * (rb[i]! - mb);
+    da += (ra[i]! - ma) ** 2;
+    db += (rb[i]! - mb) ** 2;
+  }
+  return num / Math.sqrt(da * db);
+}
+
+test("context relevance agrees with ground truth: on the handbook, per-question context relevance and span recall correlate (Spearman >= 0.5)", async () => {
+  // top_k 1 and small chunks make retrieval miss often enough for recall to vary.
+  const ws = await createWorkspace({ embedder: "use" });
+  try {
+    const questions = await loadQuestionsFile("questions/harbor-light-handbook.json");
+    const e = await ws.app.bench({ document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "handbook", strategies: ["recursive", "fixed_size"], topK: 1 });
+    const results = Object.values(ws.app.experimentResults(e.experimentId)).flat();
+    const recall = results.map((r) => r.metrics.recall!);
+    const relevance = results.map((r) => r.metrics.contextRelevance!);
+    assert.ok(new Set(recall).size > 2, "recall varies");
+    const rho = spearman(relevance, recall);
+    console.log(`# spearman(context relevance, recall) = ${rho.toFixed(3)} over ${results.length} question runs`);
+    assert.ok(rho >= 0.5, `Spearman ${rho}`);
+  } finally {
+    await ws.cleanup();
+  }
+});
