@@ -35,7 +35,9 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
         b.interval
           ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
           : "";
-      return `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}<text x="${labelW + width + 6}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`;
+      // The value is written past the bar and its whisker, so the two never cross.
+      const valueX = labelW + Math.max(width, b.interval ? (plotW * Math.min(max, b.interval[1])) / max : 0) + 6;
+      return `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}<text x="${valueX.toFixed(1)}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`;
     })
     .join("");
   return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${rows}</svg>`;

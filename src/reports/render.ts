@@ -138,7 +138,10 @@ function viewModel(input: ReportInput, view: ReportView) {
           qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score", yMax: 10 }),
         }
       : {
-          metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"].map(metricChart),
+          metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"]
+            // A metric no strategy could measure has nothing to draw; its reason stands under the scorecard.
+            .filter((metric) => strategies.some((s) => metricValue(agg(s), metric) !== null))
+            .map(metricChart),
           sizes: e.details.indexing.map((x) => ({ strategy: x.strategy, svg: histogram(`${x.strategy}: chunk sizes`, x.tokenSizes) })),
         };
   const chunkStats = e.details.indexing.map((x) => ({

@@ -53,10 +53,18 @@ test("every evaluation route answers with the spec's shapes and status codes", a
 
     const bench = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["recursive"], questions_file: "handbook.json", top_k: 3, dry_run: false });
     assert.equal(bench.status, 201, bench.text);
-    assert.deepEqual(Object.keys(bench.body).sort(), ["aggregate_metrics", "best_strategy", "created_at", "document_id", "estimated_cost_usd", "experiment_id", "questions_count", "strategies_used", "total_latency_seconds"]);
+    // The spec's fields, plus the verdict with its comparisons and each metric's scale and direction.
+    assert.deepEqual(Object.keys(bench.body).sort(), ["aggregate_metrics", "best_strategy", "comparisons", "created_at", "document_id", "estimated_cost_usd", "experiment_id", "metrics", "questions_count", "strategies_used", "total_latency_seconds", "verdict"]);
     assert.equal(bench.body.questions_count, 28);
+    assert.match(bench.body.verdict, /^recursive was the only strategy benchmarked/);
+    assert.deepEqual(bench.body.metrics.avg_faithfulness.scale, "0-10");
     const m = bench.body.aggregate_metrics.recursive;
-    for (const k of ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate"]) assert.equal(typeof m[k], "number", k);
+    for (const k of ["avg_context_relevance", "avg_answer_similarity"]) assert.equal(typeof m[k], "number", k);
+    // The extractive generator copies its answers from the context: faithfulness cannot fail, so it is not scored.
+    for (const k of ["avg_faithfulness", "hallucination_rate"]) {
+      assert.equal(m[k], null, k);
+      assert.match(m.missing[k], /answers are copied from the retrieved context/);
+    }
     for (const k of ["total_questions", "failed_questions"]) assert.ok(Number.isInteger(m[k]), k);
     const exp = await t.request("GET", `/benchmarks/${bench.body.experiment_id}`);
     assert.deepEqual(exp.body, bench.body);
