@@ -1,5 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
 import { bestStrategy, compositeContributions, compositeScore, DEFAULT_WEIGHTS, intersectionLength, precisionOmega, retrievalEfficiency, retrievalMetrics, unionSpans } from "../../src/domain/metrics.js";
 import type { AggregateMetrics, QuestionResult } from "../../src/domain/experiment.js";
@@ -175,4 +177,16 @@ test("composite is missing when nothing could be measured; ties break on reprodu
   assert.equal(bestStrategy({ zeta: { ...base, hallucinationRate: 0.1 }, alpha: { ...base, hallucinationRate: 0.3 } }), "zeta");
   assert.equal(bestStrategy({ zeta: { ...base, avgIou: 0.4 }, alpha: { ...base, avgIou: 0.2 } }), "zeta");
   assert.equal(bestStrategy({ low: { ...base, compositeScore: 2 }, high: { ...base, compositeScore: 7 } }), "high");
+});
+
+test("the README's Metrics table gives every metric of the catalogue with its scale and direction", () => {
+  const readme = readFileSync("README.md", "utf8");
+  const section = readme.slice(readme.indexOf("## Metrics"), readme.indexOf("## Reports"));
+  for (const m of METRICS) {
+    const row = section.split("\n").find((line) => line.startsWith("| ") && line.includes(`\`${m.key}\``));
+    assert.ok(row, `${m.key} has a row`);
+    const cells = row!.split("|").map((c) => c.trim());
+    assert.equal(cells[2], m.scale, `${m.key} scale`);
+    assert.equal(cells[3], m.direction, `${m.key} direction`);
+  }
 });
