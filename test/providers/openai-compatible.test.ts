@@ -93,10 +93,25 @@ test("ask with openai embedder and generator end to end, and LLM contexts cached
   }
 });
 
-test("hf embedder: a model that cannot be had offline is a clear error", async () => {
+test("hf embedder: without the opt-in package, the error gives the command that installs it; with it, an offline model is a clear error", async () => {
   const { transformersEmbedder } = await import("../../src/embedders/transformers.js");
+  const moduleName = "@huggingface/transformers";
+  const real = await import(moduleName).then((m: { pipeline?: unknown }) => typeof m.pipeline === "function", () => false);
   await assert.rejects(
     transformersEmbedder.create("Xenova/not-a-local-model", { workers: 0, batchSize: 8, openai: openai("http://127.0.0.1:9"), huggingFace: { allowRemote: false, modelDir: "/nonexistent" } }),
-    (e: unknown) => e instanceof ProviderError && /cannot be loaded offline: not in \/nonexistent/.test(e.message),
+    (e: unknown) =>
+      e instanceof ProviderError &&
+      (real
+        ? /cannot be loaded offline: not in \/nonexistent/.test(e.message)
+        : /not install by default .*\n  cd .+ && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save @huggingface\/transformers@3\.0\.2$/.test(e.message)),
+  );
+});
+
+test("hf install command: in a clone it keeps dev dependencies, in an installed package it omits them", async () => {
+  const { transformersInstallCommand } = await import("../../src/embedders/transformers.js");
+  assert.equal(transformersInstallCommand("/home/me/chunkeval"), "cd /home/me/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save @huggingface/transformers@3.0.2");
+  assert.equal(
+    transformersInstallCommand("/usr/lib/node_modules/chunkeval"),
+    "cd /usr/lib/node_modules/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save --omit=dev @huggingface/transformers@3.0.2",
   );
 });

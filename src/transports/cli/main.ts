@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
 import { ChunkevalError, ExitCode } from "../../errors.js";
+import { firstStepsGuide } from "./guide.js";
 import { buildProgram } from "./program.js";
 
 /**
@@ -7,6 +8,10 @@ import { buildProgram } from "./program.js";
  * exit code (README "Exit codes"). Nothing below this calls process.exit.
  */
 export async function main(argv: string[]): Promise<number> {
+  if (argv.length <= 2 && process.stdout.isTTY) {
+    process.stdout.write(firstStepsGuide());
+    return ExitCode.ok;
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

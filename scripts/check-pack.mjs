@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Packs chunkeval as npm would publish it, checks the tarball's file list, installs it globally
+// into a temporary prefix with package tarballs from npm's cache (--prefer-offline: npm still asks
+// the registry for package metadata, but downloads no package again), and runs `chunkeval bench`
+// on the bundled example from a folder with no source tree. Prints what it did.
+//
+// better-sqlite3 compiles from source for minutes when installed offline (its prebuilt binaries
+// come from GitHub), so the install skips scripts and the binary this checkout already built for
+// the same version and Node is copied in; everything else is exactly what the tarball installs.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "chunkeval-pack-"));
+const started = Date.now();
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: "utf8", cwd: root, ...options, env: { ...process.env, ...options.env } });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+function check(ok, message) {
+  if (!ok) throw new Error(message);
+}
+
+try {
+  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work]).stdout)[0];
+  const files = packed.files.map((f) => f.path);
+  const required = [
+    "package.json",
+    "bin/chunkeval.js",
+    "dist/transports/cli/main.js",
+    "dist/index.js",
+    "src/reports/templates/technical.njk",
+    "examples/harbor-light-handbook.docx",
+    "examples/greyhill-site-visit.doc",
+    "questions/harbor-light-handbook.json",
+    "README.md",
+  ];
+  const missing = required.filter((f) => !files.includes(f));
+  check(missing.length === 0, `the tarball lacks ${missing.join(", ")}`);
+  const stray = files.filter((f) => /^(test|scripts|examples\/content|node_modules|\.chunkeval)\//.test(f) || (f.startsWith("src/") && !f.startsWith("src/reports/templates/")));
+  check(stray.length === 0, `the tarball carries files it should not: ${stray.slice(0, 5).join(", ")}`);
+  console.log(`packed ${packed.filename}: ${files.length} files, ${(packed.size / 1e6).toFixed(1)} MB (${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked)`);
+
+  const prefix = join(work, "prefix");
+  run("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: work });
+  const installed = join(prefix, "lib", "node_modules", "chunkeval");
+  const sqlite = (base) => join(base, "node_modules", "better-sqlite3");
+  const version = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+  check(version(sqlite(installed)) === version(sqlite(root)), "the tarball installs another better-sqlite3 than this checkout built");
+  mkdirSync(join(sqlite(installed), "build", "Release"), { recursive: true });
+  copyFileSync(join(sqlite(root), "build", "Release", "better_sqlite3.node"), join(sqlite(installed), "build", "Release", "better_sqlite3.node"));
+  const du = spawnSync("du", ["-sm", installed], { encoding: "utf8" }).stdout.split("\t")[0];
+  console.log(`installed into ${prefix} (${du} MB)`);
+
+  const bin = join(prefix, "bin", "chunkeval");
+  const bench = run(bin, ["bench", join(installed, "examples", "harbor-light-handbook.docx"), "--questions", join(installed, "questions", "harbor-light-handbook.json"), "--strategies", "fixed_size", "--dry-run", "-q"], {
+    cwd: work,
+    env: { CHUNKEVAL_DATA_DIR: join(work, "data") },
+  });
+  check(/best strategy: fixed_size/.test(bench.stdout), `chunkeval bench printed no scorecard:\n${bench.stdout}`);
+  console.log(`chunkeval bench on the bundled example from ${work}: ok`);
+  console.log(`check-pack passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

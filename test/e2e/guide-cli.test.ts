@@ -1,0 +1,20 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { BIN, runCli } from "../helpers/cli.js";
+
+test("chunkeval alone: a first-steps guide in a terminal, the usage error in a pipe", async () => {
+  // util-linux `script` gives the command a pseudo-terminal, as a user's shell would.
+  const tty = spawnSync("script", ["-qec", `${process.execPath} ${BIN}`, "/dev/null"], { encoding: "utf8" });
+  assert.equal(tty.status, 0, tty.stderr);
+  assert.match(tty.stdout, /First steps/);
+  const bench = /chunkeval bench (\S+) --questions (\S+) --out report\.html/.exec(tty.stdout);
+  assert.ok(bench, tty.stdout);
+  assert.ok(existsSync(bench[1]!) && existsSync(bench[2]!), "the guide names the bundled example's real paths");
+  assert.match(tty.stdout, /chunkeval questions generate my\.docx/);
+
+  const piped = await runCli([]);
+  assert.equal(piped.code, 2);
+  assert.match(piped.stderr + piped.stdout, /Usage: chunkeval/);
+});
