@@ -30,6 +30,8 @@ import { processDocument, type ProcessOptions } from "./services/process.js";
 import { runBenchmark, type BenchInput } from "./services/bench.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
+import { renderReport, type ReportOptions } from "./services/reports.js";
+import { listStrategies } from "./services/strategies.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { openDatabase } from "./stores/sqlite/database.js";
@@ -193,12 +195,13 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       processDocument(context, documentId, strategies, options),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
-    strategies: () => context.strategies.describe(),
+    strategies: () => listStrategies(context.strategies),
     bench: (input: BenchInput) => runBenchmark(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),
+    renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
     getJob: (id: string) => {
       const job = context.jobs.get(id);

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -13,11 +14,13 @@ function files(dir: string): string[] {
   });
 }
 
-/** Every module a file imports (static or dynamic), relative ones resolved to src-relative paths. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)["']([^"']+)["']/g)].map((m) => m[1]!);
-  return specs.map((s) => (s.startsWith(".") ? relative(SRC, resolve(dirname(file), s)) : s));
+/**
+ * Every module specifier a source text names: `import … from`, `export … from`, side-effect
+ * `import "x"`, and dynamic `import("x")`.
+ */
+function importSpecifiers(text: string): string[] {
+  const forms = [/\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g];
+  return forms.flatMap((form) => [...text.matchAll(form)].map((m) => m[1]!));
 }
 
 const ADAPTERS = ["parsers", "strategies", "embedders", "retrieval", "generators", "evaluators", "reports", "stores"];
@@ -30,18 +33,53 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolea
   { from: (f) => f.startsWith("domain/"), forbid: (i) => !i.startsWith("domain/") && !i.startsWith("node:"), why: "domain is plain types and pure functions" },
 ];
 
-test("imports under src/ only point the allowed way", () => {
-  const violations: string[] = [];
-  for (const file of files(SRC)) {
-    const rel = relative(SRC, file);
-    for (const imported of importsOf(file)) {
-      for (const rule of rules) if (rule.from(rel) && rule.forbid(imported)) violations.push(`${rel} imports ${imported}: ${rule.why}`);
-    }
+/** The wrong-way imports under a source root, as "file imports module: why". */
+function violations(root: string): string[] {
+  const out: string[] = [];
+  for (const file of files(root)) {
+    const rel = relative(root, file);
+    const imported = importSpecifiers(readFileSync(file, "utf8")).map((s) => (s.startsWith(".") ? relative(root, resolve(dirname(file), s)) : s));
+    for (const i of imported) for (const rule of rules) if (rule.from(rel) && rule.forbid(i)) out.push(`${rel} imports ${i}: ${rule.why}`);
   }
-  assert.deepEqual(violations, []);
+  return out;
+}
+
+test("imports under src/ only point the allowed way", () => {
+  assert.deepEqual(violations(SRC), []);
 });
 
-test("the rules catch a wrong-way import", () => {
-  const rule = rules[0]!;
-  assert.equal(rule.from("services/ask.ts") && rule.forbid("ora"), true);
+test("the import parser sees every form of import", () => {
+  const text = [
+    `import { a } from "./a.js";`,
+    `import type { B } from '../b.js';`,
+    `import "./side-effect.js";`,
+    `export { c } from "./c.js";`,
+    `export * from "./d.js";`,
+    `const e = await import("./e.js");`,
+    `import f, { g } from "ora";`,
+  ].join("\n");
+  assert.deepEqual(importSpecifiers(text).sort(), ["../b.js", "./a.js", "./c.js", "./d.js", "./e.js", "./side-effect.js", "ora"].sort());
+});
+
+test("the check fails on a tree with wrong-way imports, side-effect and re-export ones included", () => {
+  const root = mkdtempSync(join(tmpdir(), "chunkeval-imports-"));
+  try {
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write("services/ask.ts", `import "../transports/cli/progress.js";\n`);
+    write("transports/http/app.ts", `export { ChunksRepo } from "../../stores/sqlite/chunks-repo.js";\n`);
+    write("strategies/recursive.ts", `const s = await import("../services/process.js");\n`);
+    write("domain/metrics.ts", `import { stemmer } from "stemmer";\n`);
+    write("services/fine.ts", `import { x } from "../domain/metrics.js";\n`);
+    assert.deepEqual(violations(root).sort(), [
+      "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
+      "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
+      "strategies/recursive.ts imports services/process.js: adapters never call up into services or transports",
+      "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports reach stores only through services",
+    ]);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -34,6 +34,8 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     const strategies = await t.request("GET", "/strategies");
     assert.deepEqual(strategies.body.strategies.map((s: any) => s.name), ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"]);
     assert.ok(strategies.body.strategies.every((s: any) => typeof s.description === "string"));
+    const recursive = strategies.body.strategies.find((s: any) => s.name === "recursive");
+    assert.ok(recursive.parameters.some((p: any) => p.name === "chunk_size" && typeof p.default === "number"), "parameters with their defaults, as the CLI shows them");
 
     const processed = await t.request("POST", `/documents/${id}/process`, { strategies: ["recursive", "semantic_parent_child"] });
     assert.equal(processed.status, 200);
@@ -74,6 +76,18 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       assert.match(report.headers.get("content-type")!, /^text\/html/);
       assert.match(report.text, /<svg class="chart"/);
     }
+    // The same report formats and baseline as the CLI.
+    const md = await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?format=md&baseline=${bench.body.experiment_id}`);
+    assert.equal(md.status, 200);
+    assert.match(md.headers.get("content-type")!, /^text\/markdown/);
+    assert.match(md.text, /^# chunkeval experiment exp_/);
+    const exported = await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?format=json&baseline=${bench.body.experiment_id}`);
+    assert.equal(exported.status, 200);
+    assert.equal(exported.body.results.recursive.length, 28);
+    assert.equal(exported.body.baseline.deltas.recursive.avg_recall, 0);
+    assert.equal(exported.body.metrics.avg_recall.direction, "higher");
+    assert.equal((await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?format=pdf`)).status, 422);
+    assert.equal((await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?baseline=exp_missing`)).status, 404);
     const experiments = await t.request("GET", "/experiments");
     assert.deepEqual(experiments.body.items.map((e: any) => Object.keys(e).sort()), [["created_at", "document_id", "id", "strategies_used"]]);
 

@@ -55,7 +55,11 @@ export const benchmarkBody = {
 export const reportQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { view: { type: "string", enum: ["managerial", "technical"], default: "managerial" } },
+  properties: {
+    view: { type: "string", enum: ["managerial", "technical"], default: "managerial" },
+    format: { type: "string", enum: ["html", "md", "json"], default: "html" },
+    baseline: { type: "string", minLength: 1, maxLength: 200, description: "an earlier experiment id: show every metric's change against it" },
+  },
 } as const;
 
 export const jobsQuery = {

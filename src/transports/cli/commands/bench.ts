@@ -12,7 +12,8 @@ import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import { writeReport, type ReportFormat } from "./report.js";
+import type { ReportFormat } from "../../../services/reports.js";
+import { writeReport } from "./report.js";
 
 interface BenchOptions {
   questions?: string;

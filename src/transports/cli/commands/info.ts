@@ -10,11 +10,9 @@ export function registerInfoCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
       const { createStrategyRegistry } = await import("../../../strategies/registry.js");
-      const registry = createStrategyRegistry();
-      const all = registry.names().map((n) => registry.get(n));
-      if (command.optsWithGlobals<GlobalOptions>().json) {
-        return printJson({ strategies: all.map((s) => ({ name: s.name, description: s.description, parameters: s.parameters })) });
-      }
+      const { listStrategies } = await import("../../../services/strategies.js");
+      const all = listStrategies(createStrategyRegistry());
+      if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ strategies: all });
       for (const s of all) {
         printLine(`${s.name}: ${s.description}`);
         for (const p of s.parameters) printLine(`    ${p.name} = ${p.default}  (${p.description})`);

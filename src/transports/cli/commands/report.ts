@@ -2,30 +2,21 @@ import { writeFile } from "node:fs/promises";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
-import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
+import type { ReportView } from "../../../reports/render.js";
+import type { ReportFormat } from "../../../services/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
 
-export type ReportFormat = "html" | "json" | "md";
-
 /** Renders an experiment in a format and writes it to a file, or returns it when no file is given. */
 export async function writeReport(
   app: Chunkeval,
   id: string,
-  options: { format: ReportFormat; view: "managerial" | "technical"; out?: string; baselineId?: string },
+  options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string },
 ): Promise<string> {
-  const experiment = app.getExperiment(id);
-  const results = app.experimentResults(id);
-  const baseline = options.baselineId ? { id: options.baselineId, deltas: compareWithBaseline(experiment, app.getExperiment(options.baselineId)) } : undefined;
-  let text: string;
-  if (options.format === "json") {
-    text = JSON.stringify(toWire({ ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }), null, 2) + "\n";
-  } else {
-    const { renderHtmlReport, renderMarkdownReport } = await import("../../../reports/render.js");
-    text = options.format === "md" ? renderMarkdownReport({ experiment, results, baseline }) : renderHtmlReport({ experiment, results, baseline }, options.view);
-  }
+  const { body } = app.renderReport(id, options);
+  const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";
   if (options.out) await writeFile(options.out, text);
   return text;
 }

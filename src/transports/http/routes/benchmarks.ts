@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
-import { renderHtmlReport, type ReportView } from "../../../reports/render.js";
+import type { ReportView } from "../../../reports/render.js";
+import type { ReportFormat } from "../../../services/reports.js";
 import { experimentView } from "../../../services/experiments.js";
 import { questionsFromRequest } from "../../../services/questions-source.js";
 import type { HttpDeps } from "../app.js";
@@ -35,12 +36,20 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
 
   app.get(
     "/benchmarks/:experiment_id/report",
-    { schema: { tags: ["benchmarks"], summary: "HTML report (view=managerial|technical)", params: idParams("experiment_id"), querystring: reportQuery, produces: ["text/html"] } },
+    {
+      schema: {
+        tags: ["benchmarks"],
+        summary: "Report: HTML (view=managerial|technical, the default), Markdown or the JSON export (format=html|md|json), optionally against a baseline experiment",
+        params: idParams("experiment_id"),
+        querystring: reportQuery,
+        produces: ["text/html", "text/markdown", "application/json"],
+      },
+    },
     async (request, reply) => {
       const id = (request.params as { experiment_id: string }).experiment_id;
-      const experiment = chunkeval.getExperiment(id);
-      const html = renderHtmlReport({ experiment, results: chunkeval.experimentResults(id) }, (request.query as { view: ReportView }).view);
-      return reply.type("text/html; charset=utf-8").send(html);
+      const query = request.query as { view: ReportView; format: ReportFormat; baseline?: string };
+      const { contentType, body } = chunkeval.renderReport(id, { view: query.view, format: query.format, baselineId: query.baseline });
+      return reply.type(contentType).send(typeof body === "string" ? body : toWire(body));
     },
   );
 
