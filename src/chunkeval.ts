@@ -2,15 +2,15 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
-import { CachedEmbedder, hashText } from "./embedders/cache.js";
+import { CachedEmbedder } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
-import type { Completion, Generator } from "./generators/generator.js";
+import type { Generator } from "./generators/generator.js";
 import type { TokenUsage } from "./domain/types.js";
 import { addUsage, ZERO_USAGE } from "./domain/metrics.js";
-import { NotFoundError, ValidationError } from "./errors.js";
-import { createEmbeddingJudge } from "./evaluators/embedding-judge.js";
-import { createLlmJudge, type CompleteFn } from "./evaluators/llm-judge.js";
+import { NotFoundError } from "./errors.js";
+import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
+import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./evaluators/judge.js";
 import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
 import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
@@ -99,22 +99,9 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
   const completer = (spec: string): Promise<CompleteFn> => {
     let made = completers.get(spec);
     if (!made) {
-      made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((g) => {
-        if (!g.isLlm || !g.complete) throw new ValidationError(`${spec} is not a language model`);
-        const complete = g.complete;
-        return async (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean): Promise<Completion> => {
-          const hash = hashText(prompt);
-          const cached = completionCache.get(spec, hash);
-          // A cached completion was paid for by an earlier run: this run spends nothing on it.
-          if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
-          const result = await complete(prompt, signal);
-          if (!accept || accept(result.text)) {
-            completionCache.put(spec, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
-          }
-          llmUsage.set(spec, addUsage(llmUsage.get(spec) ?? ZERO_USAGE, result.usage));
-          return result;
-        };
-      });
+      made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((model) =>
+        cachedCompleter(model, completionCache, (usage) => llmUsage.set(spec, addUsage(llmUsage.get(spec) ?? ZERO_USAGE, usage))),
+      );
       made.catch(() => completers.delete(spec));
       completers.set(spec, made);
     }
@@ -128,11 +115,8 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     return { name: g.name, complete: async (prompt, signal) => (await complete(prompt, signal)).text };
   });
 
-  const judge = async (spec = config.judge): Promise<Judge> => {
-    if (spec === "embedding") return createEmbeddingJudge(await context.embedder());
-    if (spec.startsWith("openai:")) return createLlmJudge(spec, await completer(spec), await context.embedder());
-    throw new ValidationError(`unknown judge "${spec}" (valid: embedding, openai:<model>)`);
-  };
+  const judgeRegistry = createJudgeRegistry();
+  const judge = (spec = config.judge): Promise<Judge> => createJudge(judgeRegistry, spec, { embedder: () => context.embedder(), completer });
 
   const context: ServiceContext = {
     config,

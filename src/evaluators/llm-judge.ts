@@ -2,15 +2,10 @@ import { addUsage, ZERO_USAGE } from "../domain/metrics.js";
 import type { TokenUsage } from "../domain/types.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { ProviderError } from "../errors.js";
-import type { Completion } from "../generators/generator.js";
+import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Judge } from "./judge.js";
 import { answerSimilarity } from "./similarity.js";
 
-/**
- * A cached completion. `accept` decides whether a reply may be cached: a reply the caller
- * cannot use is not kept, so a later run asks the model again.
- */
-export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean) => Promise<Completion>;
 
 /** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */
 export function extractJson(reply: string): Record<string, unknown> | null {

@@ -10,7 +10,7 @@ import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
 import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
-import type { CompleteFn } from "../evaluators/llm-judge.js";
+import type { CompleteFn } from "../generators/cached-completer.js";
 import type { TokenUsage } from "../domain/types.js";
 import type { Owner } from "../stores/owner.js";
 

@@ -249,3 +249,18 @@ test("healthz answers while the process lives; readyz is 503 with the reason whe
     await t.close();
   }
 });
+
+test("serve starts without loading a model: with the /v1 embedder unreachable the evaluation API answers and /readyz says why it is not ready", async () => {
+  // Port 9 on loopback refuses connections: the embedder cannot be reached.
+  const t = await startTestServer({ embedder: "openai:unreachable" }, { CHUNKEVAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" });
+  try {
+    assert.equal((await t.request("GET", "/documents")).status, 200);
+    assert.equal((await t.request("GET", "/healthz")).status, 200);
+    const ready = await t.request("GET", "/readyz");
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.status, "not_ready");
+    assert.ok(typeof ready.body.reason === "string" && ready.body.reason.length > 0);
+  } finally {
+    await t.close();
+  }
+});

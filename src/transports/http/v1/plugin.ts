@@ -56,7 +56,9 @@ const FILE_FIELDS = ["file", "domain"] as const;
  * tenant-scoped domains, file ingestion and points. Every response carries the request id.
  */
 export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): Promise<void> {
-  const v1 = await chunkeval.v1();
+  // The chunks collection (and with it the embedding model) opens on the first request that
+  // needs it, so `serve` starts without loading a model and the evaluation API never waits on it.
+  const v1 = () => chunkeval.v1();
   const tenants = chunkeval.tenants;
 
   // Authentication and the scope check run before the body is read or validated, so a key
@@ -100,7 +102,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     const domain = fields.domain;
     if (!file) throw new ValidationError("the multipart body has no `file` part");
     if (!domain) throw new ValidationError("the multipart body has no `domain` field");
-    const result = await v1.ingestion.ingest(who(request).tenantId, domain, file.filename, file.bytes);
+    const result = await (await v1()).ingestion.ingest(who(request).tenantId, domain, file.filename, file.bytes);
     return reply.status(201).send(toWire(result));
   });
 
@@ -113,12 +115,12 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
 
   app.get("/points", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
     const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
-    const page = await v1.points.list(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q.offset, q.limit);
+    const page = await (await v1()).points.list(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q.offset, q.limit);
     return toWire({ ...page, offset: q.offset, limit: q.limit });
   });
 
   app.get("/points/:point_id", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
-    const point = await v1.points.get(who(request).tenantId, (request.params as { point_id: string }).point_id);
+    const point = await (await v1()).points.get(who(request).tenantId, (request.params as { point_id: string }).point_id);
     if (!point || point.deleted) throw new NotFoundError("point not found");
     return toWire(point);
   });
@@ -126,7 +128,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
   app.post("/search", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
     const body = request.body as { query: string; domain?: string; top_k: number };
     const [vector] = await (await chunkeval.context.embedder()).embed([body.query]);
-    const items = await v1.points.search(who(request).tenantId, vector!, body.query, body.domain, body.top_k);
+    const items = await (await v1()).points.search(who(request).tenantId, vector!, body.query, body.domain, body.top_k);
     return toWire({ items });
   });
 }
@@ -135,7 +137,11 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
 export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): void {
   app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
   app.get("/readyz", { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } }, async (request, reply) => {
-    const state = await (await chunkeval.v1()).points.readiness().catch((error: Error) => ({ ready: false, reason: error.message }));
+    // Opening the collection (first use) can fail too, e.g. when the embedder is unreachable: not ready, with the reason.
+    const state = await chunkeval
+      .v1()
+      .then((v1) => v1.points.readiness())
+      .catch((error: Error) => ({ ready: false, reason: error.message }));
     return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
   });
 }

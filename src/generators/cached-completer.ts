@@ -1,0 +1,32 @@
+import { hashBytes } from "../domain/hash.js";
+import { ZERO_USAGE } from "../domain/metrics.js";
+import type { TokenUsage } from "../domain/types.js";
+import { ValidationError } from "../errors.js";
+import type { CompletionCacheRepo } from "../stores/sqlite/cache-repos.js";
+import type { Completion, Generator } from "./generator.js";
+
+/**
+ * A completion function: `accept` decides whether a reply may be cached, so a reply the caller
+ * cannot use is not kept and a later run asks the model again.
+ */
+export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean) => Promise<Completion>;
+
+/**
+ * Wraps a chat model with the (model, prompt hash) completion cache in SQLite, as CachedEmbedder
+ * wraps an embedder: identical prompts (contexts, judge verdicts) are answered from the cache.
+ * A cached reply was paid for by an earlier run, so it reports zero usage; `onUsage` hears of the
+ * tokens actually sent.
+ */
+export function cachedCompleter(model: Generator, cache: CompletionCacheRepo, onUsage: (usage: TokenUsage) => void): CompleteFn {
+  if (!model.isLlm || !model.complete) throw new ValidationError(`${model.name} is not a language model`);
+  const complete = model.complete.bind(model);
+  return async (prompt, signal, accept) => {
+    const hash = hashBytes(prompt);
+    const cached = cache.get(model.name, hash);
+    if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
+    const result = await complete(prompt, signal);
+    if (!accept || accept(result.text)) cache.put(model.name, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+    onUsage(result.usage);
+    return result;
+  };
+}
