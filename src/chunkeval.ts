@@ -26,8 +26,8 @@ import { createGenerator, createGeneratorRegistry } from "./generators/registry.
 import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
-import { processDocument, type ProcessOptions } from "./services/process.js";
-import { runBenchmark, type BenchInput } from "./services/bench.js";
+import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
+import { checkBenchInput, runBenchmark, type BenchInput } from "./services/bench.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
@@ -177,6 +177,10 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     deleteDocument: (id: string) => deleteDocument(context, id),
     process: (documentId: string, strategies: string | string[], options?: ProcessOptions) =>
       processDocument(context, documentId, strategies, options),
+    /** Refuses a processing request exactly as `process` would, without doing any work (background requests). */
+    checkProcess: (documentId: string, strategies: string | string[]) => void checkProcessInput(context, documentId, strategies),
+    /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */
+    checkBench: (input: BenchInput) => void checkBenchInput(context, input),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),

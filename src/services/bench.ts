@@ -115,15 +115,25 @@ function retrievableSpans(ctx: ServiceContext, documentId: string, strategy: str
 }
 
 /**
+ * The checks a benchmark request passes before any work starts: a background request runs
+ * them before its 202, so it is refused exactly as the synchronous one would be.
+ */
+export function checkBenchInput(ctx: ServiceContext, input: BenchInput): { strategies: string[]; topK: number } {
+  const strategies = parseStrategyList(ctx.strategies, input.strategies, BenchmarkError);
+  const topK = checkTopK(input.topK ?? ctx.config.topK);
+  if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
+  if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1)) throw new ValidationError("max_errors must be a whole number >= 1");
+  if ("id" in input.document) resolveQuestions(input.questionsSource, input.questions, requireDocument(ctx, input.document.id).text);
+  return { strategies, topK };
+}
+
+/**
  * Runs every question against every strategy and stores the experiment: retrieval metrics
  * when references exist, then (unless a dry run) an answer and the judge's scores. A question
  * that fails is recorded with its error and the run goes on, up to `maxErrors`.
  */
 export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
-  const strategies = parseStrategyList(ctx.strategies, input.strategies, BenchmarkError);
-  const topK = checkTopK(input.topK ?? ctx.config.topK);
-  if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
-  if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1)) throw new ValidationError("max_errors must be a whole number >= 1");
+  const { strategies, topK } = checkBenchInput(ctx, input);
   const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
   const dryRun = input.dryRun ?? false;
   const started = performance.now();

@@ -78,6 +78,14 @@ async function processStrategy(ctx: ServiceContext, document: StoredDocument, na
 }
 
 /**
+ * The checks a processing request passes before any work starts (known strategies, an
+ * existing document): a background request runs them before its 202.
+ */
+export function checkProcessInput(ctx: ServiceContext, documentId: string, strategies: string | string[]): { names: string[]; document: StoredDocument } {
+  return { names: parseStrategyList(ctx.strategies, strategies, ChunkingError), document: requireDocument(ctx, documentId) };
+}
+
+/**
  * Runs chunking strategies over a document. A strategy that fails is reported in
  * `strategiesFailed` while the others complete; cancellation stops the whole run.
  */
@@ -87,8 +95,7 @@ export async function processDocument(
   strategies: string | string[],
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  const names = parseStrategyList(ctx.strategies, strategies, ChunkingError);
-  const document = requireDocument(ctx, documentId);
+  const { names, document } = checkProcessInput(ctx, documentId, strategies);
   const completed: StrategyRunSummary[] = [];
   const failed: StrategyFailure[] = [];
   for (const [i, name] of names.entries()) {

@@ -9,9 +9,9 @@ export interface RecordedRequest {
 /**
  * A stand-in for a paid OpenAI-compatible API on 127.0.0.1: /v1/embeddings answers
  * deterministic vectors, /v1/chat/completions answers `reply(body)` with usage. Statuses in
- * `failures` are answered first, one per request, to exercise retries.
+ * `failures` are answered first, one per request, to exercise retries; `delayMs` slows every answer.
  */
-export async function startOpenAiStub(options: { reply?: (body: any) => string; failures?: number[]; dimension?: number; omitUsage?: boolean } = {}) {
+export async function startOpenAiStub(options: { reply?: (body: any) => string; failures?: number[]; dimension?: number; omitUsage?: boolean; delayMs?: number } = {}) {
   const requests: RecordedRequest[] = [];
   const failures = [...(options.failures ?? [])];
   const dimension = options.dimension ?? 8;
@@ -22,6 +22,7 @@ export async function startOpenAiStub(options: { reply?: (body: any) => string; 
     });
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     requests.push({ path: req.url ?? "", body });
     const failure = failures.shift();
     res.setHeader("content-type", "application/json");

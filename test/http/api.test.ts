@@ -188,7 +188,7 @@ test("questions_file cannot escape the questions directory", async () => {
 });
 
 test("background jobs: 202, polled to completed with the synchronous payload, and to failed with an error", async () => {
-  const t = await startTestServer();
+  const t = await startTestServer({ max_background_jobs: 1 });
   try {
     const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
     const enqueued = await t.request("POST", `/documents/${id}/process?background=true`, { strategies: ["fixed_size"] });
@@ -196,7 +196,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.deepEqual(Object.keys(enqueued.body).sort(), ["job_id", "job_type", "poll_url", "status"]);
     assert.equal(enqueued.body.poll_url, `/jobs/${enqueued.body.job_id}`);
     assert.equal(enqueued.body.job_type, "process");
-    assert.ok(["pending", "running"].includes(enqueued.body.status));
+    assert.equal(enqueued.body.status, "pending");
     const done = await waitForJob(t, enqueued.body.job_id);
     assert.equal(done.status, "completed");
     assert.equal(done.result.document_id, id);
@@ -212,18 +212,27 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     const sync = await t.request("GET", `/benchmarks/${benchDone.result.experiment_id}`);
     assert.deepEqual(benchDone.result, sync.body, "the job's result is what the synchronous endpoint returns");
 
-    // A benchmark whose processing fails inside the job: an option the strategy rejects.
-    const failing = await t.request("POST", "/benchmarks?background=true", { document_id: id, strategies: ["fixed_size"], questions: [{ question: "Q?", references: ["not in the document at all"] }] });
+    // Refused before the 202, exactly as the synchronous request: no job is created.
+    const refused = await t.request("POST", "/benchmarks?background=true", { document_id: id, strategies: ["fixed_size"], questions: [{ question: "Q?", references: ["not in the document at all"] }] });
+    assert.equal(refused.status, 422);
+    assert.match(refused.body.detail, /excerpt not found in the document/);
+
+    // A job that fails: its document is deleted while it waits for the one slot.
+    const blocker = await t.request("POST", `/documents/${id}/process?background=true`, { strategies: ["semantic", "semantic_parent_child", "contextual_retrieval"] });
+    const other = (await t.upload("other.docx", handbookBytes())).body.id;
+    const failing = await t.request("POST", "/benchmarks?background=true", { document_id: other, strategies: ["fixed_size"], questions: [{ question: "Q?" }] });
+    assert.equal((await t.request("DELETE", `/documents/${other}`)).status, 200);
     const failed = await waitForJob(t, failing.body.job_id);
     assert.equal(failed.status, "failed");
-    assert.match(failed.error, /excerpt not found in the document/);
+    assert.equal(failed.error, `cancelled: document ${other} was deleted`);
     assert.equal("result" in failed, false);
+    assert.equal((await waitForJob(t, blocker.body.job_id)).status, "completed");
 
     const list = await t.request("GET", "/jobs");
-    assert.deepEqual([list.body.total, list.body.offset, list.body.limit], [3, 0, 50]);
-    assert.deepEqual(list.body.items.map((j: any) => j.job_id), [failing.body.job_id, bench.body.job_id, enqueued.body.job_id], "newest first");
+    assert.deepEqual([list.body.total, list.body.offset, list.body.limit], [4, 0, 50]);
+    assert.deepEqual(list.body.items.map((j: any) => j.job_id), [failing.body.job_id, blocker.body.job_id, bench.body.job_id, enqueued.body.job_id], "newest first");
     assert.deepEqual((await t.request("GET", "/jobs?job_type=benchmark&status=failed")).body.items.map((j: any) => j.job_id), [failing.body.job_id]);
-    assert.deepEqual((await t.request("GET", "/jobs?limit=1&offset=1")).body.items.map((j: any) => j.job_id), [bench.body.job_id]);
+    assert.deepEqual((await t.request("GET", "/jobs?limit=1&offset=2")).body.items.map((j: any) => j.job_id), [bench.body.job_id]);
   } finally {
     await t.close();
   }

@@ -24,8 +24,9 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
       chunkeval.getDocument(body.document_id);
       const input = { document: { id: body.document_id }, questions, questionsSource: source, strategies: body.strategies ?? "all", topK: body.top_k, dryRun: body.dry_run };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
+      chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
       const params = { document_id: body.document_id, strategies: input.strategies, questions_file: body.questions_file ?? null, top_k: body.top_k ?? null, dry_run: body.dry_run };
-      const job = jobs.enqueue("benchmark", params, async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })));
+      const job = jobs.enqueue("benchmark", params, async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })), body.document_id);
       return reply.status(202).send(enqueueBody(job));
     },
   );

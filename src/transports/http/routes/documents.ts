@@ -19,7 +19,10 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
   });
 
   app.delete("/documents/:doc_id", { schema: { tags: ["documents"], summary: "Delete a document and its vectors", params: idParams("doc_id") } }, async (request) => {
-    return toWire(await chunkeval.deleteDocument((request.params as { doc_id: string }).doc_id));
+    const documentId = (request.params as { doc_id: string }).doc_id;
+    chunkeval.getDocument(documentId); // 404 before anything is cancelled
+    jobs.cancelForDocument(documentId); // first, so its jobs fail saying why, not "not found" midway
+    return toWire(await chunkeval.deleteDocument(documentId));
   });
 
   app.post(
@@ -29,8 +32,8 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
-      chunkeval.getDocument(documentId); // a missing document is a 404 now, not a failed job later
-      const job = jobs.enqueue("process", { document_id: documentId, strategies }, async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })));
+      chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
+      const job = jobs.enqueue("process", { document_id: documentId, strategies }, async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })), documentId);
       return reply.status(202).send(enqueueBody(job));
     },
   );

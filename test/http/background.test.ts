@@ -1,0 +1,56 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestServer } from "../helpers/server.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
+import { handbookBytes } from "../helpers/documents.js";
+
+test("a background request is validated exactly like the synchronous one before its 202, and its job starts pending", async () => {
+  const t = await startTestServer();
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+    writeFileSync(join(t.ws.dir, "questions", "elsewhere.json"), JSON.stringify([{ question: "Where?", references: [{ text: "a sentence that is not in the handbook at all" }] }]));
+    const cases: Array<[string, string, unknown]> = [
+      ["unknown strategy", `/documents/${doc}/process`, { strategies: ["nope"] }],
+      ["missing document", "/documents/doc_missing/process", { strategies: ["recursive"] }],
+      ["bench: unknown strategy", "/benchmarks", { document_id: doc, strategies: ["nope"], questions_file: "elsewhere.json" }],
+      ["bench: missing questions file", "/benchmarks", { document_id: doc, questions_file: "absent.json" }],
+      ["bench: references not in the document", "/benchmarks", { document_id: doc, strategies: ["recursive"], questions_file: "elsewhere.json" }],
+      ["bench: missing document", "/benchmarks", { document_id: "doc_missing", questions: [{ question: "Why?" }] }],
+    ];
+    for (const [name, path, body] of cases) {
+      const sync = await t.request("POST", path, body);
+      const background = await t.request("POST", `${path}?background=true`, body);
+      assert.ok(sync.status >= 400 && sync.status < 500, `${name}: ${sync.status}`);
+      assert.deepEqual([background.status, background.body], [sync.status, sync.body], name);
+    }
+    assert.equal((await t.request("GET", "/jobs")).body.total, 0, "no job was created for a refused request");
+
+    const enqueued = await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["recursive"] });
+    assert.deepEqual([enqueued.status, enqueued.body.status], [202, "pending"]);
+  } finally {
+    await t.close();
+  }
+});
+
+test("deleting a document fails its running job with a clear reason, never a foreign-key message", async () => {
+  const stub = await startOpenAiStub({ reply: () => "Context of the chunk.", delayMs: 40 });
+  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+    const job = (await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["contextual_retrieval"] })).body.job_id as string;
+    while ((await t.request("GET", `/jobs/${job}`)).body.status !== "running") await new Promise((r) => setTimeout(r, 10));
+    assert.equal((await t.request("DELETE", `/documents/${doc}`)).status, 200);
+    let polled = await t.request("GET", `/jobs/${job}`);
+    for (let i = 0; i < 200 && t.server && polled.body.status === "running"; i++) polled = await t.request("GET", `/jobs/${job}`);
+    assert.deepEqual([polled.body.status, polled.body.error], ["failed", `cancelled: document ${doc} was deleted`]);
+    await new Promise((r) => setTimeout(r, 300)); // the aborted work winds down; the job must stay failed
+    const final = await t.request("GET", `/jobs/${job}`);
+    assert.equal(final.body.status, "failed");
+    assert.doesNotMatch(JSON.stringify(final.body), /FOREIGN KEY/);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
