@@ -22,7 +22,8 @@ export interface Block {
 
 /** A parsed document: blocks joined by blank lines make `text`, the offsets' reference. */
 export interface ParsedDocument {
-  format: "docx" | "doc";
+  /** The name of the document format that read it (parsers/registry.ts). */
+  format: string;
   title: string;
   text: string;
   blocks: Block[];
@@ -39,7 +40,8 @@ export interface DocumentRecord {
 
 /** A document with its extracted text and structure, what strategies work on. */
 export interface StoredDocument extends DocumentRecord {
-  format: "docx" | "doc";
+  /** The name of the document format that read it (parsers/registry.ts). */
+  format: string;
   title: string;
   text: string;
   blocks: Block[];

@@ -1,12 +1,18 @@
+import CFB from "cfb";
 import WordExtractor from "word-extractor";
-import type { BlockDraft } from "./parser.js";
+import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+/** FIB flag fEncrypted (MS-DOC 2.5.2, FibBase bit 8 of the flags word at offset 0x0A). */
+const FIB_FLAGS_OFFSET = 0x0a;
+const FIB_ENCRYPTED_BIT = 0x0100;
 
 /**
  * Extracts paragraphs from a legacy binary .doc with word-extractor. The binary format keeps
  * no semantic heading markup that word-extractor exposes, so every line is a paragraph, and
  * table cells (tab-separated in its output) become one table row.
  */
-export async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
+async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
   const document = await new WordExtractor().extract(bytes);
   return document
     .getBody()
@@ -19,3 +25,37 @@ export async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
         : { kind: "paragraph" as const, level: 0, text: line },
     );
 }
+
+/** Rejects OLE files that are encrypted Office documents or not Word documents at all. */
+function checkOleContainer(bytes: Buffer, filename: string): void {
+  let container: CFB.CFB$Container;
+  try {
+    container = CFB.read(bytes, { type: "buffer" });
+  } catch (error) {
+    unusable(filename, `corrupt .doc file (${conciseReason(error)})`, error);
+  }
+  const names = new Set(container.FileIndex.map((entry) => entry.name));
+  // Password-protected .docx files are OLE containers holding an encrypted OOXML package.
+  if (names.has("EncryptedPackage") || names.has("EncryptionInfo")) {
+    unusable(filename, "the document is encrypted (password-protected); save it without a password and upload again");
+  }
+  const wordStream = CFB.find(container, "WordDocument");
+  if (!wordStream?.content || wordStream.content.length < FIB_FLAGS_OFFSET + 2) {
+    unusable(filename, "not a Word document: an OLE file without a Word document stream");
+  }
+  const fib = Buffer.from(wordStream.content as Uint8Array);
+  if (fib.readUInt16LE(FIB_FLAGS_OFFSET) & FIB_ENCRYPTED_BIT) {
+    unusable(filename, "the document is encrypted (password-protected); save it without a password and upload again");
+  }
+}
+
+/** Legacy binary Word (Word 97-2003), an OLE compound file with a WordDocument stream. */
+export const docFormat: DocumentFormat = {
+  name: "doc",
+  extension: ".doc",
+  detect: (bytes) => bytes.subarray(0, 8).equals(OLE_MAGIC),
+  async parse(bytes, filename) {
+    checkOleContainer(bytes, filename);
+    return extractDocBlocks(bytes).catch((error: unknown) => unusable(filename, `corrupt .doc file (${conciseReason(error)})`, error));
+  },
+};

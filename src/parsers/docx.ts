@@ -1,5 +1,8 @@
 import mammoth from "mammoth";
-import type { BlockDraft } from "./parser.js";
+import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { inspectZip, verifyZipContents } from "./zip-guard.js";
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
@@ -18,7 +21,7 @@ function decodeEntities(text: string): string {
  * HTML (headings, paragraphs, lists, tables); its output is a small, well-formed tag set, so
  * a tag walker is enough and keeps heading levels, list nesting and table rows.
  */
-export async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
+async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
   const { value: html } = await mammoth.convertToHtml(
     { buffer: bytes },
     // Title and subtitle paragraphs are headings of the document, not body text.
@@ -92,3 +95,14 @@ export async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
   flush();
   return blocks;
 }
+
+/** Word 2007+ (.docx): a zip package, checked against the limits before it is unpacked. */
+export const docxFormat: DocumentFormat = {
+  name: "docx",
+  extension: ".docx",
+  detect: (bytes) => bytes.subarray(0, 4).equals(ZIP_MAGIC),
+  async parse(bytes, filename, limits) {
+    verifyZipContents(bytes, filename, inspectZip(bytes, filename, limits.zip));
+    return extractDocxBlocks(bytes).catch((error: unknown) => unusable(filename, `corrupt .docx file (${conciseReason(error)})`, error));
+  },
+};

@@ -5,6 +5,7 @@ import { newId, nowTimestamp } from "../domain/ids.js";
 import type { DocumentRecord, StoredDocument } from "../domain/types.js";
 import { parseInWorker } from "../parsers/parse-pool.js";
 import { parseLimitsOf } from "../parsers/limits.js";
+import { SUPPORTED_EXTENSIONS } from "../parsers/parser.js";
 import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
 import { hashBytes } from "../domain/hash.js";
@@ -21,6 +22,12 @@ export interface UploadInput {
  * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
  * original is kept under a generated name.
  */
+/** True when a path names a file of a format chunkeval reads (by extension: a hint for arguments, not a check of content). */
+export function isDocumentPath(path: string): boolean {
+  const lower = path.toLowerCase();
+  return SUPPORTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
 export async function uploadDocument(ctx: ServiceContext, input: UploadInput): Promise<DocumentRecord> {
   const filename = cleanUploadName(input.filename, DEFAULTS.maxFilenameLength);
   if (!filename) throw new ValidationError("the upload has no file name");

@@ -104,7 +104,7 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
     writeFileSync(notWord, "plain text");
     const locked = join(ws.dir, "locked.docx");
     writeFileSync(locked, buildEncryptedDocx());
-    for (const [file, reason] of [[notWord, /notes\.docx: not a Word document/], [locked, /locked\.docx: the document is encrypted/], [join(ws.dir, "missing.docx"), /missing\.docx: cannot read the file \(ENOENT\)/]] as const) {
+    for (const [file, reason] of [[notWord, /notes\.docx: not a supported document/], [locked, /locked\.docx: the document is encrypted/], [join(ws.dir, "missing.docx"), /missing\.docx: cannot read the file \(ENOENT\)/]] as const) {
       const r = await runCli(["upload", file], env);
       assert.equal(r.code, 2);
       assert.match(r.stderr, reason);

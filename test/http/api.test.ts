@@ -153,7 +153,7 @@ test("errors are {detail, type} with the spec's status codes", async () => {
 
     const notWord = await t.upload("notes.docx", Buffer.from("plain text"));
     assert.deepEqual([notWord.status, notWord.body.type], [400, "ChunkingError"]);
-    assert.match(notWord.body.detail, /notes\.docx: not a Word document/);
+    assert.match(notWord.body.detail, /notes\.docx: not a supported document/);
     const tooBig = await t.upload("big.docx", Buffer.alloc(2 * 1024 * 1024, 1));
     assert.deepEqual([tooBig.status, tooBig.body.type], [413, "PayloadTooLargeError"]);
     const noFile = await t.request("POST", "/documents", { file: "x" });

@@ -52,7 +52,7 @@ test("a legacy .doc is read with word-extractor", async () => {
 
 const badFiles: Array<[string, () => Promise<Buffer> | Buffer, RegExp]> = [
   ["empty.docx", () => Buffer.alloc(0), /empty\.docx: the file is empty/],
-  ["notes.docx", () => Buffer.from("just some plain text, not a Word file"), /notes\.docx: not a Word document/],
+  ["notes.docx", () => Buffer.from("just some plain text, not a Word file"), /notes\.docx: not a supported document/],
   ["truncated.docx", async () => (await buildDocx([{ p: "hello" }])).subarray(0, 300), /truncated\.docx: corrupt \.docx file/],
   ["locked.docx", () => buildEncryptedDocx(), /locked\.docx: the document is encrypted/],
   ["locked.doc", () => buildEncryptedDoc(), /locked\.doc: the document is encrypted/],

@@ -4,7 +4,8 @@ import type { Db } from "./database.js";
 interface DocumentRow {
   id: string;
   filename: string;
-  format: "docx" | "doc";
+  /** The name of the document format that read it (parsers/registry.ts). */
+  format: string;
   title: string;
   paragraph_count: number;
   text: string;
@@ -16,7 +17,8 @@ interface DocumentRow {
 export interface NewDocument {
   id: string;
   filename: string;
-  format: "docx" | "doc";
+  /** The name of the document format that read it (parsers/registry.ts). */
+  format: string;
   title: string;
   paragraphCount: number;
   text: string;

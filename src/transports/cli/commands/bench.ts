@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
@@ -7,6 +7,7 @@ import { ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
 import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
+import { isDocumentPath } from "../../../services/documents.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
 import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
@@ -88,8 +89,7 @@ function missingMetricLines(e: ExperimentRecord): string[] {
 
 /** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
 export async function resolveDocument(app: Chunkeval, target: string) {
-  const ext = extname(target).toLowerCase();
-  if (ext === ".docx" || ext === ".doc" || existsSync(target)) {
+  if (isDocumentPath(target) || existsSync(target)) {
     return { filename: basename(target), bytes: await readInputFile(target, app.config.maxUploadMb) };
   }
   app.getDocument(target); // not found -> exit 3
