@@ -92,7 +92,7 @@ export class ChunksRepo {
 
   /** Generations whose vectors are being written by some process, not committed yet. */
   pendingGenerations(): PendingGeneration[] {
-    return (this.db.prepare(`SELECT * FROM pending_generations`).all() as Array<Record<string, string & number>>).map((r) => ({
+    return (this.db.prepare(`SELECT * FROM pending_generations`).all() as PendingGenerationRow[]).map((r) => ({
       documentId: r.document_id,
       strategy: r.strategy,
       generation: r.generation,
@@ -222,3 +222,13 @@ export class ChunksRepo {
   }
 }
 
+interface PendingGenerationRow {
+  document_id: string;
+  strategy: string;
+  generation: string;
+  vector_table: string;
+  owner_instance: string;
+  owner_pid: number;
+  owner_host: string;
+  started_at_ms: number;
+}

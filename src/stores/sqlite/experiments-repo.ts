@@ -19,7 +19,7 @@ export class ExperimentsRepo {
   }
 
   get(id: string): ExperimentRecord | null {
-    const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as Record<string, string & number> | undefined;
+    const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as ExperimentRow | undefined;
     if (!r) return null;
     const verdict = r.verdict_json
       ? (JSON.parse(r.verdict_json) as Pick<ExperimentRecord, "verdict" | "comparisons">)
@@ -57,4 +57,18 @@ export class ExperimentsRepo {
       total: n,
     };
   }
+}
+
+interface ExperimentRow {
+  id: string;
+  document_id: string;
+  strategies_json: string;
+  questions_count: number;
+  aggregate_json: string;
+  best_strategy: string;
+  total_latency_seconds: number;
+  estimated_cost_usd: number;
+  details_json: string;
+  created_at: string;
+  verdict_json: string | null;
 }

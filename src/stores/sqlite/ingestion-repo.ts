@@ -110,7 +110,7 @@ export class IngestionRepo {
         `SELECT j.id, j.tenant_id, j.domain, j.filename, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed
          FROM ingestion_jobs j LEFT JOIN source_files f ON f.id = j.source_file_id WHERE j.status = 'running'`,
       )
-      .all() as Array<Record<string, string & number>>;
+      .all() as UnfinishedRow[];
     return rows.map((r) => ({
       id: r.id,
       tenantId: r.tenant_id,
@@ -127,24 +127,53 @@ export class IngestionRepo {
   }
 
   job(tenantId: string, id: string): IngestionJob | null {
-    const r = this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as Record<string, string & number> | undefined;
+    const r = this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as IngestionJobRow | undefined;
     return r ? toJob(r) : null;
   }
 
   jobs(tenantId?: string): IngestionJob[] {
-    const rows = (tenantId ? this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC`).all(tenantId) : this.db.prepare(`SELECT * FROM ingestion_jobs ORDER BY created_at DESC, rowid DESC`).all()) as Array<Record<string, string & number>>;
+    const rows = (tenantId ? this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC`).all(tenantId) : this.db.prepare(`SELECT * FROM ingestion_jobs ORDER BY created_at DESC, rowid DESC`).all()) as IngestionJobRow[];
     return rows.map(toJob);
   }
 }
 
-function toJob(r: Record<string, string & number>): IngestionJob {
+interface IngestionJobRow {
+  id: string;
+  tenant_id: string;
+  domain: string;
+  filename: string;
+  source_file_id: string | null;
+  status: IngestionJob["status"];
+  error_code: string | null;
+  error: string | null;
+  chunks_indexed: number;
+  points_created: number;
+  points_soft_deleted: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+interface UnfinishedRow {
+  id: string;
+  tenant_id: string;
+  domain: string;
+  filename: string;
+  owner_pid: number | null;
+  owner_host: string | null;
+  owner_instance: string | null;
+  file_id: string | null;
+  object_path: string;
+  committed: number;
+}
+
+function toJob(r: IngestionJobRow): IngestionJob {
   return {
     id: r.id,
     tenantId: r.tenant_id,
     domain: r.domain,
     filename: r.filename,
     sourceFileId: r.source_file_id ?? null,
-    status: r.status as IngestionJob["status"],
+    status: r.status,
     errorCode: r.error_code ?? null,
     error: r.error ?? null,
     chunksIndexed: r.chunks_indexed,

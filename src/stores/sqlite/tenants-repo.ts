@@ -85,7 +85,7 @@ export class TenantsRepo {
 }
 
 function toKey(r: Record<string, string | null>): ApiKeyRecord {
-  return { id: r.id!, tenantId: r.tenant_id!, salt: r.salt!, hash: r.hash!, scopes: JSON.parse(r.scopes_json!), createdAt: r.created_at!, revokedAt: r.revoked_at };
+  return { id: r.id!, tenantId: r.tenant_id!, salt: r.salt!, hash: r.hash!, scopes: JSON.parse(r.scopes_json!), createdAt: r.created_at!, revokedAt: r.revoked_at ?? null };
 }
 
 function toDomain(r: Record<string, string>): TenantDomain {
