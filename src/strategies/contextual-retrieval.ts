@@ -4,6 +4,7 @@ import { contentTerms } from "../text/terms.js";
 import { checkSizeAndOverlap, resolveOptions } from "./options.js";
 import { spansToDrafts } from "./packing.js";
 import { recursiveParameters, recursiveSpans } from "./recursive.js";
+import { TokenIndex } from "../text/token-index.js";
 import type { ChunkingStrategy, StrategyDefinition } from "./strategy.js";
 
 /** The situating prompt of Anthropic's contextual retrieval, sent once per chunk when an LLM is set. */
@@ -87,7 +88,8 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
       retrieval: "hybrid",
       options,
       async chunk({ document, llm, signal }) {
-        const drafts = spansToDrafts(document.text, recursiveSpans(document.text, options.chunk_size!, options.chunk_overlap!));
+        const index = new TokenIndex(document.text);
+        const drafts = spansToDrafts(index, recursiveSpans(index, options.chunk_size!, options.chunk_overlap!));
         for (const draft of drafts) {
           draft.context = llm
             ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim()

@@ -1,4 +1,4 @@
-import { createPieceCounter } from "../text/tokens.js";
+import { TokenIndex } from "../text/token-index.js";
 import { boundedWordPieces, packPieces, spansToDrafts } from "./packing.js";
 import { checkSizeAndOverlap, resolveOptions } from "./options.js";
 import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
@@ -21,10 +21,9 @@ export const fixedSizeStrategy: StrategyDefinition = {
       retrieval: "dense",
       options,
       async chunk({ document }) {
-        const count = createPieceCounter();
-        const text = document.text;
-        const pieces = boundedWordPieces(text, { start: 0, end: text.length }, options.chunk_size!, count);
-        return spansToDrafts(text, packPieces(text, pieces, options.chunk_size!, options.chunk_overlap!, count));
+        const index = new TokenIndex(document.text);
+        const pieces = boundedWordPieces(index, { start: 0, end: document.text.length }, options.chunk_size!);
+        return spansToDrafts(index, packPieces(index, pieces, options.chunk_size!, options.chunk_overlap!));
       },
     };
     return strategy;

@@ -1,24 +1,29 @@
 import type { Span } from "../text/spans.js";
 import { trimSpan, wordPieces } from "../text/spans.js";
-import { countTokens } from "../text/tokens.js";
+import { LONG_PIECE, tokenCountFloor } from "../text/bpe.js";
+import { PrefixCounter, type TokenIndex } from "../text/token-index.js";
 import type { ChunkDraft } from "./strategy.js";
-
-export type TokenCounter = (text: string) => number;
 
 /**
  * Splits a span that holds no white space (a very long "word", e.g. a URL) into pieces of
  * at most `size` tokens by characters, so that no piece is ever over the limit.
  */
-export function splitByCharacters(text: string, span: Span, size: number, count: TokenCounter): Span[] {
+export function splitByCharacters(index: TokenIndex, span: Span, size: number): Span[] {
   const out: Span[] = [];
+  // Slices that need more than `size` tokens by a cheap lower bound are refused without
+  // counting, so the bisection below counts only slices near the final size.
+  const floor = tokenCountFloor(index.text, span);
+  // In a long word every bisection counts slices from one start: one merge answers many.
+  const long = span.end - span.start >= LONG_PIECE;
   let start = span.start;
   while (start < span.end) {
-    // Grow the piece while it still fits; doubling then bisecting keeps this O(log n) counts.
+    // Grow the piece while it still fits; bisecting keeps this O(log n) counts.
+    const counter = long ? new PrefixCounter(index, start) : undefined;
     let lo = start + 1;
     let hi = span.end;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (count(text.slice(start, mid)) <= size) lo = mid;
+      if (floor(start, mid, size) <= size && (counter ? counter.fits(mid, size) : index.fits(start, mid, size))) lo = mid;
       else hi = mid - 1;
     }
     out.push({ start, end: lo });
@@ -28,11 +33,11 @@ export function splitByCharacters(text: string, span: Span, size: number, count:
 }
 
 /** Word pieces of a span, with any piece over `size` tokens cut further by characters. */
-export function boundedWordPieces(text: string, span: Span, size: number, count: TokenCounter): Span[] {
+export function boundedWordPieces(index: TokenIndex, span: Span, size: number): Span[] {
   const out: Span[] = [];
-  for (const piece of wordPieces(text, span)) {
-    if (count(text.slice(piece.start, piece.end)) <= size) out.push(piece);
-    else out.push(...splitByCharacters(text, piece, size, count));
+  for (const piece of wordPieces(index.text, span)) {
+    if (index.fits(piece.start, piece.end, size)) out.push(piece);
+    else out.push(...splitByCharacters(index, piece, size));
   }
   return out;
 }
@@ -43,9 +48,10 @@ export function boundedWordPieces(text: string, span: Span, size: number, count:
  * rule of LangChain's text splitters, counted in tokens). Every piece must fit in `size`.
  * Returns trimmed spans; the exact token count of each chunk is checked, not estimated.
  */
-export function packPieces(text: string, pieces: Span[], size: number, overlap: number, count: TokenCounter): Span[] {
+export function packPieces(index: TokenIndex, pieces: Span[], size: number, overlap: number): Span[] {
+  const text = index.text;
   const spans: Span[] = [];
-  const tokensOf = pieces.map((p) => count(text.slice(p.start, p.end)));
+  const tokensOf = pieces.map((p) => index.count(p.start, p.end));
   let first = 0;
   while (first < pieces.length) {
     let last = first;
@@ -56,7 +62,7 @@ export function packPieces(text: string, pieces: Span[], size: number, overlap: 
     }
     // Piece counts are summed; BPE merges across a boundary can differ slightly, so verify.
     let span = trimSpan(text, { start: pieces[first]!.start, end: pieces[last]!.end });
-    while (last > first && countTokens(text.slice(span.start, span.end)) > size) {
+    while (last > first && !index.fits(span.start, span.end, size)) {
       last--;
       span = trimSpan(text, { start: pieces[first]!.start, end: pieces[last]!.end });
     }
@@ -74,18 +80,15 @@ export function packPieces(text: string, pieces: Span[], size: number, overlap: 
 }
 
 /** Turns spans into chunk drafts, counting each chunk's tokens exactly. */
-export function spansToDrafts(text: string, spans: Span[], extra: Partial<ChunkDraft> = {}): ChunkDraft[] {
-  return spans.map((span) => {
-    const chunkText = text.slice(span.start, span.end);
-    return {
-      text: chunkText,
-      start: span.start,
-      end: span.end,
-      tokenCount: countTokens(chunkText),
-      role: "chunk",
-      parentIndex: null,
-      context: null,
-      ...extra,
-    };
-  });
+export function spansToDrafts(index: TokenIndex, spans: Span[], extra: Partial<ChunkDraft> = {}): ChunkDraft[] {
+  return spans.map((span) => ({
+    text: index.text.slice(span.start, span.end),
+    start: span.start,
+    end: span.end,
+    tokenCount: index.count(span.start, span.end),
+    role: "chunk",
+    parentIndex: null,
+    context: null,
+    ...extra,
+  }));
 }

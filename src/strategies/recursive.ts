@@ -1,7 +1,7 @@
 import type { Span } from "../text/spans.js";
 import { sentenceSpans } from "../text/sentences.js";
-import { createPieceCounter } from "../text/tokens.js";
-import { boundedWordPieces, packPieces, spansToDrafts, type TokenCounter } from "./packing.js";
+import { TokenIndex } from "../text/token-index.js";
+import { boundedWordPieces, packPieces, spansToDrafts } from "./packing.js";
 import { checkSizeAndOverlap, resolveOptions } from "./options.js";
 import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
 
@@ -39,19 +39,18 @@ const LEVELS: Array<(text: string, span: Span) => Span[]> = [
  * Splits a span into pieces of at most `size` tokens, trying each separator level in turn
  * and descending only into pieces that are still too large (RecursiveCharacterTextSplitter).
  */
-export function splitRecursively(text: string, span: Span, size: number, count: TokenCounter, level = 0): Span[] {
-  if (count(text.slice(span.start, span.end)) <= size) return [span];
-  if (level >= LEVELS.length) return boundedWordPieces(text, span, size, count);
-  const parts = LEVELS[level]!(text, span);
-  if (parts.length <= 1) return splitRecursively(text, span, size, count, level + 1);
-  return parts.flatMap((part) => splitRecursively(text, part, size, count, level + 1));
+export function splitRecursively(index: TokenIndex, span: Span, size: number, level = 0): Span[] {
+  if (index.fits(span.start, span.end, size)) return [span];
+  if (level >= LEVELS.length) return boundedWordPieces(index, span, size);
+  const parts = LEVELS[level]!(index.text, span);
+  if (parts.length <= 1) return splitRecursively(index, span, size, level + 1);
+  return parts.flatMap((part) => splitRecursively(index, part, size, level + 1));
 }
 
-/** Recursive chunk spans of a whole text; shared with contextual retrieval. */
-export function recursiveSpans(text: string, size: number, overlap: number): Span[] {
-  const count = createPieceCounter();
-  const pieces = splitRecursively(text, { start: 0, end: text.length }, size, count);
-  return packPieces(text, pieces, size, overlap, count);
+/** Recursive chunk spans of a tokenised text; shared with contextual retrieval. */
+export function recursiveSpans(index: TokenIndex, size: number, overlap: number): Span[] {
+  const pieces = splitRecursively(index, { start: 0, end: index.text.length }, size);
+  return packPieces(index, pieces, size, overlap);
 }
 
 export const recursiveStrategy: StrategyDefinition = {
@@ -67,7 +66,8 @@ export const recursiveStrategy: StrategyDefinition = {
       retrieval: "dense",
       options,
       async chunk({ document }) {
-        return spansToDrafts(document.text, recursiveSpans(document.text, options.chunk_size!, options.chunk_overlap!));
+        const index = new TokenIndex(document.text);
+        return spansToDrafts(index, recursiveSpans(index, options.chunk_size!, options.chunk_overlap!));
       },
     };
     return strategy;

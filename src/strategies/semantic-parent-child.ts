@@ -1,4 +1,4 @@
-import { createPieceCounter } from "../text/tokens.js";
+import { TokenIndex } from "../text/token-index.js";
 import { boundedWordPieces, packPieces, spansToDrafts } from "./packing.js";
 import { checkSizeAndOverlap, resolveOptions } from "./options.js";
 import { checkSemanticOptions, semanticParameters, semanticSpans } from "./semantic.js";
@@ -24,15 +24,14 @@ export const semanticParentChildStrategy: StrategyDefinition = {
       retrieval: "parent",
       options,
       async chunk(context) {
-        const text = context.document.text;
-        const count = createPieceCounter();
+        const index = new TokenIndex(context.document.text);
         const drafts: ChunkDraft[] = [];
-        for (const parent of await semanticSpans(context, options)) {
+        for (const parent of await semanticSpans(context, index, options)) {
           const parentIndex = drafts.length;
-          drafts.push(...spansToDrafts(text, [parent], { role: "parent" }));
-          const pieces = boundedWordPieces(text, parent, options.child_size!, count);
-          const children = packPieces(text, pieces, options.child_size!, options.child_overlap!, count);
-          drafts.push(...spansToDrafts(text, children, { parentIndex }));
+          drafts.push(...spansToDrafts(index, [parent], { role: "parent" }));
+          const pieces = boundedWordPieces(index, parent, options.child_size!);
+          const children = packPieces(index, pieces, options.child_size!, options.child_overlap!);
+          drafts.push(...spansToDrafts(index, children, { parentIndex }));
         }
         return drafts;
       },

@@ -2,7 +2,7 @@ import { ValidationError } from "../errors.js";
 import { meanVector, cosine, percentile } from "../domain/vectors.js";
 import type { Span } from "../text/spans.js";
 import { sentenceSpans } from "../text/sentences.js";
-import { createPieceCounter } from "../text/tokens.js";
+import { TokenIndex } from "../text/token-index.js";
 import { boundedWordPieces, packPieces, spansToDrafts } from "./packing.js";
 import { resolveOptions } from "./options.js";
 import type { ChunkingContext, ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
@@ -35,8 +35,8 @@ export function checkSemanticOptions(strategy: string, o: Record<string, number>
  * Groups over max_tokens are packed sentence by sentence; chunks under min_tokens then merge
  * into a neighbour.
  */
-export async function semanticSpans(context: ChunkingContext, o: Record<string, number>): Promise<Span[]> {
-  const text = context.document.text;
+export async function semanticSpans(context: ChunkingContext, index: TokenIndex, o: Record<string, number>): Promise<Span[]> {
+  const text = index.text;
   const sentences = sentenceSpans(text);
   if (sentences.length === 0) return [];
   const embeddings = await context.embed(sentences.map((s) => text.slice(s.start, s.end)), context.signal);
@@ -55,16 +55,15 @@ export async function semanticSpans(context: ChunkingContext, o: Record<string, 
     }
   }
 
-  const count = createPieceCounter();
-  const tokens = (span: Span) => count(text.slice(span.start, span.end));
+  const tokens = (span: Span) => index.count(span.start, span.end);
   const sized = groups.flatMap((group) => {
     if (tokens(group) <= o.max_tokens!) return [group];
     const pieces = sentenceSpans(text, group).flatMap((s, i, all) => {
       // Pieces must cover the group contiguously, so each sentence takes the gap before it.
       const span = { start: i === 0 ? group.start : all[i - 1]!.end, end: s.end };
-      return tokens(span) <= o.max_tokens! ? [span] : boundedWordPieces(text, span, o.max_tokens!, count);
+      return tokens(span) <= o.max_tokens! ? [span] : boundedWordPieces(index, span, o.max_tokens!);
     });
-    return packPieces(text, pieces, o.max_tokens!, 0, count);
+    return packPieces(index, pieces, o.max_tokens!, 0);
   });
   return mergeSmallChunks(sized, o.min_tokens!, o.max_tokens!, tokens);
 }
@@ -112,7 +111,8 @@ export const semanticStrategy: StrategyDefinition = {
       retrieval: "dense",
       options,
       async chunk(context) {
-        return spansToDrafts(context.document.text, await semanticSpans(context, options));
+        const index = new TokenIndex(context.document.text);
+        return spansToDrafts(index, await semanticSpans(context, index, options));
       },
     };
     return strategy;

@@ -1,4 +1,4 @@
-import { countTokens as countBpeTokens } from "gpt-tokenizer";
+import { pieceMatcher, pieceTokenCount } from "./bpe.js";
 
 /**
  * The project-wide tokenizer: OpenAI's o200k_base BPE (gpt-tokenizer's default encoding).
@@ -6,19 +6,17 @@ import { countTokens as countBpeTokens } from "gpt-tokenizer";
  */
 export const TOKENIZER_NAME = "o200k_base";
 
-export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countBpeTokens(text);
-}
+const matcher = pieceMatcher();
 
-/** A memoising counter for the many short pieces chunkers count over and over. */
-export function createPieceCounter(): (piece: string) => number {
-  const memo = new Map<string, number>();
-  return (piece) => {
-    let n = memo.get(piece);
-    if (n === undefined) {
-      n = countTokens(piece);
-      memo.set(piece, n);
-    }
-    return n;
-  };
+/**
+ * Exact o200k token count of a text: the sum of its pre-tokeniser pieces' counts. Unlike
+ * gpt-tokenizer's countTokens it counts special-token text such as "<|endoftext|>" as plain
+ * text instead of refusing it, and long unbroken runs in O(n log n).
+ */
+export function countTokens(text: string): number {
+  let total = 0;
+  matcher.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = matcher.exec(text)) !== null) total += pieceTokenCount(match[0]);
+  return total;
 }

@@ -3,7 +3,7 @@
  * unbroken "words" of several kinds, repeated text, odd white space, non-Latin scripts and
  * punctuation runs. Seeded, so every run (and every machine) builds the same strings.
  */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   // mulberry32: tiny, fast and good enough for test data.
   let a = seed >>> 0;
   return () => {

@@ -25,7 +25,7 @@ const OPTIONS: Record<string, Array<Record<string, number>>> = {
 };
 
 function documentOf(name: string, text: string): StoredDocument {
-  return { id: "doc_pin", filename: `${name}.docx`, title: name, text, blocks: [], paragraphCount: 0, chunkCounts: {}, createdAt: "" };
+  return { id: "doc_pin", filename: `${name}.docx`, title: name, text, format: "docx", blocks: [], paragraphCount: 0, chunkCounts: {}, createdAt: "" };
 }
 
 async function digest(strategy: string, options: Record<string, number>, document: StoredDocument): Promise<string> {

@@ -8,6 +8,7 @@ import { hashEmbed } from "../../src/embedders/hash.js";
 import { countTokens } from "../../src/text/tokens.js";
 import { ValidationError } from "../../src/errors.js";
 import { handbookBytes } from "../helpers/documents.js";
+import { longWord } from "../helpers/synthetic-texts.js";
 
 const registry = createStrategyRegistry();
 
@@ -144,3 +145,18 @@ test("options are validated when a strategy is created", async () => {
 test("an unknown strategy name is an error that lists the valid ones", () => {
   assert.throws(() => registry.get("sliding"), /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child\)/);
 });
+
+for (const name of ["recursive", "fixed_size"]) {
+  test(`${name}: a 100,000-character word is cut into full chunks that rebuild it exactly`, async () => {
+    const word = longWord(100_000, "letters", 21);
+    const doc: StoredDocument = { id: "doc_word", filename: "w.docx", title: "w", format: "docx", text: word, blocks: [], paragraphCount: 1, chunkCounts: {}, createdAt: "" };
+    const chunks = await chunk(name, doc, { chunk_size: 128, chunk_overlap: 16 });
+    assert.equal(chunks.map((c) => c.text).join(""), word, "chunks tile the word in order, without overlap");
+    for (const c of chunks) {
+      assert.equal(c.tokenCount, countTokens(c.text));
+      assert.ok(c.tokenCount <= 128, `${c.tokenCount} tokens`);
+    }
+    // Each chunk is as long as the bisection allows: one more character would not fit.
+    for (const c of chunks.slice(0, -1)) assert.ok(countTokens(word.slice(c.start, c.end + 1)) > 128 || c.tokenCount >= 120);
+  });
+}

@@ -1,0 +1,297 @@
+import { countTokens as countWithGptTokenizer } from "gpt-tokenizer";
+import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
+import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+
+/**
+ * o200k's pre-tokeniser: BPE never merges across these pieces (words with their leading space
+ * or punctuation, digit groups, punctuation runs, white space), so a text's token count is
+ * the sum of its pieces' counts. A fresh global regex, walked with exec as gpt-tokenizer walks
+ * it with matchAll.
+ */
+export function pieceMatcher(): RegExp {
+  return new RegExp(O200K_TOKEN_SPLIT_REGEX.source, "gu");
+}
+
+/**
+ * Pieces at least this long are counted by our own BPE: gpt-tokenizer merges a piece in time
+ * quadratic in its length (fine for words, minutes for a 100k-character run of letters), ours
+ * in O(n log n) but only after building its pair table once per process (about a second).
+ */
+export const LONG_PIECE = 1000;
+/** Counts of short pieces, which repeat a lot in any text; bounded so a stream cannot grow it. */
+const shortCounts = new Map<string, number>();
+const SHORT_COUNTS_LIMIT = 200_000;
+
+/** Exact o200k token count of one pre-tokeniser piece. */
+export function pieceTokenCount(piece: string): number {
+  // Once a long piece has paid for our tables, ours is the faster from a few hundred characters.
+  if (piece.length >= (vocabulary ? 200 : LONG_PIECE)) return bpeCount(Buffer.from(piece, "utf8"));
+  let n = shortCounts.get(piece);
+  if (n === undefined) {
+    // A piece never holds a special token's text (its letters and bars are separate pieces),
+    // so gpt-tokenizer's refusal of special tokens cannot trigger here.
+    n = countWithGptTokenizer(piece);
+    if (shortCounts.size >= SHORT_COUNTS_LIMIT) shortCounts.clear();
+    shortCounts.set(piece, n);
+  }
+  return n;
+}
+
+/** The vocabulary for our BPE, built on the first long piece (about a second). */
+interface ByteVocabulary {
+  byteRank: Int32Array;
+  pairs: PairRanks;
+}
+let vocabulary: ByteVocabulary | undefined;
+
+function byteVocabulary(): ByteVocabulary {
+  if (vocabulary) return vocabulary;
+  // Tokens as byte strings, one char per byte, so any split of a token is a lookup.
+  const rankOf = new Map<string, number>();
+  o200kRanks.forEach((token, rank) => {
+    rankOf.set(typeof token === "string" ? Buffer.from(token, "utf8").toString("latin1") : Buffer.from(token).toString("latin1"), rank);
+  });
+  const byteRank = new Int32Array(256);
+  for (let b = 0; b < 256; b++) byteRank[b] = rankOf.get(String.fromCharCode(b))!;
+  const pairs = new PairRanks(rankOf.size * 8);
+  for (const [bytes, rank] of rankOf) {
+    for (let k = 1; k < bytes.length; k++) {
+      const left = rankOf.get(bytes.slice(0, k));
+      const right = left === undefined ? undefined : rankOf.get(bytes.slice(k));
+      if (right !== undefined) pairs.set(left!, right, rank);
+    }
+  }
+  vocabulary = { byteRank, pairs };
+  return vocabulary;
+}
+
+/**
+ * Every pair of tokens whose bytes together make a token, with that token's rank: what each
+ * merge step asks, as an open-addressing table in typed arrays (a Map keyed by the pair is
+ * several times slower, and the merge loop does little else).
+ */
+class PairRanks {
+  private readonly mask: number;
+  private readonly left: Int32Array;
+  private readonly right: Int32Array;
+  private readonly rank: Int32Array;
+
+  constructor(minimumSlots: number) {
+    let slots = 1;
+    while (slots < minimumSlots) slots *= 2;
+    this.mask = slots - 1;
+    this.left = new Int32Array(slots).fill(-1);
+    this.right = new Int32Array(slots);
+    this.rank = new Int32Array(slots);
+  }
+
+  private slotOf(left: number, right: number): number {
+    // Murmur3's finaliser over both ranks, so linear probing meets short runs.
+    let h = Math.imul(left, 0x9e3779b1) + right;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    let slot = (h ^ (h >>> 16)) & this.mask;
+    while (this.left[slot] !== -1 && (this.left[slot] !== left || this.right[slot] !== right)) slot = (slot + 1) & this.mask;
+    return slot;
+  }
+
+  set(left: number, right: number, rank: number): void {
+    const slot = this.slotOf(left, right);
+    this.left[slot] = left;
+    this.right[slot] = right;
+    this.rank[slot] = rank;
+  }
+
+  /** Rank of the token two tokens merge into, or -1 if their bytes are no token. */
+  get(left: number, right: number): number {
+    const slot = this.slotOf(left, right);
+    return this.left[slot] === -1 ? -1 : this.rank[slot]!;
+  }
+}
+
+/** Our BPE keeps piece offsets in int32 arrays; no document holds a longer piece. */
+const LONGEST_PIECE = 2 ** 30;
+
+/**
+ * Token count of one piece by byte-pair merging, with the same rule as tiktoken and
+ * gpt-tokenizer (merge the adjacent pair whose merged token has the lowest rank, the leftmost
+ * on ties, until no pair is a token) but in O(n log n): a heap of candidate pairs and a linked
+ * list of parts instead of a scan of every pair per merge.
+ */
+export function bpeCount(bytes: Uint8Array): number {
+  return bytes.length <= 1 ? bytes.length : merge(bytes).parts;
+}
+
+/**
+ * The token boundaries of a piece's encoding: for each byte offset 0..n, how many tokens come
+ * before it if a token starts (or the piece ends) there, else -1. A boundary is never crossed
+ * by a merge, so every merge left of it was the lowest-ranked pair left of it when made: the
+ * encoding of the piece cut at a boundary is the part of this encoding before it. Chunkers
+ * use that to count many prefixes of one long word from one merge.
+ */
+export function bpeBoundaries(bytes: Uint8Array): Int32Array {
+  const n = bytes.length;
+  const before = new Int32Array(n + 1).fill(-1);
+  before[0] = 0;
+  if (n === 0) return before;
+  const { next } = n === 1 ? { next: Int32Array.of(1) } : merge(bytes);
+  let tokens = 0;
+  for (let i = 0; i < n; i = next[i]!) before[next[i]!] = ++tokens;
+  return before;
+}
+
+function merge(bytes: Uint8Array): { parts: number; next: Int32Array } {
+  const n = bytes.length;
+  if (n >= LONGEST_PIECE) throw new RangeError(`a single ${n}-byte piece is too long to count`);
+  const { byteRank, pairs } = byteVocabulary();
+  const token = new Int32Array(n); // token of the part starting at a byte, -1 once merged away
+  const next = new Int32Array(n);
+  const prev = new Int32Array(n);
+  // Rank of the token the part starting here would make with the next part, -1 if none; a heap
+  // entry is current only while it still says the same.
+  const pairRank = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    token[i] = byteRank[bytes[i]!]!;
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  // Each merge adds at most two candidates to the n - 1 first ones.
+  const heap = new PairHeap(3 * n);
+  for (let i = 0; i + 1 < n; i++) {
+    const rank = pairs.get(token[i]!, token[i + 1]!);
+    pairRank[i] = rank;
+    if (rank >= 0) heap.add(rank, i);
+  }
+  pairRank[n - 1] = -1;
+  heap.heapify();
+  let parts = n;
+  while (heap.size > 0) {
+    const rank = heap.topRank();
+    const i = heap.pop();
+    if (token[i] === -1 || pairRank[i] !== rank) continue; // stale: a part merged since
+    const j = next[i]!;
+    token[i] = rank;
+    token[j] = -1;
+    const after = next[j]!;
+    next[i] = after;
+    if (after < n) prev[after] = i;
+    parts--;
+    pairRank[i] = after < n ? pairs.get(rank, token[after]!) : -1;
+    if (pairRank[i]! >= 0) heap.push(pairRank[i]!, i);
+    const before = prev[i]!;
+    if (before >= 0) {
+      pairRank[before] = pairs.get(token[before]!, rank);
+      if (pairRank[before]! >= 0) heap.push(pairRank[before]!, before);
+    }
+  }
+  return { parts, next };
+}
+
+/** A binary min-heap of (rank, position) pairs, lowest rank first, then leftmost. */
+class PairHeap {
+  private readonly ranks: Int32Array;
+  private readonly positions: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.ranks = new Int32Array(capacity);
+    this.positions = new Int32Array(capacity);
+  }
+  /** Appends without ordering; call heapify before the first push or pop. */
+  add(rank: number, position: number): void {
+    this.ranks[this.size] = rank;
+    this.positions[this.size++] = position;
+  }
+  heapify(): void {
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i, this.ranks[i]!, this.positions[i]!);
+  }
+  topRank(): number {
+    return this.ranks[0]!;
+  }
+  push(rank: number, position: number): void {
+    const r = this.ranks;
+    const p = this.positions;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (r[parent]! < rank || (r[parent] === rank && p[parent]! < position)) break;
+      r[i] = r[parent]!;
+      p[i] = p[parent]!;
+      i = parent;
+    }
+    r[i] = rank;
+    p[i] = position;
+  }
+  /** Removes the top and returns its position. */
+  pop(): number {
+    const top = this.positions[0]!;
+    this.size--;
+    if (this.size > 0) this.siftDown(0, this.ranks[this.size]!, this.positions[this.size]!);
+    return top;
+  }
+  private siftDown(from: number, rank: number, position: number): void {
+    const r = this.ranks;
+    const p = this.positions;
+    let i = from;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) break;
+      const d = c + 1;
+      if (d < this.size && (r[d]! < r[c]! || (r[d] === r[c] && p[d]! < p[c]!))) c = d;
+      if (r[c]! > rank || (r[c] === rank && p[c]! > position)) break;
+      r[i] = r[c]!;
+      p[i] = p[c]!;
+      i = c;
+    }
+    r[i] = rank;
+    p[i] = position;
+  }
+}
+
+/** For each ASCII trigram, the longest token starting with it (0: none); built on first use. */
+let longestByTrigram: Uint8Array | undefined;
+
+function trigramKey(text: string, at: number): number {
+  return (text.charCodeAt(at) << 14) | (text.charCodeAt(at + 1) << 7) | text.charCodeAt(at + 2);
+}
+
+function trigramTable(): Uint8Array {
+  if (longestByTrigram) return longestByTrigram;
+  longestByTrigram = new Uint8Array(1 << 21);
+  for (const token of o200kRanks) {
+    if (typeof token !== "string" || token.length < 3 || !/^[\x00-\x7f]+$/.test(token)) continue;
+    const key = trigramKey(token, 0);
+    longestByTrigram[key] = Math.max(longestByTrigram[key]!, token.length);
+  }
+  return longestByTrigram;
+}
+
+/**
+ * A cheap lower bound on the token count of any slice of `span`, for chunkers that must find
+ * how much of a long word fits in a chunk without counting every candidate: every token is a
+ * vocabulary entry that starts where it starts, so a slice needs at least as many tokens as
+ * the fewest jumps across it when each jump may go as far as the longest entry beginning with
+ * the characters there (the trigram table; 2 where no entry of 3 or more begins). Outside
+ * ASCII, where a character may be several bytes, it falls back to the vocabulary's longest
+ * token, 128 bytes. Counting stops past `cap`, which is all a caller comparing with a limit needs.
+ */
+export function tokenCountFloor(text: string, span: { start: number; end: number }): (start: number, end: number, cap: number) => number {
+  if (/[^\x00-\x7f]/.test(text.slice(span.start, span.end))) return (start, end) => Math.ceil((end - start) / 128);
+  const table = trigramTable();
+  const reach = new Uint8Array(span.end - span.start);
+  for (let i = span.start; i < span.end; i++) reach[i - span.start] = i + 3 <= span.end ? Math.max(2, table[trigramKey(text, i)]!) : 2;
+  return (start, end, cap) => {
+    // The greedy minimum number of jumps from start to at least end.
+    let jumps = 0;
+    let reachable = start;
+    let farthest = start;
+    for (let i = start; i < end; i++) {
+      farthest = Math.max(farthest, i + reach[i - span.start]!);
+      if (i === reachable) {
+        jumps++;
+        reachable = farthest;
+        if (reachable >= end || jumps > cap) break;
+      }
+    }
+    return jumps;
+  };
+}

@@ -1,0 +1,158 @@
+import { bpeBoundaries, pieceMatcher, pieceTokenCount } from "./bpe.js";
+import { countTokens } from "./tokens.js";
+
+/** Slices up to this many characters are simply counted; longer ones use the index. */
+const SHORT_SLICE = 160;
+/** How far into a slice its own pieces are followed to meet the text's piece boundaries (< SHORT_SLICE). */
+const RESYNC_WINDOW = 120;
+
+/**
+ * A text tokenised once: its o200k pre-tokeniser pieces with the running token count at each
+ * piece boundary. Chunkers ask for the token count of many overlapping slices of one text;
+ * counting each slice from scratch re-tokenises the text several times over (and long words
+ * quadratically), while a slice's count is mostly a difference of two running counts.
+ *
+ * `count(start, end)` is exactly `countTokens(text.slice(start, end))`, because a slice is
+ * pieced like the text except near its two ends:
+ * - at the start, the slice's first pieces may differ (a cut inside a word or after a space);
+ *   its own pieces are followed until one ends on a piece boundary of the text, after which
+ *   both walks meet the same characters and agree;
+ * - at the end, only the slice's last piece can differ: it is cut short, or (the one look-ahead
+ *   of the pattern, `\s+(?!\S)`) a run of white space ends the slice where the text went on.
+ *   So the slice agrees with the text up to the start of the text's piece holding the last
+ *   character, less any white-space pieces before it; from there the tail is counted as is.
+ */
+export class TokenIndex {
+  /** Piece start offsets, then text.length. */
+  private readonly starts: Int32Array;
+  /** Tokens before each entry of `starts`. */
+  private readonly before: Float64Array;
+  /** Whether each character offset starts a piece (or ends the text). */
+  private readonly boundary: Uint8Array;
+  /** False if the pattern skipped characters (it never should); then slices are counted whole. */
+  private readonly contiguous: boolean;
+
+  constructor(readonly text: string) {
+    const starts: number[] = [];
+    const before: number[] = [];
+    this.boundary = new Uint8Array(text.length + 1);
+    const matcher = pieceMatcher();
+    let total = 0;
+    let end = 0;
+    let contiguous = true;
+    let match: RegExpExecArray | null;
+    while ((match = matcher.exec(text)) !== null) {
+      if (match.index !== end) contiguous = false;
+      starts.push(match.index);
+      before.push(total);
+      this.boundary[match.index] = 1;
+      total += pieceTokenCount(match[0]);
+      end = match.index + match[0].length;
+    }
+    starts.push(text.length);
+    before.push(total);
+    this.boundary[text.length] = 1;
+    this.starts = Int32Array.from(starts);
+    this.before = Float64Array.from(before);
+    this.contiguous = contiguous && end === text.length;
+  }
+
+  /** Tokens of the whole text. */
+  get total(): number {
+    return this.before[this.before.length - 1]!;
+  }
+
+  /** Exact o200k token count of text.slice(start, end). */
+  count(start: number, end: number): number {
+    if (end <= start) return 0;
+    if (end - start <= SHORT_SLICE || !this.contiguous) return countTokens(this.text.slice(start, end));
+    // Follow the slice's own pieces until one ends on a piece boundary of the text.
+    let head = 0;
+    let synced = -1;
+    const windowEnd = start + RESYNC_WINDOW;
+    const matcher = pieceMatcher();
+    const window = this.text.slice(start, windowEnd);
+    let match: RegExpExecArray | null;
+    while ((match = matcher.exec(window)) !== null) {
+      const pieceEnd = start + match.index + match[0].length;
+      // A piece that reaches the window's end might continue past it; it proves nothing.
+      if (pieceEnd >= windowEnd) break;
+      head += pieceTokenCount(match[0]);
+      if (this.boundary[pieceEnd]) {
+        synced = pieceEnd;
+        break;
+      }
+    }
+    if (synced < 0) return countTokens(this.text.slice(start, end)); // inside one very long piece
+    const from = this.pieceAt(synced);
+    // The text's piece holding the last character, moved back over white-space pieces.
+    let to = this.pieceAt(end - 1);
+    while (to > from && /^\s+$/.test(this.text.slice(this.starts[to - 1]!, this.starts[to]!))) to--;
+    if (to <= from) return head + countTokens(this.text.slice(synced, end));
+    return head + this.before[to]! - this.before[from]! + countTokens(this.text.slice(this.starts[to]!, end));
+  }
+
+  /**
+   * Whether text.slice(start, end) has at most `limit` tokens, settled without counting when
+   * its length alone decides: a token is at least one byte (so `limit` bytes always fit) and
+   * at most 128 bytes, o200k's longest (so a slice over 128 x limit characters never fits).
+   */
+  fits(start: number, end: number, limit: number): boolean {
+    const length = end - start;
+    if (length * 3 <= limit) return true; // at most 3 UTF-8 bytes per UTF-16 unit
+    if (length > limit * 128) return false;
+    return this.count(start, end) <= limit;
+  }
+
+  /** Index in `starts` of the piece holding the character at `offset`. */
+  private pieceAt(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
+
+/**
+ * Counts the slices of one text that share a start, as a bisection over a long word asks for
+ * them. A slice that is one ASCII piece (a run of letters, say) is counted by merging it, and
+ * the merge's token boundaries answer, exactly, every later slice from the same start that
+ * ends on one of them (see bpeBoundaries); other slices go to the index.
+ */
+export class PrefixCounter {
+  private readonly merged: Array<{ end: number; before: Int32Array }> = [];
+
+  constructor(
+    private readonly index: TokenIndex,
+    private readonly start: number,
+  ) {}
+
+  /** Whether text.slice(start, end) has at most `limit` tokens (see TokenIndex.fits). */
+  fits(end: number, limit: number): boolean {
+    const length = end - this.start;
+    if (length * 3 <= limit) return true;
+    if (length > limit * 128) return false;
+    return this.count(end) <= limit;
+  }
+
+  count(end: number): number {
+    const length = end - this.start;
+    for (const run of this.merged) if (run.end >= end && run.before[length]! >= 0) return run.before[length]!;
+    const slice = this.index.text.slice(this.start, end);
+    if (!isOneAsciiPiece(slice)) return this.index.count(this.start, end);
+    const before = bpeBoundaries(Buffer.from(slice, "latin1"));
+    this.merged.push({ end, before });
+    return before[length]!;
+  }
+}
+
+function isOneAsciiPiece(text: string): boolean {
+  if (/[^\x00-\x7f]/.test(text)) return false;
+  const matcher = pieceMatcher();
+  const match = matcher.exec(text);
+  return match !== null && match.index === 0 && match[0].length === text.length;
+}
