@@ -50,24 +50,123 @@ export interface Point {
   highlight?: boolean;
 }
 
-/** A labelled scatter plot, e.g. quality against cost or latency. */
-export function scatterChart(title: string, points: Point[], axes: { x: string; y: string; yMax?: number }): string {
-  const h = 300;
-  const left = 56;
-  const bottom = h - 40;
-  const plotW = W - left - 120;
-  const plotH = bottom - 36;
-  const xMax = Math.max(1e-9, ...points.map((p) => p.x)) * 1.1;
-  const yMax = axes.yMax ?? Math.max(1e-9, ...points.map((p) => p.y)) * 1.1;
-  const sx = (x: number) => left + (plotW * x) / xMax;
-  const sy = (y: number) => bottom - (plotH * y) / yMax;
+/** A round step (1, 2 or 5 times a power of ten) near `raw`, for axis ticks. */
+function niceStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const unit = raw / power;
+  return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * power;
+}
+
+/**
+ * An axis range fitted to the values with a margin, on round ticks, kept inside `bounds` (e.g. a
+ * 0-10 score); equal values get a range around them instead of a zero-width axis.
+ */
+export function fitAxis(values: number[], bounds: { min?: number; max?: number } = {}): { lo: number; hi: number; ticks: number[] } {
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const spread = max - min || Math.max(Math.abs(max) * 0.2, 1e-6);
+  const step = niceStep((spread * 1.3) / 4);
+  let lo = Math.floor((min - spread * 0.15) / step) * step;
+  let hi = Math.ceil((max + spread * 0.15) / step) * step;
+  if (bounds.min !== undefined) lo = Math.max(lo, bounds.min);
+  if (bounds.max !== undefined) hi = Math.min(hi, bounds.max);
+  const ticks: number[] = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  return { lo, hi, ticks };
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+/** Label width at the charts' 11px label font: a generous per-character estimate (no layout engine here). */
+const labelWidth = (text: string) => text.length * 6.6 + 2;
+
+/**
+ * Places point labels so that none overlaps another label, a dot or the frame: each label tries
+ * the spots around its dot (right, left, above, below, then further out) and takes the first free
+ * one; a label set apart from its dot gets a thin leader line.
+ */
+function placeLabels(dots: Array<{ x: number; y: number; label: string }>, frame: Box): Array<{ x: number; y: number; anchor: "start" | "end" | "middle"; leader: boolean }> {
+  const placed: Box[] = [];
+  const dotBoxes = dots.map((d) => ({ x: d.x - 7, y: d.y - 7, w: 14, h: 14 }));
+  const h = 12;
+  return dots.map((d) => {
+    const w = labelWidth(d.label);
+    const spots: Array<{ dx: number; dy: number; anchor: "start" | "end" | "middle" }> = [
+      { dx: 10, dy: 4, anchor: "start" },
+      { dx: -10, dy: 4, anchor: "end" },
+      { dx: 0, dy: -11, anchor: "middle" },
+      { dx: 0, dy: 20, anchor: "middle" },
+    ];
+    for (const step of [16, 30, 44, 58, 72]) {
+      spots.push({ dx: 10, dy: 4 - step, anchor: "start" }, { dx: 10, dy: 4 + step, anchor: "start" }, { dx: -10, dy: 4 - step, anchor: "end" }, { dx: -10, dy: 4 + step, anchor: "end" });
+    }
+    const boxOf = (s: (typeof spots)[number]): Box => {
+      const left = s.anchor === "start" ? d.x + s.dx : s.anchor === "end" ? d.x + s.dx - w : d.x - w / 2;
+      return { x: left, y: d.y + s.dy - h + 2, w, h };
+    };
+    const inside = (b: Box) => b.x >= frame.x && b.y >= frame.y && b.x + b.w <= frame.x + frame.w && b.y + b.h <= frame.y + frame.h;
+    const clashes = (b: Box) => placed.filter((p) => overlaps(p, b)).length + dotBoxes.filter((p) => overlaps(p, b)).length;
+    let best = spots[0]!;
+    let bestClashes = Infinity;
+    for (const spot of spots) {
+      const box = boxOf(spot);
+      if (!inside(box)) continue;
+      const n = clashes(box);
+      if (n < bestClashes) {
+        best = spot;
+        bestClashes = n;
+      }
+      if (n === 0) break;
+    }
+    placed.push(boxOf(best));
+    return { x: d.x + best.dx, y: d.y + best.dy, anchor: best.anchor, leader: Math.abs(best.dy) > 20 };
+  });
+}
+
+/**
+ * A labelled scatter plot, e.g. quality against cost or latency. Both axes are fitted to the data
+ * (within `yBounds`/`xBounds`) with round ticks, so close values stay apart, and no two labels overlap.
+ */
+export function scatterChart(title: string, points: Point[], axes: { x: string; y: string; xBounds?: { min?: number; max?: number }; yBounds?: { min?: number; max?: number } }): string {
+  const h = 320;
+  const left = 62;
+  const top = 30;
+  const bottom = h - 46;
+  const plotW = W - left - 150;
+  const plotH = bottom - top;
+  if (points.length === 0) return `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text><text x="0" y="34" class="na">n/a (nothing measured)</text></svg>`;
+  const xAxis = fitAxis(points.map((p) => p.x), axes.xBounds);
+  const yAxis = fitAxis(points.map((p) => p.y), axes.yBounds);
+  const sx = (x: number) => left + (plotW * (x - xAxis.lo)) / (xAxis.hi - xAxis.lo || 1);
+  const sy = (y: number) => bottom - (plotH * (y - yAxis.lo)) / (yAxis.hi - yAxis.lo || 1);
+  const tickText = (v: number, ticks: number[]) => {
+    const step = ticks.length > 1 ? Math.abs(ticks[1]! - ticks[0]!) : 1;
+    return v.toFixed(Math.max(0, Math.min(6, -Math.floor(Math.log10(step)))));
+  };
+  const xTicks = xAxis.ticks
+    .map((t) => `<line x1="${sx(t).toFixed(1)}" y1="${bottom}" x2="${sx(t).toFixed(1)}" y2="${bottom + 4}" class="axis"/><text x="${sx(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" class="tick">${tickText(t, xAxis.ticks)}</text>`)
+    .join("");
+  const yTicks = yAxis.ticks
+    .map((t) => `<line x1="${left - 4}" y1="${sy(t).toFixed(1)}" x2="${left + plotW}" y2="${sy(t).toFixed(1)}" class="grid-line"/><text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`)
+    .join("");
+  const at = points.map((p) => ({ x: sx(p.x), y: sy(p.y), label: p.label }));
+  const labels = placeLabels(at, { x: left + 2, y: top - 8, w: W - left - 4, h: bottom - top + 4 });
   const dots = points
-    .map((p) => `<circle cx="${sx(p.x).toFixed(1)}" cy="${sy(p.y).toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}"/><text x="${(sx(p.x) + 9).toFixed(1)}" y="${(sy(p.y) + 4).toFixed(1)}" class="label">${escape(p.label)}</text>`)
+    .map((p, i) => {
+      const l = labels[i]!;
+      const leader = l.leader ? `<line x1="${at[i]!.x.toFixed(1)}" y1="${at[i]!.y.toFixed(1)}" x2="${(l.x + (l.anchor === "end" ? 2 : -2)).toFixed(1)}" y2="${(l.y - 4).toFixed(1)}" class="leader"/>` : "";
+      return `${leader}<circle cx="${at[i]!.x.toFixed(1)}" cy="${at[i]!.y.toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}"><title>${escape(p.label)}: ${fmt(p.x, 4)}, ${fmt(p.y)}</title></circle><text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">${escape(p.label)}</text>`;
+    })
     .join("");
   return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>
-<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/><line x1="${left}" y1="${bottom}" x2="${left}" y2="${bottom - plotH}" class="axis"/>
-<text x="${left + plotW / 2}" y="${h - 8}" text-anchor="middle" class="label">${escape(axes.x)} (max ${fmt(xMax / 1.1, 4)})</text>
-<text x="12" y="${bottom - plotH / 2}" transform="rotate(-90 12 ${bottom - plotH / 2})" text-anchor="middle" class="label">${escape(axes.y)}</text>${dots}</svg>`;
+${yTicks}<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/><line x1="${left}" y1="${bottom}" x2="${left}" y2="${top}" class="axis"/>${xTicks}
+<text x="${left + plotW / 2}" y="${h - 8}" text-anchor="middle" class="label">${escape(axes.x)}</text>
+<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" class="label">${escape(axes.y)}</text>${dots}</svg>`;
 }
 
 /** A histogram of chunk sizes in tokens. */

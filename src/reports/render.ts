@@ -3,6 +3,7 @@ import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { barChart, histogram, scatterChart } from "./charts.js";
+import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
@@ -14,6 +15,8 @@ export interface ReportInput {
   results: Record<string, QuestionResult[]>;
   /** Per strategy and metric: current minus baseline (from compareWithBaseline). */
   baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
+  /** The document text and chunks behind the technical view's chunk map (no map without it). */
+  chunkMap?: ChunkMapSource | null;
 }
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
@@ -134,8 +137,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     view === "managerial"
       ? {
           composite: barChart("Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)", bars("composite_score"), { max: 10 }),
-          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: costOfStrategy(s), y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: costAxis, y: "composite score", yMax: 10 }),
-          qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score", yMax: 10 }),
+          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: costOfStrategy(s), y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: costAxis, y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
+          qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
         }
       : {
           metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"]
@@ -183,6 +186,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     latency,
     questions,
     baseline: input.baseline,
+    chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,
     configLine: `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; generator ${e.details.generator}; judge ${e.details.judge}${e.details.dryRun ? "; dry run" : ""}`,
   };
 }

@@ -1,5 +1,6 @@
 import { ValidationError } from "../errors.js";
 import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportView } from "../reports/render.js";
+import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "./context.js";
 import { compareWithBaseline, experimentResults, experimentView, getExperiment } from "./experiments.js";
 
@@ -34,6 +35,6 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
         ? renderMarkdownReport({ experiment, results, baseline })
-        : renderHtmlReport({ experiment, results, baseline }, view);
+        : renderHtmlReport({ experiment, results, baseline, chunkMap: view === "technical" ? chunkMapSource(ctx, id) : null }, view);
   return { contentType: CONTENT_TYPES[format], body };
 }

@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderHtmlReport, type ReportView } from "../../src/reports/render.js";
+import { scatterChart } from "../../src/reports/charts.js";
+import { chunkMapSource } from "../../src/services/chunk-map-source.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
@@ -21,7 +23,7 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const view of ["managerial", "technical"] as ReportView[]) {
       const file = join(ARTIFACTS, `report-${view}.html`);
-      writeFileSync(file, renderHtmlReport({ experiment, results }, view));
+      writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: chunkMapSource(ws.app.context, experiment.experimentId) }, view));
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       const requests: string[] = [];
       const consoleErrors: string[] = [];
@@ -35,6 +37,26 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
       assert.match(await page.textContent("body") ?? "", new RegExp(experiment.bestStrategy));
       assert.deepEqual(requests.filter((u) => !u.startsWith("file://")), [], `${view}: no network request`);
       assert.deepEqual(consoleErrors, [], `${view}: no console error`);
+      // Point labels of the scatter charts never overlap one another.
+      const overlapping = await page.$$eval("svg.chart", (svgs) =>
+        svgs.flatMap((svg) => {
+          const boxes = [...svg.querySelectorAll("text.point-label")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+          return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom).map((b) => `${a.text} / ${b.text}`));
+        }),
+      );
+      assert.deepEqual(overlapping, [], `${view}: overlapping chart labels`);
+      if (view === "technical") {
+        // The chunk map: one per strategy, references underlined, parents drawn; a question's link outlines what it retrieved.
+        assert.equal(await page.locator(".cm").count(), experiment.strategiesUsed.length);
+        assert.ok((await page.locator(".cm .ref").count()) > 0);
+        assert.ok((await page.locator(".cm sup.parent").count()) > 0, "semantic_parent_child shows its parents");
+        assert.ok((await page.locator(".cm .ov").count()) > 0, "overlapping chunks are visible");
+        const outlined = () => page.$$eval(".cm .q1", (els) => els.filter((e) => getComputedStyle(e).outlineStyle === "solid").length);
+        assert.equal(await outlined(), 0);
+        await page.locator("details").first().locator("a.cm-mark").click();
+        assert.ok((await outlined()) > 0, "the chunks question 1 retrieved are outlined");
+        assert.ok(await page.locator(".cm-status .s1").isVisible());
+      }
       await page.screenshot({ path: join(ARTIFACTS, `report-${view}.png`), fullPage: view === "managerial" });
       // Printed (print stylesheet applied): the PDF has pages and the charts survive.
       await page.emulateMedia({ media: "print" });
@@ -43,6 +65,22 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
       assert.ok(pdf.length > 10_000, `${view}: printed to PDF`);
       await page.close();
     }
+
+    // Crowded points (equal and nearly equal values) still get labels that do not overlap.
+    const crowded = scatterChart(
+      "crowded",
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"].map((label, i) => ({ label, x: i < 3 ? 0.001 : 0.0011, y: i < 2 ? 7 : 7 + i * 0.01 })),
+      { x: "cost", y: "score", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } },
+    );
+    const page = await browser.newPage({ viewport: { width: 900, height: 500 } });
+    await page.setContent(`<html><body style="font: 15px system-ui"><style>.label { font-size: 11px; }</style>${crowded}</body></html>`);
+    const boxes = await page.$$eval("text.point-label", (ts) => ts.map((t) => t.getBoundingClientRect()).map((b) => ({ l: b.left, r: b.right, t: b.top, b: b.bottom })));
+    assert.equal(boxes.length, 5);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i]!, boxes[j]!];
+      assert.ok(!(a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b), `labels ${i} and ${j} overlap`);
+    }
+    await page.close();
   } finally {
     await browser.close();
     await ws.cleanup();

@@ -1,0 +1,23 @@
+import type { ChunkMapSource } from "../reports/chunk-map.js";
+import type { ServiceContext } from "./context.js";
+import { getExperiment } from "./experiments.js";
+
+/**
+ * The document text and current chunks of each strategy of an experiment, for the technical
+ * report's chunk map; null when the document was deleted. Strategies re-processed after the
+ * experiment are drawn as they are now, and the note says so.
+ */
+export function chunkMapSource(ctx: ServiceContext, experimentId: string): ChunkMapSource | null {
+  const experiment = getExperiment(ctx, experimentId);
+  const document = ctx.documents.get(experiment.documentId);
+  if (!document) return null;
+  const chunks: ChunkMapSource["chunks"] = {};
+  const changed: string[] = [];
+  for (const strategy of experiment.strategiesUsed) {
+    const state = ctx.chunks.state(document.id, strategy);
+    if (state && state.processedAt > experiment.createdAt) changed.push(strategy);
+    chunks[strategy] = ctx.chunks.current(document.id, strategy).map((c) => ({ start: c.start, end: c.end, role: c.role }));
+  }
+  const note = changed.length > 0 ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; the map shows the current chunks, the drill-down the ones the experiment retrieved.` : null;
+  return { text: document.text, chunks, note };
+}
