@@ -51,7 +51,7 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
         assert.ok((await page.locator(".cm .ref").count()) > 0);
         assert.ok((await page.locator(".cm sup.parent").count()) > 0, "semantic_parent_child shows its parents");
         assert.ok((await page.locator(".cm .ov").count()) > 0, "overlapping chunks are visible");
-        const outlined = () => page.$$eval(".cm .q1", (els) => els.filter((e) => getComputedStyle(e).outlineStyle === "solid").length);
+        const outlined = () => page.$$eval(".cm .q1", (els) => els.filter((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { outlineStyle: string } }).getComputedStyle(e).outlineStyle === "solid").length);
         assert.equal(await outlined(), 0);
         await page.locator("details").first().locator("a.cm-mark").click();
         assert.ok((await outlined()) > 0, "the chunks question 1 retrieved are outlined");
