@@ -31,7 +31,7 @@ import { checkBenchInput, runBenchmark, type BenchInput } from "./services/bench
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
-import { listStrategies } from "./services/strategies.js";
+import { checkStrategySettings, listStrategies } from "./services/strategies.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { openDatabase } from "./stores/sqlite/database.js";
@@ -56,6 +56,8 @@ function once<T>(factory: () => Promise<T>): () => Promise<T> {
  * services one context. Transports (CLI, HTTP) and library users call the returned object.
  */
 export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
+  const strategies = createStrategyRegistry();
+  await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
   const db = openDatabase(join(config.dataDir, "chunkeval.sqlite"));
   const chunks = new ChunksRepo(db);
@@ -124,7 +126,7 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     documents: new DocumentsRepo(db),
     chunks,
     queries: new QueriesRepo(db),
-    strategies: createStrategyRegistry(),
+    strategies,
     filesDir: join(config.dataDir, "files"),
     vectors,
     embedder(spec = config.embedder) {
@@ -171,6 +173,13 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     ingestionRepo,
     /** The /v1 surface's stores and ingestion service (opens the chunks collection). */
     v1,
+    /**
+     * At server start: ingestions a killed server left running are failed and what they wrote is
+     * removed. Only then is the /v1 collection (and its embedding model) opened at start.
+     */
+    recoverIngestions: async () => {
+      if (ingestionRepo.unfinishedJobs().length > 0) await v1();
+    },
     upload: (input: UploadInput) => uploadDocument(context, input),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),

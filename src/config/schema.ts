@@ -1,3 +1,6 @@
+import { join, resolve } from "node:path";
+import { DEFAULTS } from "./defaults.js";
+
 /** The configuration in effect: code-side names; README documents file keys and variables. */
 export interface ChunkevalConfig {
   dataDir: string;
@@ -29,40 +32,92 @@ export interface ChunkevalConfig {
 }
 
 type Kind = "string" | "int" | "number" | "bool";
+type Value = string | number | boolean;
+
+/** What a setting's default or resolution may depend on. */
+export interface SettingContext {
+  cwd: string;
+  /** The data directory in effect (already resolved). */
+  dataDir: string;
+  errors: string[];
+}
 
 /**
- * One row per setting: its file key, environment variable and type. Flags are applied by
- * the CLI by file key. Secrets have no file key: they come only from the environment.
+ * One declaration per setting drives everything about it: the file key (also the flag name),
+ * the environment variables, the type, the default, the lower bound, where it lands in
+ * ChunkevalConfig, how `chunkeval config` shows it, and its README row (a test checks the README's
+ * configuration table lists exactly these). Adding a setting is one row here and its field in
+ * ChunkevalConfig. Secrets have no file key: they come only from the environment.
  */
-export const SETTINGS: Array<{ key: string; env: string; alsoEnv?: string; kind: Kind; secret?: boolean; fileKey: boolean; description: string }> = [
-  { key: "data_dir", env: "CHUNKEVAL_DATA_DIR", kind: "string", fileKey: true, description: "where SQLite, LanceDB and uploaded files live" },
-  { key: "vector_store_uri", env: "CHUNKEVAL_VECTOR_STORE_URI", kind: "string", fileKey: true, description: "LanceDB location: a local path or s3://, gs://, az:// (credentials from the environment)" },
-  { key: "vector_version_retention_seconds", env: "CHUNKEVAL_VECTOR_VERSION_RETENTION_SECONDS", kind: "int", fileKey: true, description: "LanceDB table versions older than this are deleted by the store's upkeep" },
-  { key: "embedder", env: "CHUNKEVAL_EMBEDDER", kind: "string", fileKey: true, description: "use | hash | hf:<model-id> | openai:<model>" },
-  { key: "embedder_workers", env: "CHUNKEVAL_EMBEDDER_WORKERS", kind: "int", fileKey: true, description: "worker threads of the use embedder (0 = in process)" },
-  { key: "embed_batch_size", env: "CHUNKEVAL_EMBED_BATCH_SIZE", kind: "int", fileKey: true, description: "texts per embedding request" },
-  { key: "generator", env: "CHUNKEVAL_GENERATOR", kind: "string", fileKey: true, description: "extractive | openai:<model>" },
-  { key: "judge", env: "CHUNKEVAL_JUDGE", kind: "string", fileKey: true, description: "embedding | openai:<model>" },
-  { key: "top_k", env: "CHUNKEVAL_TOP_K", kind: "int", fileKey: true, description: "chunks retrieved per question" },
-  { key: "questions_dir", env: "CHUNKEVAL_QUESTIONS_DIR", kind: "string", fileKey: true, description: "the only folder POST /benchmarks may read questions_file from" },
-  { key: "max_upload_mb", env: "CHUNKEVAL_MAX_UPLOAD_MB", kind: "int", fileKey: true, description: "largest file accepted by upload, bench, POST /documents and POST /v1/files" },
-  { key: "max_unpacked_mb", env: "CHUNKEVAL_MAX_UNPACKED_MB", kind: "int", fileKey: true, description: "largest unpacked size of a .docx package, checked before parsing" },
-  { key: "max_compression_ratio", env: "CHUNKEVAL_MAX_COMPRESSION_RATIO", kind: "int", fileKey: true, description: "largest unpacked/packed ratio of one .docx entry over 1 MB, checked before parsing" },
-  { key: "max_zip_entries", env: "CHUNKEVAL_MAX_ZIP_ENTRIES", kind: "int", fileKey: true, description: "most entries of a .docx package, checked before parsing" },
-  { key: "parse_timeout_seconds", env: "CHUNKEVAL_PARSE_TIMEOUT_SECONDS", kind: "number", fileKey: true, description: "deadline of parsing one file (in a worker thread)" },
-  { key: "parse_memory_mb", env: "CHUNKEVAL_PARSE_MEMORY_MB", kind: "int", fileKey: true, description: "heap of the parsing worker; a file that needs more is refused" },
-  { key: "max_json_body_kb", env: "CHUNKEVAL_MAX_JSON_BODY_KB", kind: "int", fileKey: true, description: "largest JSON request body of the HTTP API" },
-  { key: "max_background_jobs", env: "CHUNKEVAL_MAX_BACKGROUND_JOBS", kind: "int", fileKey: true, description: "background jobs running at once; the rest wait as pending" },
-  { key: "api_key", env: "CHUNKEVAL_API_KEY", kind: "string", secret: true, fileKey: false, description: "when set, required on every evaluation route; environment only" },
-  { key: "ingestion_strategy", env: "INGESTION_STRATEGY", kind: "string", fileKey: true, description: "chunking strategy of /v1 uploads" },
-  { key: "ingestion_max_concurrency", env: "INGESTION_MAX_CONCURRENCY", kind: "int", fileKey: true, description: "/v1 ingestions at once; more get 503" },
-  { key: "ingestion_timeout_seconds", env: "INGESTION_TIMEOUT_SECONDS", kind: "number", fileKey: true, description: "/v1 ingestion time window; past it 504" },
-  { key: "ingestion_max_chunks", env: "INGESTION_MAX_CHUNKS", kind: "int", fileKey: true, description: "chunks one /v1 upload may yield; more get 413" },
-  { key: "ingestion_embed_concurrency", env: "INGESTION_EMBED_CONCURRENCY", kind: "int", fileKey: true, description: "embedding batches in flight per /v1 ingestion" },
-  { key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", alsoEnv: "OPENAI_BASE_URL", kind: "string", fileKey: true, description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" },
-  { key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", alsoEnv: "OPENAI_API_KEY", kind: "string", secret: true, fileKey: false, description: "API key (also read from OPENAI_API_KEY); environment only" },
-  { key: "openai_max_retries", env: "CHUNKEVAL_OPENAI_MAX_RETRIES", kind: "int", fileKey: true, description: "retries of 429/5xx responses, with backoff" },
-  { key: "openai_timeout_seconds", env: "CHUNKEVAL_OPENAI_TIMEOUT_SECONDS", kind: "int", fileKey: true, description: "timeout of one request" },
-  { key: "hf_model_dir", env: "CHUNKEVAL_HF_MODEL_DIR", kind: "string", fileKey: true, description: "local folder of Hugging Face models for hf:<model-id>" },
-  { key: "hf_allow_remote", env: "CHUNKEVAL_HF_ALLOW_REMOTE", kind: "bool", fileKey: true, description: "let hf:<model-id> download from the hub" },
+export interface SettingDeclaration {
+  key: string;
+  env: string;
+  /** A second variable read when `env` is unset (e.g. OPENAI_API_KEY). */
+  alsoEnv?: string;
+  kind: Kind;
+  secret?: boolean;
+  description: string;
+  /** Dotted path in ChunkevalConfig, e.g. "parsing.maxUnpackedMb". */
+  path: string;
+  /** The value when no flag, variable or file sets it; undefined leaves the setting unset. */
+  default?: Value | ((ctx: SettingContext) => Value);
+  /** Values below are raised to it. */
+  min?: number;
+  /** Turns the parsed value into the configured one (resolving paths, checking ranges into ctx.errors). */
+  resolve?: (value: Value, ctx: SettingContext) => Value;
+}
+
+const setting = (d: SettingDeclaration) => d;
+
+export const SETTINGS: SettingDeclaration[] = [
+  setting({ key: "data_dir", env: "CHUNKEVAL_DATA_DIR", kind: "string", path: "dataDir", default: DEFAULTS.dataDir, resolve: (v, c) => resolve(c.cwd, String(v)), description: "where SQLite, LanceDB and uploaded files live" }),
+  setting({ key: "vector_store_uri", env: "CHUNKEVAL_VECTOR_STORE_URI", kind: "string", path: "vectorStoreUri", default: (c) => join(c.dataDir, DEFAULTS.vectorStoreFolder), resolve: (v, c) => resolveVectorStoreUri(String(v), c), description: "LanceDB location: a local path or s3://, gs://, az:// (credentials from the environment)" }),
+  setting({ key: "vector_version_retention_seconds", env: "CHUNKEVAL_VECTOR_VERSION_RETENTION_SECONDS", kind: "int", path: "vectorVersionRetentionSeconds", default: DEFAULTS.vectorVersionRetentionSeconds, description: "LanceDB table versions older than this are deleted by the store's upkeep" }),
+  setting({ key: "embedder", env: "CHUNKEVAL_EMBEDDER", kind: "string", path: "embedder", default: DEFAULTS.embedder, description: "use | hash | hf:<model-id> | openai:<model>" }),
+  setting({ key: "embedder_workers", env: "CHUNKEVAL_EMBEDDER_WORKERS", kind: "int", path: "embedderWorkers", default: DEFAULTS.embedderWorkers, description: "worker threads of the use embedder (0 = in process)" }),
+  setting({ key: "embed_batch_size", env: "CHUNKEVAL_EMBED_BATCH_SIZE", kind: "int", path: "embedBatchSize", default: DEFAULTS.embedBatchSize, min: 1, description: "texts per embedding request" }),
+  setting({ key: "generator", env: "CHUNKEVAL_GENERATOR", kind: "string", path: "generator", default: DEFAULTS.generator, description: "extractive | openai:<model>" }),
+  setting({ key: "judge", env: "CHUNKEVAL_JUDGE", kind: "string", path: "judge", default: DEFAULTS.judge, description: "embedding | openai:<model>" }),
+  setting({
+    key: "top_k", env: "CHUNKEVAL_TOP_K", kind: "int", path: "topK", default: DEFAULTS.topK, description: "chunks retrieved per question",
+    resolve: (v, c) => {
+      if (Number(v) < 1 || Number(v) > DEFAULTS.maxTopK) c.errors.push(`top_k must be between 1 and ${DEFAULTS.maxTopK}`);
+      return v;
+    },
+  }),
+  setting({ key: "questions_dir", env: "CHUNKEVAL_QUESTIONS_DIR", kind: "string", path: "questionsDir", default: DEFAULTS.questionsDir, resolve: (v, c) => resolve(c.cwd, String(v)), description: "the only folder POST /benchmarks may read questions_file from" }),
+  setting({ key: "max_upload_mb", env: "CHUNKEVAL_MAX_UPLOAD_MB", kind: "int", path: "maxUploadMb", default: DEFAULTS.maxUploadMb, min: 1, description: "largest file accepted by upload, bench, POST /documents and POST /v1/files" }),
+  setting({ key: "max_unpacked_mb", env: "CHUNKEVAL_MAX_UNPACKED_MB", kind: "int", path: "parsing.maxUnpackedMb", default: DEFAULTS.maxUnpackedMb, min: 1, description: "largest unpacked size of a .docx package, checked before parsing" }),
+  setting({ key: "max_compression_ratio", env: "CHUNKEVAL_MAX_COMPRESSION_RATIO", kind: "int", path: "parsing.maxCompressionRatio", default: DEFAULTS.maxCompressionRatio, min: 1, description: "largest unpacked/packed ratio of one .docx entry over 1 MB, checked before parsing" }),
+  setting({ key: "max_zip_entries", env: "CHUNKEVAL_MAX_ZIP_ENTRIES", kind: "int", path: "parsing.maxZipEntries", default: DEFAULTS.maxZipEntries, min: 1, description: "most entries of a .docx package, checked before parsing" }),
+  setting({ key: "parse_timeout_seconds", env: "CHUNKEVAL_PARSE_TIMEOUT_SECONDS", kind: "number", path: "parsing.timeoutSeconds", default: DEFAULTS.parseTimeoutSeconds, description: "deadline of parsing one file (in a worker thread)" }),
+  setting({ key: "parse_memory_mb", env: "CHUNKEVAL_PARSE_MEMORY_MB", kind: "int", path: "parsing.memoryMb", default: DEFAULTS.parseMemoryMb, min: 64, description: "heap of the parsing worker; a file that needs more is refused" }),
+  setting({ key: "max_json_body_kb", env: "CHUNKEVAL_MAX_JSON_BODY_KB", kind: "int", path: "maxJsonBodyKb", default: DEFAULTS.maxJsonBodyKb, min: 1, description: "largest JSON request body of the HTTP API" }),
+  setting({ key: "max_background_jobs", env: "CHUNKEVAL_MAX_BACKGROUND_JOBS", kind: "int", path: "maxBackgroundJobs", default: DEFAULTS.maxBackgroundJobs, min: 1, description: "background jobs running at once; the rest wait as pending" }),
+  setting({ key: "api_key", env: "CHUNKEVAL_API_KEY", kind: "string", secret: true, path: "apiKey", description: "when set, required on every evaluation route; environment only" }),
+  setting({ key: "ingestion_strategy", env: "INGESTION_STRATEGY", kind: "string", path: "ingestion.strategy", default: DEFAULTS.ingestionStrategy, description: "chunking strategy of /v1 uploads" }),
+  setting({ key: "ingestion_max_concurrency", env: "INGESTION_MAX_CONCURRENCY", kind: "int", path: "ingestion.maxConcurrency", default: DEFAULTS.ingestionMaxConcurrency, min: 1, description: "/v1 ingestions at once; more get 503" }),
+  setting({ key: "ingestion_timeout_seconds", env: "INGESTION_TIMEOUT_SECONDS", kind: "number", path: "ingestion.timeoutSeconds", default: DEFAULTS.ingestionTimeoutSeconds, description: "/v1 ingestion time window; past it 504" }),
+  setting({ key: "ingestion_max_chunks", env: "INGESTION_MAX_CHUNKS", kind: "int", path: "ingestion.maxChunks", default: DEFAULTS.ingestionMaxChunks, min: 1, description: "chunks one /v1 upload may yield; more get 413" }),
+  setting({ key: "ingestion_embed_concurrency", env: "INGESTION_EMBED_CONCURRENCY", kind: "int", path: "ingestion.embedConcurrency", default: DEFAULTS.ingestionEmbedConcurrency, min: 1, description: "embedding batches in flight per /v1 ingestion" }),
+  setting({ key: "openai_base_url", env: "CHUNKEVAL_OPENAI_BASE_URL", alsoEnv: "OPENAI_BASE_URL", kind: "string", path: "openai.baseUrl", description: "base URL of the OpenAI-compatible endpoint (also read from OPENAI_BASE_URL)" }),
+  setting({ key: "openai_api_key", env: "CHUNKEVAL_OPENAI_API_KEY", alsoEnv: "OPENAI_API_KEY", kind: "string", secret: true, path: "openai.apiKey", description: "API key (also read from OPENAI_API_KEY); environment only" }),
+  setting({ key: "openai_max_retries", env: "CHUNKEVAL_OPENAI_MAX_RETRIES", kind: "int", path: "openai.maxRetries", default: DEFAULTS.openaiMaxRetries, description: "retries of 429/5xx responses, with backoff" }),
+  setting({ key: "openai_timeout_seconds", env: "CHUNKEVAL_OPENAI_TIMEOUT_SECONDS", kind: "int", path: "openai.timeoutSeconds", default: DEFAULTS.openaiTimeoutSeconds, description: "timeout of one request" }),
+  setting({ key: "hf_model_dir", env: "CHUNKEVAL_HF_MODEL_DIR", kind: "string", path: "huggingFace.modelDir", description: "local folder of Hugging Face models for hf:<model-id>" }),
+  setting({ key: "hf_allow_remote", env: "CHUNKEVAL_HF_ALLOW_REMOTE", kind: "bool", path: "huggingFace.allowRemote", default: DEFAULTS.hfAllowRemote, description: "let hf:<model-id> download from the hub" }),
 ];
+
+/** Object stores LanceDB reaches by URI; anything else with a scheme is refused, a plain path is local. */
+const OBJECT_STORE_SCHEMES = ["s3", "gs", "az"];
+
+function resolveVectorStoreUri(raw: string, ctx: SettingContext): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined) return resolve(ctx.cwd, raw);
+  if (scheme === "file") return resolve(ctx.cwd, raw.slice("file://".length));
+  if (!OBJECT_STORE_SCHEMES.includes(scheme) || raw.length <= scheme.length + 3) {
+    ctx.errors.push(`vector_store_uri: ${JSON.stringify(raw)} is not a local path or an ${OBJECT_STORE_SCHEMES.map((s) => `${s}://bucket/path`).join(", ")} URI`);
+    return join(ctx.dataDir, DEFAULTS.vectorStoreFolder);
+  }
+  return raw;
+}
