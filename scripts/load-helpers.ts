@@ -9,7 +9,7 @@ export async function startServe(env: NodeJS.ProcessEnv): Promise<{ url: string;
   let log = "";
   server.stderr!.on("data", (d) => (log += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${log}`)), 60000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${log}`)), 180000);
     server.stderr!.on("data", () => {
       const m = log.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
       if (m) (clearTimeout(timer), resolve(m[1]!));

@@ -185,3 +185,48 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     await s3.close();
   }
 });
+
+test("a process sees vectors another process sharing the data directory wrote after it opened the table", async () => {
+  const server = await createWorkspace();
+  const { loadConfig } = await import("../../src/config/load.js");
+  const { createChunkeval } = await import("../../src/chunkeval.js");
+  const cli = await createChunkeval(loadConfig({ cwd: server.dir, env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" }, flags: { data_dir: server.app.config.dataDir, embedder: "hash" } }).config);
+  try {
+    const first = await cli.upload({ filename: "a.docx", bytes: handbookBytes() });
+    await cli.process(first.id, ["recursive"]);
+    const question = "How much does a member share cost?";
+    assert.ok((await server.app.ask({ documentId: first.id, strategy: "recursive", question })).retrievedChunks.length > 0, "the server opened the table");
+    const second = await cli.upload({ filename: "b.docx", bytes: Buffer.concat([handbookBytes()]) });
+    await cli.process(second.id, ["recursive"]);
+    const answer = await server.app.ask({ documentId: second.id, strategy: "recursive", question });
+    assert.equal(answer.retrievedChunks.length, 5, "vectors committed by the other process are found");
+  } finally {
+    await cli.close();
+    await server.cleanup();
+  }
+});
+
+test("/v1 points past the row threshold get an ANN index that answers any top_k, and exact search agrees on the best match", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { PointsStore } = await import("../../src/stores/vectors/points.js");
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-ann-"));
+  const store = await PointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 500 });
+  try {
+    await store.ensureCollection(8);
+    const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
+    await store.add(
+      Array.from({ length: 600 }, (_, i) => ({ pointId: `p${i}`, tenantId: i % 2 ? "a" : "b", domain: "d", sourceFileId: "f", filename: "x.docx", version: 1, chunkIndex: i, text: `text ${i}`, start: 0, end: 1, deleted: false, ingestionJobId: "j", vector: vector(i) })),
+    );
+    assert.equal(await store.hasVectorIndex(), false, "no index until upkeep runs");
+    await store.maintain();
+    assert.equal(await store.hasVectorIndex(), true);
+    const wide = await store.nearest("a", vector(7), undefined, 400);
+    assert.equal(wide.length, 300, "a limit past the index's default search breadth still returns every live point of the tenant");
+    assert.equal(wide[0]!.point_id, "p7");
+    assert.equal((await store.nearest("a", vector(7), undefined, 1, { exact: true }))[0]!.point_id, "p7");
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,11 +1,24 @@
 import type { Connection } from "@lancedb/lancedb";
 
 /**
+ * How stale a table handle may get before it looks for versions other processes committed
+ * (LanceDB's default is never, so a server would not see vectors a CLI `process` wrote). On a
+ * local disk the check is a directory listing, so every read makes it; on an object store it is
+ * a LIST request, so reads reuse a check for a few seconds.
+ */
+const READ_CONSISTENCY_SECONDS = { local: 0, objectStore: 5 };
+
+/** Whether the URI names an object store rather than a local path. */
+export function isObjectStoreUri(uri: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(uri);
+}
+
+/**
  * Opens the LanceDB database at a local path or an object-store URI (`s3://`, `gs://`, `az://`).
  * Endpoint, region and credentials are not passed here: LanceDB's object store reads them from
  * the environment (`AWS_*`, `GOOGLE_*`, `AZURE_*`), so secrets never enter the configuration.
  */
 export async function connectVectorStore(uri: string): Promise<Connection> {
   const lancedb = await import("@lancedb/lancedb");
-  return lancedb.connect(uri);
+  return lancedb.connect(uri, { readConsistencyInterval: isObjectStoreUri(uri) ? READ_CONSISTENCY_SECONDS.objectStore : READ_CONSISTENCY_SECONDS.local });
 }

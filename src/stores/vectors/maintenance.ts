@@ -27,7 +27,14 @@ function partitionsFor(rows: number): number {
  * Query-time parameters of the ANN index, measured by `npm run bench:scale` (recall@10 against
  * exact search on the same queries): wide probing plus re-ranking by exact distance.
  */
-export const VECTOR_QUERY = { nprobes: 24, refineFactor: 4, ef: 128 } as const;
+export const VECTOR_QUERY: Readonly<VectorQueryTuning> = { nprobes: 24, refineFactor: 4, ef: 128 };
+
+/** How widely an ANN search looks: IVF partitions probed, candidates re-ranked per result, HNSW breadth. */
+export interface VectorQueryTuning {
+  nprobes: number;
+  refineFactor: number;
+  ef: number;
+}
 
 /**
  * Keeps one LanceDB table healthy without blocking searches: after writes it builds missing

@@ -1,7 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { reciprocalRankFusion } from "../../retrieval/fusion.js";
 import { connectVectorStore } from "./connect.js";
-import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type MaintenanceOptions } from "./maintenance.js";
+import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type MaintenanceOptions, type VectorQueryTuning } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
 
 /** The name of the /v1 chunks collection (SPEC §4 rule 4). */
@@ -209,13 +209,16 @@ export class PointsStore {
 
   /**
    * The nearest live points of a tenant by cosine distance: through the ANN index once it
-   * exists, or by exact scan (`exact`, which the benchmark compares the index against).
+   * exists, or by exact scan (`exact`, which the benchmark compares the index against, as it
+   * does other `tuning` of the index's query parameters).
    */
-  async nearest(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number, options: { exact?: boolean } = {}): Promise<Array<Record<string, unknown>>> {
+  async nearest(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number, options: { exact?: boolean; tuning?: Partial<VectorQueryTuning> } = {}): Promise<Array<Record<string, unknown>>> {
     const t = await this.open();
     const query = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(this.filter(tenantId, { domain })).select([...COLUMNS, "_distance"]).limit(limit);
+    const tuning = { ...VECTOR_QUERY, ...options.tuning };
     if (options.exact) query.bypassVectorIndex();
-    else query.nprobes(VECTOR_QUERY.nprobes).refineFactor(VECTOR_QUERY.refineFactor).ef(VECTOR_QUERY.ef);
+    // HNSW refuses a search breadth below the candidates it must return (limit x refine factor).
+    else query.nprobes(tuning.nprobes).refineFactor(tuning.refineFactor).ef(Math.max(tuning.ef, limit * tuning.refineFactor));
     return query.toArray();
   }
 
