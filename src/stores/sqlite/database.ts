@@ -194,6 +194,10 @@ const MIGRATIONS: string[] = [
   `,
   // The recommendation's confidence: the verdict sentence and the paired comparisons.
   `ALTER TABLE experiments ADD COLUMN verdict_json TEXT;`,
+  // List pages read the index alone: without it, finding the newest documents reads every row,
+  // texts included (GET /documents at 1,000 documents: 33 ms a page).
+  `CREATE INDEX documents_by_created ON documents (created_at DESC, id, filename, paragraph_count);
+   CREATE INDEX experiments_by_created ON experiments (created_at DESC, id, document_id, strategies_json);`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */
