@@ -28,6 +28,7 @@ import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
 import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
 import { checkBenchInput, runBenchmark, type BenchInput } from "./services/bench.js";
+import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
@@ -187,13 +188,15 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     process: (documentId: string, strategies: string | string[], options?: ProcessOptions) =>
       processDocument(context, documentId, strategies, options),
     /** Refuses a processing request exactly as `process` would, without doing any work (background requests). */
-    checkProcess: (documentId: string, strategies: string | string[]) => void checkProcessInput(context, documentId, strategies),
+    checkProcess: async (documentId: string, strategies: string | string[]): Promise<void> => void (await checkProcessInput(context, documentId, strategies)),
     /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */
-    checkBench: (input: BenchInput) => void checkBenchInput(context, input),
+    checkBench: async (input: BenchInput): Promise<void> => void (await checkBenchInput(context, input)),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),
     bench: (input: BenchInput) => runBenchmark(context, input),
+    /** A bench's variants, runs, cost and time, estimated before anything is spent. */
+    estimateBench: (input: EstimateInput) => estimateBench(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),

@@ -54,6 +54,12 @@ export const DEFAULTS = {
   vectorMaintenanceDelayMs: 5000,
   /** Rows of the /v1 chunks collection past which an ANN index replaces exact search. */
   vectorIndexMinRows: 10000,
+  /** Sweeps (README "Variants and sweeps"): a bench of more variants than this is refused unless --max-variants raises it; */
+  maxSweepVariants: 64,
+  /** above any of these, a terminal asks before running (and without a terminal, --yes is needed). */
+  confirmSweepVariants: 12,
+  confirmSweepUsd: 1,
+  confirmSweepSeconds: 600,
   listLimit: 50,
   maxListLimit: 500,
   /** Largest list offset accepted (a store cannot bind an arbitrary number). */

@@ -1,4 +1,5 @@
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
+import type { SearchMode } from "./variant-key.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -78,6 +79,8 @@ export interface ExperimentDetails {
   generator: string;
   judge: string;
   strategyOptions: Record<string, Record<string, number>>;
+  /** How each variant was searched (absent in experiments from before variants existed). */
+  search?: Record<string, { retrieval: SearchMode; topK: number }>;
   weights: Record<string, number>;
   hallucinationThreshold: number;
   /** How confidence intervals and comparisons were computed. */

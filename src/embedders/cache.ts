@@ -18,46 +18,97 @@ export function hashText(text: string): string {
   return hashBytes(text);
 }
 
+const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
+
 /**
  * Wraps an embedder with the (embedder, text hash) cache in SQLite, so re-processing, the
- * sentence embeddings of `semantic` and strategies that share texts never embed a text twice.
- * Misses are embedded in batches of `batchSize`.
+ * sentence embeddings of `semantic` and strategies or variants that share texts never embed a
+ * text twice. Misses are embedded in batches of `batchSize`. A text being embedded by one call
+ * is awaited by concurrent calls that need it too (variants processed side by side), not sent again.
  */
 export class CachedEmbedder implements Embedder {
-  readonly stats: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
+  readonly stats: EmbeddingStats = { ...ZERO_STATS };
+  /** Texts (by hash) whose vectors a call is computing right now, shared by every metered view. */
+  private readonly inflight: Map<string, Promise<Float32Array>>;
 
   constructor(
     private readonly inner: Embedder,
     private readonly cache: EmbeddingCacheRepo,
     private readonly batchSize: number,
-  ) {}
+    private readonly parent?: CachedEmbedder,
+  ) {
+    this.inflight = parent?.inflight ?? new Map();
+  }
 
   get name(): string {
     return this.inner.name;
+  }
+
+  /**
+   * A view sharing the model, the cache and the texts in flight that meters its own use in its
+   * `stats` (and still adds it to this one's): one run's or one variant's embeddings, counted
+   * without diffing counters other runs also move (ARCHITECTURE convention 15).
+   */
+  metered(): CachedEmbedder {
+    return new CachedEmbedder(this.inner, this.cache, this.batchSize, this);
+  }
+
+  private count(delta: EmbeddingStats): void {
+    this.stats.computed += delta.computed;
+    this.stats.cached += delta.cached;
+    this.stats.computedTokens += delta.computedTokens;
+    this.stats.embedSeconds += delta.embedSeconds;
+    this.parent?.count(delta);
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const hashes = texts.map(hashText);
     const found = this.cache.getMany(this.name, [...new Set(hashes)]);
     const missing = new Map<string, string>();
+    const elsewhere = new Map<string, [Promise<Float32Array>, string]>();
     hashes.forEach((h, i) => {
-      if (!found.has(h) && !missing.has(h)) missing.set(h, texts[i]!);
+      if (found.has(h) || missing.has(h) || elsewhere.has(h)) return;
+      const pending = this.inflight.get(h);
+      if (pending) elsewhere.set(h, [pending, texts[i]!]);
+      else missing.set(h, texts[i]!);
     });
     const todo = [...missing.entries()];
-    // Batches larger than the provider's keep every worker of a pool busy in one call.
-    const step = Math.max(this.batchSize, 1) * 4;
-    for (let i = 0; i < todo.length; i += step) {
-      const batch = todo.slice(i, i + step);
-      const started = performance.now();
-      const vectors = await this.inner.embed(batch.map(([, t]) => t), signal);
-      this.stats.embedSeconds += (performance.now() - started) / 1000;
-      const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
-      this.cache.putMany(this.name, entries);
-      for (const [h, v] of entries) found.set(h, v);
+    const settle = new Map<string, { resolve(v: Float32Array): void; reject(e: unknown): void }>();
+    for (const [h] of todo) {
+      const promise = new Promise<Float32Array>((resolve, reject) => settle.set(h, { resolve, reject }));
+      promise.catch(() => undefined); // a waiter that sees the failure recomputes; nobody else must hear it
+      this.inflight.set(h, promise);
     }
-    this.stats.computed += todo.length;
-    for (const [, text] of todo) this.stats.computedTokens += countTokens(text);
-    this.stats.cached += texts.length - todo.length;
+    const delta = { ...ZERO_STATS };
+    try {
+      // Batches larger than the provider's keep every worker of a pool busy in one call.
+      const step = Math.max(this.batchSize, 1) * 4;
+      for (let i = 0; i < todo.length; i += step) {
+        const batch = todo.slice(i, i + step);
+        const started = performance.now();
+        const vectors = await this.inner.embed(batch.map(([, t]) => t), signal);
+        delta.embedSeconds += (performance.now() - started) / 1000;
+        const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
+        this.cache.putMany(this.name, entries);
+        for (const [h, v] of entries) {
+          found.set(h, v);
+          settle.get(h)!.resolve(v);
+        }
+      }
+    } catch (error) {
+      for (const s of settle.values()) s.reject(error);
+      throw error;
+    } finally {
+      for (const [h] of todo) this.inflight.delete(h);
+      delta.computed += todo.filter(([h]) => found.has(h)).length;
+      for (const [h, text] of todo) if (found.has(h)) delta.computedTokens += countTokens(text);
+      this.count(delta);
+    }
+    for (const [h, [pending, text]] of elsewhere) {
+      // The call computing it failed (cancelled, say): this call still needs the vector.
+      found.set(h, await pending.catch(async () => (await this.embed([text], signal))[0]!));
+    }
+    this.count({ ...ZERO_STATS, cached: texts.length - todo.length });
     return hashes.map((h) => found.get(h)!);
   }
 

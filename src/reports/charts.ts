@@ -186,3 +186,59 @@ export function histogram(title: string, values: number[], bins = 12): string {
     .join("");
   return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="14" class="title">${escape(title)}</text>${rects}<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text></svg>`;
 }
+
+export interface Panel {
+  title: string;
+  yMax: number;
+  /** One line per series; `points` line up with the x values, null where the variant has no value. */
+  series: Array<{ label: string; points: Array<{ y: number | null; interval: [number, number] | null }> }>;
+}
+
+/**
+ * Small multiples: one panel per metric, side by side, each a line per series over the same
+ * x values (a swept parameter), with confidence whiskers. Series are told apart by dash
+ * pattern and a legend, so the chart reads in print too.
+ */
+export function smallMultiples(title: string, panels: Panel[], xAxis: { x: string; values: string[] }): string {
+  const cols = 2;
+  const panelW = W / cols;
+  const panelH = 190;
+  const series = panels[0]?.series.map((s) => s.label) ?? [];
+  const legendH = 16 * series.length + 8;
+  const top = 26;
+  const h = top + Math.ceil(panels.length / cols) * panelH + legendH;
+  const dashes = ["", "6 3", "2 3", "8 3 2 3", "1 2"];
+  const drawn = panels
+    .map((panel, p) => {
+      const ox = (p % cols) * panelW;
+      const oy = top + Math.floor(p / cols) * panelH;
+      const left = ox + 40;
+      const right = ox + panelW - 14;
+      const bottom = oy + panelH - 36;
+      const plotTop = oy + 22;
+      const n = xAxis.values.length;
+      const sx = (i: number) => (n === 1 ? (left + right) / 2 : left + ((right - left) * i) / (n - 1));
+      const sy = (y: number) => bottom - ((bottom - plotTop) * Math.max(0, Math.min(panel.yMax, y))) / panel.yMax;
+      const ticks = xAxis.values.map((v, i) => `<text x="${sx(i).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" class="label">${escape(shorten(v, 10))}</text>`).join("");
+      const lines = panel.series
+        .map((s, k) => {
+          const pts = s.points.map((pt, i) => (pt.y === null ? null : { x: sx(i), y: sy(pt.y), pt })).filter((v): v is NonNullable<typeof v> => v !== null);
+          const path = pts.length > 1 ? `<polyline points="${pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" ")}" fill="none" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/>` : "";
+          const marks = pts
+            .map((q) => {
+              const whisker = q.pt.interval ? `<line x1="${q.x.toFixed(1)}" x2="${q.x.toFixed(1)}" y1="${sy(q.pt.interval[0]).toFixed(1)}" y2="${sy(q.pt.interval[1]).toFixed(1)}" class="whisker"/>` : "";
+              return `${whisker}<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="3.5" class="dot"><title>${escape(s.label)}: ${fmt(q.pt.y!, 3)}${q.pt.interval ? ` [${fmt(q.pt.interval[0], 3)}, ${fmt(q.pt.interval[1], 3)}]` : ""}</title></circle>`;
+            })
+            .join("");
+          return path + marks;
+        })
+        .join("");
+      return `<text x="${ox + 4}" y="${oy + 14}" class="label">${escape(panel.title)}</text><line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" class="axis"/><line x1="${left}" y1="${bottom}" x2="${left}" y2="${plotTop}" class="axis"/><text x="${left - 4}" y="${plotTop + 4}" text-anchor="end" class="label">${fmt(panel.yMax)}</text><text x="${left - 4}" y="${bottom}" text-anchor="end" class="label">0</text>${ticks}<text x="${(left + right) / 2}" y="${bottom + 28}" text-anchor="middle" class="label">${escape(xAxis.x)}</text>${lines}`;
+    })
+    .join("");
+  const legendTop = h - legendH + 10;
+  const legend = series
+    .map((label, k) => `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/><text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`)
+    .join("");
+  return `<svg class="chart sweep" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${drawn}${legend}</svg>`;
+}

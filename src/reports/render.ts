@@ -4,6 +4,8 @@ import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../doma
 import { ValidationError } from "../errors.js";
 import { barChart, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
+import { sweepFamilies } from "./sweep.js";
+import { parseVariantKey } from "../domain/variant-key.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
@@ -56,6 +58,10 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
 function recommendation(e: ExperimentRecord): string[] {
   const best = e.aggregateMetrics[e.bestStrategy]!;
   const lines = [e.verdict];
+  const variant = parseVariantKey(e.bestStrategy);
+  if (variant.parameters.length > 0) {
+    lines.push(`The best variant is ${e.bestStrategy}: ${variant.strategy} with ${variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ")}, every other parameter at its default.`);
+  }
   const interval = best.confidenceIntervals?.composite_score;
   if (best.compositeScore !== null) {
     lines.push(`${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : ""}.`);
@@ -182,6 +188,7 @@ function viewModel(input: ReportInput, view: ReportView) {
       return d ? `${d.scale} ${d.direction === "higher" ? "↑" : "↓"}` : "";
     },
     charts,
+    sweeps: sweepFamilies(e),
     chunkStats,
     latency,
     questions,

@@ -4,6 +4,7 @@ import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js"
 import type { VectorHit, VectorStore } from "../stores/vectors/vector-store.js";
 import { reciprocalRankFusion } from "./fusion.js";
 import { fullTextQuery } from "../stores/vectors/sql.js";
+import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 
 /** How many candidates each list of a hybrid or parent search gathers per wanted result. */
 const CANDIDATES_PER_RESULT = 4;
@@ -16,9 +17,10 @@ export interface Retrieval {
 }
 
 /**
- * Retrieves the top-k chunks of one processed strategy for a question, the way that strategy
- * is meant to be searched: dense, hybrid (dense + BM25 by reciprocal rank fusion), or dense
- * over children answered with their parents (one entry per parent, best child's score).
+ * Retrieves the top-k chunks of one processed strategy for a question with a search mode
+ * (default: the strategy's own): `dense` vectors, `keyword` BM25 over the full-text index, or
+ * `hybrid`, both fused by reciprocal rank. A parent-child strategy searches its children and
+ * answers with their parents (one entry per parent, best child's score).
  */
 export async function retrieve(
   deps: { vectors: VectorStore; chunks: ChunksRepo; embedder: Embedder },
@@ -26,39 +28,39 @@ export async function retrieve(
   question: string,
   topK: number,
   signal?: AbortSignal,
+  mode: SearchMode = defaultSearchMode(state.retrieval),
 ): Promise<Retrieval> {
   const embedStart = performance.now();
-  const [queryVector] = await deps.embedder.embed([question], signal);
+  // Keyword search needs no query vector: nothing is embedded, and no embed time is reported.
+  const queryVector = mode === "keyword" ? null : (await deps.embedder.embed([question], signal))[0]!;
   const searchStart = performance.now();
+  const parents = state.retrieval === "parent";
   const candidates = Math.max(MIN_CANDIDATES, topK * CANDIDATES_PER_RESULT);
+  // Parents are deduplicated after the search, so it gathers more than top-k children.
+  const wanted = parents || mode === "hybrid" ? candidates : topK;
+  const dense = () => deps.vectors.search(state.vectorTable, queryVector!, state, wanted);
+  const keyword = () => deps.vectors.keywordSearch(state.vectorTable, fullTextQuery(question), state, wanted);
   let hits: VectorHit[];
-  if (state.retrieval === "hybrid") {
-    const [dense, keyword] = await Promise.all([
-      deps.vectors.search(state.vectorTable, queryVector!, state, candidates),
-      deps.vectors.keywordSearch(state.vectorTable, fullTextQuery(question), state, candidates),
-    ]);
-    hits = reciprocalRankFusion([dense, keyword]).slice(0, topK);
-  } else if (state.retrieval === "parent") {
-    hits = await deps.vectors.search(state.vectorTable, queryVector!, state, candidates);
-  } else {
-    hits = await deps.vectors.search(state.vectorTable, queryVector!, state, topK);
-  }
+  if (mode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
+  else if (mode === "keyword") hits = await keyword();
+  else hits = await dense();
+  if (!parents) hits = hits.slice(0, topK);
   const byId = deps.chunks.byIds(hits.map((h) => h.chunkId));
   let chunks: RetrievedChunk[] = hits.flatMap((hit) => {
     const c = byId.get(hit.chunkId);
     return c ? [{ chunkId: c.id, score: hit.score, text: c.text, parentId: c.parentId, start: c.start, end: c.end }] : [];
   });
-  if (state.retrieval === "parent") {
-    const parents = deps.chunks.byIds(chunks.map((c) => c.parentId!).filter(Boolean));
+  if (parents) {
+    const byParentId = deps.chunks.byIds(chunks.map((c) => c.parentId!).filter(Boolean));
     const seen = new Set<string>();
     chunks = chunks
       .filter((c) => c.parentId && !seen.has(c.parentId) && seen.add(c.parentId))
       .slice(0, topK)
       .map((c) => {
-        const parent = parents.get(c.parentId!)!;
+        const parent = byParentId.get(c.parentId!)!;
         return { ...c, text: parent.text, start: parent.start, end: parent.end };
       });
   }
   const end = performance.now();
-  return { chunks, embedSeconds: (searchStart - embedStart) / 1000, searchSeconds: (end - searchStart) / 1000 };
+  return { chunks, embedSeconds: queryVector ? (searchStart - embedStart) / 1000 : 0, searchSeconds: (end - searchStart) / 1000 };
 }

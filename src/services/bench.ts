@@ -5,22 +5,22 @@ import type { Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, S
 import { aggregate, compareWithBest, verdictSentence } from "../domain/aggregate.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
-import type { RunOptions, TokenUsage } from "../domain/types.js";
+import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
 import { resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { retrieve } from "../retrieval/retrieve.js";
-import { parseStrategyList } from "../strategies/registry.js";
 import { countTokens } from "../text/tokens.js";
-import { checkTopK } from "./ask.js";
 import type { ServiceContext } from "./context.js";
 import { findOrUploadDocument, requireDocument } from "./documents.js";
-import { processDocument } from "./process.js";
+import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
+import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
+import { checkGridSize, DRY_RUN_COMPLETION_TOKENS, DRY_RUN_LLM_CALL_SECONDS, JUDGE_SENTENCES_PER_ANSWER } from "./sweep-estimate.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
+import { defaultSearchMode } from "../domain/variant-key.js";
+import type { CachedEmbedder } from "../embedders/cache.js";
+import type { ChunkingLlm } from "../strategies/strategy.js";
 
-/** Completion tokens assumed per answer when a dry run estimates the bill of the full run. */
-export const DRY_RUN_COMPLETION_TOKENS = 120;
-/** Seconds assumed per chat-model call when a dry run estimates the time of the full run. */
-export const DRY_RUN_LLM_CALL_SECONDS = 2;
 
 export interface BenchInput extends RunOptions {
   /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
@@ -28,8 +28,14 @@ export interface BenchInput extends RunOptions {
   questions: QuestionInput[];
   /** Where the questions came from, for the report and error messages. */
   questionsSource: string;
-  strategies: string | string[];
-  topK?: number;
+  /** Names and variants (`recursive@chunk_size=128`), or `all`; README "Variants and sweeps". */
+  strategies?: string | string[];
+  /** Sweep shorthands, each expanding to a grid of variants: `recursive:chunk_size=128,256`. */
+  sweep?: string[];
+  /** One top-k, or several to run every variant at each. */
+  topK?: number | number[];
+  /** Refuse a grid of more variants than this (default: the configuration's max_sweep_variants). */
+  maxVariants?: number;
   dryRun?: boolean;
   /** Stop after this many failed questions (all strategies together). */
   maxErrors?: number;
@@ -41,37 +47,63 @@ export interface BenchInput extends RunOptions {
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
 type IndexingRun = StrategyIndexing & { contextUsage: TokenUsage };
 
-/** Processes the strategies that are missing or were processed with other options or another embedder. */
-async function ensureProcessed(ctx: ServiceContext, documentId: string, strategies: string[], options: RunOptions): Promise<IndexingRun[]> {
-  const embedder = await ctx.embedder();
-  const out: IndexingRun[] = [];
-  for (const name of strategies) {
-    const wanted = (await ctx.strategies.get(name).create(ctx.config.strategyOptions[name])).options;
-    const state = ctx.chunks.state(documentId, name);
-    const reused = state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(wanted);
-    const before = { tokens: embedder.stats.computedTokens, llm: ctx.llmUsage().get(ctx.config.generator) ?? ZERO_USAGE };
-    let seconds = 0;
-    if (!reused) {
-      const result = await processDocument(ctx, documentId, [name], options);
-      if (result.strategiesFailed.length > 0) throw new BenchmarkError(`processing ${name} failed: ${result.strategiesFailed[0]!.error}`);
-      seconds = result.strategiesCompleted[0]!.seconds;
-    }
-    const llmAfter = ctx.llmUsage().get(ctx.config.generator) ?? ZERO_USAGE;
-    const contextUsage = { promptTokens: llmAfter.promptTokens - before.llm.promptTokens, completionTokens: llmAfter.completionTokens - before.llm.completionTokens, totalTokens: llmAfter.totalTokens - before.llm.totalTokens };
-    const embeddedTokens = embedder.stats.computedTokens - before.tokens;
-    const chunks = ctx.chunks.current(documentId, name).filter((c) => c.role === "chunk");
-    out.push({
-      strategy: name,
-      chunks: chunks.length,
-      seconds,
-      embeddedTokens,
-      costUsd: costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
-      tokenSizes: chunks.map((c) => c.tokenCount),
-      reused,
-      contextUsage,
-    });
-  }
-  return out;
+/** The configured LLM (if any) wrapped to count the tokens one variant's contextualisation spends. */
+async function meteredLlm(ctx: ServiceContext): Promise<{ llm: ChunkingLlm | undefined; usage: () => TokenUsage }> {
+  const plain = await ctx.llm();
+  if (!plain) return { llm: undefined, usage: () => ZERO_USAGE };
+  const complete = await ctx.completer(ctx.config.generator);
+  let usage = ZERO_USAGE;
+  const llm: ChunkingLlm = {
+    name: plain.name,
+    async complete(prompt, signal) {
+      const result = await complete(prompt, signal);
+      usage = addUsage(usage, result.usage);
+      return result.text;
+    },
+  };
+  return { llm, usage: () => usage };
+}
+
+/**
+ * Processes the variants whose index is missing or was made with other options or another
+ * embedder, independent ones side by side (variants that differ only at search time share one
+ * index). Each is metered on its own, so its cost is what it spent, whatever runs beside it.
+ */
+async function ensureProcessed(ctx: ServiceContext, document: StoredDocument, variants: StrategyVariant[], embedder: CachedEmbedder, options: RunOptions): Promise<IndexingRun[]> {
+  const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
+  return mapWithConcurrency(
+    indexes,
+    PROCESS_CONCURRENCY,
+    async (variant): Promise<IndexingRun> => {
+      const state = ctx.chunks.state(document.id, variant.indexKey);
+      const reused = state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(variant.options);
+      const meter = embedder.metered();
+      const llm = await meteredLlm(ctx);
+      let seconds = 0;
+      if (!reused) {
+        try {
+          seconds = (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress })).seconds;
+        } catch (error) {
+          if (error instanceof CancelledError) throw error;
+          throw new BenchmarkError(`processing ${variant.indexKey} failed: ${describeError(error)}`);
+        }
+      }
+      const contextUsage = llm.usage();
+      const embeddedTokens = meter.stats.computedTokens;
+      const chunks = ctx.chunks.current(document.id, variant.indexKey).filter((c) => c.role === "chunk");
+      return {
+        strategy: variant.indexKey,
+        chunks: chunks.length,
+        seconds,
+        embeddedTokens,
+        costUsd: costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
+        tokenSizes: chunks.map((c) => c.tokenCount),
+        reused,
+        contextUsage,
+      };
+    },
+    () => throwIfCancelled(options.signal),
+  );
 }
 
 function emptyResult(q: Question): QuestionResult {
@@ -118,13 +150,13 @@ function retrievableSpans(ctx: ServiceContext, documentId: string, strategy: str
  * The checks a benchmark request passes before any work starts: a background request runs
  * them before its 202, so it is refused exactly as the synchronous one would be.
  */
-export function checkBenchInput(ctx: ServiceContext, input: BenchInput): { strategies: string[]; topK: number } {
-  const strategies = parseStrategyList(ctx.strategies, input.strategies, BenchmarkError);
-  const topK = checkTopK(input.topK ?? ctx.config.topK);
+export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): Promise<VariantPlan> {
+  const plan = await planVariants(ctx, { strategies: input.strategies, sweep: input.sweep, topK: input.topK }, BenchmarkError);
+  checkGridSize(plan.variants.length, input.maxVariants);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1)) throw new ValidationError("max_errors must be a whole number >= 1");
   if ("id" in input.document) resolveQuestions(input.questionsSource, input.questions, requireDocument(ctx, input.document.id).text);
-  return { strategies, topK };
+  return plan;
 }
 
 /**
@@ -133,7 +165,8 @@ export function checkBenchInput(ctx: ServiceContext, input: BenchInput): { strat
  * that fails is recorded with its error and the run goes on, up to `maxErrors`.
  */
 export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
-  const { strategies, topK } = checkBenchInput(ctx, input);
+  const { variants, topK } = await checkBenchInput(ctx, input);
+  const strategies = variants.map((v) => v.key);
   const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
   const dryRun = input.dryRun ?? false;
   const started = performance.now();
@@ -141,11 +174,12 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const documentId = await findOrUploadDocument(ctx, input.document);
   const document = requireDocument(ctx, documentId);
   const questions = resolveQuestions(input.questionsSource, input.questions, document.text);
-  const embedder = await ctx.embedder();
-  const statsBefore = { ...embedder.stats };
+  const sharedEmbedder = await ctx.embedder();
+  // This run's embeddings, counted apart from any other run sharing the embedder.
+  const embedder = sharedEmbedder.metered();
 
   const processingStart = performance.now();
-  const indexing = await ensureProcessed(ctx, documentId, strategies, input);
+  const indexing = await ensureProcessed(ctx, document, variants, embedder, input);
   const processingSeconds = (performance.now() - processingStart) / 1000;
 
   const generator = dryRun ? null : await ctx.generator();
@@ -157,10 +191,11 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   let stoppedEarly: string | null = null;
   const dryRunPromptTokens: number[] = [];
 
-  for (const [s, strategy] of strategies.entries()) {
-    const state = ctx.chunks.state(documentId, strategy)!;
-    const strategyEmbedder = await ctx.embedder(state.embedder);
-    const units = retrievableSpans(ctx, documentId, strategy);
+  for (const [s, variant] of variants.entries()) {
+    const strategy = variant.key;
+    const state = ctx.chunks.state(documentId, variant.indexKey)!;
+    const variantTopK = variant.topK ?? topK;
+    const units = retrievableSpans(ctx, documentId, variant.indexKey);
     results[strategy] = [];
     for (const [i, q] of questions.entries()) {
       if (stoppedEarly) break;
@@ -169,7 +204,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
       const result = emptyResult(q);
       try {
         const t0 = performance.now();
-        const retrieval = await retrieve({ vectors, chunks: ctx.chunks, embedder: strategyEmbedder }, state, q.question, topK, input.signal);
+        const retrieval = await retrieve({ vectors, chunks: ctx.chunks, embedder }, state, q.question, variantTopK, input.signal, variant.retrieval ?? undefined);
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
         result.retrieved = retrieval.chunks.map((c) => ({ chunkId: c.chunkId, score: c.score, start: c.start, end: c.end, text: c.text, parentId: c.parentId }));
         result.latency = { embedSeconds: retrieval.embedSeconds, searchSeconds: retrieval.searchSeconds, answerSeconds: 0, totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds };
@@ -219,7 +254,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const answerUsage = Object.values(results).flat().reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
   const judgeUsage = Object.values(results).flat().reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
   const contextUsage = indexing.reduce((u, x) => addUsage(u, x.contextUsage), ZERO_USAGE);
-  const embeddedTokens = embedder.stats.computedTokens - statsBefore.computedTokens;
+  const embeddedTokens = embedder.stats.computedTokens;
   const embeddingUsage = { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens };
   const cost = {
     answersUsd: costOf(generatorSpec, answerUsage),
@@ -239,8 +274,8 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     const judgeIsLlm = ctx.config.judge.startsWith("openai:");
     // Judging re-reads the context about three times (relevance, statements, verification).
     const judgeUsageEstimate = judgeIsLlm ? { promptTokens: 3 * promptTokens, completionTokens: 3 * usage.completionTokens, totalTokens: 3 * usage.totalTokens } : ZERO_USAGE;
-    const perTextSeconds = embedder.stats.computed > 0 ? embedder.stats.embedSeconds / embedder.stats.computed : 0;
-    const localJudgeSeconds = calls * 12 * perTextSeconds; // about a dozen sentences per retrieved context
+    const perTextSeconds = sharedEmbedder.stats.computed > 0 ? sharedEmbedder.stats.embedSeconds / sharedEmbedder.stats.computed : 0;
+    const localJudgeSeconds = calls * JUDGE_SENTENCES_PER_ANSWER * perTextSeconds;
     fullRunEstimate = {
       costUsd: cost.embeddingsUsd + cost.contextualisationUsd + costOf(generatorSpec, usage) + costOf(ctx.config.judge, judgeUsageEstimate),
       seconds:
@@ -253,9 +288,9 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
 
   const scoring = { weights, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: unmeasurableMetrics(dryRun, generator) };
   const aggregates = Object.fromEntries(
-    strategies.map((s) => {
+    variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;
-      const idx = indexing.find((x) => x.strategy === s)!;
+      const idx = indexing.find((x) => x.strategy === indexKey)!;
       const strategyCost = costOf(generatorSpec, list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE)) + (dryRun ? 0 : costOf(judgeSpec, list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE))) + idx.costUsd;
       return [s, aggregate(list, { ...scoring, costUsd: strategyCost })];
     }),
@@ -282,7 +317,8 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     embedder: embedder.name,
     generator: dryRun ? "none (dry run)" : generatorSpec,
     judge: judgeSpec,
-    strategyOptions: Object.fromEntries(strategies.map((s) => [s, ctx.chunks.state(documentId, s)!.options])),
+    strategyOptions: Object.fromEntries([...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options])),
+    search: Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documentId, v.indexKey)!.retrieval), topK: v.topK ?? topK }])),
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     statistics: { method: "percentile bootstrap over questions (paired for comparisons)", resamples: BOOTSTRAP_RESAMPLES, confidenceLevel: CONFIDENCE_LEVEL, seed: BOOTSTRAP_SEED },
@@ -290,7 +326,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     cost,
     fullRunEstimate,
     stageSeconds: { processing: processingSeconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
-    embeddings: { computed: embedder.stats.computed - statsBefore.computed, cached: embedder.stats.cached - statsBefore.cached },
+    embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

@@ -1,6 +1,7 @@
 import type { ChunkMapSource } from "../reports/chunk-map.js";
 import type { ServiceContext } from "./context.js";
 import { getExperiment } from "./experiments.js";
+import { indexKeyOf } from "../domain/variant-key.js";
 
 /**
  * The document text and current chunks of each strategy of an experiment, for the technical
@@ -14,9 +15,11 @@ export function chunkMapSource(ctx: ServiceContext, experimentId: string): Chunk
   const chunks: ChunkMapSource["chunks"] = {};
   const changed: string[] = [];
   for (const strategy of experiment.strategiesUsed) {
-    const state = ctx.chunks.state(document.id, strategy);
+    // Variants that differ only at search time (retrieval, top_k) draw the chunks they share.
+    const stored = indexKeyOf(strategy);
+    const state = ctx.chunks.state(document.id, stored);
     if (state && state.processedAt > experiment.createdAt) changed.push(strategy);
-    chunks[strategy] = ctx.chunks.current(document.id, strategy).map((c) => ({ start: c.start, end: c.end, role: c.role }));
+    chunks[strategy] = ctx.chunks.current(document.id, stored).map((c) => ({ start: c.start, end: c.end, role: c.role }));
   }
   const note = changed.length > 0 ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; the map shows the current chunks, the drill-down the ones the experiment retrieved.` : null;
   return { text: document.text, chunks, note };

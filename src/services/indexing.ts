@@ -1,6 +1,7 @@
 import { ChunkingError, ChunkLimitError, throwIfCancelled } from "../errors.js";
 import { chunkOffThread } from "../strategies/offload.js";
 import { newId } from "../domain/ids.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { Chunk, StoredDocument } from "../domain/types.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkDraft, ChunkingLlm, ChunkingStrategy } from "../strategies/strategy.js";
@@ -91,18 +92,8 @@ function toChunks(drafts: ChunkDraft[], generation: string): Chunk[] {
 async function embedInBatches(embedder: CachedEmbedder, texts: string[], batchSize: number, concurrency: number, signal?: AbortSignal): Promise<Float32Array[]> {
   const size = Math.max(1, batchSize);
   const starts = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => i * size);
-  const out: Float32Array[][] = new Array(starts.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(Math.max(1, concurrency), starts.length) }, async () => {
-      while (next < starts.length) {
-        const i = next++;
-        throwIfCancelled(signal);
-        out[i] = await embedder.embed(texts.slice(starts[i]!, starts[i]! + size), signal);
-      }
-    }),
-  );
-  return out.flat();
+  const batches = await mapWithConcurrency(starts, concurrency, (start) => embedder.embed(texts.slice(start, start + size), signal), () => throwIfCancelled(signal));
+  return batches.flat();
 }
 
 /** Runs the pipeline over one document with one strategy and commits through `openSink`'s sink. */

@@ -1,16 +1,32 @@
 import { CancelledError, ChunkingError, describeError, NotFoundError, throwIfCancelled } from "../errors.js";
 import { nowTimestamp } from "../domain/ids.js";
 import type { ProcessResult, RunOptions, StoredDocument, StrategyFailure, StrategyRunSummary } from "../domain/types.js";
-import { parseStrategyList } from "../strategies/registry.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
+import type { CachedEmbedder } from "../embedders/cache.js";
+import type { ChunkingLlm } from "../strategies/strategy.js";
 import { vectorTableName, type VectorStore } from "../stores/vectors/vector-store.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
+import { planVariants, type StrategyVariant } from "./variants.js";
 
 export interface ProcessOptions extends RunOptions {
-  /** Per-strategy option overrides on top of the configuration's. */
+  /** Per-strategy option overrides on top of the configuration's (and of a variant's parameters). */
   strategyOptions?: Record<string, Record<string, unknown>>;
 }
+
+/** What one variant's processing uses: a metered embedder and LLM let a caller bill each variant. */
+export interface VariantProcessing extends RunOptions {
+  embedder: CachedEmbedder;
+  llm: ChunkingLlm | undefined;
+  strategyOptions?: Record<string, unknown>;
+}
+
+/**
+ * Variants processed side by side. Chunking runs in the worker pool and embedding calls queue
+ * at the embedder, so more than this would only add waiting and memory.
+ */
+export const PROCESS_CONCURRENCY = 4;
 
 function tokenStats(chunks: Array<{ tokenCount: number }>): StrategyRunSummary["tokens"] {
   const sizes = chunks.map((c) => c.tokenCount);
@@ -23,9 +39,9 @@ function tokenStats(chunks: Array<{ tokenCount: number }>): StrategyRunSummary["
  * recorded as pending before any vector is written, becomes current in one SQLite
  * transaction, and only then are the vectors of the generation it replaced deleted.
  */
-function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, plan: IndexPlan): IndexSink<void> {
+function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, key: string, plan: IndexPlan): IndexSink<void> {
   const table = vectorTableName(plan.embedder, plan.dimension);
-  const scope = { documentId: document.id, strategy: plan.strategy.name, generation: plan.generation };
+  const scope = { documentId: document.id, strategy: key, generation: plan.generation };
   ctx.chunks.beginGeneration({ ...scope, vectorTable: table }, ctx.owner);
   return {
     write: (chunks) => store.add(table, chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector }))),
@@ -50,26 +66,30 @@ function generationSink(ctx: ServiceContext, store: VectorStore, document: Store
   };
 }
 
-/** Chunks, embeds and indexes one strategy through the indexing pipeline. */
-async function processStrategy(ctx: ServiceContext, document: StoredDocument, name: string, options: ProcessOptions): Promise<StrategyRunSummary> {
+/**
+ * Chunks, embeds and indexes one variant through the indexing pipeline; its chunks are stored
+ * under the variant's index key (the plain name for a plain strategy).
+ */
+export async function processVariant(ctx: ServiceContext, document: StoredDocument, variant: StrategyVariant, options: VariantProcessing): Promise<StrategyRunSummary> {
   const started = performance.now();
   const store = await ctx.vectors();
+  const key = variant.indexKey;
   const { searchable } = await runIndexing(
     ctx,
     {
       document,
-      strategy: name,
-      strategyOptions: options.strategyOptions?.[name],
-      embedder: await ctx.embedder(),
-      llm: await ctx.llm(),
+      strategy: variant.strategy,
+      strategyOptions: { ...variant.options, ...options.strategyOptions },
+      embedder: options.embedder,
+      llm: options.llm,
       embedBatchSize: ctx.config.embedBatchSize,
       signal: options.signal,
-      report: (message) => options.onProgress?.({ stage: name, message }),
+      report: (message) => options.onProgress?.({ stage: key, message }),
     },
-    async (plan) => generationSink(ctx, store, document, plan),
+    async (plan) => generationSink(ctx, store, document, key, plan),
   );
   return {
-    strategy: name,
+    strategy: key,
     status: "completed",
     chunksProduced: searchable.length,
     tokens: tokenStats(searchable),
@@ -78,16 +98,21 @@ async function processStrategy(ctx: ServiceContext, document: StoredDocument, na
 }
 
 /**
- * The checks a processing request passes before any work starts (known strategies, an
- * existing document): a background request runs them before its 202.
+/**
+ * The checks a processing request passes before any work starts (known strategies and valid
+ * variants, an existing document): a background request runs them before its 202.
  */
-export function checkProcessInput(ctx: ServiceContext, documentId: string, strategies: string | string[]): { names: string[]; document: StoredDocument } {
-  return { names: parseStrategyList(ctx.strategies, strategies, ChunkingError), document: requireDocument(ctx, documentId) };
+export async function checkProcessInput(ctx: ServiceContext, documentId: string, strategies: string | string[]): Promise<{ variants: StrategyVariant[]; document: StoredDocument }> {
+  const { variants } = await planVariants(ctx, { strategies }, ChunkingError);
+  // Variants that differ only at search time share one index: it is processed once.
+  return { variants: variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i), document: requireDocument(ctx, documentId) };
 }
 
 /**
- * Runs chunking strategies over a document. A strategy that fails is reported in
- * `strategiesFailed` while the others complete; cancellation stops the whole run.
+ * Runs chunking strategies or variants (README "Variants and sweeps") over a document, the
+ * independent ones side by side. Variants that differ only in search parameters share one
+ * index and are processed once. A strategy that fails is reported in `strategiesFailed` while
+ * the others complete; cancellation stops the whole run.
  */
 export async function processDocument(
   ctx: ServiceContext,
@@ -95,21 +120,31 @@ export async function processDocument(
   strategies: string | string[],
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
-  const { names, document } = checkProcessInput(ctx, documentId, strategies);
-  const completed: StrategyRunSummary[] = [];
-  const failed: StrategyFailure[] = [];
-  for (const [i, name] of names.entries()) {
-    throwIfCancelled(options.signal);
-    options.onProgress?.({ stage: "process", message: `${name} (${i + 1}/${names.length})`, done: i, total: names.length });
-    try {
-      completed.push(await processStrategy(ctx, document, name, options));
-    } catch (error) {
-      if (error instanceof CancelledError) throw error;
-      // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.
-      if (!ctx.documents.get(documentId)) throw new NotFoundError(`document ${documentId} was deleted while it was being processed`);
-      failed.push({ strategy: name, error: describeError(error) });
-    }
-  }
-  options.onProgress?.({ stage: "process", message: "done", done: names.length, total: names.length });
+  const { variants, document } = await checkProcessInput(ctx, documentId, strategies);
+  const embedder = await ctx.embedder();
+  const llm = await ctx.llm();
+  let done = 0;
+  options.onProgress?.({ stage: "process", message: `${variants.length} to process`, done: 0, total: variants.length });
+  const outcomes = await mapWithConcurrency(
+    variants,
+    PROCESS_CONCURRENCY,
+    async (variant): Promise<StrategyRunSummary | StrategyFailure> => {
+      try {
+        return await processVariant(ctx, document, variant, { embedder, llm, strategyOptions: options.strategyOptions?.[variant.strategy], signal: options.signal, onProgress: options.onProgress });
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.
+        if (!ctx.documents.get(documentId)) throw new NotFoundError(`document ${documentId} was deleted while it was being processed`);
+        return { strategy: variant.indexKey, error: describeError(error) };
+      } finally {
+        done++;
+        options.onProgress?.({ stage: "process", message: `${variant.indexKey} (${done}/${variants.length})`, done, total: variants.length });
+      }
+    },
+    () => throwIfCancelled(options.signal),
+  );
+  const completed = outcomes.filter((o): o is StrategyRunSummary => "status" in o);
+  const failed = outcomes.filter((o): o is StrategyFailure => "error" in o);
+  options.onProgress?.({ stage: "process", message: "done", done: variants.length, total: variants.length });
   return { documentId, strategiesCompleted: completed, strategiesFailed: failed };
 }

@@ -11,3 +11,9 @@ export async function requireArgument(value: string | undefined, name: string, m
   const answer = await input({ message, required: true });
   return answer.trim();
 }
+
+/** Asks a yes/no question in the terminal (callers make sure stdin is one); default no. */
+export async function confirm(message: string): Promise<boolean> {
+  const { confirm: ask } = await import("@inquirer/prompts");
+  return ask({ message, default: false });
+}

@@ -3,7 +3,9 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
-import { ValidationError } from "../../../errors.js";
+import { CancelledError, ValidationError } from "../../../errors.js";
+import { DEFAULTS } from "../../../config/defaults.js";
+import { sweepDecision, type EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
 import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
@@ -12,14 +14,17 @@ import { missedGates, parseGate } from "../../../services/gates.js";
 import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
-import { requireArgument } from "../prompts.js";
+import { confirm, requireArgument } from "../prompts.js";
 import type { ReportFormat } from "../../../services/reports.js";
 import { writeReport } from "./report.js";
 
 interface BenchOptions {
   questions?: string;
-  strategies: string;
-  topK?: number;
+  strategies?: string;
+  sweep: string[];
+  topK?: number[];
+  yes?: boolean;
+  maxVariants?: number;
   dryRun?: boolean;
   out?: string;
   view: "managerial" | "technical";
@@ -87,6 +92,49 @@ function missingMetricLines(e: ExperimentRecord): string[] {
   return [...byReason].map(([reason, metrics]) => `n/a ${[...metrics].join(", ")}: ${reason}`);
 }
 
+/** The variant syntax, for --help (README "Variants and sweeps" has the long form). */
+const VARIANT_HELP = `Variants and sweeps:
+  A variant is a strategy at given parameters: name@param=value:param=value. Every strategy
+  takes its own chunking parameters (see chunkeval strategies) and two search parameters:
+  retrieval=dense|keyword|hybrid and top_k=N. Results are keyed by the variant; parameters at
+  their defaults are left out of the key, so recursive@chunk_size=256 is plain recursive.
+    --strategies recursive,recursive@chunk_size=128,recursive@chunk_size=512:chunk_overlap=0
+    --strategies semantic@breakpoint_percentile=95,recursive@retrieval=hybrid
+    --sweep recursive:chunk_size=128,256,512:chunk_overlap=0,32     (6 variants)
+    --sweep recursive:retrieval=dense,keyword,hybrid --top-k 3,5,10  (9 variants)
+  A sweep prints its size and estimated cost and time first; above ${DEFAULTS.confirmSweepVariants} variants, $${DEFAULTS.confirmSweepUsd}
+  or ${DEFAULTS.confirmSweepSeconds} s it asks in a terminal (--yes skips; without a terminal --yes is required),
+  and above --max-variants (default ${DEFAULTS.maxSweepVariants}) it is refused.`;
+
+function parseIntegerList(name: string) {
+  const one = parseInteger(name);
+  return (value: string): number[] => value.split(",").map((v) => one(v.trim()));
+}
+
+/** A run that compares parameter settings, not just strategies: it is estimated and bounded first. */
+function isSweep(options: BenchOptions): boolean {
+  return options.sweep.length > 0 || (options.topK?.length ?? 0) > 1 || (options.strategies ?? "").includes("@");
+}
+
+/**
+ * Prints the grid and its estimate on stderr (stdout stays for the results) and decides,
+ * before anything is spent, whether it runs: below the thresholds it does; above, it asks in a
+ * terminal, runs with --yes, and is a usage error otherwise.
+ */
+async function confirmSweep(app: Chunkeval, input: EstimateInput, options: BenchOptions): Promise<void> {
+  const estimate = await app.estimateBench(input);
+  process.stderr.write(
+    `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) × ${estimate.questions} questions = ${estimate.runs} runs; ` +
+      `estimated ~${estimate.seconds.toFixed(0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""} (${estimate.embeddingRate})\n` +
+      `  ${estimate.variants.join(", ")}\n`,
+  );
+  const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: process.stdin.isTTY === true });
+  if (!decision.run) throw new ValidationError(decision.reason);
+  if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {
+    throw new CancelledError("the sweep was not confirmed; nothing was run");
+  }
+}
+
 /** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
 export async function resolveDocument(app: Chunkeval, target: string) {
   if (isDocumentPath(target) || existsSync(target)) {
@@ -102,8 +150,11 @@ export function registerBenchCommand(program: Command): void {
     .description("benchmark strategies over a questions file; stores an experiment, prints a scorecard, optionally writes a report")
     .argument("[doc]", "document id, or a .docx/.doc file (uploaded and processed if needed)")
     .option("--questions <file>", "questions file (.json, .jsonl, .yaml)")
-    .option("-s, --strategies <list>", "comma-separated strategy names, or all", "all")
-    .option("-k, --top-k <k>", "chunks retrieved per question", parseInteger("--top-k"))
+    .option("-s, --strategies <list>", "comma-separated strategy names or variants (name@param=value:param=value), or all (the default without --sweep)")
+    .option("--sweep <name:param=v1,v2:param=v1,v2>", "benchmark every combination of the values (repeatable)", (v: string, all: string[]) => [...all, v], [])
+    .option("-k, --top-k <k[,k…]>", "chunks retrieved per question; several values run every variant at each", parseIntegerList("--top-k"))
+    .option("-y, --yes", "run a large sweep without asking (needed without a terminal)")
+    .option("--max-variants <n>", `refuse a benchmark of more variants than this (default ${DEFAULTS.maxSweepVariants})`, parseInteger("--max-variants"))
     .option("--dry-run", "retrieval metrics only, no answers or judging; estimates the full run's cost and time")
     .option("--out <file>", "write the report to this file (.html, .md or .json by extension)")
     .option("--view <view>", "report view: managerial or technical", "managerial")
@@ -115,7 +166,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--json", "print only the Experiment JSON on stdout")
     .addHelpText(
       "after",
-      `\nMetrics (scale, direction):\n${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
+      `\n${VARIANT_HELP}\n\nMetrics (scale, direction):\n${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
         `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
     )
     .action(async (docArg: string | undefined, options: BenchOptions, command: Command) => {
@@ -128,14 +179,16 @@ export function registerBenchCommand(program: Command): void {
       await withChunkeval(command, async (app) => {
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
         const document = await resolveDocument(app, target);
+        const selection = { strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"), sweep: options.sweep, topK: options.topK?.length === 1 ? options.topK[0] : options.topK };
+        if (isSweep(options)) await confirmSweep(app, { ...selection, document, questions, dryRun: options.dryRun }, options);
         const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
         const experiment = await app
           .bench({
             document,
             questions,
             questionsSource: basename(questionsPath),
-            strategies: options.strategies,
-            topK: options.topK,
+            ...selection,
+            maxVariants: options.maxVariants,
             dryRun: options.dryRun,
             maxErrors: options.maxErrors,
             judge: options.judge,

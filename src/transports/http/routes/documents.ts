@@ -32,7 +32,7 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
-      chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
+      await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
       const job = jobs.enqueue("process", { document_id: documentId, strategies }, async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })), documentId);
       return reply.status(202).send(enqueueBody(job));
     },

@@ -1,0 +1,98 @@
+/**
+ * Strategy variants as users write them and as results are keyed: `name` or
+ * `name@param=value:param=value`. A key lists only the parameters that differ from the
+ * defaults, in a fixed order, so the same variant always has the same key and a variant equal
+ * to the defaults is the plain strategy name. Pure string handling: which parameters exist and
+ * what they may be is checked in services/variants.ts against the strategy registry.
+ */
+
+/** How a variant's chunks are searched: dense vectors, BM25 keywords, or both fused by reciprocal rank. */
+export type SearchMode = "dense" | "keyword" | "hybrid";
+export const SEARCH_MODES: readonly SearchMode[] = ["dense", "keyword", "hybrid"];
+
+/**
+ * A strategy's own search mode, from the retrieval it records: hybrid for contextual_retrieval,
+ * dense for the others (parent-child strategies search their children densely, then answer
+ * with the parents, whatever the mode).
+ */
+export function defaultSearchMode(recorded: string): SearchMode {
+  return recorded === "hybrid" ? "hybrid" : "dense";
+}
+
+/** Parameters every strategy takes that act at search time, not at chunking time. */
+export const SEARCH_PARAMETERS = ["retrieval", "top_k"] as const;
+
+export type ParameterValue = number | string;
+
+export interface VariantKeyParts {
+  strategy: string;
+  /** Parameters as written in the key, in key order. */
+  parameters: Array<[string, ParameterValue]>;
+}
+
+const VARIANT_SEPARATOR = "@";
+const PARAMETER_SEPARATOR = ":";
+
+/** `name@a=1:b=2` from its parts; `name` alone when there is no parameter. */
+export function formatVariantKey(strategy: string, parameters: Array<[string, ParameterValue]>): string {
+  if (parameters.length === 0) return strategy;
+  return `${strategy}${VARIANT_SEPARATOR}${parameters.map(([k, v]) => `${k}=${v}`).join(PARAMETER_SEPARATOR)}`;
+}
+
+/**
+ * Splits `name@a=1:b=x` into its name and raw parameters, values as written (numbers stay
+ * strings here). Throws a plain Error with what is malformed; callers turn it into their error.
+ */
+export function splitVariantSpec(spec: string): { strategy: string; parameters: Array<[string, string]> } {
+  const at = spec.indexOf(VARIANT_SEPARATOR);
+  const strategy = (at < 0 ? spec : spec.slice(0, at)).trim();
+  if (at < 0) return { strategy, parameters: [] };
+  const body = spec.slice(at + 1);
+  if (body.trim() === "") throw new Error(`nothing after "${VARIANT_SEPARATOR}"; write ${strategy}@parameter=value`);
+  const parameters = body.split(PARAMETER_SEPARATOR).map((part): [string, string] => {
+    const eq = part.indexOf("=");
+    const name = (eq < 0 ? part : part.slice(0, eq)).trim();
+    const value = eq < 0 ? "" : part.slice(eq + 1).trim();
+    if (!name || eq < 0 || value === "") throw new Error(`"${part}" is not parameter=value`);
+    return [name, value];
+  });
+  return { strategy, parameters };
+}
+
+/** Reads a stored key back into its parts, numbers as numbers (reports group variants with it). */
+export function parseVariantKey(key: string): VariantKeyParts {
+  const { strategy, parameters } = splitVariantSpec(key);
+  return { strategy, parameters: parameters.map(([k, v]) => [k, Number.isFinite(Number(v)) ? Number(v) : v]) };
+}
+
+/**
+ * Expands the sweep shorthand `name:a=1,2:b=x,y` (or `name@a=1,2:b=x,y`) into one variant spec
+ * per point of the grid, in row-major order (the last parameter varies fastest).
+ */
+export function expandSweepSpec(spec: string): string[] {
+  const cut = spec.search(/[:@]/);
+  if (cut < 0) throw new Error(`"${spec}" sweeps nothing; write name:parameter=value,value`);
+  const strategy = spec.slice(0, cut).trim();
+  const axes = spec
+    .slice(cut + 1)
+    .split(PARAMETER_SEPARATOR)
+    .map((part) => {
+      const eq = part.indexOf("=");
+      const name = part.slice(0, Math.max(0, eq)).trim();
+      const values = part.slice(eq + 1).split(",").map((v) => v.trim());
+      if (eq < 1 || values.some((v) => v === "")) throw new Error(`"${part}" is not parameter=value,value,…`);
+      return { name, values: [...new Set(values)] };
+    });
+  const names = axes.map((a) => a.name);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated) throw new Error(`parameter "${repeated}" is swept twice`);
+  let grid: string[][] = [[]];
+  for (const axis of axes) grid = grid.flatMap((point) => axis.values.map((v) => [...point, `${axis.name}=${v}`]));
+  return grid.map((point) => `${strategy}${VARIANT_SEPARATOR}${point.join(PARAMETER_SEPARATOR)}`);
+}
+
+/** The key a variant's chunks are stored under: its key without the search-time parameters. */
+export function indexKeyOf(key: string): string {
+  const { strategy, parameters } = parseVariantKey(key);
+  return formatVariantKey(strategy, parameters.filter(([name]) => !(SEARCH_PARAMETERS as readonly string[]).includes(name)));
+}

@@ -1,0 +1,147 @@
+import { ValidationError } from "../errors.js";
+import { defaultSearchMode, expandSweepSpec, formatVariantKey, SEARCH_MODES, splitVariantSpec, type ParameterValue, type SearchMode } from "../domain/variant-key.js";
+import { checkTopK } from "./ask.js";
+import type { ServiceContext } from "./context.js";
+
+/**
+ * A strategy at given parameters (README "Variants and sweeps"). Chunking parameters decide
+ * which chunks exist, so they are part of `indexKey`, the name the chunks are stored under;
+ * `retrieval` and `top_k` act at search time, so variants differing only in them share chunks.
+ */
+export interface StrategyVariant {
+  /** The stable key results are reported under, e.g. `recursive@chunk_size=128:retrieval=hybrid`. */
+  key: string;
+  /** The registry name, e.g. `recursive`. */
+  strategy: string;
+  /** The key of the chunks: the strategy with its non-default chunking parameters only. */
+  indexKey: string;
+  /** Chunking options in effect (configuration and defaults included), as the strategy records them. */
+  options: Record<string, number>;
+  /** The search mode; null keeps the strategy's own (hybrid for contextual_retrieval, dense otherwise). */
+  retrieval: SearchMode | null;
+  /** Chunks retrieved per question; null keeps the run's. */
+  topK: number | null;
+}
+
+/** What a variant's parameters are compared with: a parameter equal to its default is left out of the key. */
+export interface VariantDefaults {
+  topK: number;
+}
+
+const usage = (spec: string, message: string) => new ValidationError(`strategy variant "${spec}": ${message}`);
+
+/**
+ * Resolves one variant spec (`name` or `name@param=value:…`) against the registry and the
+ * configuration. Unknown names are `UnknownName` errors (as plain lists always were); a bad
+ * parameter is a usage error naming the variant and the parameter.
+ */
+export async function resolveVariant(
+  ctx: ServiceContext,
+  spec: string,
+  defaults: VariantDefaults,
+  UnknownName: new (message: string) => Error = ValidationError,
+): Promise<StrategyVariant> {
+  let parts: ReturnType<typeof splitVariantSpec>;
+  try {
+    parts = splitVariantSpec(spec.trim());
+  } catch (error) {
+    throw usage(spec, (error as Error).message);
+  }
+  const names = ctx.strategies.names();
+  if (!names.includes(parts.strategy)) throw new UnknownName(`unknown strategy "${parts.strategy}" (valid: ${names.join(", ")}, or all)`);
+  const definition = ctx.strategies.get(parts.strategy);
+  const chunkingNames = definition.parameters.map((p) => p.name);
+  const chunking: Record<string, number> = {};
+  let retrieval: SearchMode | null = null;
+  let topK: number | null = null;
+  const seen = new Set<string>();
+  for (const [name, raw] of parts.parameters) {
+    if (seen.has(name)) throw usage(spec, `parameter "${name}" is given twice`);
+    seen.add(name);
+    if (name === "retrieval") {
+      if (!SEARCH_MODES.includes(raw as SearchMode)) throw usage(spec, `retrieval must be one of ${SEARCH_MODES.join(", ")}, got "${raw}"`);
+      retrieval = raw as SearchMode;
+    } else if (name === "top_k") {
+      try {
+        topK = checkTopK(Number(raw));
+      } catch (error) {
+        throw usage(spec, (error as Error).message);
+      }
+    } else if (chunkingNames.includes(name)) {
+      const n = Number(raw);
+      if (!Number.isFinite(n)) throw usage(spec, `parameter "${name}" must be a number, got "${raw}"`);
+      chunking[name] = n;
+    } else {
+      throw usage(spec, `unknown parameter "${name}" (valid for ${parts.strategy}: ${[...chunkingNames, "retrieval", "top_k"].join(", ")})`);
+    }
+  }
+  const configured = ctx.config.strategyOptions[parts.strategy] ?? {};
+  const plain = await definition.create(configured);
+  let strategy;
+  try {
+    strategy = await definition.create({ ...configured, ...chunking });
+  } catch (error) {
+    throw usage(spec, (error as Error).message);
+  }
+  // Only what differs from the defaults names the variant: equal to them, it is the plain strategy.
+  const changed: Array<[string, ParameterValue]> = chunkingNames.filter((n) => strategy.options[n] !== plain.options[n]).map((n) => [n, strategy.options[n]!]);
+  const indexKey = formatVariantKey(parts.strategy, changed);
+  if (retrieval === defaultSearchMode(plain.retrieval)) retrieval = null;
+  if (topK === defaults.topK) topK = null;
+  const searchParts: Array<[string, ParameterValue]> = [...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []), ...(topK ? [["top_k", topK] as [string, ParameterValue]] : [])];
+  return { key: formatVariantKey(parts.strategy, [...changed, ...searchParts]), strategy: parts.strategy, indexKey, options: { ...strategy.options }, retrieval, topK };
+}
+
+export interface VariantPlanInput {
+  /** Names and variants, comma-separated or as a list; `all` is every strategy. Empty with a sweep. */
+  strategies?: string | string[];
+  /** Sweep shorthands, each expanding to a grid: `recursive:chunk_size=128,256:chunk_overlap=0,32`. */
+  sweep?: string[];
+  /** One top-k for the run, or several to sweep (each variant at each value). */
+  topK?: number | number[];
+}
+
+export interface VariantPlan {
+  variants: StrategyVariant[];
+  /** The run's top-k: the one given, or the configured one when several are swept. */
+  topK: number;
+}
+
+/** Splits a comma-separated list of variants; a sweep's commas belong to values, so sweeps come separately. */
+function splitList(value: string | string[]): string[] {
+  return (Array.isArray(value) ? value : value.split(",")).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Everything a run compares: the listed variants, the sweeps' grids, each at every top-k given.
+ * Duplicates (the same key however written) are kept once, in first-seen order.
+ */
+export async function planVariants(ctx: ServiceContext, input: VariantPlanInput, UnknownName: new (message: string) => Error = ValidationError): Promise<VariantPlan> {
+  const topKs = input.topK === undefined ? [] : Array.isArray(input.topK) ? input.topK : [input.topK];
+  topKs.forEach(checkTopK);
+  const runTopK = topKs.length === 1 ? topKs[0]! : ctx.config.topK;
+  const listed = input.strategies === undefined ? [] : splitList(input.strategies);
+  const sweeps = input.sweep ?? [];
+  if (listed.length === 0 && sweeps.length === 0) throw new UnknownName(`no strategy given (valid: ${ctx.strategies.names().join(", ")}, or all)`);
+  const specs = listed.flatMap((spec) => (spec === "all" ? ctx.strategies.names() : [spec]));
+  for (const sweep of sweeps) {
+    try {
+      specs.push(...expandSweepSpec(sweep.trim()));
+    } catch (error) {
+      throw new ValidationError(`sweep "${sweep}": ${(error as Error).message}`);
+    }
+  }
+  const defaults = { topK: runTopK };
+  const resolved = await Promise.all(specs.map((spec) => resolveVariant(ctx, spec, defaults, UnknownName)));
+  const variants: StrategyVariant[] = [];
+  const keys = new Set<string>();
+  for (const v of resolved) {
+    const copies = topKs.length > 1 && v.topK === null ? await Promise.all(topKs.map((k) => resolveVariant(ctx, `${v.key}${v.key.includes("@") ? ":" : "@"}top_k=${k}`, defaults, UnknownName))) : [v];
+    for (const c of copies) {
+      if (keys.has(c.key)) continue;
+      keys.add(c.key);
+      variants.push(c);
+    }
+  }
+  return { variants, topK: runTopK };
+}

@@ -1,0 +1,44 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HANDBOOK_PATH } from "../helpers/documents.js";
+import { runCli } from "../helpers/cli.js";
+
+test("bench --sweep from the CLI: the grid and its estimate first, keys in every output, the guard without a terminal", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-sweep-cli-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const questions = join(dir, "q.json");
+    writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 4)));
+    const md = join(dir, "sweep.md");
+    const run = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=128,256:retrieval=dense,hybrid", "--top-k", "3", "--dry-run", "--out", md, "--fail-under", "hit_rate=0.01"], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /sweep: 4 variants \(2 of 2 indexes to build\) × 4 questions = 16 runs; estimated ~\d+ s and ~\$0\.0000 \(dry run\)/);
+    assert.match(run.stderr, /recursive@chunk_size=128, recursive@chunk_size=128:retrieval=hybrid, recursive, recursive@retrieval=hybrid/);
+    for (const key of ["recursive@chunk_size=128 ", "recursive@chunk_size=128:retrieval=hybrid", "recursive@retrieval=hybrid"]) assert.ok(run.stdout.includes(key), key);
+    assert.match(readFileSync(md, "utf8"), /### Sweep of recursive: chunk_size × retrieval/);
+
+    // Past the confirmation threshold without a terminal: refused unless --yes, before anything runs.
+    const big = ["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=100,120,140,160,180:chunk_overlap=0,8,16", "--dry-run", "--json"];
+    const refused = await runCli(big, env);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /sweep: 15 variants/);
+    assert.match(refused.stderr, /15 variants \(more than 12\).*pass --yes/);
+    const limited = await runCli([...big, "--yes", "--max-variants", "10"], env);
+    assert.equal(limited.code, 2);
+    assert.match(limited.stderr, /15 variants, more than the limit of 10; .*--max-variants 15/);
+    const bad = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive@chunk_size=0"], env);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /strategy variant "recursive@chunk_size=0": recursive: chunk_size/);
+    const plain = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--dry-run", "--json"], env);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.doesNotMatch(plain.stderr, /sweep:/, "a plain run prints no sweep estimate");
+    assert.deepEqual(JSON.parse(plain.stdout).strategies_used, ["recursive"]);
+    const help = await runCli(["bench", "--help"], env);
+    assert.match(help.stdout, /--sweep recursive:chunk_size=128,256,512:chunk_overlap=0,32/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
