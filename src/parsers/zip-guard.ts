@@ -21,7 +21,7 @@ const MAX_COMMENT = 0xffff;
 const STORED = 0;
 const DEFLATED = 8;
 
-interface ZipEntry {
+export interface ZipEntry {
   name: string;
   method: number;
   packedSize: number;

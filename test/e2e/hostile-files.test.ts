@@ -1,0 +1,270 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request as httpRequest } from "node:http";
+import { buildDocx } from "../helpers/documents.js";
+import { runCli } from "../helpers/cli.js";
+import { buildOverlappingZip, buildZip, deflated, packDocx, repeatedDeflate, unpackDocx } from "../helpers/zip.js";
+import { startServe } from "../../scripts/load-helpers.js";
+
+const MB = 1024 * 1024;
+const PARAGRAPH = Buffer.from("<w:p><w:r><w:t>a</w:t></w:r></w:p>");
+
+/** A document.xml of `size` bytes of tiny paragraphs, wrapped as Word writes it. */
+function bodyBlock(size: number): Buffer {
+  return Buffer.concat(Array.from({ length: Math.ceil(size / PARAGRAPH.length) }, () => PARAGRAPH)).subarray(0, size);
+}
+
+/** `n` pseudo-random lower-case letters (xorshift32): text that compresses like prose, not like a bomb. */
+function seededLetters(n: number): string {
+  let x = 2463534242;
+  const out = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = 97 + ((x >>> 0) % 26);
+  }
+  return out.toString("latin1");
+}
+
+/** What one hostile file must produce on each upload route. */
+interface HostileCase {
+  name: string;
+  filename: string;
+  bytes: () => Promise<Buffer>;
+  documents: { status: number; type: string; message?: RegExp };
+  v1: { status: number | number[]; code?: string | string[]; message?: RegExp };
+  /** A successful /documents upload is stored; check what was recorded. */
+  stored?: (doc: any) => void;
+}
+
+async function docxWithDocumentXml(xml: string | Buffer): Promise<Buffer> {
+  const parts = unpackDocx(await buildDocx([{ p: "placeholder" }]));
+  parts.set("word/document.xml", Buffer.isBuffer(xml) ? xml : Buffer.from(xml));
+  return packDocx(parts);
+}
+
+const NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+const CASES: HostileCase[] = [
+  {
+    name: "zip bomb: document.xml of 200 MB in a small file",
+    filename: "bomb-size.docx",
+    bytes: async () => buildZip([{ name: "word/document.xml", packed: repeatedDeflate(bodyBlock(MB), 200), declaredSize: 200 * MB }]),
+    documents: { status: 413, type: "DocumentLimitError", message: /max_unpacked_mb/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
+  },
+  {
+    name: "zip bomb: 50 MB entry, compression ratio over 1000",
+    filename: "bomb-ratio.docx",
+    bytes: async () => buildZip([{ name: "word/document.xml", packed: repeatedDeflate(bodyBlock(MB), 50), declaredSize: 50 * MB }]),
+    documents: { status: 413, type: "DocumentLimitError", message: /max_compression_ratio/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_compression_ratio/ },
+  },
+  {
+    name: "zip bomb: sizes that lie (declares 1 MB, unpacks to 64 MB)",
+    filename: "bomb-liar.docx",
+    bytes: async () => buildZip([{ name: "word/document.xml", packed: repeatedDeflate(bodyBlock(MB), 64), declaredSize: 1000 * 1000 }]),
+    documents: { status: 400, type: "ChunkingError", message: /more than its declared size/ },
+    v1: { status: 400, code: "unprocessable_document", message: /more than its declared size/ },
+  },
+  {
+    name: "zip bomb: 5,000 entries",
+    filename: "bomb-entries.docx",
+    bytes: async () => buildZip(Array.from({ length: 5000 }, (_, i) => deflated(`word/media/e${i}.xml`, Buffer.from("<x/>")))),
+    documents: { status: 413, type: "DocumentLimitError", message: /max_zip_entries/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_zip_entries/ },
+  },
+  {
+    name: "zip bomb: 90 overlapping entries share one block",
+    filename: "bomb-overlap.docx",
+    bytes: async () => buildOverlappingZip({ name: "word/document.xml", packed: repeatedDeflate(bodyBlock(1000 * 1000), 1), declaredSize: 1000 * 1000 }, 90),
+    documents: { status: 400, type: "ChunkingError", message: /overlap/ },
+    v1: { status: 400, code: "unprocessable_document", message: /overlap/ },
+  },
+  {
+    name: "billion laughs (nested entities)",
+    filename: "laughs.docx",
+    bytes: () =>
+      docxWithDocumentXml(
+        `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`).join("")}]><w:document ${NS}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>`,
+      ),
+    documents: { status: 400, type: "ChunkingError", message: /DTD/ },
+    v1: { status: 400, code: "unprocessable_document", message: /DTD/ },
+  },
+  {
+    name: "external entity (file:///etc/passwd)",
+    filename: "xxe.docx",
+    bytes: () =>
+      docxWithDocumentXml(`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:document ${NS}><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>`),
+    documents: { status: 400, type: "ChunkingError", message: /DTD/ },
+    v1: { status: 400, code: "unprocessable_document", message: /DTD/ },
+  },
+  {
+    name: "50,000 paragraphs",
+    filename: "long.docx",
+    bytes: () => buildDocx(Array.from({ length: 50_000 }, (_, i) => ({ p: `Paragraph ${i} of a very long handbook about harbor lights and member shares.` }))),
+    documents: { status: 201, type: "" },
+    v1: { status: 413, code: "chunk_limit_exceeded" },
+    stored: (doc) => assert.equal(doc.paragraph_count, 50_000),
+  },
+  {
+    name: "a 5 MB unbroken word",
+    filename: "word.docx",
+    bytes: () => buildDocx([{ p: seededLetters(5 * MB) }]),
+    documents: { status: 201, type: "" },
+    // Too many chunks once chunking is linear; until then the chunking worker is stopped at the
+    // ingestion deadline. Either way the server keeps answering and nothing is indexed.
+    v1: { status: [413, 504], code: ["chunk_limit_exceeded", "ingestion_timeout"] },
+    stored: (doc) => assert.equal(doc.paragraph_count, 1),
+  },
+  {
+    name: "invalid UTF-8 in document.xml",
+    filename: "bad-utf8.docx",
+    bytes: () => docxWithDocumentXml(Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body><w:p><w:r><w:t>caf`), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(" au lait</w:t></w:r></w:p></w:body></w:document>")])),
+    documents: { status: 201, type: "" },
+    v1: { status: 201 },
+    stored: (doc) => assert.equal(doc.paragraph_count, 1),
+  },
+  {
+    name: "NUL, BEL and a bidi override in the file name",
+    filename: "re\u0000po\u0007rt\u202e.docx",
+    bytes: () => buildDocx([{ p: "A report whose name hides control characters." }]),
+    documents: { status: 201, type: "" },
+    v1: { status: 201 },
+    stored: (doc) => assert.equal(doc.filename, "report.docx"),
+  },
+  {
+    name: "a 10,000-character file name",
+    filename: `${"n".repeat(10_000)}.docx`,
+    bytes: () => buildDocx([{ p: "A report with a very long name." }]),
+    documents: { status: 201, type: "" },
+    v1: { status: 201 },
+    stored: (doc) => {
+      assert.equal(doc.filename.length, 255);
+      assert.ok(doc.filename.endsWith(".docx"));
+    },
+  },
+];
+
+/** A multipart upload with the name exactly as given (fetch's FormData would escape it). */
+function upload(url: string, path: string, filename: string, bytes: Buffer, fields: Record<string, string>, headers: Record<string, string>) {
+  const boundary = "hostile-boundary-7d1";
+  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
+  const body = Buffer.concat([
+    Buffer.from(`${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="`),
+    Buffer.from(filename, "utf8"),
+    Buffer.from(`"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = httpRequest(new URL(path, url), { method: "POST", headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length) } }, (res) => {
+      let text = "";
+      res.on("data", (d) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Polls /healthz while `work` runs; returns the slowest answer (ms) and whether every probe succeeded. */
+async function probeHealth<T>(url: string, work: Promise<T>): Promise<{ result: T; slowestMs: number; probes: number; allOk: boolean }> {
+  let done = false;
+  let slowestMs = 0;
+  let probes = 0;
+  let allOk = true;
+  const prober = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const r = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
+      slowestMs = Math.max(slowestMs, performance.now() - started);
+      probes++;
+      if (r?.status !== 200) allOk = false;
+      await r?.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    return { result: await work, slowestMs, probes, allOk };
+  } finally {
+    done = true;
+    await prober;
+  }
+}
+
+/** Peak resident memory of a process since the last reset (Linux: VmHWM; "5" > clear_refs resets it). */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m![1]) / 1024;
+}
+function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+test("hostile files: the right error, bounded memory, the server answering throughout, nothing stored", { timeout: 600_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-hostile-"));
+  const dataDir = join(dir, "data");
+  const env = { ...process.env, CHUNKEVAL_DATA_DIR: dataDir, CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_EMBEDDER_WORKERS: "0", INGESTION_TIMEOUT_SECONDS: "15" };
+  const tenant = await runCli(["tenants", "create", "acme"], env);
+  assert.equal(tenant.code, 0, tenant.stderr);
+  const key = JSON.parse((await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write", "--json"], env)).stdout).secret as string;
+  const server = await startServe(env);
+  const auth = { authorization: `Bearer ${key}` };
+  const rows: string[] = [];
+  try {
+    const domain = await fetch(`${server.url}/v1/domains`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ domain: "docs", display_name: "Docs" }) });
+    assert.equal(domain.status, 201);
+    let storedDocuments = 0;
+    let livePoints = 0;
+    for (const c of CASES) {
+      const bytes = await c.bytes();
+      resetPeakRss(server.pid);
+      const measured = await probeHealth(server.url, (async () => ({
+        documents: await upload(server.url, "/documents", c.filename, bytes, {}, {}),
+        v1: await upload(server.url, "/v1/files", c.filename, bytes, { domain: "docs" }, auth),
+      }))());
+      const { documents, v1 } = measured.result;
+      const peak = peakRssMb(server.pid);
+      const label = `${c.name}: /documents ${documents.status} ${documents.body.type ?? ""}, /v1/files ${v1.status} ${v1.body.error?.code ?? ""}`;
+      rows.push(`| ${c.name} | ${c.filename.length > 40 ? `${c.filename.slice(0, 12)}… (${c.filename.length} chars)` : JSON.stringify(c.filename)} | ${(bytes.length / 1024).toFixed(0)} KB | ${documents.status} ${documents.body.type ?? ""} | ${v1.status} ${v1.body.error?.code ?? ""} | ${peak.toFixed(0)} MB | ${measured.slowestMs.toFixed(0)} ms (${measured.probes} probes) |`);
+
+      assert.equal(documents.status, c.documents.status, label + " " + JSON.stringify(documents.body).slice(0, 300));
+      if (c.documents.status >= 400) {
+        assert.equal(documents.body.type, c.documents.type, label);
+        if (c.documents.message) assert.match(documents.body.detail, c.documents.message, label);
+      } else {
+        storedDocuments++;
+        c.stored?.(documents.body);
+      }
+      const v1Statuses = ([] as number[]).concat(c.v1.status);
+      assert.ok(v1Statuses.includes(v1.status), label + " " + JSON.stringify(v1.body).slice(0, 300));
+      if (v1.status >= 400) {
+        if (c.v1.code) assert.ok(([] as string[]).concat(c.v1.code).includes(v1.body.error.code), label);
+        if (c.v1.message) assert.match(v1.body.error.message, c.v1.message, label);
+      } else {
+        livePoints += v1.body.points_created;
+        if (c.stored) assert.ok(!/[\u0000-\u001f]/.test(v1.body.filename) && v1.body.filename.length <= 255, label);
+      }
+
+      assert.ok(peak < 1024, `${label}: server peak RSS ${peak.toFixed(0)} MB`);
+      assert.ok(measured.allOk, `${label}: /healthz failed while the file was processed`);
+      // A loose guard against a blocked event loop on a shared machine; the figure is printed.
+      assert.ok(measured.slowestMs < 1000, `${label}: /healthz took ${measured.slowestMs.toFixed(0)} ms`);
+      const docs = (await (await fetch(`${server.url}/documents?limit=1`)).json()) as { total: number };
+      assert.equal(docs.total, storedDocuments, `${label}: documents stored`);
+      const points = (await (await fetch(`${server.url}/v1/points?limit=1`, { headers: auth })).json()) as { total: number };
+      assert.equal(points.total, livePoints, `${label}: live points`);
+      const files = existsSync(join(dataDir, "files")) ? readdirSync(join(dataDir, "files")).length : 0;
+      assert.equal(files, storedDocuments, `${label}: stored originals`);
+    }
+  } finally {
+    console.log(["| file | name | size | POST /documents | POST /v1/files | server peak RSS | slowest /healthz |", "|---|---|---|---|---|---|---|", ...rows].join("\n"));
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
