@@ -6,8 +6,6 @@ import { CachedEmbedder } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
 import type { Generator } from "./generators/generator.js";
-import type { TokenUsage } from "./domain/types.js";
-import { addUsage, ZERO_USAGE } from "./domain/metrics.js";
 import { NotFoundError } from "./errors.js";
 import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
@@ -96,15 +94,11 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
 
   const generator = once<Generator>(() => createGenerator(generatorRegistry, config.generator, { openai: config.openai }));
 
-  /** Real (not cached) token usage per LLM spec, so runs can price what they spent. */
-  const llmUsage = new Map<string, TokenUsage>();
   const completers = new Map<string, Promise<CompleteFn>>();
   const completer = (spec: string): Promise<CompleteFn> => {
     let made = completers.get(spec);
     if (!made) {
-      made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((model) =>
-        cachedCompleter(model, completionCache, (usage) => llmUsage.set(spec, addUsage(llmUsage.get(spec) ?? ZERO_USAGE, usage))),
-      );
+      made = createGenerator(generatorRegistry, spec, { openai: config.openai }).then((model) => cachedCompleter(model, completionCache));
       made.catch(() => completers.delete(spec));
       completers.set(spec, made);
     }
@@ -146,7 +140,6 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     llm,
     completer,
     judge,
-    llmUsage: () => new Map(llmUsage),
     experiments: new ExperimentsRepo(db),
     jobs: new JobsRepo(db),
   };

@@ -66,6 +66,8 @@ export interface StrategyIndexing {
   chunks: number;
   seconds: number;
   embeddedTokens: number;
+  /** LLM tokens contextualisation sent for this strategy in this run (0 when reused or no LLM). */
+  contextTokens: number;
   costUsd: number;
   tokenSizes: number[];
   reused: boolean;

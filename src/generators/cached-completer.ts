@@ -1,6 +1,5 @@
 import { hashBytes } from "../domain/hash.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
-import type { TokenUsage } from "../domain/types.js";
 import { ValidationError } from "../errors.js";
 import type { CompletionCacheRepo } from "../stores/sqlite/cache-repos.js";
 import type { Completion, Generator } from "./generator.js";
@@ -14,10 +13,10 @@ export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: 
 /**
  * Wraps a chat model with the (model, prompt hash) completion cache in SQLite, as CachedEmbedder
  * wraps an embedder: identical prompts (contexts, judge verdicts) are answered from the cache.
- * A cached reply was paid for by an earlier run, so it reports zero usage; `onUsage` hears of the
- * tokens actually sent.
+ * A cached reply was paid for by an earlier run, so it reports zero usage: what a caller is
+ * billed is the usage its calls return (bench meters its own calls).
  */
-export function cachedCompleter(model: Generator, cache: CompletionCacheRepo, onUsage: (usage: TokenUsage) => void): CompleteFn {
+export function cachedCompleter(model: Generator, cache: CompletionCacheRepo): CompleteFn {
   if (!model.isLlm || !model.complete) throw new ValidationError(`${model.name} is not a language model`);
   const complete = model.complete.bind(model);
   return async (prompt, signal, accept) => {
@@ -26,7 +25,6 @@ export function cachedCompleter(model: Generator, cache: CompletionCacheRepo, on
     if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
     const result = await complete(prompt, signal);
     if (!accept || accept(result.text)) cache.put(model.name, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
-    onUsage(result.usage);
     return result;
   };
 }

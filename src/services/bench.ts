@@ -99,6 +99,7 @@ async function ensureProcessed(ctx: ServiceContext, document: StoredDocument, va
         costUsd: costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
         tokenSizes: chunks.map((c) => c.tokenCount),
         reused,
+        contextTokens: contextUsage.totalTokens,
         contextUsage,
       };
     },
@@ -322,7 +323,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     statistics: { method: "percentile bootstrap over questions (paired for comparisons)", resamples: BOOTSTRAP_RESAMPLES, confidenceLevel: CONFIDENCE_LEVEL, seed: BOOTSTRAP_SEED },
-    indexing: indexing.map(({ strategy, chunks, seconds, embeddedTokens: t, costUsd, tokenSizes, reused }) => ({ strategy, chunks, seconds, embeddedTokens: t, costUsd, tokenSizes, reused })),
+    indexing: indexing.map(({ contextUsage: _usage, ...figures }) => figures),
     cost,
     fullRunEstimate,
     stageSeconds: { processing: processingSeconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },

@@ -11,7 +11,6 @@ import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
 import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
-import type { TokenUsage } from "../domain/types.js";
 import type { Owner } from "../stores/owner.js";
 
 /**
@@ -38,8 +37,6 @@ export interface ServiceContext {
   completer(spec: string): Promise<CompleteFn>;
   /** A judge by spec (default: the configured one): `embedding` or `openai:<model>`. */
   judge(spec?: string): Promise<Judge>;
-  /** Token usage actually sent to each LLM spec so far (cache hits excluded). */
-  llmUsage(): Map<string, TokenUsage>;
   experiments: ExperimentsRepo;
   jobs: JobsRepo;
 }
