@@ -6,6 +6,7 @@
  *
  *   npm run bench:benchmark [-- --embedder hash]
  */
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +38,9 @@ for (const label of ["first run (empty data directory)", "second run (same comma
   console.log(`  processing ${s.processing.toFixed(1)} s, retrieval ${s.retrieval.toFixed(1)} s, generation ${s.generation.toFixed(1)} s, judging ${s.judging.toFixed(1)} s, other ${(wall - s.processing - s.retrieval - s.generation - s.judging).toFixed(1)} s`);
   console.log(`  embeddings computed ${e.details.embeddings.computed}, served from cache ${e.details.embeddings.cached}`);
   console.log(`  best ${e.bestStrategy}; composite ${Object.entries(e.aggregateMetrics).map(([k, m]) => `${k} ${m.compositeScore?.toFixed(2)}`).join(", ")}`);
+  // Every aggregate metric but the timings: equal digests mean the two builds scored alike.
+  const scores = JSON.stringify(e.aggregateMetrics, (key, value) => (/latency|seconds/i.test(key) ? undefined : value));
+  console.log(`  aggregate metrics (timings left out) sha256 ${createHash("sha256").update(scores).digest("hex").slice(0, 16)}`);
 }
 clearInterval(sampler);
 console.log(`\npeak RSS: ${(peakRss / 1024 / 1024).toFixed(0)} MiB`);

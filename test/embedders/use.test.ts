@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { embedWithWindows, loadUseModel, useWindows, USE_MAX_TOKENS } from "../../src/embedders/use-model.js";
+import { embedWithWindows, encodeLinear, loadUseModel, useWindows, USE_MAX_TOKENS } from "../../src/embedders/use-model.js";
+import { parseDocument } from "../../src/parsers/parser.js";
+import { handbookBytes } from "../helpers/documents.js";
 import { useEmbedder } from "../../src/embedders/use.js";
 import { cosine, meanVector } from "../../src/domain/vectors.js";
 
@@ -21,6 +23,22 @@ test("use: a text over the model's limit is the mean of its windows, not a trunc
   // The ending changes the embedding: the model alone would have ignored it.
   const [openingOnly] = await embedWithWindows(model, [opening]);
   assert.ok(cosine(whole!, openingOnly!) < 0.95, `similarity ${cosine(whole!, openingOnly!)}`);
+});
+
+test("use: our linear tokenizer gives exactly the package tokenizer's ids", async () => {
+  const model = await loadUseModel();
+  const packageEncode = Object.getPrototypeOf(model.tokenizer).encode as (text: string) => number[];
+  const { text } = await parseDocument(handbookBytes(), "harbor-light-handbook.docx");
+  const texts = [
+    "",
+    " ",
+    "Members are billed every month.",
+    "Café naïve Zürich — 東京電力 😀 ｆｕｌｌ-width ﬁ ligature, tabs\tand\nbreaks  double  spaces",
+    "undefined constructor __proto__ toString",
+    text.slice(0, 4000),
+    ...text.split("\n\n").slice(0, 40),
+  ];
+  for (const t of texts) assert.deepEqual(encodeLinear(model.tokenizer, t), packageEncode.call(model.tokenizer, t), JSON.stringify(t.slice(0, 40)));
 });
 
 test("use: short texts are embedded as they are, unit length, 512 dimensions", async () => {
