@@ -15,7 +15,7 @@ import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
 import { TenantsRepo } from "./stores/sqlite/tenants-repo.js";
 import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
 import { PointsStore } from "./stores/vectors/points.js";
-import { IngestionService } from "./services/ingestion.js";
+import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
 import { sweepAbandoned } from "./services/generations.js";
 import { runDoctor } from "./services/doctor.js";
@@ -146,17 +146,19 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
 
   const tenants = new TenantsRepo(db);
   const ingestionRepo = new IngestionRepo(db);
-  const v1 = once(async () => {
+  const pointsStore = once(async () => {
     const points = await PointsStore.open(config.vectorStoreUri, { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
     openedPoints.push(points);
+    return points;
+  });
+  const v1 = once(async () => {
+    const points = await pointsStore();
     const embedder = await context.embedder();
     // The collection's vector size is the embedder's: probe it once, then make sure it exists.
     const [probe] = await embedder.embed(["dimension probe"]);
     await points.ensureCollection(probe!.length);
     const ingestion = new IngestionService(context, tenants, ingestionRepo, points, { ...config.ingestion, embedBatchSize: config.embedBatchSize }, join(config.dataDir, "objects"));
     openedIngestion.push(ingestion);
-    // Ingestions a killed server left running are failed (and what they wrote removed) at start.
-    await ingestion.recoverAbandoned();
     return { points, ingestion };
   });
 
@@ -203,6 +205,11 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner),
+    /** A server's start: /v1 ingestions a killed server left running are failed and what they wrote removed (no model is loaded). */
+    recoverIngestions: async () => {
+      const points = await pointsStore();
+      return recoverAbandonedIngestions(ingestionRepo, (await points.readiness()).ready ? points : null, owner);
+    },
     /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
     doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),
     /** Releases worker threads, LanceDB handles and the database. */

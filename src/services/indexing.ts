@@ -1,4 +1,4 @@
-import { ChunkingError, ChunkLimitError, throwIfCancelled } from "../errors.js";
+import { ChunkevalError, ChunkingError, ChunkLimitError, IndexFailedError, throwIfCancelled } from "../errors.js";
 import { chunkOffThread } from "../strategies/offload.js";
 import { newId } from "../domain/ids.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
@@ -115,14 +115,17 @@ export async function runIndexing<R>(ctx: ServiceContext, input: IndexingInput, 
   const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal);
   throwIfCancelled(signal);
   const sink = await openSink({ generation, strategy, chunks, embedder: embedder.name, dimension: vectors[0]!.length });
+  let step = "writing vectors to the vector store";
   try {
     report("indexing");
     await sink.write(searchable.map((chunk, i) => ({ chunk, text: texts[i]!, vector: vectors[i]! })));
     throwIfCancelled(signal);
+    step = "committing the new chunks";
     return { committed: await sink.commit(), strategy, generation, searchable };
   } catch (error) {
     // The new vectors never became current: remove them; whatever was current stays so.
     await sink.discard();
-    throw error;
+    // A store's own message can carry file paths and source locations: name the step instead.
+    throw error instanceof ChunkevalError ? error : new IndexFailedError(`indexing failed while ${step}`, { cause: error });
   }
 }

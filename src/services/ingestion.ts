@@ -4,7 +4,7 @@ import { CancelledError, ChunkevalError, ConcurrencyLimitError, IndexFailedError
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
-import { ownerGone } from "../stores/owner.js";
+import { ownerGone, type Owner } from "../stores/owner.js";
 import { parseInWorker } from "../parsers/parse-pool.js";
 import { parseLimitsOf } from "../parsers/limits.js";
 import { cleanUploadName } from "../domain/filenames.js";
@@ -183,7 +183,7 @@ export class IngestionService {
         }
         committed = true;
         step.name = "publishing the new version";
-        const hidden = await this.publish(tenantId, domain, filename);
+        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename);
         const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
         this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
         return hidden;
@@ -198,48 +198,51 @@ export class IngestionService {
     };
   }
 
-  /**
-   * Shows the newest committed version of a file and hides the others. Uploads of one name can
-   * publish at once (in this or another server): each applies the newest version it reads, then
-   * reads again and repeats if a newer one was committed meanwhile, so the last write applied is
-   * always the newest version's.
-   */
-  private async publish(tenantId: string, domain: string, filename: string): Promise<number> {
-    let hidden = 0;
-    for (let live = this.repo.liveVersion(tenantId, domain, filename), applied = 0; live !== applied; live = this.repo.liveVersion(tenantId, domain, filename)) {
-      hidden += await this.points.setLiveVersion(tenantId, domain, filename, live);
-      applied = live;
-    }
-    return hidden;
-  }
-
-  /**
-   * Recovers the ingestion jobs whose server is gone (killed mid-ingestion). A job whose version
-   * was not committed is marked failed and what it wrote is removed; one killed between commit
-   * and publication has its version published and is completed. Returns how many were failed.
-   */
-  async recoverAbandoned(): Promise<number> {
-    let failed = 0;
-    for (const job of this.repo.unfinishedJobs()) {
-      if (job.owner.instance === this.ctx.owner.instance || !ownerGone(job.owner, this.ctx.owner)) continue;
-      if (job.sourceFile?.committed) {
-        const hidden = await this.publish(job.tenantId, job.domain, job.filename);
-        this.repo.completeJob(job.id, { chunksIndexed: 0, pointsCreated: 0, pointsSoftDeleted: hidden }, nowTimestamp());
-        continue;
-      }
-      if (!this.repo.failJob(job.id, { errorCode: new IndexFailedError("").code, error: INGESTION_INTERRUPTED }, nowTimestamp())) continue;
-      await this.points.deleteByJob(job.id);
-      if (job.sourceFile) {
-        this.repo.deleteSourceFile(job.sourceFile.id);
-        await rm(job.sourceFile.objectPath, { force: true });
-      }
-      failed++;
-    }
-    return failed;
-  }
-
   /** Waits for timed-out ingestions to finish removing what they wrote. */
   async drain(): Promise<void> {
     await Promise.all([...this.settling]);
   }
+}
+
+/**
+ * Shows the newest committed version of a file and hides the others. Uploads of one name can
+ * publish at once (in this or another server): each applies the newest version it reads, then
+ * reads again and repeats if a newer one was committed meanwhile, so the last write applied is
+ * always the newest version's. Returns how many points it hid.
+ */
+async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId: string, domain: string, filename: string): Promise<number> {
+  let hidden = 0;
+  for (let live = repo.liveVersion(tenantId, domain, filename), applied = 0; live !== applied; live = repo.liveVersion(tenantId, domain, filename)) {
+    hidden += await points.setLiveVersion(tenantId, domain, filename, live);
+    applied = live;
+  }
+  return hidden;
+}
+
+/**
+ * Run when a server starts: recovers the ingestion jobs whose server is gone (killed
+ * mid-ingestion). A job whose version was not committed is marked failed and what it wrote is
+ * removed; one killed between commit and publication has its version published and is
+ * completed. `points` is null when the /v1 collection does not exist (then no point was
+ * written). Returns how many jobs were marked failed.
+ */
+export async function recoverAbandonedIngestions(repo: IngestionRepo, points: PointsStore | null, me: Owner): Promise<number> {
+  let failed = 0;
+  for (const job of repo.unfinishedJobs()) {
+    if (job.owner.instance === me.instance || !ownerGone(job.owner, me)) continue;
+    if (job.sourceFile?.committed && points) {
+      const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
+      repo.completeJob(job.id, { chunksIndexed: 0, pointsCreated: 0, pointsSoftDeleted: hidden }, nowTimestamp());
+      continue;
+    }
+    const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
+    if (!repo.failJob(job.id, { errorCode: interrupted.code, error: interrupted.message }, nowTimestamp())) continue;
+    await points?.deleteByJob(job.id);
+    if (job.sourceFile) {
+      repo.deleteSourceFile(job.sourceFile.id);
+      await rm(job.sourceFile.objectPath, { force: true });
+    }
+    failed++;
+  }
+  return failed;
 }

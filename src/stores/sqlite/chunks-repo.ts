@@ -1,5 +1,6 @@
 import type { Chunk } from "../../domain/types.js";
 import type { RetrievalMode } from "../../strategies/strategy.js";
+import { ConflictError } from "../../errors.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
 
@@ -146,8 +147,8 @@ export class ChunksRepo {
     );
     return this.db.transaction(() => {
       const claimed = this.db.prepare(`DELETE FROM pending_generations WHERE generation = ?`).run(state.generation).changes;
-      if (claimed === 0) throw new Error(`generation ${state.generation} was reclaimed by cleanup before it was committed; process again`);
-      if (!this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(state.documentId)) throw new Error(`document ${state.documentId} was deleted`);
+      if (claimed === 0) throw new ConflictError(`generation ${state.generation} was reclaimed by cleanup before it was committed; process again`);
+      if (!this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(state.documentId)) throw new ConflictError(`document ${state.documentId} was deleted while it was being processed`);
       const previous = this.state(state.documentId, state.strategy);
       for (const c of chunks) {
         insert.run(c.id, state.documentId, state.strategy, state.generation, c.position, c.role, c.parentId, c.text, c.context, c.start, c.end, c.tokenCount);
