@@ -169,13 +169,6 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     ingestionRepo,
     /** The /v1 surface's stores and ingestion service (opens the chunks collection). */
     v1,
-    /**
-     * At server start: ingestions a killed server left running are failed and what they wrote is
-     * removed. Only then is the /v1 collection (and its embedding model) opened at start.
-     */
-    recoverIngestions: async () => {
-      if (ingestionRepo.unfinishedJobs().length > 0) await v1();
-    },
     upload: (input: UploadInput) => uploadDocument(context, input),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
