@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createChunkeval } from "../src/chunkeval.js";
+import { composeChunkeval } from "../src/chunkeval.js";
 import { loadConfig } from "../src/config/load.js";
 import { STRATEGY_NAMES } from "../src/strategies/registry.js";
 
@@ -22,10 +22,10 @@ if (loaded.errors.length) throw new Error(loaded.errors.join("; "));
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 
-const app = await createChunkeval(loaded.config);
+const { app, internals } = await composeChunkeval(loaded.config);
 const bytes = readFileSync(new URL("../examples/harbor-light-handbook.docx", import.meta.url));
 const doc = await app.upload({ filename: "harbor-light-handbook.docx", bytes });
-const embedder = await app.context.embedder();
+const embedder = await internals.context.embedder();
 console.log(`document ${doc.id}: ${doc.paragraphCount} paragraphs; embedder ${embedder.name}, ${loaded.config.embedderWorkers} worker(s)`);
 
 async function run(label: string): Promise<void> {

@@ -16,9 +16,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createChunkeval } from "../src/chunkeval.js";
+import { composeChunkeval } from "../src/chunkeval.js";
 import { loadConfig } from "../src/config/load.js";
-import { createApiKey, createDomain, createTenant } from "../src/services/tenants.js";
 import { STRATEGY_NAMES } from "../src/strategies/registry.js";
 import { measure, startServe } from "./load-helpers.js";
 import { generateDocument, seeded } from "./scale-corpus.js";
@@ -57,8 +56,8 @@ function folderBytes(dir: string): number {
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 
-const app = await createChunkeval(config());
-const embedder = await app.context.embedder();
+const { app, internals } = await composeChunkeval(config());
+const embedder = await internals.context.embedder();
 console.log(`bench:scale: ${documents} documents (+${useDocuments} with the use embedder), ${STRATEGY_NAMES.length} strategies, hash embedder; data ${dataDir}`);
 
 // 1. Generate and upload.
@@ -92,17 +91,17 @@ const chunks = Object.values(chunksByStrategy).reduce((a, b) => a + b, 0);
 
 // 3. The same documents into /v1 (the default ingestion strategy), once per tenant; searches are
 // the first tenant's, so they filter the collection as a multi-tenant deployment does.
-const tenants = Array.from({ length: v1Tenants }, (_, i) => createTenant(app.tenants, `bench${i}`));
+const tenants = Array.from({ length: v1Tenants }, (_, i) => app.tenants.createTenant(`bench${i}`));
 const tenant = tenants[0]!;
-const { ingestion, points } = await app.v1();
+const { ingestion, points } = await internals.v1();
 t = performance.now();
 let pointsIndexed = 0;
 for (const tn of tenants) {
-  createDomain(app.tenants, tn.id, "manuals", "Manuals");
+  app.tenants.createDomain(tn.id, "manuals", "Manuals");
   for (const d of docs) pointsIndexed += (await ingestion.ingest(tn.id, "manuals", d.filename, d.bytes)).chunksIndexed;
 }
 const v1Seconds = (performance.now() - t) / 1000;
-const key = createApiKey(app.tenants, tenant.name, ["domains:read", "points:read"]).secret;
+const key = app.tenants.createApiKey(tenant.name, ["domains:read", "points:read"]).secret;
 
 // 4. Experiments for the list (dry runs: retrieval only).
 const experiments = Math.min(documents, 30);
@@ -112,7 +111,7 @@ for (const d of docs.slice(0, experiments)) {
 
 // 5. Upkeep: indexes, compaction, version cleanup (it also runs by itself after writes).
 t = performance.now();
-await (await app.context.vectors()).maintain();
+await (await internals.context.vectors()).maintain();
 await points.maintain();
 const upkeepSeconds = (performance.now() - t) / 1000;
 const annBuilt = await points.hasVectorIndex();
@@ -160,8 +159,8 @@ await app.close();
 // 7. The real embedder on a few extra documents (recursive only, kept out of the query mix).
 let useLine = "use embedder: skipped (--use-documents 0)";
 if (useDocuments > 0) {
-  const withUse = await createChunkeval(config("use"));
-  const useEmbedder = await withUse.context.embedder();
+  const { app: withUse, internals: useInternals } = await composeChunkeval(config("use"));
+  const useEmbedder = await useInternals.context.embedder();
   await useEmbedder.embed(["warm-up: load the model"]);
   const before = useEmbedder.stats.embedSeconds;
   let useChunks = 0;

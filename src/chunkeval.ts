@@ -31,6 +31,8 @@ import { generateQuestions, type GenerateQuestionsInput } from "./services/quest
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
 import { checkStrategySettings, listStrategies } from "./services/strategies.js";
+import { tenantService } from "./services/tenants.js";
+import { requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { openDatabase } from "./stores/sqlite/database.js";
@@ -51,10 +53,11 @@ function once<T>(factory: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The composition root: builds concrete adapters from the configuration and hands the
- * services one context. Transports (CLI, HTTP) and library users call the returned object.
+ * Builds chunkeval and returns the facade with the internals beside it. Only tests and
+ * measurement scripts that inspect the stores use the internals; everything else calls
+ * {@link createChunkeval}.
  */
-export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
+export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const strategies = createStrategyRegistry();
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
@@ -162,13 +165,27 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
     return { points, ingestion };
   });
 
-  return {
+  const app = {
     config,
-    context,
-    tenants,
-    ingestionRepo,
-    /** The /v1 surface's stores and ingestion service (opens the chunks collection). */
-    v1,
+    /** Tenants, API keys and domains of the /v1 surface. */
+    tenants: tenantService(tenants),
+    /** POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on first use). */
+    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer) => (await v1()).ingestion.ingest(tenantId, domain, filename, bytes),
+    ingestionJob: (tenantId: string, jobId: string) => {
+      const job = ingestionRepo.job(tenantId, jobId);
+      if (!job) throw new NotFoundError("ingestion job not found");
+      const { tenantId: _tenant, ...visible } = job;
+      return visible;
+    },
+    listPoints: async (tenantId: string, filter: { domain?: string; sourceFileId?: string }, page: { offset: number; limit: number }) =>
+      (await v1()).points.list(tenantId, filter, page.offset, page.limit),
+    getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
+    searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) => searchPoints(context, (await v1()).points, tenantId, query),
+    /** /readyz: the vector store answers and the chunks collection exists (opening it on first use can fail too). */
+    v1Readiness: (): Promise<{ ready: boolean; reason?: string }> =>
+      v1()
+        .then((opened) => opened.points.readiness())
+        .catch((error: Error) => ({ ready: false, reason: error.message })),
     upload: (input: UploadInput) => uploadDocument(context, input),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
@@ -215,6 +232,16 @@ export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
       db.close();
     },
   };
+  return { app, internals: { context, tenantsRepo: tenants, ingestionRepo, v1 } };
 }
 
+/**
+ * The composition root: builds concrete adapters from the configuration and hands the services
+ * one context. Transports (CLI, HTTP) and library users call the returned facade, which exposes
+ * services and typed results only; no repository, store or connection leaves it.
+ */
+export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
+  return (await composeChunkeval(config)).app;
+}
 export type Chunkeval = Awaited<ReturnType<typeof createChunkeval>>;
+export type ChunkevalInternals = Awaited<ReturnType<typeof composeChunkeval>>["internals"];

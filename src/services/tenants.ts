@@ -80,3 +80,26 @@ export function updateDomain(repo: TenantsRepo, tenantId: string, domain: string
   if (!updated) throw new NotFoundError(`domain not found: ${domain}`);
   return updated;
 }
+
+/**
+ * Tenants, keys and domains as the transports use them (the CLI's `tenants`/`keys` commands and
+ * the /v1 plugin): the repository stays inside.
+ */
+export function tenantService(repo: TenantsRepo) {
+  return {
+    createTenant: (name: string) => createTenant(repo, name),
+    listTenants: () => repo.listTenants(),
+    createApiKey: (tenant: string, scopes: string[]) => createApiKey(repo, tenant, scopes),
+    /** Keys without their salt and hash. */
+    listKeys: () => repo.listKeys().map(({ salt: _salt, hash: _hash, ...visible }) => visible),
+    revokeKey(id: string): void {
+      if (!repo.revokeKey(id, nowTimestamp())) throw new NotFoundError(`active key not found: ${id}`);
+    },
+    authenticate: (authorization: string | undefined) => authenticate(repo, authorization),
+    listDomains: (tenantId: string) => repo.listDomains(tenantId),
+    createDomain: (tenantId: string, domain: string, displayName: string) => createDomain(repo, tenantId, domain, displayName),
+    updateDomain: (tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }) => updateDomain(repo, tenantId, domain, changes),
+  };
+}
+
+export type TenantService = ReturnType<typeof tenantService>;

@@ -83,3 +83,24 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("the facade exposes services and typed results only: no repository, store or connection leaves it", async () => {
+  const { createWorkspace } = await import("../helpers/workspace.js");
+  const ws = await createWorkspace();
+  try {
+    const leaks = Object.entries(ws.app).filter(([key, value]) => {
+      if (key === "config") return false; // the frozen settings
+      if (typeof value === "function") return false;
+      // A service object (tenants): its members are functions too.
+      const isServiceObject = value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every((v) => typeof v === "function");
+      return !isServiceObject;
+    });
+    assert.deepEqual(leaks.map(([key]) => key), []);
+    // What a service function returns is data, not a store: e.g. the tenants service hides key hashes.
+    ws.app.tenants.createTenant("acme");
+    ws.app.tenants.createApiKey("acme", ["files:write"]);
+    assert.deepEqual(Object.keys(ws.app.tenants.listKeys()[0]!).sort(), ["createdAt", "id", "revokedAt", "scopes", "tenantId"]);
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChunkeval } from "../../src/chunkeval.js";
+import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
 import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { RESTART_ERROR } from "../../src/services/jobs.js";
@@ -89,13 +89,13 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       const label = `trial ${trial} (${operation}, seed ${SEED})`;
 
       // What is committed before the kill must still answer after it.
-      let app = await createChunkeval(config);
+      let { app, internals } = await composeChunkeval(config);
       let victim: string | undefined;
       if (operation === "cli delete") {
         victim = (await app.upload({ filename: `victim-${trial}.docx`, bytes: handbookBytes() })).id;
         await app.process(victim, ["recursive"]);
       }
-      const committed = app.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
+      const committed = internals.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
       await app.close();
 
       const jitterMs = Math.round(random() * 40);
@@ -127,11 +127,11 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         server = await spawnServe(env); // the next start
       }
 
-      app = await createChunkeval(config);
+      ({ app, internals } = await composeChunkeval(config));
       try {
-        abandoned += app.context.chunks.pendingGenerations().length; // left by the killed writer, before cleanup runs
+        abandoned += internals.context.chunks.pendingGenerations().length; // left by the killed writer, before cleanup runs
         for (const { documentId, strategy } of committed) {
-          if (documentId === victim && !app.context.documents.get(documentId)) continue; // deleted before the kill
+          if (documentId === victim && !internals.context.documents.get(documentId)) continue; // deleted before the kill
           const answer = await app.ask({ documentId, strategy, question: QUESTION, store: false });
           assert.ok(answer.retrievedChunks.length > 0, `${label}: ${documentId}/${strategy} no longer answers`);
         }
@@ -139,7 +139,7 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         assert.deepEqual([report.consistent, report.findings], [true, []], `${label}: ${JSON.stringify(report.findings)}`);
         for (const status of ["pending", "running"]) assert.equal(app.listJobs({ status }, { offset: 0, limit: 10 }).total, 0, `${label}: a job stayed ${status}`);
         for (const job of app.listJobs({ status: "failed" }, { offset: 0, limit: 100 }).items) assert.equal(job.error, RESTART_ERROR, label);
-        const ingestions = app.ingestionRepo.jobs();
+        const ingestions = internals.ingestionRepo.jobs();
         assert.ok(ingestions.every((j) => j.status === "completed" || (j.status === "failed" && j.error === INGESTION_INTERRUPTED)), `${label}: ${JSON.stringify(ingestions)}`);
         const points = (await (await fetch(`${server.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as { items: Array<{ filename: string; version: number }> };
         const versions = new Map<string, Set<number>>();
@@ -149,9 +149,9 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         await app.close();
       }
     }
-    const app = await createChunkeval(config);
+    const { app, internals } = await composeChunkeval(config);
     const failedJobs = app.listJobs({ status: "failed" }, { offset: 0, limit: 1 }).total;
-    const interrupted = app.ingestionRepo.jobs().filter((j) => j.status === "failed").length;
+    const interrupted = internals.ingestionRepo.jobs().filter((j) => j.status === "failed").length;
     await app.close();
     process.stdout.write(
       `# kill -9 trials: ${TRIALS} (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}); killed mid-write: ${abandoned} pending generations, ` +

@@ -7,7 +7,7 @@ test("embedding cache: re-processing embeds nothing, and strategies that share t
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
-    const embedder = await ws.app.context.embedder();
+    const embedder = await ws.internals.context.embedder();
     await ws.app.process(doc.id, ["semantic"]);
     const afterSemantic = { ...embedder.stats };
     assert.ok(afterSemantic.computed > 100, "sentences and chunks were embedded");
@@ -20,7 +20,7 @@ test("embedding cache: re-processing embeds nothing, and strategies that share t
     // A new process over the same data directory: everything comes from the SQLite cache.
     await ws.reopen();
     await ws.app.process(doc.id, "all");
-    const rerun = (await ws.app.context.embedder()).stats;
+    const rerun = (await ws.internals.context.embedder()).stats;
     assert.equal(rerun.computed, 0, "a second run over the same document embeds nothing");
     assert.ok(rerun.cached > 100);
   } finally {

@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createChunkeval, type Chunkeval } from "../../src/chunkeval.js";
+import { composeChunkeval, type Chunkeval, type ChunkevalInternals } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
 
 export interface Workspace {
   dir: string;
+  /** The facade, as the transports see it. */
   app: Chunkeval;
+  /** The stores behind it, for tests that check what was written. */
+  internals: ChunkevalInternals;
   /** Closes the app and reopens it over the same data directory (a process restart). */
   reopen(): Promise<Chunkeval>;
   cleanup(): Promise<void>;
@@ -24,12 +27,16 @@ export async function createWorkspace(flags: Record<string, string | number> = {
       env: { CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
       flags: { data_dir: join(dir, "data"), embedder: "hash", questions_dir: join(dir, "questions"), ...flags },
     }).config;
+  const first = await composeChunkeval(load());
   const ws: Workspace = {
     dir,
-    app: await createChunkeval(load()),
+    app: first.app,
+    internals: first.internals,
     async reopen() {
       await ws.app.close();
-      ws.app = await createChunkeval(load());
+      const next = await composeChunkeval(load());
+      ws.app = next.app;
+      ws.internals = next.internals;
       return ws.app;
     },
     async cleanup() {

@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
-import { createApiKey, createTenant } from "../../src/services/tenants.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { buildDocx } from "../helpers/documents.js";
 
@@ -133,9 +132,9 @@ function cases(docx: Buffer): Case[] {
 
 async function setup(): Promise<{ t: TestServer; keys: Record<"admin" | "uploader", string> }> {
   const t = await startTestServer();
-  createTenant(t.ws.app.tenants, "acme");
-  const admin = createApiKey(t.ws.app.tenants, "acme", ["files:write", "domains:read", "domains:write", "points:read"]).secret;
-  const uploader = createApiKey(t.ws.app.tenants, "acme", ["files:write"]).secret;
+  t.ws.app.tenants.createTenant("acme");
+  const admin = t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write", "points:read"]).secret;
+  const uploader = t.ws.app.tenants.createApiKey("acme", ["files:write"]).secret;
   const created = await t.request("POST", "/v1/domains", { domain: "docs", display_name: "Docs" }, { authorization: `Bearer ${admin}` });
   assert.equal(created.status, 201);
   return { t, keys: { admin, uploader } };

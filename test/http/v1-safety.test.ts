@@ -4,15 +4,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { createApiKey, createTenant } from "../../src/services/tenants.js";
 import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { handbookBytes } from "../helpers/documents.js";
 
 async function adminKey(t: TestServer): Promise<string> {
-  createTenant(t.ws.app.tenants, "acme");
-  const auth = `Bearer ${createApiKey(t.ws.app.tenants, "acme", ["files:write", "domains:read", "domains:write"]).secret}`;
+  t.ws.app.tenants.createTenant("acme");
+  const auth = `Bearer ${t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"]).secret}`;
   assert.equal((await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: auth })).status, 201);
   return auth;
 }
@@ -66,17 +65,17 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
   try {
     const auth = await adminKey(t);
     assert.equal((await uploadFile(t, auth, "kept.docx", handbookBytes())).status, 201);
-    const tenantId = t.ws.app.tenants.tenantByName("acme")!.id;
+    const tenantId = t.ws.internals.tenantsRepo.tenantByName("acme")!.id;
     // What a server killed mid-ingestion leaves: a running job, an uncommitted version and its object.
     const dead = { instance: "ins_dead", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() };
-    const repo = t.ws.app.ingestionRepo;
+    const repo = t.ws.internals.ingestionRepo;
     repo.insertJob({ id: "ing_killed", tenantId, domain: "d", filename: "lost.docx", createdAt: "2026-01-01T00:00:00" }, dead);
     const objectPath = join(t.ws.dir, "data", "objects", "file_killed.docx");
     repo.allocateSourceFile({ id: "file_killed", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt: "2026-01-01T00:00:00" }, "ing_killed");
     await t.restart();
-    const job = t.ws.app.ingestionRepo.job(tenantId, "ing_killed")!;
+    const job = t.ws.internals.ingestionRepo.job(tenantId, "ing_killed")!;
     assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
-    assert.equal(t.ws.app.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
+    assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
     assert.equal(existsSync(objectPath), false);
     assert.equal(readdirSync(join(t.ws.dir, "data", "objects")).length, 1);
   } finally {

@@ -13,7 +13,7 @@ function deadOwner() {
 test("jobs a dead server left pending or running are marked failed when the next runner starts", async () => {
   const ws = await createWorkspace();
   try {
-    const jobs = ws.app.context.jobs;
+    const jobs = ws.internals.context.jobs;
     const dead = deadOwner();
     jobs.insert({ jobId: "job_pending", jobType: "benchmark", params: {}, createdAt: "2026-01-01T00:00:00" }, dead);
     jobs.insert({ jobId: "job_running", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:01" }, dead);
@@ -39,7 +39,7 @@ test("jobs a dead server left pending or running are marked failed when the next
 test("a starting server leaves another live server's jobs alone, and a terminal status is final", async () => {
   const ws = await createWorkspace();
   try {
-    const jobs = ws.app.context.jobs;
+    const jobs = ws.internals.context.jobs;
     // Another server on this machine, alive (this test process) and beating.
     const other = { instance: "ins_other_server", pid: process.pid, host: hostname() };
     jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, other);

@@ -12,7 +12,7 @@ test("processing again replaces chunks only when the new generation is complete"
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
-    const before = ws.app.context.chunks.state(doc.id, "recursive")!;
+    const before = ws.internals.context.chunks.state(doc.id, "recursive")!;
     const answerBefore = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: QUESTION, topK: 3 });
 
     // Stop a re-run after its vectors were written but before it became current (a kill midway).
@@ -25,7 +25,7 @@ test("processing again replaces chunks only when the new generation is complete"
       }),
       CancelledError,
     );
-    const after = ws.app.context.chunks.state(doc.id, "recursive")!;
+    const after = ws.internals.context.chunks.state(doc.id, "recursive")!;
     assert.equal(after.generation, before.generation);
     assert.equal(ws.app.getDocument(doc.id).chunkCounts.recursive, before.chunkCount);
     const answerAfter = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: QUESTION, topK: 3 });
@@ -35,10 +35,10 @@ test("processing again replaces chunks only when the new generation is complete"
     // A completed re-run switches generation and removes the old vectors.
     const result = await ws.app.process(doc.id, ["recursive"], { strategyOptions: { recursive: { chunk_size: 100 } } });
     assert.equal(result.strategiesFailed.length, 0);
-    const replaced = ws.app.context.chunks.state(doc.id, "recursive")!;
+    const replaced = ws.internals.context.chunks.state(doc.id, "recursive")!;
     assert.notEqual(replaced.generation, before.generation);
     assert.ok(replaced.chunkCount > before.chunkCount);
-    const store = await ws.app.context.vectors();
+    const store = await ws.internals.context.vectors();
     const hits = await store.search(replaced.vectorTable, new Float32Array(512).fill(0.01), before, 1000);
     assert.equal(hits.length, 0, "old generation's vectors are gone");
   } finally {
@@ -51,14 +51,14 @@ test("vectors written by a process killed before its commit are swept when the s
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["fixed_size"]);
-    const live = ws.app.context.chunks.state(doc.id, "fixed_size")!;
-    const store = await ws.app.context.vectors();
+    const live = ws.internals.context.chunks.state(doc.id, "fixed_size")!;
+    const store = await ws.internals.context.vectors();
     const orphan = { documentId: doc.id, strategy: "fixed_size", generation: "gen_orphan" };
     await store.add(vectorTableName("hash", 512), [{ ...orphan, chunkId: "chk_orphan", text: "orphan", vector: new Float32Array(512).fill(0.1) }]);
     assert.equal((await store.search(live.vectorTable, new Float32Array(512).fill(0.1), orphan, 10)).length, 1);
 
     await ws.reopen();
-    const reopened = await ws.app.context.vectors();
+    const reopened = await ws.internals.context.vectors();
     assert.equal((await reopened.search(live.vectorTable, new Float32Array(512).fill(0.1), orphan, 10)).length, 0);
     assert.equal((await reopened.search(live.vectorTable, new Float32Array(512).fill(0.1), live, 1000)).length, live.chunkCount);
   } finally {
@@ -86,13 +86,13 @@ test("deleting a document removes its rows, vectors and stored file", async () =
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
-    const state = ws.app.context.chunks.state(doc.id, "recursive")!;
-    const path = ws.app.context.documents.filePath(doc.id)!;
+    const state = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    const path = ws.internals.context.documents.filePath(doc.id)!;
     assert.deepEqual(await ws.app.deleteDocument(doc.id), { deleted: true, documentId: doc.id });
     const { existsSync } = await import("node:fs");
     assert.equal(existsSync(path), false);
-    assert.equal(ws.app.context.chunks.current(doc.id, "recursive").length, 0);
-    const store = await ws.app.context.vectors();
+    assert.equal(ws.internals.context.chunks.current(doc.id, "recursive").length, 0);
+    const store = await ws.internals.context.vectors();
     assert.equal((await store.search(state.vectorTable, new Float32Array(512).fill(0.1), state, 100)).length, 0);
     await assert.rejects(ws.app.deleteDocument(doc.id), /document not found/);
   } finally {

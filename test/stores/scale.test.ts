@@ -2,7 +2,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createApiKey, createTenant } from "../../src/services/tenants.js";
 import { startServer } from "../../src/transports/http/server.js";
 import type { Db } from "../../src/stores/sqlite/database.js";
 import { currentOwner } from "../../src/stores/owner.js";
@@ -25,8 +24,8 @@ test("re-processing a document ten times keeps the data directory within 1.5x of
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const strategies = ["recursive", "contextual_retrieval", "semantic_parent_child"];
     await ws.app.process(doc.id, strategies);
-    const vectors = await ws.app.context.vectors();
-    const db = (ws.app.context.documents as unknown as { db: Db }).db;
+    const vectors = await ws.internals.context.vectors();
+    const db = (ws.internals.context.documents as unknown as { db: Db }).db;
     // SQLite's write-ahead log is a transient file bounded by its auto-checkpoint; fold it into
     // the database before measuring, so both figures count stored data only.
     const settle = async () => {
@@ -55,7 +54,7 @@ test("the vector store's upkeep builds scalar indexes on the scope columns", asy
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
-    await (await ws.app.context.vectors()).maintain();
+    await (await ws.internals.context.vectors()).maintain();
     const lancedb = await import("@lancedb/lancedb");
     const db = await lancedb.connect(ws.app.config.vectorStoreUri);
     const [name] = (await db.tableNames()).filter((n) => n.startsWith("chunks_"));
@@ -97,7 +96,7 @@ function countStatements<T>(db: Db, fn: () => T): { result: T; statements: numbe
 test("GET /documents and /experiments pages cost the same number of queries for 2 rows as for 40", async () => {
   const ws = await createWorkspace();
   try {
-    const ctx = ws.app.context;
+    const ctx = ws.internals.context;
     const db = (ctx.documents as unknown as { db: Db }).db;
     for (let i = 0; i < 40; i++) {
       const id = `doc_${String(i).padStart(3, "0")}`;
@@ -151,10 +150,10 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     const questions = JSON.parse(readFileSync(new URL("../../questions/harbor-light-handbook.json", import.meta.url), "utf8")).slice(0, 3);
     const experiment = await app.bench({ document: { id: doc.id }, questions, questionsSource: "inline", strategies: ["recursive"], dryRun: true });
     assert.equal(experiment.aggregateMetrics.recursive!.failedQuestions, 0);
-    await (await app.context.vectors()).maintain();
+    await (await ws.internals.context.vectors()).maintain();
 
-    createTenant(app.tenants, "acme");
-    const auth = { authorization: `Bearer ${createApiKey(app.tenants, "acme", ["files:write", "domains:read", "domains:write"]).secret}` };
+    app.tenants.createTenant("acme");
+    const auth = { authorization: `Bearer ${app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"]).secret}` };
     const server = await startServer(app, { host: "127.0.0.1", port: 0 });
     try {
       const ready = await fetch(`${server.url}/readyz`);

@@ -16,8 +16,8 @@ test("opening the store never sweeps a generation another live process is writin
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
-    const chunks = ws.app.context.chunks;
-    const store = await ws.app.context.vectors();
+    const chunks = ws.internals.context.chunks;
+    const store = await ws.internals.context.vectors();
     const live = { documentId: doc.id, strategy: "recursive", generation: "gen_inflight", vectorTable: TABLE };
     const dead = { documentId: doc.id, strategy: "fixed_size", generation: "gen_deadwriter", vectorTable: TABLE };
     // Another process on this machine (alive: this test's own pid, another instance) mid-write,
@@ -27,16 +27,16 @@ test("opening the store never sweeps a generation another live process is writin
     for (const g of [live, dead]) await store.add(TABLE, [{ ...g, chunkId: `chk_${g.generation}`, text: "x", vector: vector() }]);
 
     await ws.reopen(); // a new process opening the data directory runs the cleanup
-    const reopened = await ws.app.context.vectors();
+    const reopened = await ws.internals.context.vectors();
     assert.equal((await reopened.search(TABLE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
     assert.equal((await reopened.search(TABLE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
-    assert.deepEqual(ws.app.context.chunks.pendingGenerations().map((p) => p.generation), ["gen_inflight"]);
+    assert.deepEqual(ws.internals.context.chunks.pendingGenerations().map((p) => p.generation), ["gen_inflight"]);
 
     // A writer whose pending row was reclaimed (it outlived the age bound) cannot commit.
-    ws.app.context.chunks.dropPending("gen_inflight");
+    ws.internals.context.chunks.dropPending("gen_inflight");
     const state = { ...live, options: {}, embedder: "hash", retrieval: "dense" as const, chunkCount: 1, processedAt: "2026-01-01T00:00:00" };
-    assert.throws(() => ws.app.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
-    assert.equal(ws.app.context.chunks.state(doc.id, "recursive"), null);
+    assert.throws(() => ws.internals.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
+    assert.equal(ws.internals.context.chunks.state(doc.id, "recursive"), null);
   } finally {
     await ws.cleanup();
   }
@@ -55,8 +55,8 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
 
     // Break it behind chunkeval's back: fixed_size loses its vectors, and an orphan appears.
     const ws = await createWorkspace({ data_dir: join(dir, "data") });
-    const store = await ws.app.context.vectors();
-    const fixed = ws.app.context.chunks.state(id, "fixed_size")!;
+    const store = await ws.internals.context.vectors();
+    const fixed = ws.internals.context.chunks.state(id, "fixed_size")!;
     await store.deleteGeneration(fixed.vectorTable, fixed);
     await store.add(TABLE, [{ documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() }]);
     await ws.app.close();

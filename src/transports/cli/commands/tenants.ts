@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-import { NotFoundError } from "../../../errors.js";
-import { createApiKey, createTenant, SCOPES } from "../../../services/tenants.js";
-import { nowTimestamp } from "../../../domain/ids.js";
+import { SCOPES } from "../../../services/tenants.js";
 import { withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 
@@ -14,7 +12,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, _o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const tenant = createTenant(app.tenants, name);
+        const tenant = app.tenants.createTenant(name);
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(tenant);
         else printLine(`created tenant ${tenant.name} (${tenant.id})`);
       });
@@ -40,7 +38,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { tenant: string; scopes: string }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const key = createApiKey(app.tenants, options.tenant, options.scopes.split(",").map((s) => s.trim()).filter(Boolean));
+        const key = app.tenants.createApiKey(options.tenant, options.scopes.split(",").map((s) => s.trim()).filter(Boolean));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(key);
         printLine(`key ${key.keyId} for tenant ${options.tenant}, scopes ${key.scopes.join(", ")}`);
         printLine(`secret (shown once; send as "Authorization: Bearer <secret>"):`);
@@ -53,7 +51,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const all = app.tenants.listKeys().map(({ salt: _s, hash: _h, ...visible }) => visible);
+        const all = app.tenants.listKeys();
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ items: all, total: all.length });
         printTable(["key id", "tenant", "scopes", "created_at", "revoked_at"], all.map((k) => [k.id, k.tenantId, k.scopes.join(","), k.createdAt, k.revokedAt ?? "-"]));
       });
@@ -64,7 +62,7 @@ export function registerTenantCommands(program: Command): void {
     .argument("<key_id>", "key id")
     .action(async (id: string, _o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        if (!app.tenants.revokeKey(id, nowTimestamp())) throw new NotFoundError(`active key not found: ${id}`);
+        app.tenants.revokeKey(id);
         printLine(`revoked ${id}`);
       });
     });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
-import { NotFoundError, ValidationError } from "../../../errors.js";
+import { ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
-import { authenticate, createDomain, requireScope, updateDomain, type Principal, type Scope } from "../../../services/tenants.js";
+import { requireScope, type Principal, type Scope } from "../../../services/tenants.js";
 import { readMultipartUpload } from "../multipart.js";
 import { pageProperties } from "../schemas.js";
 import { toWire } from "../../serialize.js";
@@ -56,15 +56,12 @@ const FILE_FIELDS = ["file", "domain"] as const;
  * tenant-scoped domains, file ingestion and points. Every response carries the request id.
  */
 export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): Promise<void> {
-  // The chunks collection (and with it the embedding model) opens on the first request that
-  // needs it, so `serve` starts without loading a model and the evaluation API never waits on it.
-  const v1 = () => chunkeval.v1();
   const tenants = chunkeval.tenants;
 
   // Authentication and the scope check run before the body is read or validated, so a key
   // without the scope gets 403 whatever it sent.
   app.addHook("onRequest", async (request) => {
-    request.principal = authenticate(tenants, request.headers.authorization);
+    request.principal = tenants.authenticate(request.headers.authorization);
     const scopes = request.routeOptions.config?.scopes;
     if (scopes) requireScope(request.principal, ...scopes);
   });
@@ -83,17 +80,17 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
 
   app.post("/domains", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } }, async (request, reply) => {
     const body = request.body as { domain: string; display_name: string };
-    return reply.status(201).send(domainView(createDomain(tenants, who(request).tenantId, body.domain, body.display_name)));
+    return reply.status(201).send(domainView(tenants.createDomain(who(request).tenantId, body.domain, body.display_name)));
   });
 
   app.patch("/domains/:domain", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody } }, async (request) => {
     const { domain } = request.params as { domain: string };
-    return domainView(updateDomain(tenants, who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
+    return domainView(tenants.updateDomain(who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
   });
 
   for (const [action, status] of [["disable", "disabled"], ["enable", "active"]] as const) {
     app.post(`/domains/:domain/${action}`, { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: `${action} a domain (domains:write); no body`, params: domainParams, body: emptyBody } }, async (request) => {
-      return domainView(updateDomain(tenants, who(request).tenantId, (request.params as { domain: string }).domain, { status }));
+      return domainView(tenants.updateDomain(who(request).tenantId, (request.params as { domain: string }).domain, { status }));
     });
   }
 
@@ -102,33 +99,27 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     const domain = fields.domain;
     if (!file) throw new ValidationError("the multipart body has no `file` part");
     if (!domain) throw new ValidationError("the multipart body has no `domain` field");
-    const result = await (await v1()).ingestion.ingest(who(request).tenantId, domain, file.filename, file.bytes);
+    const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes);
     return reply.status(201).send(toWire(result));
   });
 
   app.get("/ingestion-jobs/:job_id", { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } }, async (request) => {
-    const job = chunkeval.ingestionRepo.job(who(request).tenantId, (request.params as { job_id: string }).job_id);
-    if (!job) throw new NotFoundError("ingestion job not found");
-    const { tenantId: _tenant, ...visible } = job;
-    return toWire(visible);
+    return toWire(chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
   });
 
   app.get("/points", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
     const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
-    const page = await (await v1()).points.list(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q.offset, q.limit);
+    const page = await chunkeval.listPoints(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q);
     return toWire({ ...page, offset: q.offset, limit: q.limit });
   });
 
   app.get("/points/:point_id", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
-    const point = await (await v1()).points.get(who(request).tenantId, (request.params as { point_id: string }).point_id);
-    if (!point || point.deleted) throw new NotFoundError("point not found");
-    return toWire(point);
+    return toWire(await chunkeval.getPoint(who(request).tenantId, (request.params as { point_id: string }).point_id));
   });
 
   app.post("/search", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
     const body = request.body as { query: string; domain?: string; top_k: number };
-    const [vector] = await (await chunkeval.context.embedder()).embed([body.query]);
-    const items = await (await v1()).points.search(who(request).tenantId, vector!, body.query, body.domain, body.top_k);
+    const items = await chunkeval.searchPoints(who(request).tenantId, { text: body.query, domain: body.domain, topK: body.top_k });
     return toWire({ items });
   });
 }
@@ -137,11 +128,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
 export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): void {
   app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
   app.get("/readyz", { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } }, async (request, reply) => {
-    // Opening the collection (first use) can fail too, e.g. when the embedder is unreachable: not ready, with the reason.
-    const state = await chunkeval
-      .v1()
-      .then((v1) => v1.points.readiness())
-      .catch((error: Error) => ({ ready: false, reason: error.message }));
+    const state = await chunkeval.v1Readiness();
     return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
   });
 }
