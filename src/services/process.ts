@@ -11,7 +11,7 @@ import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
 import { planVariants, type StrategyVariant } from "./variants.js";
 
 export interface ProcessOptions extends RunOptions {
-  /** Per-strategy option overrides on top of the configuration's (and of a variant's parameters). */
+  /** Per-strategy option overrides on top of the configuration's, for plain names (a variant carries its own). */
   strategyOptions?: Record<string, Record<string, unknown>>;
 }
 
@@ -130,7 +130,7 @@ export async function processDocument(
     PROCESS_CONCURRENCY,
     async (variant): Promise<StrategyRunSummary | StrategyFailure> => {
       try {
-        return await processVariant(ctx, document, variant, { embedder, llm, strategyOptions: options.strategyOptions?.[variant.strategy], signal: options.signal, onProgress: options.onProgress });
+        return await processVariant(ctx, document, variant, { embedder, llm, strategyOptions: variant.indexKey === variant.strategy ? options.strategyOptions?.[variant.strategy] : undefined, signal: options.signal, onProgress: options.onProgress });
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.

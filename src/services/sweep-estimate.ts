@@ -31,6 +31,8 @@ export interface BenchEstimate {
   embeddingRate: string;
 }
 
+/** Embedded (and cached) before the rate is measured, so the model's loading is not in it. */
+const WARM_UP_TEXT = "chunkeval embedder warm-up";
 /** Completion tokens assumed for one contextualisation call (a sentence or two of context). */
 const CONTEXT_COMPLETION_TOKENS = 60;
 /** Chunk size assumed for strategies without a size parameter (semantic's chunks vary). */
@@ -109,11 +111,15 @@ export async function estimateBench(ctx: ServiceContext, input: EstimateInput): 
     costOf(ctx.config.generator, contextUsage) +
     (full ? costOf(ctx.config.generator, answers) + (judgeIsLlm ? costOf(ctx.config.judge, times(answers, 3)) : 0) : 0);
 
-  // The embedding rate is what this process measured so far; the questions, which the run
-  // embeds anyway, are embedded now so that a fresh process has a rate too.
-  await embedder.embed(input.questions.map((q) => q.question));
-  const rate = embedder.stats.computedTokens > 0 ? embedder.stats.embedSeconds / embedder.stats.computedTokens : null;
-  const perText = embedder.stats.computed > 0 ? embedder.stats.embedSeconds / embedder.stats.computed : 0;
+  // The embedding rate is measured on the questions, which the run embeds anyway, after one
+  // warm-up text so that loading the model is not priced as embedding; when they are cached
+  // already, the rate this process measured so far stands in.
+  await embedder.embed([WARM_UP_TEXT]);
+  const probe = embedder.metered();
+  await probe.embed(input.questions.map((q) => q.question));
+  const measured = probe.stats.computed > 0 ? probe.stats : embedder.stats;
+  const rate = measured.computedTokens > 0 ? measured.embedSeconds / measured.computedTokens : null;
+  const perText = measured.computed > 0 ? measured.embedSeconds / measured.computed : 0;
   const embedSeconds = rate === null ? 0 : embeddedTokens * rate;
   const llmCalls = (generatorIsLlm ? contextUsage.completionTokens / CONTEXT_COMPLETION_TOKENS : 0) + (full ? runs * ((generatorIsLlm ? 1 : 0) + (judgeIsLlm ? 3 : 0)) : 0);
   const localJudgeSeconds = full && !judgeIsLlm ? runs * JUDGE_SENTENCES_PER_ANSWER * perText : 0;

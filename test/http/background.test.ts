@@ -18,6 +18,9 @@ test("a background request is validated exactly like the synchronous one before 
       ["bench: missing questions file", "/benchmarks", { document_id: doc, questions_file: "absent.json" }],
       ["bench: references not in the document", "/benchmarks", { document_id: doc, strategies: ["recursive"], questions_file: "elsewhere.json" }],
       ["bench: missing document", "/benchmarks", { document_id: "doc_missing", questions: [{ question: "Why?" }] }],
+      ["bad variant parameter", `/documents/${doc}/process`, { strategies: ["recursive@chunk_sze=128"] }],
+      ["bench: bad variant value", "/benchmarks", { document_id: doc, strategies: ["recursive@retrieval=fuzzy"], questions: [{ question: "Why?" }] }],
+      ["bench: sweep over the limit", "/benchmarks", { document_id: doc, sweep: ["recursive:chunk_size=100,200,300"], max_variants: 2, questions: [{ question: "Why?" }] }],
     ];
     for (const [name, path, body] of cases) {
       const sync = await t.request("POST", path, body);

@@ -96,6 +96,9 @@ export class LanceVectorStore implements VectorStore {
       await this.write(table, (t) => t.add(data));
       return;
     }
+    // Another add of this process (a variant processed alongside) began creating it while we
+    // looked: add once it exists, rather than racing its full-text index build.
+    if (this.tables.has(table)) return this.add(table, rows);
     const creating = (async () => {
       const lancedb = await import("@lancedb/lancedb");
       let created: Table;
