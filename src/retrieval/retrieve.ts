@@ -3,7 +3,6 @@ import type { Embedder } from "../embedders/embedder.js";
 import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js";
 import type { VectorHit, VectorStore } from "../stores/vectors/vector-store.js";
 import { reciprocalRankFusion } from "./fusion.js";
-import { fullTextQuery } from "../stores/vectors/sql.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 
 /** How many candidates each list of a hybrid or parent search gathers per wanted result. */
@@ -39,7 +38,7 @@ export async function retrieve(
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || mode === "hybrid" ? candidates : topK;
   const dense = () => deps.vectors.search(state.vectorTable, queryVector!, state, wanted);
-  const keyword = () => deps.vectors.keywordSearch(state.vectorTable, fullTextQuery(question), state, wanted);
+  const keyword = () => deps.vectors.keywordSearch(state.vectorTable, question, state, wanted);
   let hits: VectorHit[];
   if (mode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
   else if (mode === "keyword") hits = await keyword();

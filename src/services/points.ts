@@ -1,11 +1,23 @@
 import { NotFoundError } from "../errors.js";
+import { reciprocalRankFusion } from "../retrieval/fusion.js";
 import type { PointsStore } from "../stores/vectors/points.js";
 import type { ServiceContext } from "./context.js";
 
-/** Hybrid search (dense + BM25) over a tenant's live points: the query is embedded with the /v1 embedder. */
+/** How many candidates each list gathers per wanted result before fusion. */
+const CANDIDATES_PER_RESULT = 4;
+const MIN_CANDIDATES = 20;
+
+/**
+ * Hybrid search over a tenant's live points: dense candidates (the query embedded with the /v1
+ * embedder) and BM25 candidates, fused by reciprocal rank (retrieval/fusion.ts, the one fusion).
+ */
 export async function searchPoints(ctx: ServiceContext, points: PointsStore, tenantId: string, query: { text: string; domain?: string; topK: number }) {
   const [vector] = await (await ctx.embedder()).embed([query.text]);
-  return points.search(tenantId, vector!, query.text, query.domain, query.topK);
+  const candidates = Math.max(MIN_CANDIDATES, query.topK * CANDIDATES_PER_RESULT);
+  const [dense, sparse] = await Promise.all([points.denseSearch(tenantId, vector!, query.domain, candidates), points.keywordSearch(tenantId, query.text, query.domain, candidates)]);
+  const byId = new Map([...dense, ...sparse].map((p) => [p.pointId, p]));
+  const fused = reciprocalRankFusion([dense, sparse].map((list) => list.map((p) => ({ chunkId: p.pointId, score: p.score }))));
+  return fused.slice(0, query.topK).map((hit) => ({ ...byId.get(hit.chunkId)!, score: hit.score }));
 }
 
 /** One live point of a tenant, or 404. */

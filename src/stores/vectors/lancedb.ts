@@ -1,7 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, type IndexPlan, type MaintenanceOptions } from "./maintenance.js";
-import { sqlString } from "./sql.js";
+import { fullTextQuery, sqlString } from "./sql.js";
 import { VECTOR_TABLE_PREFIX, type VectorEntry, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
@@ -137,9 +137,10 @@ export class LanceVectorStore implements VectorStore {
     return rows.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
   }
 
-  async keywordSearch(table: string, query: string, scope: VectorScope, limit: number): Promise<VectorHit[]> {
+  async keywordSearch(table: string, text: string, scope: VectorScope, limit: number): Promise<VectorHit[]> {
     const t = await this.existing(table);
-    if (!t || !query.trim()) return [];
+    const query = fullTextQuery(text);
+    if (!t || !query) return [];
     const rows = await t.query().fullTextSearch(query).where(scopeFilter(scope)).select(["chunk_id", "_score"]).limit(limit).toArray();
     return rows.map((r: { chunk_id: string; _score: number }) => ({ chunkId: r.chunk_id, score: r._score }));
   }

@@ -1,5 +1,4 @@
 import type { Connection, Table } from "@lancedb/lancedb";
-import { reciprocalRankFusion } from "../../retrieval/fusion.js";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type MaintenanceOptions, type VectorQueryTuning } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
@@ -222,20 +221,19 @@ export class PointsStore {
     return query.toArray();
   }
 
-  /** Hybrid search: dense and BM25 candidates fused by reciprocal rank, live points of one tenant. */
-  async search(tenantId: string, vector: Float32Array, query: string, domain: string | undefined, topK: number): Promise<Array<PublicPoint & { score: number }>> {
+  /** Dense candidates among a tenant's live points, best first, with cosine similarity as score. */
+  async denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<Array<PublicPoint & { score: number }>> {
+    const rows = await this.nearest(tenantId, vector, domain, limit);
+    return rows.map((r) => ({ ...toPoint(r), score: 1 - (r._distance as number) }));
+  }
+
+  /** BM25 candidates among a tenant's live points for a question as the user wrote it. */
+  async keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<Array<PublicPoint & { score: number }>> {
+    const query = fullTextQuery(text);
+    if (!query) return [];
     const t = await this.open();
-    const where = this.filter(tenantId, { domain });
-    const candidates = Math.max(20, topK * 4);
-    const words = fullTextQuery(query);
-    const [dense, sparse] = await Promise.all([
-      this.nearest(tenantId, vector, domain, candidates),
-      words ? t.query().fullTextSearch(words).where(where).select([...COLUMNS, "_score"]).limit(candidates).toArray() : Promise.resolve([]),
-    ]);
-    const byId = new Map<string, PublicPoint>();
-    for (const r of [...dense, ...sparse]) byId.set(r.point_id as string, toPoint(r));
-    const fused = reciprocalRankFusion([dense.map((r) => ({ chunkId: r.point_id as string, score: 0 })), sparse.map((r) => ({ chunkId: r.point_id as string, score: 0 }))]);
-    return fused.slice(0, topK).map((h) => ({ ...byId.get(h.chunkId)!, score: h.score }));
+    const rows = await t.query().fullTextSearch(query).where(this.filter(tenantId, { domain })).select([...COLUMNS, "_score"]).limit(limit).toArray();
+    return rows.map((r: Record<string, unknown>) => ({ ...toPoint(r), score: r._score as number }));
   }
 
   async close(): Promise<void> {
