@@ -39,6 +39,13 @@ function settingsOf(e: ExperimentRecord, key: string): Map<string, ParameterValu
   return settings;
 }
 
+/** The smallest of 1, 2 or 5 times a power of ten that is at least `v` (an axis end). */
+function niceCeiling(v: number): number {
+  if (v <= 0) return 1;
+  const power = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((m) => m * power).find((c) => c >= v - 1e-12)!;
+}
+
 const order = (a: ParameterValue, b: ParameterValue) => (typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b)));
 
 /**
@@ -80,9 +87,11 @@ export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
     const seriesNames = [...new Set(rows.map(seriesOf))];
     const panels: Panel[] = SWEEP_METRICS.map((metric, m) => {
       const d = metricDefinition(metric)!;
+      const top = Math.max(0, ...rows.flatMap((r) => [r.metrics[m]!.value ?? 0, r.metrics[m]!.interval?.[1] ?? 0]));
       return {
         title: `${d.label} (${d.scale})`,
-        yMax: d.scale === "0-10" ? 10 : 1,
+        // Fitted to the values: precision and IoU of small spans would lie flat on a full 0-1 axis.
+        yMax: Math.min(d.scale === "0-10" ? 10 : 1, niceCeiling(top)),
         series: seriesNames.map((name) => ({
           label: name,
           points: xValues.map((xv) => {
