@@ -2,6 +2,7 @@ import type { RetrievedChunk } from "../domain/types.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js";
 import type { VectorHit, VectorStore } from "../stores/vectors/vector-store.js";
+import { keywordSearch } from "./bm25.js";
 import { reciprocalRankFusion } from "./fusion.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 
@@ -17,7 +18,7 @@ export interface Retrieval {
 
 /**
  * Retrieves the top-k chunks of one processed strategy for a question with a search mode
- * (default: the strategy's own): `dense` vectors, `keyword` BM25 over the full-text index, or
+ * (default: the strategy's own): `dense` vectors, `keyword` BM25 over the strategy's chunks (bm25.ts), or
  * `hybrid`, both fused by reciprocal rank. A parent-child strategy searches its children and
  * answers with their parents (one entry per parent, best child's score).
  */
@@ -38,7 +39,7 @@ export async function retrieve(
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || mode === "hybrid" ? candidates : topK;
   const dense = () => deps.vectors.search(state.vectorTable, queryVector!, state, wanted);
-  const keyword = () => deps.vectors.keywordSearch(state.vectorTable, question, state, wanted);
+  const keyword = async () => keywordSearch(state.generation, () => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk"), question, wanted);
   let hits: VectorHit[];
   if (mode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
   else if (mode === "keyword") hits = await keyword();

@@ -1,3 +1,4 @@
+import { indexedText } from "../text/indexed-text.js";
 import { ChunkevalError, ChunkingError, ChunkLimitError, IndexFailedError, throwIfCancelled } from "../errors.js";
 import { chunkOffThread } from "../strategies/offload.js";
 import { newId } from "../domain/ids.js";
@@ -12,11 +13,6 @@ import type { ServiceContext } from "./context.js";
  * `process` (and through it `bench`) and /v1 ingestion; what differs between them is only where
  * the vectors go and what "commit" means, which the caller's IndexSink says.
  */
-
-/** The text that is embedded and keyword-indexed for a chunk: its context first, if it has one. */
-export function indexedText(chunk: { text: string; context: string | null }): string {
-  return chunk.context ? `${chunk.context}\n\n${chunk.text}` : chunk.text;
-}
 
 /** A searchable chunk ready to be written: its indexed text (context included) and vector. */
 export interface IndexedChunk {

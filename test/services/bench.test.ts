@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
 import { BenchmarkError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
-import { handbookBytes } from "../helpers/documents.js";
+import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
 // Faithfulness and the hallucination rate are null here: the extractive generator copies its answers from the context.
@@ -145,6 +145,24 @@ test("bench rejects what it cannot run, before storing anything", async () => {
     await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "sliding" }), BenchmarkError);
     await assert.rejects(ws.app.bench({ document: { id: "doc_missing" }, questions, questionsSource: "q.json", strategies: "all" }), /document not found/);
     assert.equal(ws.app.listExperiments({ offset: 0, limit: 10 }).total, 0);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("hybrid and keyword retrieval rank the same on every run: other documents and index upkeep do not move BM25", async () => {
+  const ws = await createWorkspace();
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 10);
+    const input = { document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["contextual_retrieval", "recursive@retrieval=keyword"], topK: 3 };
+    const first = await ws.app.bench(input);
+    // Another document in the same tables would shift BM25 statistics computed over the whole table.
+    const other = await ws.app.upload({ filename: "other.docx", bytes: await buildDocx([{ h: "Member shares" }, { p: "A member share costs many euros in other cooperatives, and members vote on shares." }]) });
+    await ws.app.process(other.id, ["contextual_retrieval", "recursive"]);
+    const second = await ws.app.bench(input);
+    const retrieved = (id: string) => Object.values(ws.app.experimentResults(id)).flat().map((r) => r.retrieved.map((c) => [c.chunkId, c.score]));
+    assert.deepEqual(retrieved(second.experimentId), retrieved(first.experimentId));
+    for (const s of first.strategiesUsed) assert.equal(second.aggregateMetrics[s]!.compositeScore, first.aggregateMetrics[s]!.compositeScore, s);
   } finally {
     await ws.cleanup();
   }

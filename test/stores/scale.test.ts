@@ -60,7 +60,7 @@ test("the vector store's upkeep builds scalar indexes on the scope columns", asy
     const [name] = (await db.tableNames()).filter((n) => n.startsWith("chunks_"));
     const table = await db.openTable(name!);
     const columns = (await table.listIndices()).flatMap((i) => i.columns).sort();
-    assert.deepEqual(columns, ["document_id", "generation", "strategy", "text"]);
+    assert.deepEqual(columns, ["document_id", "generation", "strategy"]);
     table.close();
     db.close();
   } finally {

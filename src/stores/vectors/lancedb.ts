@@ -1,7 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, type IndexPlan, type MaintenanceOptions } from "./maintenance.js";
-import { fullTextQuery, sqlString } from "./sql.js";
+import { sqlString } from "./sql.js";
 import { VECTOR_TABLE_PREFIX, type VectorEntry, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
@@ -24,10 +24,10 @@ const EVALUATION_INDEXES: IndexPlan = {
 };
 
 /**
- * LanceDB at a local path or an object-store URI. Each table holds one embedder's vectors with a
- * full-text index on `text` for BM25 and scalar indexes on the scope columns; rows that arrived
- * after an index was built are still searched (LanceDB scans unindexed fragments) until the
- * table's maintainer folds them in.
+ * LanceDB at a local path or an object-store URI. Each table holds one embedder's vectors with
+ * scalar indexes on the scope columns; rows that arrived after an index was built are still
+ * searched (LanceDB scans unindexed fragments) until the table's maintainer folds them in.
+ * Keyword search is not asked of it: BM25 runs in retrieval/bm25.ts over one strategy's chunks.
  */
 export class LanceVectorStore implements VectorStore {
   private readonly tables = new Map<string, Promise<Table>>();
@@ -97,10 +97,9 @@ export class LanceVectorStore implements VectorStore {
       return;
     }
     // Another add of this process (a variant processed alongside) began creating it while we
-    // looked: add once it exists, rather than racing its full-text index build.
+    // looked: add once it exists, rather than racing its creation.
     if (this.tables.has(table)) return this.add(table, rows);
     const creating = (async () => {
-      const lancedb = await import("@lancedb/lancedb");
       let created: Table;
       try {
         created = await this.db.createTable(table, data);
@@ -111,7 +110,6 @@ export class LanceVectorStore implements VectorStore {
         await theirs.add(data);
         return theirs;
       }
-      await created.createIndex("text", { config: lancedb.Index.fts() });
       return created;
     })();
     this.tables.set(table, creating);
@@ -135,14 +133,6 @@ export class LanceVectorStore implements VectorStore {
       .limit(limit)
       .toArray();
     return rows.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
-  }
-
-  async keywordSearch(table: string, text: string, scope: VectorScope, limit: number): Promise<VectorHit[]> {
-    const t = await this.existing(table);
-    const query = fullTextQuery(text);
-    if (!t || !query) return [];
-    const rows = await t.query().fullTextSearch(query).where(scopeFilter(scope)).select(["chunk_id", "_score"]).limit(limit).toArray();
-    return rows.map((r: { chunk_id: string; _score: number }) => ({ chunkId: r.chunk_id, score: r._score }));
   }
 
   async deleteGeneration(table: string, scope: VectorScope): Promise<void> {

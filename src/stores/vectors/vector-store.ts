@@ -32,8 +32,6 @@ export interface VectorHit {
 export interface VectorStore {
   add(table: string, rows: VectorRow[]): Promise<void>;
   search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]>;
-  /** BM25 over the full-text index for a question as the user wrote it (the adapter makes its own query syntax). */
-  keywordSearch(table: string, text: string, scope: VectorScope, limit: number): Promise<VectorHit[]>;
   deleteGeneration(table: string, scope: VectorScope): Promise<void>;
   deleteDocument(documentId: string): Promise<void>;
   /** Every stored vector row, by table (what cleanup and `chunkeval doctor` compare with SQLite). */
