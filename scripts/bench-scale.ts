@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { composeChunkeval } from "../src/chunkeval.js";
+import { LancePointsStore } from "../src/stores/vectors/lancedb/points.js";
 import { loadConfig } from "../src/config/load.js";
 import { STRATEGY_NAMES } from "../src/strategies/registry.js";
 import { measure, startServe } from "./load-helpers.js";
@@ -93,7 +94,10 @@ const chunks = Object.values(chunksByStrategy).reduce((a, b) => a + b, 0);
 // the first tenant's, so they filter the collection as a multi-tenant deployment does.
 const tenants = Array.from({ length: v1Tenants }, (_, i) => app.tenants.createTenant(`bench${i}`));
 const tenant = tenants[0]!;
-const { ingestion, points } = await internals.v1();
+const { ingestion, points: pointsPort } = await internals.v1();
+// The index measurements below use the LanceDB adapter's own exact and ANN queries.
+if (!(pointsPort instanceof LancePointsStore)) throw new Error("bench:scale measures the LanceDB points store");
+const points = pointsPort;
 t = performance.now();
 let pointsIndexed = 0;
 for (const tn of tenants) {

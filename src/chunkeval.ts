@@ -14,7 +14,7 @@ import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
 import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
 import { TenantsRepo } from "./stores/sqlite/tenants-repo.js";
 import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
-import { PointsStore } from "./stores/vectors/points.js";
+import type { PointsStore } from "./stores/vectors/points-store.js";
 import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
 import { sweepAbandoned } from "./services/generations.js";
@@ -40,7 +40,7 @@ import { ChunksRepo } from "./stores/sqlite/chunks-repo.js";
 import { DocumentsRepo } from "./stores/sqlite/documents-repo.js";
 import { QueriesRepo } from "./stores/sqlite/queries-repo.js";
 import { CompletionCacheRepo, EmbeddingCacheRepo } from "./stores/sqlite/cache-repos.js";
-import { LanceVectorStore } from "./stores/vectors/lancedb.js";
+import { vectorBackendFor } from "./stores/vectors/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
 /** Memoises an async factory so concurrent first calls share one instance. */
@@ -74,6 +74,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     huggingFace: config.huggingFace,
   };
 
+  const vectorBackend = vectorBackendFor(config.vectorStoreUri);
   const maintenance = { delayMs: DEFAULTS.vectorMaintenanceDelayMs, versionRetentionMs: config.vectorVersionRetentionSeconds * 1000 };
   const embedders = new Map<string, Promise<CachedEmbedder>>();
   const openedVectors: VectorStore[] = [];
@@ -84,7 +85,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const owner = currentOwner();
   /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
   const rawVectors = once(async () => {
-    const store = await LanceVectorStore.open(config.vectorStoreUri, maintenance);
+    const store = await vectorBackend.openVectors(config.vectorStoreUri, "evaluation", maintenance);
     openedVectors.push(store);
     return store;
   });
@@ -150,7 +151,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const tenants = new TenantsRepo(db);
   const ingestionRepo = new IngestionRepo(db);
   const pointsStore = once(async () => {
-    const points = await PointsStore.open(config.vectorStoreUri, { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
+    const points = await vectorBackend.openPoints(config.vectorStoreUri, "v1", { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
     openedPoints.push(points);
     return points;
   });

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "./defaults.js";
+import { vectorStoreSchemes } from "../stores/vectors/registry.js";
 
 /** The configuration in effect: code-side names; README documents file keys and variables. */
 export interface ChunkevalConfig {
@@ -108,15 +109,14 @@ export const SETTINGS: SettingDeclaration[] = [
   setting({ key: "hf_allow_remote", env: "CHUNKEVAL_HF_ALLOW_REMOTE", kind: "bool", path: "huggingFace.allowRemote", default: DEFAULTS.hfAllowRemote, description: "let hf:<model-id> download from the hub" }),
 ];
 
-/** Object stores LanceDB reaches by URI; anything else with a scheme is refused, a plain path is local. */
-const OBJECT_STORE_SCHEMES = ["s3", "gs", "az"];
-
 function resolveVectorStoreUri(raw: string, ctx: SettingContext): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
   if (scheme === undefined) return resolve(ctx.cwd, raw);
   if (scheme === "file") return resolve(ctx.cwd, raw.slice("file://".length));
-  if (!OBJECT_STORE_SCHEMES.includes(scheme) || raw.length <= scheme.length + 3) {
-    ctx.errors.push(`vector_store_uri: ${JSON.stringify(raw)} is not a local path or an ${OBJECT_STORE_SCHEMES.map((s) => `${s}://bucket/path`).join(", ")} URI`);
+  // Object stores some vector backend reaches by URI; anything else with a scheme is refused, a plain path is local.
+  const schemes = vectorStoreSchemes();
+  if (!schemes.includes(scheme) || raw.length <= scheme.length + 3) {
+    ctx.errors.push(`vector_store_uri: ${JSON.stringify(raw)} is not a local path or an ${schemes.map((s) => `${s}://bucket/path`).join(", ")} URI`);
     return join(ctx.dataDir, DEFAULTS.vectorStoreFolder);
   }
   return raw;

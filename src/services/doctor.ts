@@ -9,7 +9,7 @@ export interface DoctorFinding {
   documentId: string;
   strategy: string;
   generation: string;
-  vectorTable: string;
+  vectorSpace: string;
   /** Chunks without a vector, vector rows without a committed chunk, or 0 for a bare pending row. */
   count: number;
   message: string;
@@ -32,14 +32,15 @@ export interface DoctorDeps {
   owner: Owner;
 }
 
-const key = (r: { vectorTable: string; generation: string }) => `${r.vectorTable}\u0000${r.generation}`;
+const key = (r: { vectorSpace: string; generation: string }) => `${r.vectorSpace}\u0000${r.generation}`;
 
 async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">> {
   const store = await deps.vectors();
   // Vectors first, SQLite second: the same order as cleanup, so a commit in between is not a fault.
   const entries = await store.inventory();
-  const committed = deps.chunks.committedChunks();
+  // Pending before committed, as in cleanup: a generation that commits in between is then committed, not orphaned.
   const pending = new Map(deps.chunks.pendingGenerations().map((p) => [key(p), p]));
+  const committed = deps.chunks.committedChunks();
   const stored = new Map<string, { ref: GenerationRef; chunkIds: Set<string> }>();
   for (const e of entries) {
     const k = key(e);
@@ -94,7 +95,7 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   }
   for (const f of broken.values()) {
     deps.chunks.forgetStrategy(f.documentId, f.strategy);
-    await store.deleteGeneration(f.vectorTable, f);
+    await store.deleteGeneration(f.vectorSpace, f);
     repaired.push(`document ${f.documentId}, strategy ${f.strategy}: marked for re-processing (run: chunkeval process ${f.documentId} --strategies ${f.strategy})`);
   }
   const removed = await sweepAbandoned(deps.chunks, store, deps.owner);

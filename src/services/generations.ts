@@ -9,12 +9,12 @@ import type { VectorEntry, VectorStore } from "../stores/vectors/vector-store.js
  */
 export const ABANDONED_GENERATION_MS = 60 * 60 * 1000;
 
-const key = (r: { vectorTable: string; generation: string }) => `${r.vectorTable}\u0000${r.generation}`;
+const key = (r: { vectorSpace: string; generation: string }) => `${r.vectorSpace}\u0000${r.generation}`;
 
 /** The distinct generations that have vector rows. */
 export function generationsIn(entries: VectorEntry[]): GenerationRef[] {
   const out = new Map<string, GenerationRef>();
-  for (const e of entries) out.set(key(e), { vectorTable: e.vectorTable, documentId: e.documentId, strategy: e.strategy, generation: e.generation });
+  for (const e of entries) out.set(key(e), { vectorSpace: e.vectorSpace, documentId: e.documentId, strategy: e.strategy, generation: e.generation });
   return [...out.values()];
 }
 
@@ -28,9 +28,12 @@ export function generationsIn(entries: VectorEntry[]): GenerationRef[] {
 export async function sweepAbandoned(chunks: ChunksRepo, store: VectorStore, me: Owner, maxAgeMs = ABANDONED_GENERATION_MS): Promise<number> {
   const present = generationsIn(await store.inventory());
   const claimed = chunks.claimAbandoned(me, maxAgeMs);
-  const keep = new Set([...chunks.currentGenerations(), ...chunks.pendingGenerations()].map(key));
+  // Pending before current: a commit moves a generation from one to the other in one
+  // transaction, so one that commits between the two reads is still seen in the second.
+  const pending = chunks.pendingGenerations();
+  const keep = new Set([...pending, ...chunks.currentGenerations()].map(key));
   const doomed = new Map<string, GenerationRef>();
   for (const g of [...present, ...claimed]) if (!keep.has(key(g))) doomed.set(key(g), g);
-  for (const g of doomed.values()) await store.deleteGeneration(g.vectorTable, g);
+  for (const g of doomed.values()) await store.deleteGeneration(g.vectorSpace, g);
   return doomed.size;
 }

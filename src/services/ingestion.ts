@@ -11,7 +11,7 @@ import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
 import type { IngestionRepo } from "../stores/sqlite/ingestion-repo.js";
 import type { TenantsRepo } from "../stores/sqlite/tenants-repo.js";
-import type { PointsStore } from "../stores/vectors/points.js";
+import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
 

@@ -1,6 +1,6 @@
 import { NotFoundError } from "../errors.js";
 import { reciprocalRankFusion } from "../retrieval/fusion.js";
-import type { PointsStore } from "../stores/vectors/points.js";
+import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
 
 /** How many candidates each list gathers per wanted result before fusion. */

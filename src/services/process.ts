@@ -4,7 +4,7 @@ import type { ProcessResult, RunOptions, StoredDocument, StrategyFailure, Strate
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
-import { vectorTableName, type VectorStore } from "../stores/vectors/vector-store.js";
+import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
@@ -40,23 +40,23 @@ function tokenStats(chunks: Array<{ tokenCount: number }>): StrategyRunSummary["
  * transaction, and only then are the vectors of the generation it replaced deleted.
  */
 function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, key: string, plan: IndexPlan): IndexSink<void> {
-  const table = vectorTableName(plan.embedder, plan.dimension);
+  const space = store.spaceFor(plan.embedder, plan.dimension);
   const scope = { documentId: document.id, strategy: key, generation: plan.generation };
-  ctx.chunks.beginGeneration({ ...scope, vectorTable: table }, ctx.owner);
+  ctx.chunks.beginGeneration({ ...scope, vectorSpace: space }, ctx.owner);
   return {
-    write: (chunks) => store.add(table, chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector }))),
+    write: (chunks) => store.add(space, chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector }))),
     async commit() {
       const searchable = plan.chunks.filter((c) => c.role === "chunk").length;
       const previous = ctx.chunks.commitGeneration(
-        { ...scope, options: plan.strategy.options, embedder: plan.embedder, vectorTable: table, retrieval: plan.strategy.retrieval, chunkCount: searchable, processedAt: nowTimestamp() },
+        { ...scope, options: plan.strategy.options, embedder: plan.embedder, vectorSpace: space, retrieval: plan.strategy.retrieval, chunkCount: searchable, processedAt: nowTimestamp() },
         plan.chunks,
       );
       // Committed: a failure from here on leaves only unreferenced vectors, which cleanup removes.
-      if (previous && previous.generation !== scope.generation) await store.deleteGeneration(previous.vectorTable, previous).catch(() => undefined);
+      if (previous && previous.generation !== scope.generation) await store.deleteGeneration(previous.vectorSpace, previous).catch(() => undefined);
     },
     async discard() {
       // Vectors first, then the pending row: a crash in between leaves a pending row of a dead owner.
-      await store.deleteGeneration(table, scope).catch(() => undefined);
+      await store.deleteGeneration(space, scope).catch(() => undefined);
       try {
         ctx.chunks.dropPending(scope.generation);
       } catch {

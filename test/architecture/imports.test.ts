@@ -24,6 +24,7 @@ function importSpecifiers(text: string): string[] {
 }
 
 const ADAPTERS = ["parsers", "strategies", "embedders", "retrieval", "generators", "evaluators", "reports", "stores"];
+const LANCEDB_ADAPTER = "stores/vectors/lancedb/";
 const UI_PACKAGES = ["commander", "ora", "@inquirer/prompts", "cli-table3", "fastify"];
 
 const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolean; why: string }> = [
@@ -31,6 +32,8 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolea
   { from: (f) => f.startsWith("transports/"), forbid: (i) => i.startsWith("stores/"), why: "transports reach stores only through services" },
   { from: (f) => ADAPTERS.some((a) => f.startsWith(a + "/")), forbid: (i) => i.startsWith("services/") || i.startsWith("transports/") || UI_PACKAGES.includes(i), why: "adapters never call up into services or transports" },
   { from: (f) => f.startsWith("domain/"), forbid: (i) => !i.startsWith("domain/") && !i.startsWith("node:"), why: "domain is plain types and pure functions" },
+  { from: (f) => !f.startsWith(LANCEDB_ADAPTER), forbid: (i) => i.startsWith("@lancedb/") || i === "apache-arrow", why: "only the LanceDB adapter knows LanceDB" },
+  { from: (f) => !f.startsWith(LANCEDB_ADAPTER) && f !== "stores/vectors/registry.ts", forbid: (i) => i.startsWith(LANCEDB_ADAPTER), why: "vector backends are reached through stores/vectors/registry.ts" },
 ];
 
 /** The wrong-way imports under a source root, as "file imports module: why". */
@@ -73,9 +76,14 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("strategies/recursive.ts", `const s = await import("../services/process.js");\n`);
     write("domain/metrics.ts", `import { stemmer } from "stemmer";\n`);
     write("services/fine.ts", `import { x } from "../domain/metrics.js";\n`);
+    write("retrieval/retrieve.ts", `import { sqlString } from "../stores/vectors/lancedb/sql.js";\n`);
+    write("services/points.ts", `import type { Table } from "@lancedb/lancedb";\n`);
+    write("stores/vectors/lancedb/vectors.ts", `import type { Table } from "@lancedb/lancedb";\n`);
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
+      "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
+      "services/points.ts imports @lancedb/lancedb: only the LanceDB adapter knows LanceDB",
       "strategies/recursive.ts imports services/process.js: adapters never call up into services or transports",
       "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports reach stores only through services",
     ]);

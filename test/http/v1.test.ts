@@ -241,7 +241,7 @@ test("healthz answers while the process lives; readyz is 503 with the reason whe
     const ready = await t.request("GET", "/readyz");
     assert.deepEqual([ready.status, ready.body.status], [200, "ready"]);
     const lancedb = await import("@lancedb/lancedb");
-    const db = await lancedb.connect(join(t.ws.dir, "data", "lancedb"));
+    const db = await lancedb.connect(join(t.ws.dir, "data", "lancedb", "v1"));
     await db.dropTable("chunks");
     const gone = await t.request("GET", "/readyz");
     assert.deepEqual([gone.status, gone.body.status, gone.body.reason], [503, "not_ready", "the chunks collection does not exist"]);

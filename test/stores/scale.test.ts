@@ -56,8 +56,8 @@ test("the vector store's upkeep builds scalar indexes on the scope columns", asy
     await ws.app.process(doc.id, ["recursive"]);
     await (await ws.internals.context.vectors()).maintain();
     const lancedb = await import("@lancedb/lancedb");
-    const db = await lancedb.connect(ws.app.config.vectorStoreUri);
-    const [name] = (await db.tableNames()).filter((n) => n.startsWith("chunks_"));
+    const db = await lancedb.connect(join(ws.app.config.vectorStoreUri, "evaluation"));
+    const [name] = await db.tableNames();
     const table = await db.openTable(name!);
     const columns = (await table.listIndices()).flatMap((i) => i.columns).sort();
     assert.deepEqual(columns, ["document_id", "generation", "strategy"]);
@@ -103,9 +103,9 @@ test("GET /documents and /experiments pages cost the same number of queries for 
       ctx.documents.insert({ id, filename: `f${i}.docx`, format: "docx", title: "t", paragraphCount: 1, text: "x", blocks: [], filePath: "/nowhere", contentHash: `h${i}`, createdAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}` });
       for (const strategy of i % 2 ? ["recursive", "fixed_size"] : ["semantic"]) {
         const generation = `gen_${i}_${strategy}`;
-        ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorTable: "chunks_hash_512" }, currentOwner());
+        ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorSpace: "chunks_hash_512" }, currentOwner());
         ctx.chunks.commitGeneration(
-          { documentId: id, strategy, generation, options: {}, embedder: "hash", vectorTable: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
+          { documentId: id, strategy, generation, options: {}, embedder: "hash", vectorSpace: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
           [],
         );
       }
@@ -175,9 +175,13 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
       await server.close();
     }
     assert.equal(existsSync(join(app.config.dataDir, "lancedb")), false, "nothing was written to the local LanceDB folder");
-    const listing = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2&prefix=lancedb/&delimiter=/`)).text();
-    const tables = [...listing.matchAll(/<Prefix>lancedb\/([^<]+)\/<\/Prefix>/g)].map((m) => m[1]).sort();
-    assert.deepEqual(tables, ["chunks.lance", "chunks_hash_512.lance"]);
+    const tablesUnder = async (prefix: string) => {
+      const listing = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2&prefix=${prefix}&delimiter=/`)).text();
+      return [...listing.matchAll(/<CommonPrefixes><Prefix>[^<]*?([^</]+)\/<\/Prefix>/g)].map((m) => m[1]).sort();
+    };
+    assert.deepEqual(await tablesUnder("lancedb/"), ["evaluation", "v1"], "each surface in its own namespace");
+    assert.deepEqual(await tablesUnder("lancedb/evaluation/"), ["chunks_hash_512.lance"]);
+    assert.deepEqual(await tablesUnder("lancedb/v1/"), ["chunks.lance"]);
   } finally {
     await ws.cleanup();
     for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
@@ -208,9 +212,9 @@ test("a process sees vectors another process sharing the data directory wrote af
 test("/v1 points past the row threshold get an ANN index that answers any top_k, and exact search agrees on the best match", async () => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
-  const { PointsStore } = await import("../../src/stores/vectors/points.js");
+  const { LancePointsStore } = await import("../../src/stores/vectors/lancedb/points.js");
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-ann-"));
-  const store = await PointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 500 });
+  const store = await LancePointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 500 });
   try {
     await store.ensureCollection(8);
     const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));

@@ -4,12 +4,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { vectorTableName } from "../../src/stores/vectors/vector-store.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { runCli } from "../helpers/cli.js";
 
-const TABLE = vectorTableName("hash", 512);
 const vector = () => new Float32Array(512).fill(0.1);
 
 test("opening the store never sweeps a generation another live process is writing; a dead writer's is swept", async () => {
@@ -18,18 +16,19 @@ test("opening the store never sweeps a generation another live process is writin
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const chunks = ws.internals.context.chunks;
     const store = await ws.internals.context.vectors();
-    const live = { documentId: doc.id, strategy: "recursive", generation: "gen_inflight", vectorTable: TABLE };
-    const dead = { documentId: doc.id, strategy: "fixed_size", generation: "gen_deadwriter", vectorTable: TABLE };
+    const SPACE = store.spaceFor("hash", 512);
+    const live = { documentId: doc.id, strategy: "recursive", generation: "gen_inflight", vectorSpace: SPACE };
+    const dead = { documentId: doc.id, strategy: "fixed_size", generation: "gen_deadwriter", vectorSpace: SPACE };
     // Another process on this machine (alive: this test's own pid, another instance) mid-write,
     // and one that was killed mid-write.
     chunks.beginGeneration(live, { instance: "ins_other", pid: process.pid, host: hostname() });
     chunks.beginGeneration(dead, { instance: "ins_killed", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() });
-    for (const g of [live, dead]) await store.add(TABLE, [{ ...g, chunkId: `chk_${g.generation}`, text: "x", vector: vector() }]);
+    for (const g of [live, dead]) await store.add(SPACE, [{ ...g, chunkId: `chk_${g.generation}`, text: "x", vector: vector() }]);
 
     await ws.reopen(); // a new process opening the data directory runs the cleanup
     const reopened = await ws.internals.context.vectors();
-    assert.equal((await reopened.search(TABLE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
-    assert.equal((await reopened.search(TABLE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
+    assert.equal((await reopened.search(SPACE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
+    assert.equal((await reopened.search(SPACE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
     assert.deepEqual(ws.internals.context.chunks.pendingGenerations().map((p) => p.generation), ["gen_inflight"]);
 
     // A writer whose pending row was reclaimed (it outlived the age bound) cannot commit.
@@ -37,6 +36,44 @@ test("opening the store never sweeps a generation another live process is writin
     const state = { ...live, options: {}, embedder: "hash", retrieval: "dense" as const, chunkCount: 1, processedAt: "2026-01-01T00:00:00" };
     assert.throws(() => ws.internals.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
     assert.equal(ws.internals.context.chunks.state(doc.id, "recursive"), null);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("cleanup never deletes a generation that commits while it reads SQLite", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const chunks = ws.internals.context.chunks;
+    const store = await ws.internals.context.vectors();
+    const ref = { documentId: doc.id, strategy: "recursive", generation: "gen_committing", vectorSpace: store.spaceFor("hash", 512) };
+    chunks.beginGeneration(ref, ws.internals.context.owner);
+    await store.add(ref.vectorSpace, [{ ...ref, chunkId: "chk_committing", text: "x", vector: vector() }]);
+    // The writer commits at the worst moment: between cleanup's two reads of SQLite (after its
+    // claim of abandoned generations, after whichever of current and pending it reads first).
+    const commit = () => chunks.commitGeneration({ ...ref, options: {}, embedder: "hash", retrieval: "dense", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, []);
+    let armed = false;
+    const claim = chunks.claimAbandoned.bind(chunks);
+    chunks.claimAbandoned = (...args) => {
+      const claimed = claim(...args);
+      armed = true;
+      return claimed;
+    };
+    for (const read of ["currentGenerations", "pendingGenerations"] as const) {
+      const original = (chunks[read] as () => unknown[]).bind(chunks);
+      (chunks as unknown as Record<string, () => unknown[]>)[read] = () => {
+        const result = original();
+        if (armed) {
+          armed = false;
+          commit();
+        }
+        return result;
+      };
+    }
+    const { sweepAbandoned } = await import("../../src/services/generations.js");
+    assert.equal(await sweepAbandoned(chunks, store, ws.internals.context.owner), 0);
+    assert.equal((await store.search(ref.vectorSpace, vector(), ref, 10)).length, 1, "the committed generation keeps its vectors");
   } finally {
     await ws.cleanup();
   }
@@ -57,8 +94,8 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
     const ws = await createWorkspace({ data_dir: join(dir, "data") });
     const store = await ws.internals.context.vectors();
     const fixed = ws.internals.context.chunks.state(id, "fixed_size")!;
-    await store.deleteGeneration(fixed.vectorTable, fixed);
-    await store.add(TABLE, [{ documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() }]);
+    await store.deleteGeneration(fixed.vectorSpace, fixed);
+    await store.add(fixed.vectorSpace, [{ documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() }]);
     await ws.app.close();
 
     const broken = await runCli(["doctor", "--json"], env);

@@ -11,7 +11,7 @@ export interface StrategyState {
   generation: string;
   options: Record<string, number>;
   embedder: string;
-  vectorTable: string;
+  vectorSpace: string;
   retrieval: RetrievalMode;
   chunkCount: number;
   processedAt: string;
@@ -48,13 +48,13 @@ export interface PendingGeneration {
   documentId: string;
   strategy: string;
   generation: string;
-  vectorTable: string;
+  vectorSpace: string;
   owner: { instance: string; pid: number; host: string };
   startedAtMs: number;
 }
 
 /** A generation's vectors, wherever they are: what cleanup and the doctor work with. */
-export type GenerationRef = { documentId: string; strategy: string; generation: string; vectorTable: string };
+export type GenerationRef = { documentId: string; strategy: string; generation: string; vectorSpace: string };
 
 /**
  * Rows of `chunks`, `document_strategies` and `pending_generations`; see ../README.md for the
@@ -75,7 +75,7 @@ export class ChunksRepo {
       generation: row.generation as string,
       options: JSON.parse(row.options_json as string) as Record<string, number>,
       embedder: row.embedder as string,
-      vectorTable: row.vector_table as string,
+      vectorSpace: row.vector_table as string,
       retrieval: row.retrieval as RetrievalMode,
       chunkCount: row.chunk_count as number,
       processedAt: row.processed_at as string,
@@ -88,7 +88,7 @@ export class ChunksRepo {
       this.db.prepare(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`).all() as Array<
         Record<string, string>
       >
-    ).map((r) => ({ documentId: r.document_id!, strategy: r.strategy!, generation: r.generation!, vectorTable: r.vector_table! }));
+    ).map((r) => ({ documentId: r.document_id!, strategy: r.strategy!, generation: r.generation!, vectorSpace: r.vector_table! }));
   }
 
   /** Generations whose vectors are being written by some process, not committed yet. */
@@ -97,7 +97,7 @@ export class ChunksRepo {
       documentId: r.document_id,
       strategy: r.strategy,
       generation: r.generation,
-      vectorTable: r.vector_table,
+      vectorSpace: r.vector_table,
       owner: { instance: r.owner_instance, pid: r.owner_pid, host: r.owner_host },
       startedAtMs: r.started_at_ms,
     }));
@@ -110,7 +110,7 @@ export class ChunksRepo {
         `INSERT INTO pending_generations (generation, document_id, strategy, vector_table, owner_instance, owner_pid, owner_host, started_at_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(ref.generation, ref.documentId, ref.strategy, ref.vectorTable, owner.instance, owner.pid, owner.host, nowMs);
+      .run(ref.generation, ref.documentId, ref.strategy, ref.vectorSpace, owner.instance, owner.pid, owner.host, nowMs);
   }
 
   /** A pending generation that will not be committed: its vectors are removed (or about to be). */
@@ -161,7 +161,7 @@ export class ChunksRepo {
              embedder = excluded.embedder, vector_table = excluded.vector_table, retrieval = excluded.retrieval,
              chunk_count = excluded.chunk_count, processed_at = excluded.processed_at`,
         )
-        .run(state.documentId, state.strategy, state.generation, JSON.stringify(state.options), state.embedder, state.vectorTable, state.retrieval, state.chunkCount, state.processedAt);
+        .run(state.documentId, state.strategy, state.generation, JSON.stringify(state.options), state.embedder, state.vectorSpace, state.retrieval, state.chunkCount, state.processedAt);
       if (previous && previous.generation !== state.generation) {
         this.db.prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ? AND generation = ?`).run(state.documentId, state.strategy, previous.generation);
       }

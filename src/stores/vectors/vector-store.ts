@@ -4,14 +4,14 @@ export interface VectorRow {
   documentId: string;
   strategy: string;
   generation: string;
-  /** The text that was embedded and is keyword-indexed (context included, where there is one). */
+  /** The text that was embedded (context included, where there is one). */
   text: string;
   vector: Float32Array;
 }
 
 /** Where one vector row is and what it belongs to. */
 export interface VectorEntry extends VectorScope {
-  vectorTable: string;
+  vectorSpace: string;
   chunkId: string;
 }
 
@@ -28,13 +28,26 @@ export interface VectorHit {
   score: number;
 }
 
-/** The few vector operations the services use (port); LanceDB implements it. */
+/** How a store looks after itself: when upkeep runs after writes, how long old versions are kept. */
+export interface StoreUpkeep {
+  /** How long after the first write of a quiet period upkeep runs (writes in between share the run). */
+  delayMs: number;
+  /** Old versions are deleted once older than this; other processes may still read younger ones. */
+  versionRetentionMs: number;
+}
+
+/**
+ * The vector operations the evaluation services use (port). Vectors of one embedder and
+ * dimension live in one *space*: an opaque key the store hands out (`spaceFor`), which SQLite
+ * records with each generation and services pass back unchanged, never parse or build.
+ */
 export interface VectorStore {
-  add(table: string, rows: VectorRow[]): Promise<void>;
-  search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]>;
-  deleteGeneration(table: string, scope: VectorScope): Promise<void>;
+  spaceFor(embedder: string, dimension: number): string;
+  add(space: string, rows: VectorRow[]): Promise<void>;
+  search(space: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]>;
+  deleteGeneration(space: string, scope: VectorScope): Promise<void>;
   deleteDocument(documentId: string): Promise<void>;
-  /** Every stored vector row, by table (what cleanup and `chunkeval doctor` compare with SQLite). */
+  /** Every stored vector row, by space (what cleanup and `chunkeval doctor` compare with SQLite). */
   inventory(): Promise<VectorEntry[]>;
   /**
    * Runs the store's pending upkeep now (indexes, compaction, removal of old versions) and waits
@@ -42,11 +55,4 @@ export interface VectorStore {
    */
   maintain(): Promise<void>;
   close(): Promise<void>;
-}
-
-export const VECTOR_TABLE_PREFIX = "chunks_";
-
-/** Table name for an embedder's vectors: one table per embedder and dimension. */
-export function vectorTableName(embedder: string, dimension: number): string {
-  return `${VECTOR_TABLE_PREFIX}${embedder.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_${dimension}`;
 }

@@ -1,30 +1,11 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
-import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type MaintenanceOptions, type VectorQueryTuning } from "./maintenance.js";
+import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type VectorQueryTuning } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
+import type { Point, PointFilter, PointsStore, PointsStoreOptions, PublicPoint, ScoredPoint } from "../points-store.js";
 
-/** The name of the /v1 chunks collection (SPEC §4 rule 4). */
+/** The name of the /v1 chunks collection (SPEC §4 rule 4), inside the /v1 namespace. */
 export const CHUNKS_COLLECTION = "chunks";
-
-/** A stored point: one chunk of a source file with its dense vector and server-owned fields. */
-export interface Point {
-  pointId: string;
-  tenantId: string;
-  domain: string;
-  sourceFileId: string;
-  filename: string;
-  /** Server-owned: the source file's version that wrote the point. */
-  version: number;
-  chunkIndex: number;
-  text: string;
-  start: number;
-  end: number;
-  deleted: boolean;
-  ingestionJobId: string;
-  vector: Float32Array;
-}
-
-export type PublicPoint = Omit<Point, "vector" | "ingestionJobId">;
 
 function toPoint(r: Record<string, unknown>): PublicPoint {
   return {
@@ -63,15 +44,11 @@ function pointIndexes(vectorIndexMinRows: number): IndexPlan {
   };
 }
 
-export interface PointsStoreOptions extends MaintenanceOptions {
-  vectorIndexMinRows: number;
-}
-
 /**
  * The points of the /v1 surface in one LanceDB collection, with a full-text index on `text`
  * for the sparse (BM25) side of hybrid search. Every read filters by tenant.
  */
-export class PointsStore {
+export class LancePointsStore implements PointsStore {
   private table: Table | null = null;
 
   private readonly maintainer: TableMaintainer;
@@ -83,8 +60,8 @@ export class PointsStore {
     this.maintainer = new TableMaintainer(() => this.open(), pointIndexes(options.vectorIndexMinRows), options);
   }
 
-  static async open(uri: string, options: PointsStoreOptions): Promise<PointsStore> {
-    return new PointsStore(await connectVectorStore(uri), options);
+  static async open(uri: string, options: PointsStoreOptions): Promise<LancePointsStore> {
+    return new LancePointsStore(await connectVectorStore(uri), options);
   }
 
   /** A write: never overlaps a compaction, and schedules maintenance. */
@@ -184,16 +161,16 @@ export class PointsStore {
     await this.write((t) => t.delete(`ingestion_job_id = ${sqlString(jobId)}`));
   }
 
-  async countLive(tenantId: string, filter: { domain?: string; sourceFileId?: string } = {}): Promise<number> {
+  async countLive(tenantId: string, filter: PointFilter = {}): Promise<number> {
     const t = await this.open();
     return t.countRows(this.filter(tenantId, filter));
   }
 
-  private filter(tenantId: string, f: { domain?: string; sourceFileId?: string }): string {
+  private filter(tenantId: string, f: PointFilter): string {
     return [`tenant_id = ${sqlString(tenantId)}`, "deleted = false", ...(f.domain ? [`domain = ${sqlString(f.domain)}`] : []), ...(f.sourceFileId ? [`source_file_id = ${sqlString(f.sourceFileId)}`] : [])].join(" AND ");
   }
 
-  async list(tenantId: string, filter: { domain?: string; sourceFileId?: string }, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
+  async list(tenantId: string, filter: PointFilter, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
     const t = await this.open();
     const rows = (await t.query().where(this.filter(tenantId, filter)).select(COLUMNS).toArray()).map(toPoint);
     rows.sort((a, b) => a.filename.localeCompare(b.filename) || a.version - b.version || a.chunkIndex - b.chunkIndex);
@@ -222,13 +199,13 @@ export class PointsStore {
   }
 
   /** Dense candidates among a tenant's live points, best first, with cosine similarity as score. */
-  async denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<Array<PublicPoint & { score: number }>> {
+  async denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<ScoredPoint[]> {
     const rows = await this.nearest(tenantId, vector, domain, limit);
     return rows.map((r) => ({ ...toPoint(r), score: 1 - (r._distance as number) }));
   }
 
   /** BM25 candidates among a tenant's live points for a question as the user wrote it. */
-  async keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<Array<PublicPoint & { score: number }>> {
+  async keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<ScoredPoint[]> {
     const query = fullTextQuery(text);
     if (!query) return [];
     const t = await this.open();

@@ -1,4 +1,5 @@
 import type { Table } from "@lancedb/lancedb";
+import type { StoreUpkeep } from "../vector-store.js";
 
 /** The indexes a table should carry: scalar indexes on its filter columns, and a vector index once it is large. */
 export interface IndexPlan {
@@ -6,13 +7,6 @@ export interface IndexPlan {
   scalar: Array<{ column: string; kind: "btree" | "bitmap" }>;
   /** Build an ANN index on `vector` once the table holds this many rows; absent: never. */
   vectorIndexMinRows?: number;
-}
-
-export interface MaintenanceOptions {
-  /** How long after the first write of a quiet period maintenance runs (writes in between share the run). */
-  delayMs: number;
-  /** Old table versions are deleted once older than this; other processes may still read younger ones. */
-  versionRetentionMs: number;
 }
 
 /**
@@ -56,7 +50,7 @@ export class TableMaintainer {
   constructor(
     private readonly table: () => Promise<Table>,
     private readonly plan: IndexPlan,
-    private readonly options: MaintenanceOptions,
+    private readonly options: StoreUpkeep,
   ) {}
 
   /** Runs `fn` (a write) so that it never overlaps a compaction of the same table. */

@@ -1,8 +1,8 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
-import { TableMaintainer, type IndexPlan, type MaintenanceOptions } from "./maintenance.js";
+import { TableMaintainer, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
-import { VECTOR_TABLE_PREFIX, type VectorEntry, type VectorHit, type VectorRow, type VectorScope, type VectorStore } from "./vector-store.js";
+import type { StoreUpkeep, VectorEntry, VectorHit, VectorRow, VectorScope, VectorStore } from "../vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
   return `document_id = ${sqlString(scope.documentId)} AND strategy = ${sqlString(scope.strategy)} AND generation = ${sqlString(scope.generation)}`;
@@ -24,7 +24,8 @@ const EVALUATION_INDEXES: IndexPlan = {
 };
 
 /**
- * LanceDB at a local path or an object-store URI. Each table holds one embedder's vectors with
+ * LanceDB at a local path or an object-store URI (the evaluation namespace: every table there
+ * is this store's). Each table is one vector space, one embedder's vectors, with
  * scalar indexes on the scope columns; rows that arrived after an index was built are still
  * searched (LanceDB scans unindexed fragments) until the table's maintainer folds them in.
  * Keyword search is not asked of it: BM25 runs in retrieval/bm25.ts over one strategy's chunks.
@@ -35,11 +36,16 @@ export class LanceVectorStore implements VectorStore {
 
   private constructor(
     private readonly db: Connection,
-    private readonly maintenance: MaintenanceOptions,
+    private readonly maintenance: StoreUpkeep,
   ) {}
 
-  static async open(uri: string, maintenance: MaintenanceOptions): Promise<LanceVectorStore> {
+  static async open(uri: string, maintenance: StoreUpkeep): Promise<LanceVectorStore> {
     return new LanceVectorStore(await connectVectorStore(uri), maintenance);
+  }
+
+  /** A table per embedder and dimension; the name is kept stable because SQLite records it. */
+  spaceFor(embedder: string, dimension: number): string {
+    return `chunks_${embedder.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_${dimension}`;
   }
 
   private maintainer(name: string): TableMaintainer {
@@ -68,9 +74,9 @@ export class LanceVectorStore implements VectorStore {
     for (const m of this.maintainers.values()) await m.flush();
   }
 
-  /** Tables of this store (the /v1 `chunks` collection shares the directory but is not ours). */
+  /** Every table of the namespace is this store's: no other surface writes there. */
   private async ownTables(): Promise<string[]> {
-    return (await this.db.tableNames()).filter((n) => n.startsWith(VECTOR_TABLE_PREFIX));
+    return this.db.tableNames();
   }
 
   private async existing(name: string): Promise<Table | null> {
@@ -150,7 +156,7 @@ export class LanceVectorStore implements VectorStore {
     for (const name of await this.ownTables()) {
       const t = await this.existing(name);
       const rows = (await t!.query().select(["chunk_id", "document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
-      for (const r of rows) out.push({ vectorTable: name, chunkId: r.chunk_id!, documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! });
+      for (const r of rows) out.push({ vectorSpace: name, chunkId: r.chunk_id!, documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! });
     }
     return out;
   }
