@@ -115,7 +115,7 @@ const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${
  * The recommendation in words, with its confidence: which leads are significant at the
  * confidence level and which are within noise.
  */
-export function verdictSentence(best: string, bestComposite: number | null, comparisons: StrategyComparison[], questions: number): string {
+export function verdictSentence(best: string, bestComposite: number | null, comparisons: StrategyComparison[]): string {
   const level = `${Math.round(CONFIDENCE_LEVEL * 100)} %`;
   if (bestComposite === null) return `No strategy could be scored: none of the composite's metrics could be measured; ${best} is listed first by name only.`;
   if (comparisons.length === 0) return `${best} was the only strategy benchmarked, so there is nothing to compare it with.`;
@@ -124,6 +124,9 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
   const parts: string[] = [];
   if (noise.length > 0) {
     const exact = comparisons.filter((c) => !c.significant && c.difference !== null && Math.abs(c.difference) <= 1e-9).map((c) => c.strategy);
+    // The questions the comparison paired (a run stopped early pairs fewer than were asked).
+    const paired = [...new Set(comparisons.filter((c) => !c.significant).map((c) => c.questions))].sort((a, b) => a - b);
+    const questions = paired.length === 1 ? `${paired[0]}` : `${paired[0]}-${paired[paired.length - 1]}`;
     parts.push(
       `its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : ""})`,
     );

@@ -3,7 +3,7 @@ import { ZERO_USAGE } from "../domain/metrics.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
-import { unsupportedFact } from "./facts.js";
+import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "./judge.js";
 import { answerSimilarity } from "./similarity.js";
 
@@ -59,16 +59,17 @@ function contextRelevance(question: Sentence, context: Sentence[], document: Sen
  * Faithfulness on 0-10: the share of the answer's statements (sentences) that the context
  * supports. A statement is supported when some context sentence is related to it at
  * SUPPORT_THRESHOLD and its facts hold: its numbers and names occur in the context sentences
- * related to it, and its polarity matches the closest one (see facts.ts).
+ * related to it (stated about the same thing, for numbers), and its polarity matches the closest
+ * one (see facts.ts).
  */
-function faithfulness(statements: Sentence[], context: Sentence[]): number | null {
+function faithfulness(statements: Sentence[], context: Sentence[], lowercaseWords: ReadonlySet<string>): number | null {
   if (statements.length === 0) return null;
   const supported = statements.filter((statement) => {
     const scored = context.map((s) => ({ s, r: relatedness(statement, s) }));
     const closest = scored.reduce<{ s: Sentence; r: number } | null>((best, x) => (best === null || x.r > best.r ? x : best), null);
     if (closest === null || closest.r < SUPPORT_THRESHOLD) return false;
     const evidence = scored.filter((x) => x.r >= RELEVANCE_THRESHOLD).map((x) => x.s.text);
-    return unsupportedFact(statement.text, evidence, closest.s.text) === null;
+    return unsupportedFact(statement.text, evidence, closest.s.text, lowercaseWords) === null;
   }).length;
   return (10 * supported) / statements.length;
 }
@@ -80,6 +81,12 @@ function faithfulness(statements: Sentence[], context: Sentence[]): number | nul
  */
 export function createEmbeddingJudge(embedder: Embedder): Judge {
   const documents = new Map<string, Promise<Sentence[]>>();
+  const lowercaseWords = new Map<string, Set<string>>();
+  const documentWords = (text: string) => {
+    let words = lowercaseWords.get(text);
+    if (!words) lowercaseWords.set(text, (words = lowercaseWordsOf(text)));
+    return words;
+  };
   const documentSentences = (text: string, signal?: AbortSignal) => {
     let made = documents.get(text);
     if (!made) {
@@ -97,7 +104,7 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       const statements = input.answered && input.measureFaithfulness ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       return {
         contextRelevance: contextRelevance(question!, context, document),
-        faithfulness: input.measureFaithfulness ? faithfulness(statements, context) : null,
+        faithfulness: input.measureFaithfulness ? faithfulness(statements, context, documentWords(input.document)) : null,
         answerSimilarity: input.target === null ? null : await answerSimilarity(embedder, input.answer, input.target, signal),
         usage: ZERO_USAGE,
       };

@@ -4,6 +4,7 @@
  * households"; comparing the facts themselves is what catches a changed number, a swapped name
  * or a dropped "not".
  */
+import { contentTerms } from "../text/terms.js";
 
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 const CAPITALISED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
@@ -34,18 +35,75 @@ export function isNegated(sentence: string): boolean {
 
 const wordsIn = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []));
 
+/** Words of a text in order: numbers normalised as numbersIn does, other words stemmed, stopwords marked null. */
+function tokens(text: string): Array<{ number: string | null; term: string | null }> {
+  return (text.match(/\d+(?:[.,]\d+)*|\p{L}[\p{L}\p{N}'’-]*/gu) ?? []).map((t) => {
+    if (/^\d/.test(t)) return { number: [...numbersIn(t)][0] ?? t, term: null };
+    return { number: null, term: contentTerms(t)[0] ?? null };
+  });
+}
+
+/** The first `n` content words after position i. */
+function termsAfter(words: ReturnType<typeof tokens>, i: number, n: number): string[] {
+  const out: string[] = [];
+  for (let k = i + 1; k < words.length && out.length < n; k++) if (words[k]!.term) out.push(words[k]!.term!);
+  return out;
+}
+
 /**
- * What in `statement` the evidence does not support, or null when nothing: every number and name
- * must occur in the evidence (the context sentences related to the statement), and the
- * statement's polarity must match the closest context sentence's.
+ * Whether the evidence states `number` about the same thing the statement does. A number that
+ * merely occurs in a related sentence is not enough ("serves 310 households" against "serves
+ * 4,200 households across 310 square kilometres"): the content word that follows the number in
+ * the statement (its unit or noun) must follow it in the evidence too, within three content
+ * words. A statement that ends on the number is checked for the number alone.
  */
-export function unsupportedFact(statement: string, evidence: string[], closest: string): string | null {
-  const evidenceText = evidence.join(" ");
-  const evidenceNumbers = numbersIn(evidenceText);
-  const number = [...numbersIn(statement)].find((n) => !evidenceNumbers.has(n));
+function numberSupported(number: string, statement: string, evidence: string[]): boolean {
+  const said = tokens(statement);
+  const nouns = said.flatMap((t, i) => (t.number === number ? termsAfter(said, i, 1) : []));
+  return evidence.some((sentence) => {
+    const words = tokens(sentence);
+    return words.some((t, i) => {
+      if (t.number !== number) return false;
+      if (nouns.length === 0) return true;
+      const after = termsAfter(words, i, 3);
+      // A number that ends the evidence sentence ("at a price of 100") has nothing to compare.
+      if (after.length === 0) return true;
+      return nouns.some((noun) => after.includes(noun));
+    });
+  });
+}
+
+/**
+ * The sentence's first word when it is probably a name: capitalised, no common opener, and never
+ * written in lower case anywhere in the document (`lowercaseWords`), where a common word used
+ * about the document would be ("Members elect …" meets "members"; "Maria chairs …" does not).
+ */
+function openingName(statement: string, lowercaseWords: ReadonlySet<string> | undefined): string | null {
+  if (!lowercaseWords) return null;
+  const first = /\p{Lu}[\p{L}'’-]*/u.exec(statement.trimStart());
+  if (!first || first.index !== 0) return null;
+  const word = first[0].replace(/['’]s$/, "").toLowerCase();
+  if (NOT_NAMES.has(word) || contentTerms(word).length === 0 || word.endsWith("ly") || lowercaseWords.has(word)) return null;
+  return word;
+}
+
+/** Words the text writes in lower case (what `unsupportedFact` uses to tell a sentence's opening name from a common word). */
+export function lowercaseWordsOf(text: string): Set<string> {
+  return new Set(text.match(/(?<![\p{L}\p{N}])\p{Ll}[\p{L}'’-]*/gu) ?? []);
+}
+
+/**
+ * What in `statement` the evidence does not support, or null when nothing: every number must be
+ * stated about the same thing in the evidence (the context sentences related to the statement),
+ * every name must occur there (an opening name too, given the document's lower-case words), and
+ * the statement's polarity must match the closest context sentence's.
+ */
+export function unsupportedFact(statement: string, evidence: string[], closest: string, lowercaseWords?: ReadonlySet<string>): string | null {
+  const number = [...numbersIn(statement)].find((n) => !numberSupported(n, statement, evidence));
   if (number !== undefined) return `number ${number}`;
-  const evidenceWords = wordsIn(evidenceText);
-  const name = [...namesIn(statement)].find((n) => ![...wordsIn(n)].every((w) => evidenceWords.has(w)));
+  const evidenceWords = wordsIn(evidence.join(" "));
+  const opening = openingName(statement, lowercaseWords);
+  const name = [...namesIn(statement), ...(opening ? [opening] : [])].find((n) => ![...wordsIn(n)].every((w) => evidenceWords.has(w)));
   if (name !== undefined) return `name ${name}`;
   if (isNegated(statement) !== isNegated(closest)) return "negation";
   return null;

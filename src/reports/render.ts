@@ -139,12 +139,18 @@ function viewModel(input: ReportInput, view: ReportView) {
   const local = strategies.every((s) => agg(s).costUsd === 0);
   const costOfStrategy = (s: string) => (local ? referenceCost(REFERENCE_CHAT_MODEL, agg(s).tokens) : agg(s).costUsd);
   const costAxis = local ? `cost of the answers on ${REFERENCE_CHAT_MODEL} (USD)` : "cost of the run (USD)";
+  // A strategy without a composite (or without the x value) is left off a scatter chart, never drawn at 0.
+  const plotted = (x: (s: string) => number | null | undefined) =>
+    strategies.flatMap((s) => {
+      const [xv, y] = [x(s), agg(s).compositeScore];
+      return xv === null || xv === undefined || y === null || y === undefined ? [] : [{ label: s, x: xv, y, highlight: s === e.bestStrategy }];
+    });
   const charts =
     view === "managerial"
       ? {
           composite: barChart("Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)", bars("composite_score"), { max: 10 }),
-          qualityCost: scatterChart("Quality against cost", strategies.map((s) => ({ label: s, x: costOfStrategy(s), y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: costAxis, y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
-          qualityLatency: scatterChart("Quality against latency", strategies.map((s) => ({ label: s, x: agg(s).avgLatencySeconds ?? 0, y: agg(s).compositeScore ?? 0, highlight: s === e.bestStrategy })), { x: "seconds per question", y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
+          qualityCost: scatterChart("Quality against cost", plotted((s) => costOfStrategy(s)), { x: costAxis, y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
+          qualityLatency: scatterChart("Quality against latency", plotted((s) => agg(s).avgLatencySeconds), { x: "seconds per question", y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
         }
       : {
           metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"]

@@ -308,7 +308,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     totalLatencySeconds: Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0),
     estimatedCostUsd: cost.answersUsd + cost.judgingUsd + cost.embeddingsUsd + cost.contextualisationUsd,
     createdAt: nowTimestamp(),
-    verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons, questions.length),
+    verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons),
     comparisons,
   };
   const details: ExperimentDetails = {

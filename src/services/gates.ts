@@ -27,7 +27,7 @@ export function parseGate(kind: GateKind, raw: string): Gate {
   }
   const right = gateFor(metric.direction);
   if (right !== kind) {
-    throw new ValidationError(`${metric.key} is ${metric.direction} is better: gate it with --${right} ${metric.key}=${value}, not --${kind}`);
+    throw new ValidationError(`${metric.key}: ${metric.direction} is better, so gate it with --${right} ${metric.key}=${value}, not --${kind}`);
   }
   return { kind, metric, value: n };
 }

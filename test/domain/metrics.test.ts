@@ -48,7 +48,20 @@ test("overlapping references: recall's denominator sums them, IoU adds each one'
   assert.deepEqual(retrievalMetrics(refs, []), { recall: 0, precision: 0, iou: 0, hit: 0, reciprocalRank: 0 });
 });
 
+test("overlapping chunks and overlapping references together, one reference running past every chunk", () => {
+  // Chunks 0..60 and 40..100 (overlap 40..60); references 30..70 and 50..130 (overlap 50..70).
+  const m = retrievalMetrics([{ start: 30, end: 70 }, { start: 50, end: 130 }], [{ start: 0, end: 60 }, { start: 40, end: 100 }]);
+  // Intersections 30..60, 50..60, 40..70, 50..100 -> union 30..100 = 70 characters.
+  close(m.recall, 70 / (40 + 80), "recall: summed reference lengths");
+  close(m.precision, 70 / (60 + 60), "precision: summed chunk lengths");
+  // Missed per reference: 30..70 none, 50..130 loses 100..130 = 30.
+  close(m.iou, 70 / (120 + 30), "iou");
+});
+
 test("Precision_Ω: the oracle's precision over every chunk touching the references", () => {
+  // A reference running past the last chunk it touches: the denominator's union takes in its
+  // uncovered part (chunk 200..300 and reference 250..350 -> 200..350), so 50 / 150, not 50 / 100.
+  close(precisionOmega([{ start: 250, end: 350 }], [{ start: 0, end: 100 }, { start: 100, end: 200 }, { start: 200, end: 300 }]), 50 / 150, "reference past the chunks");
   const chunks = [{ start: 0, end: 100 }, { start: 100, end: 200 }, { start: 200, end: 300 }];
   // Reference 150..180 inside chunk 100..200: 30 / 100.
   close(precisionOmega([{ start: 150, end: 180 }], chunks), 30 / 100, "one chunk");
@@ -161,11 +174,15 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
   const tie = compareWithBest({ a: base, b: base }, "a", options)[0]!;
   assert.deepEqual([tie.difference, tie.significant, tie.pValue], [0, false, 1]);
   assert.equal(
-    verdictSentence("twoMore", 9, [noisy], questions),
+    verdictSentence("twoMore", 9, [noisy]),
     "twoMore is best; its lead over base is not significant at 95 % with 28 questions (within noise).",
   );
-  assert.equal(verdictSentence("better", 9, [clear], questions), "better is best; its lead over base is significant at 95 %.");
-  assert.match(verdictSentence("a", 8, [tie], questions), /tied exactly with b/);
+  assert.equal(verdictSentence("better", 9, [clear]), "better is best; its lead over base is significant at 95 %.");
+  assert.match(verdictSentence("a", 8, [tie]), /tied exactly with b/);
+  // A run stopped early pairs only the questions both strategies reached, and says so.
+  const early = compareWithBest({ twoMore, base: base.slice(0, 20) }, "twoMore", options)[0]!;
+  assert.equal(early.questions, 20);
+  assert.match(verdictSentence("twoMore", 9, [early]), /not significant at 95 % with 20 questions/);
 });
 
 test("composite is missing when nothing could be measured; ties break on reproducible quantities, never latency", () => {

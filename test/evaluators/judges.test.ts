@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Embedder } from "../../src/embedders/embedder.js";
 import { useEmbedder } from "../../src/embedders/use.js";
 import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
-import { unsupportedFact } from "../../src/evaluators/facts.js";
+import { lowercaseWordsOf, unsupportedFact } from "../../src/evaluators/facts.js";
 import type { JudgeInput } from "../../src/evaluators/judge.js";
 import { answerSimilarity, factRecall } from "../../src/evaluators/similarity.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
@@ -53,6 +53,23 @@ test("fact checks name what is unsupported", () => {
   assert.equal(unsupportedFact("It serves 4,300 households.", [MEMBERSHIP], MEMBERSHIP), "number 4300");
   assert.equal(unsupportedFact("The chair is Anna Berg.", [MEMBERSHIP], MEMBERSHIP), "name berg");
   assert.equal(unsupportedFact("Members do not vote.", [MEMBERSHIP], MEMBERSHIP), "negation");
+  // A number that occurs in the evidence, but about something else.
+  assert.equal(unsupportedFact("The cooperative serves 310 member households.", [MEMBERSHIP], MEMBERSHIP), "number 310");
+  assert.equal(unsupportedFact("It serves 310 small businesses.", [MEMBERSHIP], MEMBERSHIP), null, "310 is said of the businesses");
+  assert.equal(unsupportedFact("There are 4,200 households.", [MEMBERSHIP], MEMBERSHIP), null, "the noun may come a word later in the evidence");
+  // A name that opens the sentence, told from a common word by the document's lower-case words.
+  const words = lowercaseWordsOf(DOCUMENT);
+  assert.equal(unsupportedFact("Maria chairs the board.", [MEMBERSHIP], MEMBERSHIP, words), "name maria");
+  assert.equal(unsupportedFact("Anna chairs the board.", [MEMBERSHIP], MEMBERSHIP, words), null);
+  assert.equal(unsupportedFact("Members can vote at the annual general meeting.", [MEMBERSHIP], MEMBERSHIP, words), null, "a common word in capitals is no name");
+});
+
+test("faithfulness: a number moved to another noun of the same sentence and a name opening the sentence are caught", async () => {
+  const judge = createEmbeddingJudge(embedder);
+  const faithfulness = async (answer: string) => (await judge.judge(input({ answer }))).faithfulness;
+  assert.equal(await faithfulness("The cooperative serves 310 member households."), 0);
+  assert.equal(await faithfulness("Maria Jensen chairs the board."), 0);
+  assert.equal(await faithfulness("The cooperative serves 310 small businesses."), 10);
 });
 
 test("context relevance: high when the context holds what the question needs, low when it does not, not capped by context size", async () => {
@@ -80,8 +97,18 @@ test("answer similarity rewards the expected facts whatever the length, and puni
   assert.ok(longRight > changed + 1, `a changed number costs: ${longRight} vs ${changed}`);
   assert.ok(longRight > vague + 2, `missing facts cost: ${longRight} vs ${vague}`);
   assert.ok(offTopic < 3, `off-topic: ${offTopic}`);
+  const long = `${TARIFFS} ${WIND} The cooperative was founded in 1952 by fishermen and farmers. It serves many households.`;
+  assert.ok((await score(long)) < 4, `a long answer without the facts: ${await score(long)}`);
   assert.equal(factRecall(target, "nothing to see"), 0);
   assert.equal(factRecall(target, "4,200 member households and 310 small businesses"), 1);
+});
+
+test("answer similarity: an answer that says the opposite scores low, however many words it shares", async () => {
+  const target = "Members can vote at the annual general meeting.";
+  const same = await answerSimilarity(embedder, "Every member can vote at the annual general meeting.", target);
+  const opposite = await answerSimilarity(embedder, "Members cannot vote at the annual general meeting.", target);
+  assert.ok(same >= 7, `agreeing: ${same}`);
+  assert.ok(opposite <= 2, `contradicting: ${opposite}`);
 });
 
 function spearman(a: number[], b: number[]): number {
@@ -111,18 +138,21 @@ function spearman(a: number[], b: number[]): number {
 }
 
 test("context relevance agrees with ground truth: on the handbook, per-question context relevance and span recall correlate (Spearman >= 0.5)", async () => {
-  // top_k 1 and small chunks make retrieval miss often enough for recall to vary.
+  // top_k 1 makes retrieval miss often enough for recall to vary; at the default top_k 5 nearly
+  // every handbook question has recall 1 with these strategies, so no rank correlation exists.
   const ws = await createWorkspace({ embedder: "use" });
   try {
     const questions = await loadQuestionsFile("questions/harbor-light-handbook.json");
-    const e = await ws.app.bench({ document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "handbook", strategies: ["recursive", "fixed_size"], topK: 1 });
-    const results = Object.values(ws.app.experimentResults(e.experimentId)).flat();
-    const recall = results.map((r) => r.metrics.recall!);
-    const relevance = results.map((r) => r.metrics.contextRelevance!);
-    assert.ok(new Set(recall).size > 2, "recall varies");
-    const rho = spearman(relevance, recall);
-    console.log(`# spearman(context relevance, recall) = ${rho.toFixed(3)} over ${results.length} question runs`);
-    assert.ok(rho >= 0.5, `Spearman ${rho}`);
+    for (const topK of [1]) {
+      const e = await ws.app.bench({ document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "handbook", strategies: ["recursive", "fixed_size"], topK });
+      const results = Object.values(ws.app.experimentResults(e.experimentId)).flat();
+      const recall = results.map((r) => r.metrics.recall!);
+      const relevance = results.map((r) => r.metrics.contextRelevance!);
+      assert.ok(new Set(recall).size > 2, "recall varies");
+      const rho = spearman(relevance, recall);
+      console.log(`# top_k ${topK}: spearman(context relevance, recall) = ${rho.toFixed(3)} over ${results.length} question runs`);
+      assert.ok(rho >= 0.5, `top_k ${topK}: Spearman ${rho}`);
+    }
   } finally {
     await ws.cleanup();
   }

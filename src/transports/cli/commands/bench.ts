@@ -83,13 +83,13 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
 
-/** "n/a avg_faithfulness, hallucination_rate: <reason>", one line per distinct reason. */
+/** "n/a — <reason> (avg_faithfulness, hallucination_rate)", one line per distinct reason. */
 function missingMetricLines(e: ExperimentRecord): string[] {
   const byReason = new Map<string, Set<string>>();
   for (const m of Object.values(e.aggregateMetrics)) {
     for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
   }
-  return [...byReason].map(([reason, metrics]) => `n/a ${[...metrics].join(", ")}: ${reason}`);
+  return [...byReason].map(([reason, metrics]) => `n/a — ${reason} (${[...metrics].join(", ")})`);
 }
 
 /** The variant syntax, for --help (README "Variants and sweeps" has the long form). */
