@@ -24,20 +24,33 @@ const bytes = readFileSync(new URL("../examples/harbor-light-handbook.docx", imp
 
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-console.log(`${questions.length} questions x 5 strategies; embedder ${loaded.config.embedder} (${loaded.config.embedderWorkers} workers), generator ${loaded.config.generator}, judge ${loaded.config.judge}`);
+console.log(
+  `${questions.length} questions x 5 strategies; embedder ${loaded.config.embedder} (${loaded.config.embedderWorkers} workers), generator ${loaded.config.generator}, judge ${loaded.config.judge}`,
+);
 
 for (const label of ["first run (empty data directory)", "second run (same command, same data directory)"]) {
   // A new instance per run, as a second `chunkeval bench` invocation would be.
   const started = performance.now();
   const app = await createChunkeval(loaded.config);
-  const e = await app.bench({ document: { filename: "harbor-light-handbook.docx", bytes }, questions, questionsSource: "harbor-light-handbook.json", strategies: "all" });
+  const e = await app.bench({
+    document: { filename: "harbor-light-handbook.docx", bytes },
+    questions,
+    questionsSource: "harbor-light-handbook.json",
+    strategies: "all",
+  });
   await app.close();
   const wall = (performance.now() - started) / 1000;
   const s = e.details.stageSeconds;
   console.log(`\n${label}: ${wall.toFixed(1)} s wall`);
-  console.log(`  processing ${s.processing.toFixed(1)} s, retrieval ${s.retrieval.toFixed(1)} s, generation ${s.generation.toFixed(1)} s, judging ${s.judging.toFixed(1)} s, other ${(wall - s.processing - s.retrieval - s.generation - s.judging).toFixed(1)} s`);
+  console.log(
+    `  processing ${s.processing.toFixed(1)} s, retrieval ${s.retrieval.toFixed(1)} s, generation ${s.generation.toFixed(1)} s, judging ${s.judging.toFixed(1)} s, other ${(wall - s.processing - s.retrieval - s.generation - s.judging).toFixed(1)} s`,
+  );
   console.log(`  embeddings computed ${e.details.embeddings.computed}, served from cache ${e.details.embeddings.cached}`);
-  console.log(`  best ${e.bestStrategy}; composite ${Object.entries(e.aggregateMetrics).map(([k, m]) => `${k} ${m.compositeScore?.toFixed(2)}`).join(", ")}`);
+  console.log(
+    `  best ${e.bestStrategy}; composite ${Object.entries(e.aggregateMetrics)
+      .map(([k, m]) => `${k} ${m.compositeScore?.toFixed(2)}`)
+      .join(", ")}`,
+  );
   // Every aggregate metric but the timings: equal digests mean the two builds scored alike.
   const scores = JSON.stringify(e.aggregateMetrics, (key, value) => (/latency|seconds/i.test(key) ? undefined : value));
   console.log(`  aggregate metrics (timings left out) sha256 ${createHash("sha256").update(scores).digest("hex").slice(0, 16)}`);

@@ -38,8 +38,7 @@ function handbookLikeText(characters: number): string {
   let length = 0;
   while (length < characters) {
     const paragraph = Array.from({ length: 1 + Math.floor(next() * 8) }, () =>
-      sentences[Math.floor(next() * sentences.length)]!
-        .split(" ")
+      sentences[Math.floor(next() * sentences.length)]!.split(" ")
         .map((w) => (next() < 0.2 ? words[Math.floor(next() * words.length)]! : w))
         .join(" "),
     ).join(" ");
@@ -52,7 +51,17 @@ const text = handbookLikeText(1_000_000);
 const megabytes = Buffer.byteLength(text) / 1e6;
 
 const registry = createStrategyRegistry();
-const document = (t: string): StoredDocument => ({ id: "doc_bench", filename: "bench.docx", title: "bench", text: t, format: "docx", blocks: [], paragraphCount: 0, chunkCounts: {}, createdAt: "" });
+const document = (t: string): StoredDocument => ({
+  id: "doc_bench",
+  filename: "bench.docx",
+  title: "bench",
+  text: t,
+  format: "docx",
+  blocks: [],
+  paragraphCount: 0,
+  chunkCounts: {},
+  createdAt: "",
+});
 async function chunkWith(strategy: string, t: string): Promise<number> {
   const s = await registry.get(strategy).create({ chunk_size: SIZE, chunk_overlap: OVERLAP });
   const drafts = await s.chunk({ document: document(t), embed: async () => [] });
@@ -82,7 +91,9 @@ const characters = new CharacterTextSplitter({ chunkSize: SIZE * 4, chunkOverlap
 // LangChain warns on every paragraph longer than a chunk; the tables are what this prints.
 console.warn = () => {};
 
-console.log(`text: handbook sentences recombined, ${megabytes.toFixed(2)} MB, ${countTokens(text)} o200k tokens; chunk_size ${SIZE}, chunk_overlap ${OVERLAP}; median of ${runs} runs\n`);
+console.log(
+  `text: handbook sentences recombined, ${megabytes.toFixed(2)} MB, ${countTokens(text)} o200k tokens; chunk_size ${SIZE}, chunk_overlap ${OVERLAP}; median of ${runs} runs\n`,
+);
 const count = await time(() => countTokens(text));
 const rows: Array<[string, number]> = [
   ["count the tokens once (gpt-tokenizer)", count],

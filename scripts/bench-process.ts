@@ -46,7 +46,9 @@ async function run(label: string): Promise<void> {
       `${name.padEnd(22)} ${String(result.strategiesCompleted[0]!.chunksProduced).padStart(6)} ${seconds.toFixed(2).padStart(8)} ${embedSeconds.toFixed(2).padStart(8)} ${(seconds - embedSeconds).toFixed(2).padStart(8)} ${String(embedder.stats.computed - before.computed).padStart(9)} ${String(embedder.stats.cached - before.cached).padStart(7)}`,
     );
   }
-  console.log(`total: wall ${wall.toFixed(2)} s, embedder ${embed.toFixed(2)} s, everything else ${(wall - embed).toFixed(2)} s (${((100 * (wall - embed)) / wall).toFixed(1)}% of wall time)`);
+  console.log(
+    `total: wall ${wall.toFixed(2)} s, embedder ${embed.toFixed(2)} s, everything else ${(wall - embed).toFixed(2)} s (${((100 * (wall - embed)) / wall).toFixed(1)}% of wall time)`,
+  );
 }
 
 await run("first run (cold cache; includes model load in the first strategy)");

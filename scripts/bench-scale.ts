@@ -52,14 +52,19 @@ const pct = (xs: number[], p: number) => {
 };
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 function folderBytes(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => sum + (e.isDirectory() ? folderBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size), 0);
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) => sum + (e.isDirectory() ? folderBytes(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
 }
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 
 const { app, internals } = await composeChunkeval(config());
 const embedder = await internals.context.embedder();
-console.log(`bench:scale: ${documents} documents (+${useDocuments} with the use embedder), ${STRATEGY_NAMES.length} strategies, hash embedder; data ${dataDir}`);
+console.log(
+  `bench:scale: ${documents} documents (+${useDocuments} with the use embedder), ${STRATEGY_NAMES.length} strategies, hash embedder; data ${dataDir}`,
+);
 
 // 1. Generate and upload.
 const docs: Array<{ id: string; filename: string; bytes: Buffer; pages: number; questions: string[]; textBytes: number }> = [];
@@ -70,11 +75,20 @@ for (let i = 0; i < documents; i++) {
   const started = performance.now();
   const record = await app.upload({ filename: g.filename, bytes: g.bytes });
   uploadMs += performance.now() - started;
-  docs.push({ id: record.id, filename: g.filename, bytes: g.bytes, pages: g.pages, questions: g.questions, textBytes: Buffer.byteLength(app.getDocument(record.id).text) });
+  docs.push({
+    id: record.id,
+    filename: g.filename,
+    bytes: g.bytes,
+    pages: g.pages,
+    questions: g.questions,
+    textBytes: Buffer.byteLength(app.getDocument(record.id).text),
+  });
 }
 const pages = docs.reduce((s, d) => s + d.pages, 0);
 const textBytes = docs.reduce((s, d) => s + d.textBytes, 0);
-console.log(`generated and uploaded in ${((performance.now() - t) / 1000).toFixed(1)} s (upload and parse ${(uploadMs / 1000).toFixed(1)} s): ${pages} pages, ${mib(textBytes)} of text, ${Math.min(...docs.map((d) => d.pages))}-${Math.max(...docs.map((d) => d.pages))} pages per document`);
+console.log(
+  `generated and uploaded in ${((performance.now() - t) / 1000).toFixed(1)} s (upload and parse ${(uploadMs / 1000).toFixed(1)} s): ${pages} pages, ${mib(textBytes)} of text, ${Math.min(...docs.map((d) => d.pages))}-${Math.max(...docs.map((d) => d.pages))} pages per document`,
+);
 
 // 2. Process every document with every strategy.
 const chunksByStrategy: Record<string, number> = {};
@@ -110,7 +124,13 @@ const key = app.tenants.createApiKey(tenant.name, ["domains:read", "points:read"
 // 4. Experiments for the list (dry runs: retrieval only).
 const experiments = Math.min(documents, 30);
 for (const d of docs.slice(0, experiments)) {
-  await app.bench({ document: { id: d.id }, questions: d.questions.slice(0, 3).map((question) => ({ question, expectedAnswer: null, references: [] })), questionsSource: "generated", strategies: ["recursive"], dryRun: true });
+  await app.bench({
+    document: { id: d.id },
+    questions: d.questions.slice(0, 3).map((question) => ({ question, expectedAnswer: null, references: [] })),
+    questionsSource: "generated",
+    strategies: ["recursive"],
+    dryRun: true,
+  });
 }
 
 // 5. Upkeep: indexes, compaction, version cleanup (it also runs by itself after writes).
@@ -146,7 +166,14 @@ const grid: string[] = [];
 if (annBuilt) {
   const embedded = await embedder.embed(recallQuestions);
   const exactIds = await Promise.all(embedded.map(async (v) => (await points.nearest(tenant.id, v, undefined, 10, { exact: true })).map((r) => r.point_id)));
-  for (const tuning of [{ nprobes: 4, refineFactor: 1, ef: 40 }, { nprobes: 10, refineFactor: 1, ef: 64 }, { nprobes: 10, refineFactor: 4, ef: 64 }, { nprobes: 24, refineFactor: 1, ef: 128 }, { nprobes: 24, refineFactor: 4, ef: 128 }, { nprobes: 48, refineFactor: 4, ef: 200 }]) {
+  for (const tuning of [
+    { nprobes: 4, refineFactor: 1, ef: 40 },
+    { nprobes: 10, refineFactor: 1, ef: 64 },
+    { nprobes: 10, refineFactor: 4, ef: 64 },
+    { nprobes: 24, refineFactor: 1, ef: 128 },
+    { nprobes: 24, refineFactor: 4, ef: 128 },
+    { nprobes: 48, refineFactor: 4, ef: 200 },
+  ]) {
     let hit = 0;
     const ms: number[] = [];
     for (const [i, v] of embedded.entries()) {
@@ -155,7 +182,9 @@ if (annBuilt) {
       ms.push(performance.now() - s);
       hit += exactIds[i]!.filter((id) => got.has(id)).length / Math.max(1, exactIds[i]!.length);
     }
-    grid.push(`  nprobes ${String(tuning.nprobes).padStart(2)} refine ${tuning.refineFactor} ef ${String(tuning.ef).padStart(3)}: recall@10 ${(hit / embedded.length).toFixed(3)}, p50 ${pct(ms, 50).toFixed(1)} ms`);
+    grid.push(
+      `  nprobes ${String(tuning.nprobes).padStart(2)} refine ${tuning.refineFactor} ef ${String(tuning.ef).padStart(3)}: recall@10 ${(hit / embedded.length).toFixed(3)}, p50 ${pct(ms, 50).toFixed(1)} ms`,
+    );
   }
 }
 await app.close();
@@ -185,16 +214,27 @@ clearInterval(sampler);
 const diskBytes = folderBytes(dataDir);
 
 // 8. Serve the data directory and measure the HTTP surfaces.
-const { url, stop, pid } = await startServe({ ...env, CHUNKEVAL_DATA_DIR: dataDir, CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_VECTOR_VERSION_RETENTION_SECONDS: "0" });
+const { url, stop, pid } = await startServe({
+  ...env,
+  CHUNKEVAL_DATA_DIR: dataDir,
+  CHUNKEVAL_EMBEDDER: "hash",
+  CHUNKEVAL_VECTOR_VERSION_RETENTION_SECONDS: "0",
+});
 const json = { "content-type": "application/json" };
 const rows: string[] = [];
 const line = (label: string, c: number | string, m: { p50: number; p99: number; rps: number; failures: number }, extra = "") =>
-  rows.push(`${label.padEnd(34)} c=${String(c).padStart(2)}  p50 ${m.p50.toFixed(1).padStart(7)} ms  p99 ${m.p99.toFixed(1).padStart(7)} ms  ${m.rps.toFixed(0).padStart(5)} req/s  ${m.failures} failed${extra}`);
+  rows.push(
+    `${label.padEnd(34)} c=${String(c).padStart(2)}  p50 ${m.p50.toFixed(1).padStart(7)} ms  p99 ${m.p99.toFixed(1).padStart(7)} ms  ${m.rps.toFixed(0).padStart(5)} req/s  ${m.failures} failed${extra}`,
+  );
 for (const c of [1, 8, 32]) {
   const searchSeconds: number[] = [];
   const m = await measure(requests, c, async (i) => {
     const { doc, question } = pickQuestion();
-    const r = await fetch(`${url}/queries`, { method: "POST", headers: json, body: JSON.stringify({ document_id: doc.id, strategy: STRATEGY_NAMES[i % STRATEGY_NAMES.length], question, top_k: 5 }) });
+    const r = await fetch(`${url}/queries`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ document_id: doc.id, strategy: STRATEGY_NAMES[i % STRATEGY_NAMES.length], question, top_k: 5 }),
+    });
     const body = (await r.clone().json()) as { latency_breakdown?: { search_seconds: number } };
     if (body.latency_breakdown) searchSeconds.push(body.latency_breakdown.search_seconds * 1000);
     return r;
@@ -202,7 +242,13 @@ for (const c of [1, 8, 32]) {
   line("POST /queries", c, m, `; search only p50 ${pct(searchSeconds, 50).toFixed(1)} ms, p99 ${pct(searchSeconds, 99).toFixed(1)} ms`);
 }
 for (const c of [1, 8, 32]) {
-  const m = await measure(requests, c, () => fetch(`${url}/v1/search`, { method: "POST", headers: { ...json, authorization: `Bearer ${key}` }, body: JSON.stringify({ query: pickQuestion().question, top_k: 5 }) }));
+  const m = await measure(requests, c, () =>
+    fetch(`${url}/v1/search`, {
+      method: "POST",
+      headers: { ...json, authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: pickQuestion().question, top_k: 5 }),
+    }),
+  );
   line("POST /v1/search", c, m);
 }
 const pageOf = (total: number) => Math.floor(rnd() * Math.max(1, Math.ceil(total / 50))) * 50;
@@ -213,14 +259,28 @@ const serverRss = (field: string) => Number(/(\d+) kB/.exec(status.split("\n").f
 await stop();
 
 const vectors = chunks;
-console.log(`\nvectors: ${vectors} evaluation chunk vectors (${Object.entries(chunksByStrategy).map(([s, n]) => `${s} ${n}`).join(", ")}), ${pointsIndexed} /v1 points (${v1Tenants} tenants; searches filter by the first)`);
-console.log(`ingest (process, ${STRATEGY_NAMES.length} strategies): ${chunks} chunks in ${processSeconds.toFixed(1)} s; embedding ${embedSeconds.toFixed(1)} s`);
-console.log(`  embedding included: ${(chunks / processSeconds).toFixed(0)} chunks/s, ${(textBytes / 1048576 / processSeconds).toFixed(3)} MB/s of document text (all strategies)`);
-console.log(`  embedding excluded: ${(chunks / (processSeconds - embedSeconds)).toFixed(0)} chunks/s, ${(textBytes / 1048576 / (processSeconds - embedSeconds)).toFixed(3)} MB/s`);
+console.log(
+  `\nvectors: ${vectors} evaluation chunk vectors (${Object.entries(chunksByStrategy)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(", ")}), ${pointsIndexed} /v1 points (${v1Tenants} tenants; searches filter by the first)`,
+);
+console.log(
+  `ingest (process, ${STRATEGY_NAMES.length} strategies): ${chunks} chunks in ${processSeconds.toFixed(1)} s; embedding ${embedSeconds.toFixed(1)} s`,
+);
+console.log(
+  `  embedding included: ${(chunks / processSeconds).toFixed(0)} chunks/s, ${(textBytes / 1048576 / processSeconds).toFixed(3)} MB/s of document text (all strategies)`,
+);
+console.log(
+  `  embedding excluded: ${(chunks / (processSeconds - embedSeconds)).toFixed(0)} chunks/s, ${(textBytes / 1048576 / (processSeconds - embedSeconds)).toFixed(3)} MB/s`,
+);
 console.log(`ingest (/v1, ${pointsIndexed} points): ${v1Seconds.toFixed(1)} s, ${(pointsIndexed / v1Seconds).toFixed(0)} points/s`);
 console.log(useLine);
-console.log(`upkeep after ingest (indexes, compaction, cleanup): ${upkeepSeconds.toFixed(1)} s; /v1 ANN index: ${annBuilt ? "built" : "not built (below the row threshold)"}`);
-console.log(`/v1 dense top-10 in process: ANN p50 ${pct(annMs, 50).toFixed(1)} ms, exact p50 ${pct(exactMs, 50).toFixed(1)} ms; recall@10 of the index against exact search ${recall.toFixed(3)} (${recallQuestions.length} questions)`);
+console.log(
+  `upkeep after ingest (indexes, compaction, cleanup): ${upkeepSeconds.toFixed(1)} s; /v1 ANN index: ${annBuilt ? "built" : "not built (below the row threshold)"}`,
+);
+console.log(
+  `/v1 dense top-10 in process: ANN p50 ${pct(annMs, 50).toFixed(1)} ms, exact p50 ${pct(exactMs, 50).toFixed(1)} ms; recall@10 of the index against exact search ${recall.toFixed(3)} (${recallQuestions.length} questions)`,
+);
 for (const g of grid) console.log(g);
 console.log(`memory: ingest process peak RSS ${mib(peakRss)}; server RSS ${mib(serverRss("VmRSS"))} after the load, peak ${mib(serverRss("VmHWM"))}`);
 console.log(`disk: data directory ${mib(diskBytes)} (${mib(folderBytes(join(dataDir, "lancedb")))} LanceDB)`);

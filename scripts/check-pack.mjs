@@ -42,12 +42,16 @@ try {
   ];
   const missing = required.filter((f) => !files.includes(f));
   check(missing.length === 0, `the tarball lacks ${missing.join(", ")}`);
-  const stray = files.filter((f) => /^(test|scripts|examples\/content|node_modules|\.chunkeval)\//.test(f) || (f.startsWith("src/") && !f.startsWith("src/reports/templates/")));
+  const stray = files.filter(
+    (f) => /^(test|scripts|examples\/content|node_modules|\.chunkeval)\//.test(f) || (f.startsWith("src/") && !f.startsWith("src/reports/templates/")),
+  );
   check(stray.length === 0, `the tarball carries files it should not: ${stray.slice(0, 5).join(", ")}`);
   console.log(`packed ${packed.filename}: ${files.length} files, ${(packed.size / 1e6).toFixed(1)} MB (${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked)`);
 
   const prefix = join(work, "prefix");
-  run("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", join(work, packed.filename)], { cwd: work });
+  run("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", join(work, packed.filename)], {
+    cwd: work,
+  });
   const installed = join(prefix, "lib", "node_modules", "chunkeval");
   const sqlite = (base) => join(base, "node_modules", "better-sqlite3");
   const version = (dir) => JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
@@ -58,10 +62,23 @@ try {
   console.log(`installed into ${prefix} (${du} MB)`);
 
   const bin = join(prefix, "bin", "chunkeval");
-  const bench = run(bin, ["bench", join(installed, "examples", "harbor-light-handbook.docx"), "--questions", join(installed, "questions", "harbor-light-handbook.json"), "--strategies", "fixed_size", "--dry-run", "-q"], {
-    cwd: work,
-    env: { CHUNKEVAL_DATA_DIR: join(work, "data") },
-  });
+  const bench = run(
+    bin,
+    [
+      "bench",
+      join(installed, "examples", "harbor-light-handbook.docx"),
+      "--questions",
+      join(installed, "questions", "harbor-light-handbook.json"),
+      "--strategies",
+      "fixed_size",
+      "--dry-run",
+      "-q",
+    ],
+    {
+      cwd: work,
+      env: { CHUNKEVAL_DATA_DIR: join(work, "data") },
+    },
+  );
   check(/best strategy: fixed_size/.test(bench.stdout), `chunkeval bench printed no scorecard:\n${bench.stdout}`);
   console.log(`chunkeval bench on the bundled example from ${work}: ok`);
   console.log(`check-pack passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -15,10 +15,14 @@ function chunkeval(args) {
 }
 
 const out = chunkeval([
-  "bench", root("examples/harbor-light-handbook.docx"),
-  "--questions", root("questions/harbor-light-handbook.json"),
-  "--strategies", "all",
-  "--out", "chunkeval-report.html",
+  "bench",
+  root("examples/harbor-light-handbook.docx"),
+  "--questions",
+  root("questions/harbor-light-handbook.json"),
+  "--strategies",
+  "all",
+  "--out",
+  "chunkeval-report.html",
 ]);
 const id = out.match(/experiment: (exp_[0-9a-f]+)/)[1];
 chunkeval(["report", id, "--view", "technical", "--out", "chunkeval-report-technical.html"]);

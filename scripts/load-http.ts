@@ -21,18 +21,30 @@ const { url, stop } = await startServe(env);
 const form = new FormData();
 form.append("file", new Blob([readFileSync(new URL("../examples/harbor-light-handbook.docx", import.meta.url))]), "harbor-light-handbook.docx");
 const doc = (await (await fetch(`${url}/documents`, { method: "POST", body: form })).json()) as { id: string };
-await fetch(`${url}/documents/${doc.id}/process`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ strategies: ["recursive"] }) });
-const questions = (JSON.parse(readFileSync(new URL("../questions/harbor-light-handbook.json", import.meta.url), "utf8")) as Array<{ question: string }>).map((q) => q.question);
+await fetch(`${url}/documents/${doc.id}/process`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ strategies: ["recursive"] }),
+});
+const questions = (JSON.parse(readFileSync(new URL("../questions/harbor-light-handbook.json", import.meta.url), "utf8")) as Array<{ question: string }>).map(
+  (q) => q.question,
+);
 
 async function report(label: string, concurrency: number, send: (i: number) => Promise<Response>): Promise<void> {
   const m = await measure(perLevel, concurrency, send);
-  console.log(`${label.padEnd(16)} c=${String(concurrency).padStart(2)}  p50 ${m.p50.toFixed(1).padStart(7)} ms  p99 ${m.p99.toFixed(1).padStart(7)} ms  ${m.rps.toFixed(1).padStart(7)} req/s  (${perLevel} requests, ${m.failures} failed)`);
+  console.log(
+    `${label.padEnd(16)} c=${String(concurrency).padStart(2)}  p50 ${m.p50.toFixed(1).padStart(7)} ms  p99 ${m.p99.toFixed(1).padStart(7)} ms  ${m.rps.toFixed(1).padStart(7)} req/s  (${perLevel} requests, ${m.failures} failed)`,
+  );
 }
 
 console.log(`server ${url}; embedder ${values.embedder ?? "use (default)"}; document ${doc.id} processed with recursive`);
 for (const c of [1, 8, 32]) {
   await report("POST /queries", c, (i) =>
-    fetch(`${url}/queries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ document_id: doc.id, strategy: "recursive", question: questions[i % questions.length], top_k: 5 }) }),
+    fetch(`${url}/queries`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ document_id: doc.id, strategy: "recursive", question: questions[i % questions.length], top_k: 5 }),
+    }),
   );
 }
 for (const c of [1, 8, 32]) await report("GET /documents", c, () => fetch(`${url}/documents`));

@@ -23,7 +23,11 @@ const key = JSON.parse(cli(["keys", "create", "--tenant", "loadtest", "--scopes"
 const auth = { authorization: `Bearer ${key}` };
 
 const { url, stop } = await startServe(env);
-await fetch(`${url}/v1/domains`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ domain: "handbooks", display_name: "Handbooks" }) });
+await fetch(`${url}/v1/domains`, {
+  method: "POST",
+  headers: { ...auth, "content-type": "application/json" },
+  body: JSON.stringify({ domain: "handbooks", display_name: "Handbooks" }),
+});
 
 const form = new FormData();
 form.append("domain", "handbooks");
@@ -32,12 +36,22 @@ const t0 = performance.now();
 const response = await fetch(`${url}/v1/files`, { method: "POST", headers: auth, body: form });
 const ingestSeconds = (performance.now() - t0) / 1000;
 const result = (await response.json()) as { chunks_indexed: number };
-console.log(`POST /v1/files: ${response.status} in ${ingestSeconds.toFixed(2)} s, ${result.chunks_indexed} chunks, ${(result.chunks_indexed / ingestSeconds).toFixed(1)} chunks/s (embedder ${values.embedder ?? "use"}; first upload into a fresh data directory)`);
-
-const questions = (JSON.parse(readFileSync(new URL("../questions/harbor-light-handbook.json", import.meta.url), "utf8")) as Array<{ question: string }>).map((q) => q.question);
-const m = await measure(total, 8, (i) =>
-  fetch(`${url}/v1/search`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ query: questions[i % questions.length], top_k: 5 }) }),
+console.log(
+  `POST /v1/files: ${response.status} in ${ingestSeconds.toFixed(2)} s, ${result.chunks_indexed} chunks, ${(result.chunks_indexed / ingestSeconds).toFixed(1)} chunks/s (embedder ${values.embedder ?? "use"}; first upload into a fresh data directory)`,
 );
-console.log(`POST /v1/search c=8: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, ${m.rps.toFixed(1)} req/s (${total} requests cycling through ${questions.length} questions, ${m.failures} failed)`);
+
+const questions = (JSON.parse(readFileSync(new URL("../questions/harbor-light-handbook.json", import.meta.url), "utf8")) as Array<{ question: string }>).map(
+  (q) => q.question,
+);
+const m = await measure(total, 8, (i) =>
+  fetch(`${url}/v1/search`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ query: questions[i % questions.length], top_k: 5 }),
+  }),
+);
+console.log(
+  `POST /v1/search c=8: p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, ${m.rps.toFixed(1)} req/s (${total} requests cycling through ${questions.length} questions, ${m.failures} failed)`,
+);
 await stop();
 rmSync(dir, { recursive: true, force: true });

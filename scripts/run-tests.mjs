@@ -16,9 +16,5 @@ function findTests(dir) {
 
 const args = process.argv.slice(2);
 const files = args.length > 0 ? args : findTests("test").sort();
-const result = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
-  { stdio: "inherit" },
-);
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { stdio: "inherit" });
 process.exitCode = result.status ?? 1;

@@ -10,16 +10,133 @@ import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow }
 const WORDS_PER_PAGE = 420;
 
 const FIELDS = [
-  { org: "cooperative", nouns: ["member share", "turbine", "grid connection", "dividend", "board seat", "annual meeting", "solar array", "meter reading", "tariff", "maintenance window"], verbs: ["approves", "inspects", "publishes", "refunds", "schedules", "records"] },
-  { org: "clinic", nouns: ["patient record", "triage nurse", "appointment slot", "referral letter", "vaccine batch", "consent form", "waiting list", "discharge note", "lab result", "on-call rota"], verbs: ["reviews", "signs", "archives", "notifies", "books", "escalates"] },
-  { org: "logistics firm", nouns: ["pallet", "bill of lading", "loading dock", "customs form", "delivery window", "forklift licence", "cold chain", "route plan", "freight invoice", "damage report"], verbs: ["dispatches", "weighs", "seals", "tracks", "invoices", "returns"] },
-  { org: "school", nouns: ["term report", "field trip", "exam board", "timetable", "library card", "parent evening", "lab safety sheet", "uniform grant", "detention slip", "bus pass"], verbs: ["assigns", "marks", "collects", "announces", "grants", "supervises"] },
-  { org: "municipality", nouns: ["building permit", "waste collection", "parking zone", "council motion", "street light", "tree survey", "noise complaint", "market stall", "water main", "voter register"], verbs: ["issues", "repairs", "surveys", "fines", "renews", "consults"] },
-  { org: "software team", nouns: ["release branch", "incident ticket", "code review", "feature flag", "on-call handover", "backup job", "access token", "change request", "load test", "error budget"], verbs: ["merges", "rotates", "deploys", "reverts", "audits", "monitors"] },
+  {
+    org: "cooperative",
+    nouns: [
+      "member share",
+      "turbine",
+      "grid connection",
+      "dividend",
+      "board seat",
+      "annual meeting",
+      "solar array",
+      "meter reading",
+      "tariff",
+      "maintenance window",
+    ],
+    verbs: ["approves", "inspects", "publishes", "refunds", "schedules", "records"],
+  },
+  {
+    org: "clinic",
+    nouns: [
+      "patient record",
+      "triage nurse",
+      "appointment slot",
+      "referral letter",
+      "vaccine batch",
+      "consent form",
+      "waiting list",
+      "discharge note",
+      "lab result",
+      "on-call rota",
+    ],
+    verbs: ["reviews", "signs", "archives", "notifies", "books", "escalates"],
+  },
+  {
+    org: "logistics firm",
+    nouns: [
+      "pallet",
+      "bill of lading",
+      "loading dock",
+      "customs form",
+      "delivery window",
+      "forklift licence",
+      "cold chain",
+      "route plan",
+      "freight invoice",
+      "damage report",
+    ],
+    verbs: ["dispatches", "weighs", "seals", "tracks", "invoices", "returns"],
+  },
+  {
+    org: "school",
+    nouns: [
+      "term report",
+      "field trip",
+      "exam board",
+      "timetable",
+      "library card",
+      "parent evening",
+      "lab safety sheet",
+      "uniform grant",
+      "detention slip",
+      "bus pass",
+    ],
+    verbs: ["assigns", "marks", "collects", "announces", "grants", "supervises"],
+  },
+  {
+    org: "municipality",
+    nouns: [
+      "building permit",
+      "waste collection",
+      "parking zone",
+      "council motion",
+      "street light",
+      "tree survey",
+      "noise complaint",
+      "market stall",
+      "water main",
+      "voter register",
+    ],
+    verbs: ["issues", "repairs", "surveys", "fines", "renews", "consults"],
+  },
+  {
+    org: "software team",
+    nouns: [
+      "release branch",
+      "incident ticket",
+      "code review",
+      "feature flag",
+      "on-call handover",
+      "backup job",
+      "access token",
+      "change request",
+      "load test",
+      "error budget",
+    ],
+    verbs: ["merges", "rotates", "deploys", "reverts", "audits", "monitors"],
+  },
 ];
-const ACTORS = ["the coordinator", "each team lead", "the treasurer", "a duty officer", "the secretary", "every new member", "the safety officer", "the auditor"];
-const WHEN = ["within five working days", "before the end of each quarter", "every Monday morning", "after the annual review", "no later than noon", "once a month", "at least twice a year", "on request"];
-const WHY = ["so that nothing is lost between shifts", "to keep the records complete", "because the insurer requires it", "as the statutes prescribe", "to avoid double bookings", "so that costs stay predictable", "to protect personal data", "unless the board decides otherwise"];
+const ACTORS = [
+  "the coordinator",
+  "each team lead",
+  "the treasurer",
+  "a duty officer",
+  "the secretary",
+  "every new member",
+  "the safety officer",
+  "the auditor",
+];
+const WHEN = [
+  "within five working days",
+  "before the end of each quarter",
+  "every Monday morning",
+  "after the annual review",
+  "no later than noon",
+  "once a month",
+  "at least twice a year",
+  "on request",
+];
+const WHY = [
+  "so that nothing is lost between shifts",
+  "to keep the records complete",
+  "because the insurer requires it",
+  "as the statutes prescribe",
+  "to avoid double bookings",
+  "so that costs stay predictable",
+  "to protect personal data",
+  "unless the board decides otherwise",
+];
 
 /** A small seeded generator (mulberry32): the same seed always builds the same corpus. */
 export function seeded(seed: number): () => number {

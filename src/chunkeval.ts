@@ -46,10 +46,11 @@ import type { VectorStore } from "./stores/vectors/vector-store.js";
 /** Memoises an async factory so concurrent first calls share one instance. */
 function once<T>(factory: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
-  return () => (made ??= factory().catch((error) => {
-    made = undefined;
-    throw error;
-  }));
+  return () =>
+    (made ??= factory().catch((error) => {
+      made = undefined;
+      throw error;
+    }));
 }
 
 /**
@@ -161,7 +162,14 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     // The collection's vector size is the embedder's: probe it once, then make sure it exists.
     const [probe] = await embedder.embed(["dimension probe"]);
     await points.ensureCollection(probe!.length);
-    const ingestion = new IngestionService(context, tenants, ingestionRepo, points, { ...config.ingestion, embedBatchSize: config.embedBatchSize }, join(config.dataDir, "objects"));
+    const ingestion = new IngestionService(
+      context,
+      tenants,
+      ingestionRepo,
+      points,
+      { ...config.ingestion, embedBatchSize: config.embedBatchSize },
+      join(config.dataDir, "objects"),
+    );
     openedIngestion.push(ingestion);
     return { points, ingestion };
   });
@@ -181,7 +189,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     listPoints: async (tenantId: string, filter: { domain?: string; sourceFileId?: string }, page: { offset: number; limit: number }) =>
       (await v1()).points.list(tenantId, filter, page.offset, page.limit),
     getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
-    searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) => searchPoints(context, (await v1()).points, tenantId, query),
+    searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) =>
+      searchPoints(context, (await v1()).points, tenantId, query),
     /** /readyz: the vector store answers and the chunks collection exists (opening it on first use can fail too). */
     v1Readiness: (): Promise<{ ready: boolean; reason?: string }> =>
       v1()
@@ -191,8 +200,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
     deleteDocument: (id: string) => deleteDocument(context, id),
-    process: (documentId: string, strategies: string | string[], options?: ProcessOptions) =>
-      processDocument(context, documentId, strategies, options),
+    process: (documentId: string, strategies: string | string[], options?: ProcessOptions) => processDocument(context, documentId, strategies, options),
     /** Refuses a processing request exactly as `process` would, without doing any work (background requests). */
     checkProcess: async (documentId: string, strategies: string | string[]): Promise<void> => void (await checkProcessInput(context, documentId, strategies)),
     /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */

@@ -31,8 +31,6 @@ export class Registry<T extends { name: string; description: string }> {
   }
 }
 
-
-
 /** Splits a provider spec such as `openai:text-embedding-3-small` into name and argument. */
 export function splitSpec(spec: string): { name: string; argument: string } {
   const colon = spec.indexOf(":");

@@ -62,10 +62,15 @@ export class WorkerPool {
       const onMessage = (m: { result?: T; error?: { className: string; message: string } }) =>
         finish(true, () => (m.error ? reject(new WorkerTaskFailure("threw", m.error.message, m.error.className)) : resolve(m.result as T)));
       const onError = (error: Error & { code?: string }) =>
-        finish(false, () => reject(new WorkerTaskFailure(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed", error.message.split("\n")[0]!.slice(0, 200))));
+        finish(false, () =>
+          reject(new WorkerTaskFailure(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed", error.message.split("\n")[0]!.slice(0, 200))),
+        );
       const onExit = () => finish(false, () => reject(new WorkerTaskFailure("crashed", "the worker stopped")));
       const onAbort = () => finish(false, () => reject(new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"))));
-      const timer = task.timeoutMs === undefined ? undefined : setTimeout(() => finish(false, () => reject(new WorkerTaskFailure("timeout", "the task overran its deadline"))), task.timeoutMs);
+      const timer =
+        task.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => finish(false, () => reject(new WorkerTaskFailure("timeout", "the task overran its deadline"))), task.timeoutMs);
       worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       task.signal?.addEventListener("abort", onAbort, { once: true });
       worker.postMessage(message, task.transfer ?? []);
@@ -98,7 +103,10 @@ export class WorkerPool {
 }
 
 /** The body of a worker module: answers each message with `{result}` or `{error}`. */
-export function serveTasks(port: import("node:worker_threads").MessagePort, handle: (message: any) => Promise<{ result: unknown; transfer?: ArrayBuffer[] }>): void {
+export function serveTasks(
+  port: import("node:worker_threads").MessagePort,
+  handle: (message: any) => Promise<{ result: unknown; transfer?: ArrayBuffer[] }>,
+): void {
   port.on("message", async (message: unknown) => {
     try {
       const { result, transfer } = await handle(message);

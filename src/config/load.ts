@@ -76,7 +76,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const file = filePath && existsSync(filePath) ? readConfigFile(filePath, errors) : {};
   const knownFileKeys = new Set([...SETTINGS.filter((s) => !s.secret).map((s) => s.key), "strategies", "weights"]);
   for (const key of Object.keys(file)) {
-    if (SETTINGS.some((s) => s.key === key && s.secret)) errors.push(`${filePath}: "${key}" is a secret; set ${SETTINGS.find((s) => s.key === key)!.env} instead`);
+    if (SETTINGS.some((s) => s.key === key && s.secret))
+      errors.push(`${filePath}: "${key}" is a secret; set ${SETTINGS.find((s) => s.key === key)!.env} instead`);
     else if (!knownFileKeys.has(key)) warnings.push(`${filePath}: unknown key "${key}" ignored`);
   }
 
@@ -93,7 +94,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       if (raw === undefined || raw === "") continue;
       const parsed = coerce(setting.kind, raw);
       if (!parsed.ok) {
-        errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind}`);
+        errors.push(
+          `${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind}`,
+        );
         break;
       }
       values[setting.key] = parsed.value;

@@ -47,7 +47,12 @@ function reasonFromResults(key: string, results: QuestionResult[], missing: Reco
  */
 export function aggregate(results: QuestionResult[], options: AggregateOptions): AggregateMetrics {
   const scores = scoresOf(results, options);
-  const resampled = bootstrap(results.length, (indices) => scoresOf(indices.map((i) => results[i]!), options));
+  const resampled = bootstrap(results.length, (indices) =>
+    scoresOf(
+      indices.map((i) => results[i]!),
+      options,
+    ),
+  );
   const confidenceIntervals: Record<string, [number, number] | null> = {};
   for (const definition of METRICS) {
     if (!(definition.field in scores) || scores[definition.field as keyof Scores] === null) continue;

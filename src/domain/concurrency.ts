@@ -3,7 +3,12 @@
  * `beforeEach` runs before each call starts (a cancellation check, say); a rejection stops new
  * calls from starting and is rethrown once the calls in flight have settled.
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>, beforeEach?: () => void): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+  beforeEach?: () => void,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   let failed = false;

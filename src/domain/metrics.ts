@@ -62,9 +62,7 @@ export function retrievalMetrics(references: CharSpan[], retrieved: CharSpan[]) 
   const missed = references.reduce((n, ref) => n + (ref.end - ref.start) - intersectionLength([ref], retrievedUnion), 0);
   const referenceTotal = totalLength(references);
   const retrievedTotal = totalLength(retrieved);
-  const firstHit = retrieved.findIndex((chunk) =>
-    references.some((ref) => intersectionLength([ref], [chunk]) >= HIT_COVERAGE * (ref.end - ref.start)),
-  );
+  const firstHit = retrieved.findIndex((chunk) => references.some((ref) => intersectionLength([ref], [chunk]) >= HIT_COVERAGE * (ref.end - ref.start)));
   return {
     recall: referenceTotal === 0 ? 0 : found / referenceTotal,
     precision: retrievedTotal === 0 ? 0 : found / retrievedTotal,
@@ -115,7 +113,11 @@ export function standardDeviation(values: Array<number | null>): number | null {
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, totalTokens: a.totalTokens + b.totalTokens };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
 }
 
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -168,7 +170,17 @@ export function compositeScore(m: CompositeInput, weights: Record<string, number
 /** The quality means of a set of question results: what a strategy scored, and what a bootstrap resample recomputes. */
 export type QualityMeans = Pick<
   AggregateMetrics,
-  "avgContextRelevance" | "avgAnswerSimilarity" | "avgFaithfulness" | "hallucinationRate" | "avgRecall" | "avgPrecision" | "avgIou" | "avgRetrievalEfficiency" | "avgPrecisionOmega" | "hitRate" | "mrr"
+  | "avgContextRelevance"
+  | "avgAnswerSimilarity"
+  | "avgFaithfulness"
+  | "hallucinationRate"
+  | "avgRecall"
+  | "avgPrecision"
+  | "avgIou"
+  | "avgRetrievalEfficiency"
+  | "avgPrecisionOmega"
+  | "hitRate"
+  | "mrr"
 >;
 
 /** Means over the questions that did not fail; a metric no question produced is null. */

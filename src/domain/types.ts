@@ -3,12 +3,7 @@
  * snake_case wire shapes (SPEC §2) in one place.
  */
 
-export type StrategyName =
-  | "recursive"
-  | "fixed_size"
-  | "semantic"
-  | "contextual_retrieval"
-  | "semantic_parent_child";
+export type StrategyName = "recursive" | "fixed_size" | "semantic" | "contextual_retrieval" | "semantic_parent_child";
 
 /** A structural unit of an extracted document, with its offsets in the extracted text. */
 export interface Block {

@@ -79,7 +79,10 @@ export function expandSweepSpec(spec: string): string[] {
     .map((part) => {
       const eq = part.indexOf("=");
       const name = part.slice(0, Math.max(0, eq)).trim();
-      const values = part.slice(eq + 1).split(",").map((v) => v.trim());
+      const values = part
+        .slice(eq + 1)
+        .split(",")
+        .map((v) => v.trim());
       if (eq < 1 || values.some((v) => v === "")) throw new Error(`"${part}" is not parameter=value,value,…`);
       return { name, values: [...new Set(values)] };
     });
@@ -94,5 +97,8 @@ export function expandSweepSpec(spec: string): string[] {
 /** The key a variant's chunks are stored under: its key without the search-time parameters. */
 export function indexKeyOf(key: string): string {
   const { strategy, parameters } = parseVariantKey(key);
-  return formatVariantKey(strategy, parameters.filter(([name]) => !(SEARCH_PARAMETERS as readonly string[]).includes(name)));
+  return formatVariantKey(
+    strategy,
+    parameters.filter(([name]) => !(SEARCH_PARAMETERS as readonly string[]).includes(name)),
+  );
 }

@@ -86,7 +86,10 @@ export class CachedEmbedder implements Embedder {
       for (let i = 0; i < todo.length; i += step) {
         const batch = todo.slice(i, i + step);
         const started = performance.now();
-        const vectors = await this.inner.embed(batch.map(([, t]) => t), signal);
+        const vectors = await this.inner.embed(
+          batch.map(([, t]) => t),
+          signal,
+        );
         delta.embedSeconds += (performance.now() - started) / 1000;
         const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
         this.cache.putMany(this.name, entries);

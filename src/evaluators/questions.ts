@@ -108,7 +108,10 @@ export function parseQuestionsText(source: string, extension: string, text: stri
 export function locateExcerpt(text: string, excerpt: string): Span | null {
   const exact = text.indexOf(excerpt);
   if (exact !== -1) return { start: exact, end: exact + excerpt.length };
-  const words = excerpt.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const words = excerpt
+    .trim()
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const match = new RegExp(words.join("\\s+")).exec(text);
   return match ? { start: match.index, end: match.index + match[0].length } : null;
 }

@@ -23,7 +23,9 @@ interface Section {
 function sections(text: string, blocks: Block[]): Section[] {
   const headings = blocks.filter((b) => b.kind === "heading");
   if (headings.length === 0) {
-    return blocks.filter((b) => b.kind !== "heading").map((b) => ({ label: `the passage that begins "${b.text.split(/\s+/).slice(0, 5).join(" ")}…"`, start: b.start, end: b.end }));
+    return blocks
+      .filter((b) => b.kind !== "heading")
+      .map((b) => ({ label: `the passage that begins "${b.text.split(/\s+/).slice(0, 5).join(" ")}…"`, start: b.start, end: b.end }));
   }
   return headings.map((h, i) => ({ label: `the section "${h.text}"`, start: h.end, end: headings[i + 1]?.start ?? text.length }));
 }

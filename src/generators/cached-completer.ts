@@ -24,7 +24,8 @@ export function cachedCompleter(model: Generator, cache: CompletionCacheRepo): C
     const cached = cache.get(model.name, hash);
     if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
     const result = await complete(prompt, signal);
-    if (!accept || accept(result.text)) cache.put(model.name, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+    if (!accept || accept(result.text))
+      cache.put(model.name, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
     return result;
   };
 }

@@ -27,9 +27,7 @@ export function extractAnswer(question: string, contexts: RetrievedChunk[]): str
   }
   const questionTerms = [...new Set(contentTerms(question))];
   if (sentences.length === 0 || questionTerms.length === 0) return NO_ANSWER;
-  const idf = new Map(
-    questionTerms.map((t) => [t, Math.log(1 + sentences.length / (1 + sentences.filter((s) => s.terms.has(t)).length))]),
-  );
+  const idf = new Map(questionTerms.map((t) => [t, Math.log(1 + sentences.length / (1 + sentences.filter((s) => s.terms.has(t)).length))]));
   const totalWeight = questionTerms.reduce((n, t) => n + idf.get(t)!, 0);
   const scored = sentences
     .map((s) => ({ ...s, score: questionTerms.reduce((n, t) => n + (s.terms.has(t) ? idf.get(t)! : 0), 0) / totalWeight }))
@@ -47,7 +45,8 @@ export function extractAnswer(question: string, contexts: RetrievedChunk[]): str
 
 export const extractiveGenerator: GeneratorDefinition = {
   name: "extractive",
-  description: "Offline: answers with the retrieved sentences that best match the question; token usage is what a chat model would have been sent and returned.",
+  description:
+    "Offline: answers with the retrieved sentences that best match the question; token usage is what a chat model would have been sent and returned.",
   async create(): Promise<Generator> {
     return {
       name: "extractive",

@@ -10,10 +10,7 @@ export const openAiGenerator: GeneratorDefinition = {
     if (!model) throw new ValidationError('openai generator needs a model: "openai:<model>", e.g. openai:gpt-4o-mini');
     const client = await createOpenAiClient(settings.openai);
     const chat = async (system: string | null, user: string, signal?: AbortSignal): Promise<Completion> => {
-      const messages = [
-        ...(system ? [{ role: "system" as const, content: system }] : []),
-        { role: "user" as const, content: user },
-      ];
+      const messages = [...(system ? [{ role: "system" as const, content: system }] : []), { role: "user" as const, content: user }];
       let response;
       try {
         response = await client.chat.completions.create({ model, messages, temperature: 0 }, { signal });

@@ -11,7 +11,7 @@ export const QUESTION_PROMPT_TEMPLATE = [
   "<passage>",
   "{passage}",
   "</passage>",
-  "Write one question that this passage answers, phrased as a reader of the whole document would ask it without seeing the passage (no \"in this passage\").",
+  'Write one question that this passage answers, phrased as a reader of the whole document would ask it without seeing the passage (no "in this passage").',
   "Give a short expected answer, and copy word for word from the passage the one to three shortest excerpts that contain the answer.",
   'Reply with JSON only: {"question": "...", "answer": "...", "excerpts": ["...", "..."]}',
 ].join("\n");

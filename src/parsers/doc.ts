@@ -21,7 +21,15 @@ async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
     .filter((line) => line.length > 0)
     .map((line) =>
       line.includes("\t")
-        ? { kind: "table_row" as const, level: 0, text: line.split("\t").map((c) => c.trim()).filter(Boolean).join(" | ") }
+        ? {
+            kind: "table_row" as const,
+            level: 0,
+            text: line
+              .split("\t")
+              .map((c) => c.trim())
+              .filter(Boolean)
+              .join(" | "),
+          }
         : { kind: "paragraph" as const, level: 0, text: line },
     );
 }

@@ -19,7 +19,11 @@ export interface ParseLimits {
 export function parseLimitsOf(config: Pick<ChunkevalConfig, "maxUploadMb" | "parsing">): ParseLimits {
   return {
     maxUploadBytes: config.maxUploadMb * MB,
-    zip: { maxUnpackedBytes: config.parsing.maxUnpackedMb * MB, maxCompressionRatio: config.parsing.maxCompressionRatio, maxEntries: config.parsing.maxZipEntries },
+    zip: {
+      maxUnpackedBytes: config.parsing.maxUnpackedMb * MB,
+      maxCompressionRatio: config.parsing.maxCompressionRatio,
+      maxEntries: config.parsing.maxZipEntries,
+    },
     timeoutSeconds: config.parsing.timeoutSeconds,
     memoryMb: config.parsing.memoryMb,
   };

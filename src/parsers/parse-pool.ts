@@ -33,7 +33,10 @@ function toChunkevalError(failure: WorkerTaskFailure, filename: string, limits: 
     case "crashed":
       return new ChunkingError(`${filename}: the parser failed (${failure.message})`);
     case "threw":
-      return restoreError(failure.className, failure.message) ?? new ChunkingError(`${filename}: the file cannot be read (${failure.message.split("\n")[0]!.slice(0, 200)})`);
+      return (
+        restoreError(failure.className, failure.message) ??
+        new ChunkingError(`${filename}: the file cannot be read (${failure.message.split("\n")[0]!.slice(0, 200)})`)
+      );
   }
 }
 
@@ -50,7 +53,10 @@ export async function parseInWorker(bytes: Buffer, filename: string, limits: Par
   // A copy of just this file's bytes, transferred (a Buffer may view a larger shared pool).
   const copy = new Uint8Array(bytes);
   try {
-    return await poolFor(limits.memoryMb).run<ParsedDocument>({ bytes: copy, filename, limits }, { timeoutMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] });
+    return await poolFor(limits.memoryMb).run<ParsedDocument>(
+      { bytes: copy, filename, limits },
+      { timeoutMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] },
+    );
   } catch (error) {
     throw error instanceof WorkerTaskFailure ? toChunkevalError(error, filename, limits) : error;
   }

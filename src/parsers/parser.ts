@@ -29,11 +29,7 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
 }
 
 /** Normalises block texts to single lines and joins them with blank lines, recording offsets. */
-export function assembleDocument(
-  format: string,
-  drafts: BlockDraft[],
-  filename: string,
-): ParsedDocument {
+export function assembleDocument(format: string, drafts: BlockDraft[], filename: string): ParsedDocument {
   const blocks: Block[] = [];
   let text = "";
   for (const draft of drafts) {

@@ -31,10 +31,9 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
       const label = `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="label">${escape(b.label)}</text>`;
       if (b.value === null) return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a — ${escape(shorten(b.missing ?? "not measured", 64))}</text>`;
       const width = Math.max(1, (plotW * Math.max(0, b.value)) / max);
-      const whisker =
-        b.interval
-          ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
-          : "";
+      const whisker = b.interval
+        ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
+        : "";
       // The value is written past the bar and its whisker, so the two never cross.
       const valueX = labelW + Math.max(width, b.interval ? (plotW * Math.min(max, b.interval[1])) / max : 0) + 6;
       return `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}<text x="${valueX.toFixed(1)}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`;
@@ -90,7 +89,10 @@ const labelWidth = (text: string) => text.length * 6.6 + 2;
  * the spots around its dot (right, left, above, below, then further out) and takes the first free
  * one; a label set apart from its dot gets a thin leader line.
  */
-function placeLabels(dots: Array<{ x: number; y: number; label: string }>, frame: Box): Array<{ x: number; y: number; anchor: "start" | "end" | "middle"; leader: boolean }> {
+function placeLabels(
+  dots: Array<{ x: number; y: number; label: string }>,
+  frame: Box,
+): Array<{ x: number; y: number; anchor: "start" | "end" | "middle"; leader: boolean }> {
   const placed: Box[] = [];
   const dotBoxes = dots.map((d) => ({ x: d.x - 7, y: d.y - 7, w: 14, h: 14 }));
   const h = 12;
@@ -103,7 +105,12 @@ function placeLabels(dots: Array<{ x: number; y: number; label: string }>, frame
       { dx: 0, dy: 20, anchor: "middle" },
     ];
     for (const step of [16, 30, 44, 58, 72]) {
-      spots.push({ dx: 10, dy: 4 - step, anchor: "start" }, { dx: 10, dy: 4 + step, anchor: "start" }, { dx: -10, dy: 4 - step, anchor: "end" }, { dx: -10, dy: 4 + step, anchor: "end" });
+      spots.push(
+        { dx: 10, dy: 4 - step, anchor: "start" },
+        { dx: 10, dy: 4 + step, anchor: "start" },
+        { dx: -10, dy: 4 - step, anchor: "end" },
+        { dx: -10, dy: 4 + step, anchor: "end" },
+      );
     }
     const boxOf = (s: (typeof spots)[number]): Box => {
       const left = s.anchor === "start" ? d.x + s.dx : s.anchor === "end" ? d.x + s.dx - w : d.x - w / 2;
@@ -132,16 +139,27 @@ function placeLabels(dots: Array<{ x: number; y: number; label: string }>, frame
  * A labelled scatter plot, e.g. quality against cost or latency. Both axes are fitted to the data
  * (within `yBounds`/`xBounds`) with round ticks, so close values stay apart, and no two labels overlap.
  */
-export function scatterChart(title: string, points: Point[], axes: { x: string; y: string; xBounds?: { min?: number; max?: number }; yBounds?: { min?: number; max?: number } }): string {
+export function scatterChart(
+  title: string,
+  points: Point[],
+  axes: { x: string; y: string; xBounds?: { min?: number; max?: number }; yBounds?: { min?: number; max?: number } },
+): string {
   const h = 320;
   const left = 62;
   const top = 30;
   const bottom = h - 46;
   const plotW = W - left - 150;
   const plotH = bottom - top;
-  if (points.length === 0) return `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text><text x="0" y="34" class="na">n/a (nothing measured)</text></svg>`;
-  const xAxis = fitAxis(points.map((p) => p.x), axes.xBounds);
-  const yAxis = fitAxis(points.map((p) => p.y), axes.yBounds);
+  if (points.length === 0)
+    return `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text><text x="0" y="34" class="na">n/a (nothing measured)</text></svg>`;
+  const xAxis = fitAxis(
+    points.map((p) => p.x),
+    axes.xBounds,
+  );
+  const yAxis = fitAxis(
+    points.map((p) => p.y),
+    axes.yBounds,
+  );
   const sx = (x: number) => left + (plotW * (x - xAxis.lo)) / (xAxis.hi - xAxis.lo || 1);
   const sy = (y: number) => bottom - (plotH * (y - yAxis.lo)) / (yAxis.hi - yAxis.lo || 1);
   const tickText = (v: number, ticks: number[]) => {
@@ -149,17 +167,25 @@ export function scatterChart(title: string, points: Point[], axes: { x: string; 
     return v.toFixed(Math.max(0, Math.min(6, -Math.floor(Math.log10(step)))));
   };
   const xTicks = xAxis.ticks
-    .map((t) => `<line x1="${sx(t).toFixed(1)}" y1="${bottom}" x2="${sx(t).toFixed(1)}" y2="${bottom + 4}" class="axis"/><text x="${sx(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" class="tick">${tickText(t, xAxis.ticks)}</text>`)
+    .map(
+      (t) =>
+        `<line x1="${sx(t).toFixed(1)}" y1="${bottom}" x2="${sx(t).toFixed(1)}" y2="${bottom + 4}" class="axis"/><text x="${sx(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" class="tick">${tickText(t, xAxis.ticks)}</text>`,
+    )
     .join("");
   const yTicks = yAxis.ticks
-    .map((t) => `<line x1="${left - 4}" y1="${sy(t).toFixed(1)}" x2="${left + plotW}" y2="${sy(t).toFixed(1)}" class="grid-line"/><text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`)
+    .map(
+      (t) =>
+        `<line x1="${left - 4}" y1="${sy(t).toFixed(1)}" x2="${left + plotW}" y2="${sy(t).toFixed(1)}" class="grid-line"/><text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`,
+    )
     .join("");
   const at = points.map((p) => ({ x: sx(p.x), y: sy(p.y), label: p.label }));
   const labels = placeLabels(at, { x: left + 2, y: top - 8, w: W - left - 4, h: bottom - top + 4 });
   const dots = points
     .map((p, i) => {
       const l = labels[i]!;
-      const leader = l.leader ? `<line x1="${at[i]!.x.toFixed(1)}" y1="${at[i]!.y.toFixed(1)}" x2="${(l.x + (l.anchor === "end" ? 2 : -2)).toFixed(1)}" y2="${(l.y - 4).toFixed(1)}" class="leader"/>` : "";
+      const leader = l.leader
+        ? `<line x1="${at[i]!.x.toFixed(1)}" y1="${at[i]!.y.toFixed(1)}" x2="${(l.x + (l.anchor === "end" ? 2 : -2)).toFixed(1)}" y2="${(l.y - 4).toFixed(1)}" class="leader"/>`
+        : "";
       return `${leader}<circle cx="${at[i]!.x.toFixed(1)}" cy="${at[i]!.y.toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}"><title>${escape(p.label)}: ${fmt(p.x, 4)}, ${fmt(p.y)}</title></circle><text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">${escape(p.label)}</text>`;
     })
     .join("");
@@ -182,7 +208,10 @@ export function histogram(title: string, values: number[], bins = 12): string {
   const barW = (W - 40) / bins;
   const top = Math.max(...counts);
   const rects = counts
-    .map((c, i) => `<rect x="${(20 + i * barW).toFixed(1)}" y="${(130 - (plotH * c) / top).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${((plotH * c) / top).toFixed(1)}" class="bar"><title>${min + i * width}-${min + (i + 1) * width - 1} tokens: ${c}</title></rect>`)
+    .map(
+      (c, i) =>
+        `<rect x="${(20 + i * barW).toFixed(1)}" y="${(130 - (plotH * c) / top).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${((plotH * c) / top).toFixed(1)}" class="bar"><title>${min + i * width}-${min + (i + 1) * width - 1} tokens: ${c}</title></rect>`,
+    )
     .join("");
   return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="14" class="title">${escape(title)}</text>${rects}<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text></svg>`;
 }
@@ -219,14 +248,21 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
       const n = xAxis.values.length;
       const sx = (i: number) => (n === 1 ? (left + right) / 2 : left + ((right - left) * i) / (n - 1));
       const sy = (y: number) => bottom - ((bottom - plotTop) * Math.max(0, Math.min(panel.yMax, y))) / panel.yMax;
-      const ticks = xAxis.values.map((v, i) => `<text x="${sx(i).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" class="label">${escape(shorten(v, 10))}</text>`).join("");
+      const ticks = xAxis.values
+        .map((v, i) => `<text x="${sx(i).toFixed(1)}" y="${bottom + 14}" text-anchor="middle" class="label">${escape(shorten(v, 10))}</text>`)
+        .join("");
       const lines = panel.series
         .map((s, k) => {
           const pts = s.points.map((pt, i) => (pt.y === null ? null : { x: sx(i), y: sy(pt.y), pt })).filter((v): v is NonNullable<typeof v> => v !== null);
-          const path = pts.length > 1 ? `<polyline points="${pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" ")}" fill="none" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/>` : "";
+          const path =
+            pts.length > 1
+              ? `<polyline points="${pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" ")}" fill="none" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/>`
+              : "";
           const marks = pts
             .map((q) => {
-              const whisker = q.pt.interval ? `<line x1="${q.x.toFixed(1)}" x2="${q.x.toFixed(1)}" y1="${sy(q.pt.interval[0]).toFixed(1)}" y2="${sy(q.pt.interval[1]).toFixed(1)}" class="whisker"/>` : "";
+              const whisker = q.pt.interval
+                ? `<line x1="${q.x.toFixed(1)}" x2="${q.x.toFixed(1)}" y1="${sy(q.pt.interval[0]).toFixed(1)}" y2="${sy(q.pt.interval[1]).toFixed(1)}" class="whisker"/>`
+                : "";
               return `${whisker}<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="3.5" class="dot"><title>${escape(s.label)}: ${fmt(q.pt.y!, 3)}${q.pt.interval ? ` [${fmt(q.pt.interval[0], 3)}, ${fmt(q.pt.interval[1], 3)}]` : ""}</title></circle>`;
             })
             .join("");
@@ -238,7 +274,10 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
     .join("");
   const legendTop = h - legendH + 10;
   const legend = series
-    .map((label, k) => `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/><text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`)
+    .map(
+      (label, k) =>
+        `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/><text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`,
+    )
     .join("");
   return `<svg class="chart sweep" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${drawn}${legend}</svg>`;
 }

@@ -64,7 +64,14 @@ function visibleWindows(text: string, references: Span[]): { windows: Span[]; no
 }
 
 /** Cuts a window of the text at every chunk, reference and retrieval boundary, and classes each run. */
-function segmentWindow(text: string, window: Span, chunks: Span[], parents: Span[], references: Span[], retrieved: Array<{ question: number; span: Span }>): MapSegment[] {
+function segmentWindow(
+  text: string,
+  window: Span,
+  chunks: Span[],
+  parents: Span[],
+  references: Span[],
+  retrieved: Array<{ question: number; span: Span }>,
+): MapSegment[] {
   const cuts = new Set([window.start, window.end]);
   for (const s of [...chunks, ...parents, ...references, ...retrieved.map((r) => r.span)]) {
     for (const at of [s.start, s.end]) if (at > window.start && at < window.end) cuts.add(at);
@@ -85,7 +92,9 @@ function segmentWindow(text: string, window: Span, chunks: Span[], parents: Span
       classes: classes.join(" "),
       starts: chunks.flatMap((c, n) => (c.start === a ? [n + 1] : [])),
       parentStarts: parents.flatMap((p, n) => (p.start === a ? [n + 1] : [])),
-      title: [covering.length ? `chunk ${covering.map((n) => n + 1).join(", ")}` : "in no chunk", parent !== -1 ? `parent ${parent + 1}` : ""].filter(Boolean).join(", "),
+      title: [covering.length ? `chunk ${covering.map((n) => n + 1).join(", ")}` : "in no chunk", parent !== -1 ? `parent ${parent + 1}` : ""]
+        .filter(Boolean)
+        .join(", "),
     });
   }
   return segments;

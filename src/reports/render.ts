@@ -28,10 +28,14 @@ let environment: nunjucks.Environment | undefined;
 function env(): nunjucks.Environment {
   if (!environment) {
     environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: true, throwOnUndefined: false });
-    environment.addFilter("num", (v: number | null | undefined, digits = 2) => (v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits)));
+    environment.addFilter("num", (v: number | null | undefined, digits = 2) =>
+      v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits),
+    );
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
     environment.addFilter("usd", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `$${v.toFixed(v < 0.01 && v > 0 ? 6 : 4)}`));
-    environment.addFilter("delta", (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`));
+    environment.addFilter("delta", (v: number | null | undefined, digits = 2) =>
+      v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`,
+    );
   }
   return environment;
 }
@@ -60,14 +64,22 @@ function recommendation(e: ExperimentRecord): string[] {
   const lines = [e.verdict];
   const variant = parseVariantKey(e.bestStrategy);
   if (variant.parameters.length > 0) {
-    lines.push(`The best variant is ${e.bestStrategy}: ${variant.strategy} with ${variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ")}, every other parameter at its default.`);
+    lines.push(
+      `The best variant is ${e.bestStrategy}: ${variant.strategy} with ${variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ")}, every other parameter at its default.`,
+    );
   }
   const interval = best.confidenceIntervals?.composite_score;
   if (best.compositeScore !== null) {
-    lines.push(`${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : ""}.`);
+    lines.push(
+      `${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : ""}.`,
+    );
   }
-  if (best.hitRate !== null) lines.push(`It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : ""}.`);
-  if (best.hallucinationRate !== null) lines.push(`${(100 * best.hallucinationRate).toFixed(0)}% of its answers were judged unsupported by the retrieved context.`);
+  if (best.hitRate !== null)
+    lines.push(
+      `It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : ""}.`,
+    );
+  if (best.hallucinationRate !== null)
+    lines.push(`${(100 * best.hallucinationRate).toFixed(0)}% of its answers were judged unsupported by the retrieved context.`);
   else if (best.missing?.hallucination_rate) lines.push(`Hallucination was not measured: ${best.missing.hallucination_rate}.`);
   const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
   if (runnerUp) {
@@ -98,7 +110,9 @@ function tradeOffs(e: ExperimentRecord): string[] {
   if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
   if (entries.every(([, m]) => m.costUsd === 0)) {
     const leanest = by((m) => m.tokens.totalTokens, true);
-    out.push(`Every strategy cost nothing with the configured (local) providers${leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : ""}.`);
+    out.push(
+      `Every strategy cost nothing with the configured (local) providers${leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : ""}.`,
+    );
   } else {
     const cheapest = by((m) => m.costUsd, true);
     if (cheapest) out.push(`Lowest cost: ${cheapest[0]} ($${cheapest[1].costUsd.toFixed(4)} for this run).`);
@@ -106,7 +120,8 @@ function tradeOffs(e: ExperimentRecord): string[] {
   const faithful = by((m) => m.avgFaithfulness, false);
   if (faithful) out.push(`Most faithful answers: ${faithful[0]} (${faithful[1].avgFaithfulness!.toFixed(2)} of 10).`);
   const precise = by((m) => m.avgPrecision, false);
-  if (precise) out.push(`Least extra text retrieved (precision): ${precise[0]} (${(100 * precise[1].avgPrecision!).toFixed(1)}% of retrieved text is reference text).`);
+  if (precise)
+    out.push(`Least extra text retrieved (precision): ${precise[0]} (${(100 * precise[1].avgPrecision!).toFixed(1)}% of retrieved text is reference text).`);
   return out;
 }
 
@@ -149,11 +164,31 @@ function viewModel(input: ReportInput, view: ReportView) {
     view === "managerial"
       ? {
           composite: barChart("Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)", bars("composite_score"), { max: 10 }),
-          qualityCost: scatterChart("Quality against cost", plotted((s) => costOfStrategy(s)), { x: costAxis, y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
-          qualityLatency: scatterChart("Quality against latency", plotted((s) => agg(s).avgLatencySeconds), { x: "seconds per question", y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } }),
+          qualityCost: scatterChart(
+            "Quality against cost",
+            plotted((s) => costOfStrategy(s)),
+            { x: costAxis, y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } },
+          ),
+          qualityLatency: scatterChart(
+            "Quality against latency",
+            plotted((s) => agg(s).avgLatencySeconds),
+            { x: "seconds per question", y: "composite score (0-10)", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } },
+          ),
         }
       : {
-          metrics: ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"]
+          metrics: [
+            "avg_context_relevance",
+            "avg_answer_similarity",
+            "avg_faithfulness",
+            "hallucination_rate",
+            "avg_recall",
+            "avg_precision",
+            "avg_iou",
+            "avg_retrieval_efficiency",
+            "avg_precision_omega",
+            "hit_rate",
+            "mrr",
+          ]
             // A metric no strategy could measure has nothing to draw; its reason stands under the scorecard.
             .filter((metric) => strategies.some((s) => metricValue(agg(s), metric) !== null))
             .map(metricChart),
@@ -167,17 +202,20 @@ function viewModel(input: ReportInput, view: ReportView) {
   }));
   const latency = strategies.map((s) => {
     const list = input.results[s] ?? [];
-    const avg = (k: "embedSeconds" | "searchSeconds" | "answerSeconds" | "totalSeconds") => (list.length ? list.reduce((n, r) => n + r.latency[k], 0) / list.length : null);
+    const avg = (k: "embedSeconds" | "searchSeconds" | "answerSeconds" | "totalSeconds") =>
+      list.length ? list.reduce((n, r) => n + r.latency[k], 0) / list.length : null;
     return { strategy: s, embed: avg("embedSeconds"), search: avg("searchSeconds"), answer: avg("answerSeconds"), total: avg("totalSeconds") };
   });
   const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
     question: first.question,
     expectedAnswer: first.expectedAnswer,
     references: first.references,
-    perStrategy: strategies.map((s) => {
-      const r = input.results[s]?.[i];
-      return r ? { strategy: s, ...r, chunks: r.retrieved.map((c, rank) => ({ ...c, rank: rank + 1, segments: highlight(c, r.references) })) } : null;
-    }).filter(Boolean),
+    perStrategy: strategies
+      .map((s) => {
+        const r = input.results[s]?.[i];
+        return r ? { strategy: s, ...r, chunks: r.retrieved.map((c, rank) => ({ ...c, rank: rank + 1, segments: highlight(c, r.references) })) } : null;
+      })
+      .filter(Boolean),
   }));
   return {
     e,

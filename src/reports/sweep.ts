@@ -109,7 +109,10 @@ export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
         return { key: k, label: d.label, scale: d.scale };
       }),
       rows,
-      chart: smallMultiples(`${strategy}: recall, precision, IoU and composite against ${x} (whiskers: 95 % CI)`, panels, { x: x!, values: xValues.map(String) }),
+      chart: smallMultiples(`${strategy}: recall, precision, IoU and composite against ${x} (whiskers: 95 % CI)`, panels, {
+        x: x!,
+        values: xValues.map(String),
+      }),
     });
   }
   return families;

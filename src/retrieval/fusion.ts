@@ -9,7 +9,5 @@ export function reciprocalRankFusion(lists: VectorHit[][]): VectorHit[] {
   for (const list of lists) {
     list.forEach((hit, i) => scores.set(hit.chunkId, (scores.get(hit.chunkId) ?? 0) + 1 / (RRF_K + i + 1)));
   }
-  return [...scores.entries()]
-    .map(([chunkId, score]) => ({ chunkId, score }))
-    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+  return [...scores.entries()].map(([chunkId, score]) => ({ chunkId, score })).sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
 }

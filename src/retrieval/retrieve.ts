@@ -39,7 +39,8 @@ export async function retrieve(
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || mode === "hybrid" ? candidates : topK;
   const dense = () => deps.vectors.search(state.vectorSpace, queryVector!, state, wanted);
-  const keyword = async () => keywordSearch(state.generation, () => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk"), question, wanted);
+  const keyword = async () =>
+    keywordSearch(state.generation, () => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk"), question, wanted);
   let hits: VectorHit[];
   if (mode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
   else if (mode === "keyword") hits = await keyword();

@@ -21,7 +21,6 @@ import { defaultSearchMode } from "../domain/variant-key.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 
-
 export interface BenchInput extends RunOptions {
   /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
   document: { id: string } | { filename: string; bytes: Buffer };
@@ -42,7 +41,6 @@ export interface BenchInput extends RunOptions {
   judge?: string;
   weights?: Record<string, number>;
 }
-
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
 type IndexingRun = StrategyIndexing & { contextUsage: TokenUsage };
@@ -69,7 +67,13 @@ async function meteredLlm(ctx: ServiceContext): Promise<{ llm: ChunkingLlm | und
  * embedder, independent ones side by side (variants that differ only at search time share one
  * index). Each is metered on its own, so its cost is what it spent, whatever runs beside it.
  */
-async function ensureProcessed(ctx: ServiceContext, document: StoredDocument, variants: StrategyVariant[], embedder: CachedEmbedder, options: RunOptions): Promise<IndexingRun[]> {
+async function ensureProcessed(
+  ctx: ServiceContext,
+  document: StoredDocument,
+  variants: StrategyVariant[],
+  embedder: CachedEmbedder,
+  options: RunOptions,
+): Promise<IndexingRun[]> {
   const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
   return mapWithConcurrency(
     indexes,
@@ -82,7 +86,8 @@ async function ensureProcessed(ctx: ServiceContext, document: StoredDocument, va
       let seconds = 0;
       if (!reused) {
         try {
-          seconds = (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress })).seconds;
+          seconds = (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
+            .seconds;
         } catch (error) {
           if (error instanceof CancelledError) throw error;
           throw new BenchmarkError(`processing ${variant.indexKey} failed: ${describeError(error)}`);
@@ -96,7 +101,9 @@ async function ensureProcessed(ctx: ServiceContext, document: StoredDocument, va
         chunks: chunks.length,
         seconds,
         embeddedTokens,
-        costUsd: costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
+        costUsd:
+          costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) +
+          costOf(ctx.config.generator, contextUsage),
         tokenSizes: chunks.map((c) => c.tokenCount),
         reused,
         contextTokens: contextUsage.totalTokens,
@@ -115,7 +122,18 @@ function emptyResult(q: Question): QuestionResult {
     retrieved: [],
     answer: null,
     answered: false,
-    metrics: { recall: null, precision: null, iou: null, retrievalEfficiency: null, precisionOmega: null, hit: null, reciprocalRank: null, contextRelevance: null, answerSimilarity: null, faithfulness: null },
+    metrics: {
+      recall: null,
+      precision: null,
+      iou: null,
+      retrievalEfficiency: null,
+      precisionOmega: null,
+      hit: null,
+      reciprocalRank: null,
+      contextRelevance: null,
+      answerSimilarity: null,
+      faithfulness: null,
+    },
     latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
     answerTokens: ZERO_USAGE,
     judgeTokens: ZERO_USAGE,
@@ -155,7 +173,8 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
   const plan = await planVariants(ctx, { strategies: input.strategies, sweep: input.sweep, topK: input.topK }, BenchmarkError);
   checkGridSize(plan.variants.length, input.maxVariants);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
-  if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1)) throw new ValidationError("max_errors must be a whole number >= 1");
+  if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1))
+    throw new ValidationError("max_errors must be a whole number >= 1");
   if ("id" in input.document) resolveQuestions(input.questionsSource, input.questions, requireDocument(ctx, input.document.id).text);
   return plan;
 }
@@ -205,10 +224,29 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
       const result = emptyResult(q);
       try {
         const t0 = performance.now();
-        const retrieval = await retrieve({ vectors, chunks: ctx.chunks, embedder }, state, q.question, variantTopK, input.signal, variant.retrieval ?? undefined);
+        const retrieval = await retrieve(
+          { vectors, chunks: ctx.chunks, embedder },
+          state,
+          q.question,
+          variantTopK,
+          input.signal,
+          variant.retrieval ?? undefined,
+        );
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
-        result.retrieved = retrieval.chunks.map((c) => ({ chunkId: c.chunkId, score: c.score, start: c.start, end: c.end, text: c.text, parentId: c.parentId }));
-        result.latency = { embedSeconds: retrieval.embedSeconds, searchSeconds: retrieval.searchSeconds, answerSeconds: 0, totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds };
+        result.retrieved = retrieval.chunks.map((c) => ({
+          chunkId: c.chunkId,
+          score: c.score,
+          start: c.start,
+          end: c.end,
+          text: c.text,
+          parentId: c.parentId,
+        }));
+        result.latency = {
+          embedSeconds: retrieval.embedSeconds,
+          searchSeconds: retrieval.searchSeconds,
+          answerSeconds: 0,
+          totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
+        };
         if (q.references.length > 0) {
           const spans = retrievalMetrics(q.references, retrieval.chunks);
           Object.assign(result.metrics, spans, {
@@ -230,7 +268,15 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
           const t2 = performance.now();
           const target = q.expectedAnswer ?? (q.references.length > 0 ? q.references.map((r) => r.text).join(" ") : null);
           const verdict = await judge!.judge(
-            { question: q.question, answer: generation.answer, answered: generation.answered, measureFaithfulness: generator!.isLlm, contexts: retrieval.chunks.map((c) => c.text), document: document.text, target },
+            {
+              question: q.question,
+              answer: generation.answer,
+              answered: generation.answered,
+              measureFaithfulness: generator!.isLlm,
+              contexts: retrieval.chunks.map((c) => c.text),
+              document: document.text,
+              target,
+            },
             input.signal,
           );
           result.stageSeconds.judging = (performance.now() - t2) / 1000;
@@ -243,7 +289,8 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
         if (error instanceof CancelledError) throw error;
         result.error = describeError(error);
         failures++;
-        if (input.maxErrors !== undefined && failures >= input.maxErrors) stoppedEarly = `stopped after ${failures} failed question(s) (--max-errors ${input.maxErrors})`;
+        if (input.maxErrors !== undefined && failures >= input.maxErrors)
+          stoppedEarly = `stopped after ${failures} failed question(s) (--max-errors ${input.maxErrors})`;
       }
       results[strategy].push(result);
     }
@@ -251,9 +298,16 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
 
   const judgeSpec = dryRun ? "none (dry run)" : judge!.name;
   const generatorSpec = ctx.config.generator;
-  const sumStage = (k: keyof QuestionResult["stageSeconds"]) => Object.values(results).flat().reduce((n, r) => n + r.stageSeconds[k], 0);
-  const answerUsage = Object.values(results).flat().reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
-  const judgeUsage = Object.values(results).flat().reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
+  const sumStage = (k: keyof QuestionResult["stageSeconds"]) =>
+    Object.values(results)
+      .flat()
+      .reduce((n, r) => n + r.stageSeconds[k], 0);
+  const answerUsage = Object.values(results)
+    .flat()
+    .reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
+  const judgeUsage = Object.values(results)
+    .flat()
+    .reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
   const contextUsage = indexing.reduce((u, x) => addUsage(u, x.contextUsage), ZERO_USAGE);
   const embeddedTokens = embedder.stats.computedTokens;
   const embeddingUsage = { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens };
@@ -263,18 +317,25 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     embeddingsUsd: costOf(embedder.name, embeddingUsage),
     contextualisationUsd: costOf(generatorSpec, contextUsage),
     referenceModel: `${REFERENCE_CHAT_MODEL} + ${REFERENCE_EMBEDDING_MODEL}`,
-    referenceUsd: referenceCost(REFERENCE_CHAT_MODEL, addUsage(addUsage(answerUsage, judgeUsage), contextUsage)) + referenceCost(REFERENCE_EMBEDDING_MODEL, embeddingUsage),
+    referenceUsd:
+      referenceCost(REFERENCE_CHAT_MODEL, addUsage(addUsage(answerUsage, judgeUsage), contextUsage)) + referenceCost(REFERENCE_EMBEDDING_MODEL, embeddingUsage),
   };
 
   let fullRunEstimate: ExperimentDetails["fullRunEstimate"] = null;
   if (dryRun) {
     const promptTokens = dryRunPromptTokens.reduce((a, b) => a + b, 0);
-    const usage = { promptTokens, completionTokens: dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS, totalTokens: promptTokens + dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS };
+    const usage = {
+      promptTokens,
+      completionTokens: dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS,
+      totalTokens: promptTokens + dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS,
+    };
     const calls = dryRunPromptTokens.length;
     const generatorIsLlm = generatorSpec.startsWith("openai:");
     const judgeIsLlm = ctx.config.judge.startsWith("openai:");
     // Judging re-reads the context about three times (relevance, statements, verification).
-    const judgeUsageEstimate = judgeIsLlm ? { promptTokens: 3 * promptTokens, completionTokens: 3 * usage.completionTokens, totalTokens: 3 * usage.totalTokens } : ZERO_USAGE;
+    const judgeUsageEstimate = judgeIsLlm
+      ? { promptTokens: 3 * promptTokens, completionTokens: 3 * usage.completionTokens, totalTokens: 3 * usage.totalTokens }
+      : ZERO_USAGE;
     const perTextSeconds = sharedEmbedder.stats.computed > 0 ? sharedEmbedder.stats.embedSeconds / sharedEmbedder.stats.computed : 0;
     const localJudgeSeconds = calls * JUDGE_SENTENCES_PER_ANSWER * perTextSeconds;
     fullRunEstimate = {
@@ -292,7 +353,18 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;
       const idx = indexing.find((x) => x.strategy === indexKey)!;
-      const strategyCost = costOf(generatorSpec, list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE)) + (dryRun ? 0 : costOf(judgeSpec, list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE))) + idx.costUsd;
+      const strategyCost =
+        costOf(
+          generatorSpec,
+          list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE),
+        ) +
+        (dryRun
+          ? 0
+          : costOf(
+              judgeSpec,
+              list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE),
+            )) +
+        idx.costUsd;
       return [s, aggregate(list, { ...scoring, costUsd: strategyCost })];
     }),
   );
@@ -318,11 +390,20 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     embedder: embedder.name,
     generator: dryRun ? "none (dry run)" : generatorSpec,
     judge: judgeSpec,
-    strategyOptions: Object.fromEntries([...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options])),
-    search: Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documentId, v.indexKey)!.retrieval), topK: v.topK ?? topK }])),
+    strategyOptions: Object.fromEntries(
+      [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),
+    ),
+    search: Object.fromEntries(
+      variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documentId, v.indexKey)!.retrieval), topK: v.topK ?? topK }]),
+    ),
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
-    statistics: { method: "percentile bootstrap over questions (paired for comparisons)", resamples: BOOTSTRAP_RESAMPLES, confidenceLevel: CONFIDENCE_LEVEL, seed: BOOTSTRAP_SEED },
+    statistics: {
+      method: "percentile bootstrap over questions (paired for comparisons)",
+      resamples: BOOTSTRAP_RESAMPLES,
+      confidenceLevel: CONFIDENCE_LEVEL,
+      seed: BOOTSTRAP_SEED,
+    },
     indexing: indexing.map(({ contextUsage: _usage, ...figures }) => figures),
     cost,
     fullRunEstimate,

@@ -21,6 +21,9 @@ export function chunkMapSource(ctx: ServiceContext, experimentId: string): Chunk
     if (state && state.processedAt > experiment.createdAt) changed.push(strategy);
     chunks[strategy] = ctx.chunks.current(document.id, stored).map((c) => ({ start: c.start, end: c.end, role: c.role }));
   }
-  const note = changed.length > 0 ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; the map shows the current chunks, the drill-down the ones the experiment retrieved.` : null;
+  const note =
+    changed.length > 0
+      ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; the map shows the current chunks, the drill-down the ones the experiment retrieved.`
+      : null;
   return { text: document.text, chunks, note };
 }

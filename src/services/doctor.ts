@@ -55,19 +55,33 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
     const missing = g.chunkIds.filter((id) => !vectors.has(id)).length;
     const chunkIds = new Set(g.chunkIds);
     const stray = [...vectors].filter((id) => !chunkIds.has(id)).length;
-    if (missing > 0) findings.push({ kind: "missing_vectors", ...g, count: missing, message: `${at(g)}: ${missing} of ${g.chunkIds.length} committed chunks have no vector` });
+    if (missing > 0)
+      findings.push({ kind: "missing_vectors", ...g, count: missing, message: `${at(g)}: ${missing} of ${g.chunkIds.length} committed chunks have no vector` });
     if (stray > 0) findings.push({ kind: "orphan_vectors", ...g, count: stray, message: `${at(g)}: ${stray} vectors belong to no committed chunk` });
   }
   let inFlight = 0;
   const now = Date.now();
-  const live = (p: { owner: { pid: number; host: string }; startedAtMs: number }) => !ownerGone(p.owner, deps.owner) && now - p.startedAtMs <= ABANDONED_GENERATION_MS;
+  const live = (p: { owner: { pid: number; host: string }; startedAtMs: number }) =>
+    !ownerGone(p.owner, deps.owner) && now - p.startedAtMs <= ABANDONED_GENERATION_MS;
   for (const { ref, chunkIds } of stored.values()) {
     const p = pending.get(key(ref));
     if (p && live(p)) inFlight++;
-    else findings.push({ kind: "orphan_vectors", ...ref, count: chunkIds.size, message: `${at(ref)}: ${chunkIds.size} vectors of a generation that is not committed${p ? " (its writer is gone)" : ""}` });
+    else
+      findings.push({
+        kind: "orphan_vectors",
+        ...ref,
+        count: chunkIds.size,
+        message: `${at(ref)}: ${chunkIds.size} vectors of a generation that is not committed${p ? " (its writer is gone)" : ""}`,
+      });
   }
   for (const [k, p] of pending) {
-    if (!stored.has(k) && !live(p)) findings.push({ kind: "abandoned_pending", ...p, count: 0, message: `${at(p)}: pending since ${new Date(p.startedAtMs).toISOString()}, its writer is gone` });
+    if (!stored.has(k) && !live(p))
+      findings.push({
+        kind: "abandoned_pending",
+        ...p,
+        count: 0,
+        message: `${at(p)}: pending since ${new Date(p.startedAtMs).toISOString()}, its writer is gone`,
+      });
   }
   return {
     consistent: findings.length === 0,
@@ -96,7 +110,9 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   for (const f of broken.values()) {
     deps.chunks.forgetStrategy(f.documentId, f.strategy);
     await store.deleteGeneration(f.vectorSpace, f);
-    repaired.push(`document ${f.documentId}, strategy ${f.strategy}: marked for re-processing (run: chunkeval process ${f.documentId} --strategies ${f.strategy})`);
+    repaired.push(
+      `document ${f.documentId}, strategy ${f.strategy}: marked for re-processing (run: chunkeval process ${f.documentId} --strategies ${f.strategy})`,
+    );
   }
   const removed = await sweepAbandoned(deps.chunks, store, deps.owner);
   if (removed > 0) repaired.push(`removed the vectors of ${removed} abandoned generation(s)`);

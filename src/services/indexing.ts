@@ -85,15 +85,30 @@ function toChunks(drafts: ChunkDraft[], generation: string): Chunk[] {
 }
 
 /** Embeds texts in batches with at most `concurrency` calls in flight, checking `signal` before each call. */
-async function embedInBatches(embedder: CachedEmbedder, texts: string[], batchSize: number, concurrency: number, signal?: AbortSignal): Promise<Float32Array[]> {
+async function embedInBatches(
+  embedder: CachedEmbedder,
+  texts: string[],
+  batchSize: number,
+  concurrency: number,
+  signal?: AbortSignal,
+): Promise<Float32Array[]> {
   const size = Math.max(1, batchSize);
   const starts = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => i * size);
-  const batches = await mapWithConcurrency(starts, concurrency, (start) => embedder.embed(texts.slice(start, start + size), signal), () => throwIfCancelled(signal));
+  const batches = await mapWithConcurrency(
+    starts,
+    concurrency,
+    (start) => embedder.embed(texts.slice(start, start + size), signal),
+    () => throwIfCancelled(signal),
+  );
   return batches.flat();
 }
 
 /** Runs the pipeline over one document with one strategy and commits through `openSink`'s sink. */
-export async function runIndexing<R>(ctx: ServiceContext, input: IndexingInput, openSink: (plan: IndexPlan) => Promise<IndexSink<R>>): Promise<IndexingOutcome<R>> {
+export async function runIndexing<R>(
+  ctx: ServiceContext,
+  input: IndexingInput,
+  openSink: (plan: IndexPlan) => Promise<IndexSink<R>>,
+): Promise<IndexingOutcome<R>> {
   const { document, embedder, signal } = input;
   const report = input.report ?? (() => undefined);
   const strategy = await ctx.strategies.get(input.strategy).create({ ...ctx.config.strategyOptions[input.strategy], ...input.strategyOptions });

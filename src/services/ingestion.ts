@@ -100,7 +100,9 @@ export class IngestionService {
       return await Promise.race([work, timeout]);
     } catch (error) {
       const known =
-        error instanceof ChunkevalError && !(error instanceof CancelledError) ? error : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
+        error instanceof ChunkevalError && !(error instanceof CancelledError)
+          ? error
+          : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
       fail(known);
       // After a timeout the work is still running: answer now; it stops at its next check and
       // removes what it wrote (run's own failure path), and close() waits for that.
@@ -113,7 +115,15 @@ export class IngestionService {
     }
   }
 
-  private async run(jobId: string, tenantId: string, domain: string, filename: string, bytes: Buffer, signal: AbortSignal, step: { name: string }): Promise<IngestionResult> {
+  private async run(
+    jobId: string,
+    tenantId: string,
+    domain: string,
+    filename: string,
+    bytes: Buffer,
+    signal: AbortSignal,
+    step: { name: string },
+  ): Promise<IngestionResult> {
     const parsed = await parseInWorker(bytes, filename, parseLimitsOf(this.ctx.config), signal);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
     const written: Written = {};
@@ -143,12 +153,31 @@ export class IngestionService {
         return sink;
       },
     );
-    return { fileId: written.fileId!, ingestionJobId: jobId, domain, filename, version, chunksIndexed: searchable.length, pointsCreated: searchable.length, pointsSoftDeleted: committed };
+    return {
+      fileId: written.fileId!,
+      ingestionJobId: jobId,
+      domain,
+      filename,
+      version,
+      chunksIndexed: searchable.length,
+      pointsCreated: searchable.length,
+      pointsSoftDeleted: committed,
+    };
   }
 
   /** The sink of an ingestion: a new version of the file whose points stay hidden until it is committed. */
   private pointsSink(
-    job: { jobId: string; tenantId: string; domain: string; filename: string; bytes: Buffer; format: string; signal: AbortSignal; step: { name: string }; written: Written },
+    job: {
+      jobId: string;
+      tenantId: string;
+      domain: string;
+      filename: string;
+      bytes: Buffer;
+      format: string;
+      signal: AbortSignal;
+      step: { name: string };
+      written: Written;
+    },
     plan: IndexPlan,
   ): IndexSink<number> & { allocate(): Promise<number> } {
     const { jobId, tenantId, domain, filename, written, step } = job;
@@ -170,8 +199,19 @@ export class IngestionService {
         step.name = "writing chunks to the vector store";
         await this.points.add(
           chunks.map((c, i) => ({
-            pointId: `${written.fileId}_${i}`, tenantId, domain, sourceFileId: written.fileId!, filename, version, chunkIndex: i,
-            text: c.text, start: c.chunk.start, end: c.chunk.end, deleted: true, ingestionJobId: jobId, vector: c.vector,
+            pointId: `${written.fileId}_${i}`,
+            tenantId,
+            domain,
+            sourceFileId: written.fileId!,
+            filename,
+            version,
+            chunkIndex: i,
+            text: c.text,
+            start: c.chunk.start,
+            end: c.chunk.end,
+            deleted: true,
+            ingestionJobId: jobId,
+            vector: c.vector,
           })),
         );
       },

@@ -14,7 +14,10 @@ const MIN_CANDIDATES = 20;
 export async function searchPoints(ctx: ServiceContext, points: PointsStore, tenantId: string, query: { text: string; domain?: string; topK: number }) {
   const [vector] = await (await ctx.embedder()).embed([query.text]);
   const candidates = Math.max(MIN_CANDIDATES, query.topK * CANDIDATES_PER_RESULT);
-  const [dense, sparse] = await Promise.all([points.denseSearch(tenantId, vector!, query.domain, candidates), points.keywordSearch(tenantId, query.text, query.domain, candidates)]);
+  const [dense, sparse] = await Promise.all([
+    points.denseSearch(tenantId, vector!, query.domain, candidates),
+    points.keywordSearch(tenantId, query.text, query.domain, candidates),
+  ]);
   const byId = new Map([...dense, ...sparse].map((p) => [p.pointId, p]));
   const fused = reciprocalRankFusion([dense, sparse].map((list) => list.map((p) => ({ chunkId: p.pointId, score: p.score }))));
   return fused.slice(0, query.topK).map((hit) => ({ ...byId.get(hit.chunkId)!, score: hit.score }));

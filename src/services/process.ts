@@ -44,11 +44,23 @@ function generationSink(ctx: ServiceContext, store: VectorStore, document: Store
   const scope = { documentId: document.id, strategy: key, generation: plan.generation };
   ctx.chunks.beginGeneration({ ...scope, vectorSpace: space }, ctx.owner);
   return {
-    write: (chunks) => store.add(space, chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector }))),
+    write: (chunks) =>
+      store.add(
+        space,
+        chunks.map((c) => ({ ...scope, chunkId: c.chunk.id, text: c.text, vector: c.vector })),
+      ),
     async commit() {
       const searchable = plan.chunks.filter((c) => c.role === "chunk").length;
       const previous = ctx.chunks.commitGeneration(
-        { ...scope, options: plan.strategy.options, embedder: plan.embedder, vectorSpace: space, retrieval: plan.strategy.retrieval, chunkCount: searchable, processedAt: nowTimestamp() },
+        {
+          ...scope,
+          options: plan.strategy.options,
+          embedder: plan.embedder,
+          vectorSpace: space,
+          retrieval: plan.strategy.retrieval,
+          chunkCount: searchable,
+          processedAt: nowTimestamp(),
+        },
         plan.chunks,
       );
       // Committed: a failure from here on leaves only unreferenced vectors, which cleanup removes.
@@ -70,7 +82,12 @@ function generationSink(ctx: ServiceContext, store: VectorStore, document: Store
  * Chunks, embeds and indexes one variant through the indexing pipeline; its chunks are stored
  * under the variant's index key (the plain name for a plain strategy).
  */
-export async function processVariant(ctx: ServiceContext, document: StoredDocument, variant: StrategyVariant, options: VariantProcessing): Promise<StrategyRunSummary> {
+export async function processVariant(
+  ctx: ServiceContext,
+  document: StoredDocument,
+  variant: StrategyVariant,
+  options: VariantProcessing,
+): Promise<StrategyRunSummary> {
   const started = performance.now();
   const store = await ctx.vectors();
   const key = variant.indexKey;
@@ -102,7 +119,11 @@ export async function processVariant(ctx: ServiceContext, document: StoredDocume
  * The checks a processing request passes before any work starts (known strategies and valid
  * variants, an existing document): a background request runs them before its 202.
  */
-export async function checkProcessInput(ctx: ServiceContext, documentId: string, strategies: string | string[]): Promise<{ variants: StrategyVariant[]; document: StoredDocument }> {
+export async function checkProcessInput(
+  ctx: ServiceContext,
+  documentId: string,
+  strategies: string | string[],
+): Promise<{ variants: StrategyVariant[]; document: StoredDocument }> {
   const { variants } = await planVariants(ctx, { strategies }, ChunkingError);
   // Variants that differ only at search time share one index: it is processed once.
   return { variants: variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i), document: requireDocument(ctx, documentId) };
@@ -130,7 +151,13 @@ export async function processDocument(
     PROCESS_CONCURRENCY,
     async (variant): Promise<StrategyRunSummary | StrategyFailure> => {
       try {
-        return await processVariant(ctx, document, variant, { embedder, llm, strategyOptions: variant.indexKey === variant.strategy ? options.strategyOptions?.[variant.strategy] : undefined, signal: options.signal, onProgress: options.onProgress });
+        return await processVariant(ctx, document, variant, {
+          embedder,
+          llm,
+          strategyOptions: variant.indexKey === variant.strategy ? options.strategyOptions?.[variant.strategy] : undefined,
+          signal: options.signal,
+          onProgress: options.onProgress,
+        });
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.

@@ -105,8 +105,12 @@ function checkInput(input: GenerateQuestionsInput): void {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > DEFAULTS.maxGeneratedQuestions) {
     throw new ValidationError(`count must be a whole number from 1 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.count}`);
   }
-  if (input.maxCalls !== undefined && (!Number.isInteger(input.maxCalls) || input.maxCalls < 1)) throw new ValidationError(`max calls must be a whole number of at least 1, got ${input.maxCalls}`);
-  for (const [name, v] of [["min excerpt similarity", input.minExcerptSimilarity], ["duplicate similarity", input.duplicateSimilarity]] as const) {
+  if (input.maxCalls !== undefined && (!Number.isInteger(input.maxCalls) || input.maxCalls < 1))
+    throw new ValidationError(`max calls must be a whole number of at least 1, got ${input.maxCalls}`);
+  for (const [name, v] of [
+    ["min excerpt similarity", input.minExcerptSimilarity],
+    ["duplicate similarity", input.duplicateSimilarity],
+  ] as const) {
     if (v !== undefined && !(v > 0 && v <= 1)) throw new ValidationError(`${name} must be a number in (0, 1], got ${v}`);
   }
 }
@@ -132,7 +136,11 @@ export async function generateQuestions(ctx: ServiceContext, input: GenerateQues
 }
 
 function generateTemplateQuestions(doc: StoredDocument, count: number): GeneratedQuestionsFile {
-  const questions = templateQuestions(doc.text, doc.blocks, count).map((q) => ({ question: q.question, expectedAnswer: q.expectedAnswer, references: [q.reference] }));
+  const questions = templateQuestions(doc.text, doc.blocks, count).map((q) => ({
+    question: q.question,
+    expectedAnswer: q.expectedAnswer,
+    references: [q.reference],
+  }));
   if (questions.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
   return {
     metadata: {
@@ -145,7 +153,16 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
       thresholds: null,
       duplicateEmbedder: null,
       budget: null,
-      counts: { requested: count, kept: questions.length, calls: 0, cachedReplies: 0, malformedReplies: 0, passagesAvailable: 0, passagesUsed: 0, dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0 } },
+      counts: {
+        requested: count,
+        kept: questions.length,
+        calls: 0,
+        cachedReplies: 0,
+        malformedReplies: 0,
+        passagesAvailable: 0,
+        passagesUsed: 0,
+        dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0 },
+      },
       drops: [],
       tokenUsage: ZERO_USAGE,
       costUsd: 0,
@@ -156,7 +173,11 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
 }
 
 /** Locates every excerpt of a reply; the reason it cannot be used, or the located references. */
-function locateReferences(text: string, reply: GeneratedQuestionReply, minSimilarity: number): { references: GeneratedQuestion["references"] } | { problem: string } {
+function locateReferences(
+  text: string,
+  reply: GeneratedQuestionReply,
+  minSimilarity: number,
+): { references: GeneratedQuestion["references"] } | { problem: string } {
   const references: GeneratedQuestion["references"] = [];
   for (const excerpt of reply.excerpts) {
     const match = matchExcerpt(text, excerpt);
@@ -211,7 +232,12 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       if (!reply) malformedHere++;
     }
     malformedReplies += malformedHere;
-    input.onProgress?.({ stage: "generating", message: `${kept.length} of ${input.count} questions kept after ${calls} calls`, done: kept.length, total: input.count });
+    input.onProgress?.({
+      stage: "generating",
+      message: `${kept.length} of ${input.count} questions kept after ${calls} calls`,
+      done: kept.length,
+      total: input.count,
+    });
     if (!reply) {
       drop("malformed", null, `passage ${passage.start}-${passage.end}: no usable reply after ${malformedHere} malformed`);
       continue;
@@ -222,10 +248,13 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       continue;
     }
     const [vector] = await embedder.embed([reply.question], input.signal);
-    const nearest = kept.reduce((best, k) => {
-      const similarity = cosine(vector!, k.vector);
-      return similarity > best.similarity ? { similarity, question: k.question.question } : best;
-    }, { similarity: -1, question: "" });
+    const nearest = kept.reduce(
+      (best, k) => {
+        const similarity = cosine(vector!, k.vector);
+        return similarity > best.similarity ? { similarity, question: k.question.question } : best;
+      },
+      { similarity: -1, question: "" },
+    );
     if (nearest.similarity >= duplicateSimilarity) {
       drop("duplicate", reply.question, `similarity ${nearest.similarity.toFixed(3)} >= ${duplicateSimilarity} with "${nearest.question}"`);
       continue;
@@ -251,7 +280,9 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     createdAt: nowTimestamp(),
   };
   if (questions.length === 0) {
-    throw new BenchmarkError(`no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates)`);
+    throw new BenchmarkError(
+      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates)`,
+    );
   }
   return { metadata, questions };
 }

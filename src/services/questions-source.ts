@@ -28,7 +28,10 @@ export function resolveQuestionsPath(questionsDir: string, requested: string): s
 }
 
 /** Questions of an API request: a file in the questions directory, or an inline list. */
-export async function questionsFromRequest(questionsDir: string, body: { questionsFile?: string; questions?: unknown }): Promise<{ questions: QuestionInput[]; source: string }> {
+export async function questionsFromRequest(
+  questionsDir: string,
+  body: { questionsFile?: string; questions?: unknown },
+): Promise<{ questions: QuestionInput[]; source: string }> {
   if (body.questions !== undefined && body.questionsFile !== undefined) throw new BenchmarkError("give questions_file or questions, not both");
   if (body.questions !== undefined) return { questions: validateQuestions("questions", body.questions), source: "inline questions" };
   if (body.questionsFile === undefined) throw new BenchmarkError("questions_file (or inline questions) is required");

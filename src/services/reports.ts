@@ -14,7 +14,11 @@ export interface ReportOptions {
   baselineId?: string;
 }
 
-const CONTENT_TYPES: Record<ReportFormat, string> = { html: "text/html; charset=utf-8", md: "text/markdown; charset=utf-8", json: "application/json; charset=utf-8" };
+const CONTENT_TYPES: Record<ReportFormat, string> = {
+  html: "text/html; charset=utf-8",
+  md: "text/markdown; charset=utf-8",
+  json: "application/json; charset=utf-8",
+};
 
 /**
  * Renders a stored experiment for the CLI's `report` and `bench --out` and for HTTP's report

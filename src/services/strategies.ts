@@ -16,7 +16,10 @@ export function listStrategies(registry: Registry<StrategyDefinition>) {
  * so a misconfiguration stops `serve` (and every command) with a usage error instead of
  * reaching clients as a 422 on their requests.
  */
-export async function checkStrategySettings(registry: Registry<StrategyDefinition>, config: Pick<ChunkevalConfig, "strategyOptions" | "ingestion">): Promise<void> {
+export async function checkStrategySettings(
+  registry: Registry<StrategyDefinition>,
+  config: Pick<ChunkevalConfig, "strategyOptions" | "ingestion">,
+): Promise<void> {
   const problems: string[] = [];
   const attempt = async (what: string, check: () => Promise<unknown>) => {
     try {

@@ -48,7 +48,9 @@ export const JUDGE_SENTENCES_PER_ANSWER = 12;
 export function checkGridSize(variants: number, limit: number = DEFAULTS.maxSweepVariants): void {
   if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`max_variants must be a whole number >= 1, got ${limit}`);
   if (variants > limit) {
-    throw new ValidationError(`the benchmark has ${variants} variants, more than the limit of ${limit}; narrow the sweep or raise the limit with --max-variants ${variants} (max_variants over HTTP)`);
+    throw new ValidationError(
+      `the benchmark has ${variants} variants, more than the limit of ${limit}; narrow the sweep or raise the limit with --max-variants ${variants} (max_variants over HTTP)`,
+    );
   }
 }
 
@@ -59,7 +61,11 @@ function chunkSize(variant: StrategyVariant): { size: number; overlap: number } 
   return { size, overlap: Math.min(overlap, size - 1) };
 }
 
-const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({ promptTokens, completionTokens, totalTokens: promptTokens + completionTokens });
+const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({
+  promptTokens,
+  completionTokens,
+  totalTokens: promptTokens + completionTokens,
+});
 const times = (u: TokenUsage, n: number): TokenUsage => usage(u.promptTokens * n, u.completionTokens * n);
 
 export interface EstimateInput extends VariantPlanInput {
@@ -121,7 +127,8 @@ export async function estimateBench(ctx: ServiceContext, input: EstimateInput): 
   const rate = measured.computedTokens > 0 ? measured.embedSeconds / measured.computedTokens : null;
   const perText = measured.computed > 0 ? measured.embedSeconds / measured.computed : 0;
   const embedSeconds = rate === null ? 0 : embeddedTokens * rate;
-  const llmCalls = (generatorIsLlm ? contextUsage.completionTokens / CONTEXT_COMPLETION_TOKENS : 0) + (full ? runs * ((generatorIsLlm ? 1 : 0) + (judgeIsLlm ? 3 : 0)) : 0);
+  const llmCalls =
+    (generatorIsLlm ? contextUsage.completionTokens / CONTEXT_COMPLETION_TOKENS : 0) + (full ? runs * ((generatorIsLlm ? 1 : 0) + (judgeIsLlm ? 3 : 0)) : 0);
   const localJudgeSeconds = full && !judgeIsLlm ? runs * JUDGE_SENTENCES_PER_ANSWER * perText : 0;
   return {
     variants: variants.map((v) => v.key),

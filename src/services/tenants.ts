@@ -35,7 +35,8 @@ export function createApiKey(repo: TenantsRepo, tenantName: string, scopes: stri
   const tenant = repo.tenantByName(tenantName);
   if (!tenant) throw new NotFoundError(`tenant not found: ${tenantName}`);
   const unknown = scopes.filter((s) => !SCOPES.includes(s as Scope));
-  if (scopes.length === 0 || unknown.length > 0) throw new ValidationError(`scopes must be some of ${SCOPES.join(", ")}${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}`);
+  if (scopes.length === 0 || unknown.length > 0)
+    throw new ValidationError(`scopes must be some of ${SCOPES.join(", ")}${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}`);
   const id = randomBytes(6).toString("hex");
   const secret = randomBytes(32).toString("base64url");
   const salt = randomBytes(16).toString("hex");
@@ -68,14 +69,20 @@ export function requireScope(principal: Principal, ...anyOf: Scope[]): void {
 const DOMAIN_RE = /^[a-z0-9]([a-z0-9.-]{0,98}[a-z0-9])?$/;
 
 export function createDomain(repo: TenantsRepo, tenantId: string, domain: string, displayName: string): TenantDomain {
-  if (!DOMAIN_RE.test(domain)) throw new ValidationError("domain must be 1-100 lower-case letters, digits, dots or dashes, starting and ending with a letter or digit");
+  if (!DOMAIN_RE.test(domain))
+    throw new ValidationError("domain must be 1-100 lower-case letters, digits, dots or dashes, starting and ending with a letter or digit");
   const at = nowTimestamp();
   const record: TenantDomain = { tenantId, domain, displayName, status: "active", createdAt: at, updatedAt: at };
   if (!repo.insertDomain(record)) throw new ConflictError(`domain already exists: ${domain}`);
   return record;
 }
 
-export function updateDomain(repo: TenantsRepo, tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }): TenantDomain {
+export function updateDomain(
+  repo: TenantsRepo,
+  tenantId: string,
+  domain: string,
+  changes: { displayName?: string; status?: "active" | "disabled" },
+): TenantDomain {
   const updated = repo.updateDomain(tenantId, domain, changes, nowTimestamp());
   if (!updated) throw new NotFoundError(`domain not found: ${domain}`);
   return updated;
@@ -98,7 +105,8 @@ export function tenantService(repo: TenantsRepo) {
     authenticate: (authorization: string | undefined) => authenticate(repo, authorization),
     listDomains: (tenantId: string) => repo.listDomains(tenantId),
     createDomain: (tenantId: string, domain: string, displayName: string) => createDomain(repo, tenantId, domain, displayName),
-    updateDomain: (tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }) => updateDomain(repo, tenantId, domain, changes),
+    updateDomain: (tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }) =>
+      updateDomain(repo, tenantId, domain, changes),
   };
 }
 

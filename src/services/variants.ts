@@ -1,5 +1,13 @@
 import { ValidationError } from "../errors.js";
-import { defaultSearchMode, expandSweepSpec, formatVariantKey, SEARCH_MODES, splitVariantSpec, type ParameterValue, type SearchMode } from "../domain/variant-key.js";
+import {
+  defaultSearchMode,
+  expandSweepSpec,
+  formatVariantKey,
+  SEARCH_MODES,
+  splitVariantSpec,
+  type ParameterValue,
+  type SearchMode,
+} from "../domain/variant-key.js";
 import { checkTopK } from "./ask.js";
 import type { ServiceContext } from "./context.js";
 
@@ -88,8 +96,18 @@ export async function resolveVariant(
   const indexKey = formatVariantKey(parts.strategy, changed);
   if (retrieval === defaultSearchMode(plain.retrieval)) retrieval = null;
   if (topK === defaults.topK) topK = null;
-  const searchParts: Array<[string, ParameterValue]> = [...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []), ...(topK ? [["top_k", topK] as [string, ParameterValue]] : [])];
-  return { key: formatVariantKey(parts.strategy, [...changed, ...searchParts]), strategy: parts.strategy, indexKey, options: { ...strategy.options }, retrieval, topK };
+  const searchParts: Array<[string, ParameterValue]> = [
+    ...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []),
+    ...(topK ? [["top_k", topK] as [string, ParameterValue]] : []),
+  ];
+  return {
+    key: formatVariantKey(parts.strategy, [...changed, ...searchParts]),
+    strategy: parts.strategy,
+    indexKey,
+    options: { ...strategy.options },
+    retrieval,
+    topK,
+  };
 }
 
 export interface VariantPlanInput {
@@ -116,7 +134,11 @@ function splitList(value: string | string[]): string[] {
  * Everything a run compares: the listed variants, the sweeps' grids, each at every top-k given.
  * Duplicates (the same key however written) are kept once, in first-seen order.
  */
-export async function planVariants(ctx: ServiceContext, input: VariantPlanInput, UnknownName: new (message: string) => Error = ValidationError): Promise<VariantPlan> {
+export async function planVariants(
+  ctx: ServiceContext,
+  input: VariantPlanInput,
+  UnknownName: new (message: string) => Error = ValidationError,
+): Promise<VariantPlan> {
   const topKs = input.topK === undefined ? [] : Array.isArray(input.topK) ? input.topK : [input.topK];
   topKs.forEach(checkTopK);
   const runTopK = topKs.length === 1 ? topKs[0]! : ctx.config.topK;
@@ -136,7 +158,10 @@ export async function planVariants(ctx: ServiceContext, input: VariantPlanInput,
   const variants: StrategyVariant[] = [];
   const keys = new Set<string>();
   for (const v of resolved) {
-    const copies = topKs.length > 1 && v.topK === null ? await Promise.all(topKs.map((k) => resolveVariant(ctx, `${v.key}${v.key.includes("@") ? ":" : "@"}top_k=${k}`, defaults, UnknownName))) : [v];
+    const copies =
+      topKs.length > 1 && v.topK === null
+        ? await Promise.all(topKs.map((k) => resolveVariant(ctx, `${v.key}${v.key.includes("@") ? ":" : "@"}top_k=${k}`, defaults, UnknownName)))
+        : [v];
     for (const c of copies) {
       if (keys.has(c.key)) continue;
       keys.add(c.key);

@@ -63,9 +63,7 @@ export function documentContext(document: StoredDocument, start: number): string
   const path = headingPath(document.blocks, start);
   const innermost = path[path.length - 1];
   const sectionStart = innermost?.start ?? 0;
-  const nextHeading = document.blocks.find(
-    (b) => b.kind === "heading" && b.start > sectionStart && (!innermost || b.level <= innermost.level),
-  );
+  const nextHeading = document.blocks.find((b) => b.kind === "heading" && b.start > sectionStart && (!innermost || b.level <= innermost.level));
   const sectionEnd = nextHeading?.start ?? document.text.length;
   const parts = [`From "${document.title}"`];
   const titles = path.map((h) => h.text).filter((t) => t !== document.title);
@@ -91,9 +89,7 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
         const index = new TokenIndex(document.text);
         const drafts = spansToDrafts(index, recursiveSpans(index, options.chunk_size!, options.chunk_overlap!));
         for (const draft of drafts) {
-          draft.context = llm
-            ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim()
-            : documentContext(document, draft.start);
+          draft.context = llm ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim() : documentContext(document, draft.start);
         }
         return drafts;
       },

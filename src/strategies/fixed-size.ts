@@ -10,8 +10,7 @@ const parameters: StrategyParameter[] = [
 
 export const fixedSizeStrategy: StrategyDefinition = {
   name: "fixed_size",
-  description:
-    "Fixed windows of chunk_size tokens with overlap, ignoring headings and paragraphs; windows end between words, never inside one.",
+  description: "Fixed windows of chunk_size tokens with overlap, ignoring headings and paragraphs; windows end between words, never inside one.",
   parameters,
   async create(given) {
     const options = resolveOptions("fixed_size", parameters, given);

@@ -5,18 +5,12 @@ import type { StrategyParameter } from "./strategy.js";
  * Merges user options over parameter defaults, rejecting unknown keys and non-numbers.
  * Range rules specific to a strategy are checked by its own `create`.
  */
-export function resolveOptions(
-  strategy: string,
-  parameters: StrategyParameter[],
-  given: Record<string, unknown> = {},
-): Record<string, number> {
+export function resolveOptions(strategy: string, parameters: StrategyParameter[], given: Record<string, unknown> = {}): Record<string, number> {
   const out: Record<string, number> = {};
   for (const p of parameters) out[p.name] = p.default;
   for (const [key, value] of Object.entries(given)) {
     if (!(key in out)) {
-      throw new ValidationError(
-        `${strategy}: unknown option "${key}" (valid: ${parameters.map((p) => p.name).join(", ")})`,
-      );
+      throw new ValidationError(`${strategy}: unknown option "${key}" (valid: ${parameters.map((p) => p.name).join(", ")})`);
     }
     const n = typeof value === "string" ? Number(value) : value;
     if (typeof n !== "number" || !Number.isFinite(n)) {

@@ -32,7 +32,11 @@ function boundariesOf(text: string, span: Span, separator: string): number[] {
 const LEVELS: Array<(text: string, span: Span) => Span[]> = [
   (text, span) => cutAt(span, boundariesOf(text, span, "\n\n")),
   (text, span) => cutAt(span, boundariesOf(text, span, "\n")),
-  (text, span) => cutAt(span, sentenceSpans(text, span).map((s) => s.start)),
+  (text, span) =>
+    cutAt(
+      span,
+      sentenceSpans(text, span).map((s) => s.start),
+    ),
 ];
 
 /**

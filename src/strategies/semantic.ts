@@ -39,7 +39,10 @@ export async function semanticSpans(context: ChunkingContext, index: TokenIndex,
   const text = index.text;
   const sentences = sentenceSpans(text);
   if (sentences.length === 0) return [];
-  const embeddings = await context.embed(sentences.map((s) => text.slice(s.start, s.end)), context.signal);
+  const embeddings = await context.embed(
+    sentences.map((s) => text.slice(s.start, s.end)),
+    context.signal,
+  );
   const b = o.buffer_size!;
   const distances = embeddings
     .slice(0, -1)

@@ -25,7 +25,10 @@ function words(text: string): Word[] {
 }
 
 function bigrams(text: string): Map<string, number> {
-  const flat = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const flat = text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
   const grams = new Map<string, number>();
   for (let i = 0; i + 1 < flat.length; i++) {
     const g = flat.slice(i, i + 2);

@@ -6,9 +6,7 @@
 export function toWire(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toWire);
   if (value && typeof value === "object" && !(value instanceof Date)) {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase()), toWire(v)]),
-    );
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase()), toWire(v)]));
   }
   return value;
 }

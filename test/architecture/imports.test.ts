@@ -28,12 +28,28 @@ const LANCEDB_ADAPTER = "stores/vectors/lancedb/";
 const UI_PACKAGES = ["commander", "ora", "@inquirer/prompts", "cli-table3", "fastify"];
 
 const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolean; why: string }> = [
-  { from: (f) => f.startsWith("services/"), forbid: (i) => UI_PACKAGES.some((p) => i === p || i.startsWith(p + "/")) || i.startsWith("transports/"), why: "services know nothing of transports" },
+  {
+    from: (f) => f.startsWith("services/"),
+    forbid: (i) => UI_PACKAGES.some((p) => i === p || i.startsWith(p + "/")) || i.startsWith("transports/"),
+    why: "services know nothing of transports",
+  },
   { from: (f) => f.startsWith("transports/"), forbid: (i) => i.startsWith("stores/"), why: "transports reach stores only through services" },
-  { from: (f) => ADAPTERS.some((a) => f.startsWith(a + "/")), forbid: (i) => i.startsWith("services/") || i.startsWith("transports/") || UI_PACKAGES.includes(i), why: "adapters never call up into services or transports" },
+  {
+    from: (f) => ADAPTERS.some((a) => f.startsWith(a + "/")),
+    forbid: (i) => i.startsWith("services/") || i.startsWith("transports/") || UI_PACKAGES.includes(i),
+    why: "adapters never call up into services or transports",
+  },
   { from: (f) => f.startsWith("domain/"), forbid: (i) => !i.startsWith("domain/") && !i.startsWith("node:"), why: "domain is plain types and pure functions" },
-  { from: (f) => !f.startsWith(LANCEDB_ADAPTER), forbid: (i) => i.startsWith("@lancedb/") || i === "apache-arrow", why: "only the LanceDB adapter knows LanceDB" },
-  { from: (f) => !f.startsWith(LANCEDB_ADAPTER) && f !== "stores/vectors/registry.ts", forbid: (i) => i.startsWith(LANCEDB_ADAPTER), why: "vector backends are reached through stores/vectors/registry.ts" },
+  {
+    from: (f) => !f.startsWith(LANCEDB_ADAPTER),
+    forbid: (i) => i.startsWith("@lancedb/") || i === "apache-arrow",
+    why: "only the LanceDB adapter knows LanceDB",
+  },
+  {
+    from: (f) => !f.startsWith(LANCEDB_ADAPTER) && f !== "stores/vectors/registry.ts",
+    forbid: (i) => i.startsWith(LANCEDB_ADAPTER),
+    why: "vector backends are reached through stores/vectors/registry.ts",
+  },
 ];
 
 /** The wrong-way imports under a source root, as "file imports module: why". */
@@ -100,10 +116,17 @@ test("the facade exposes services and typed results only: no repository, store o
       if (key === "config") return false; // the frozen settings
       if (typeof value === "function") return false;
       // A service object (tenants): its members are functions too.
-      const isServiceObject = value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every((v) => typeof v === "function");
+      const isServiceObject =
+        value !== null &&
+        typeof value === "object" &&
+        Object.getPrototypeOf(value) === Object.prototype &&
+        Object.values(value).every((v) => typeof v === "function");
       return !isServiceObject;
     });
-    assert.deepEqual(leaks.map(([key]) => key), []);
+    assert.deepEqual(
+      leaks.map(([key]) => key),
+      [],
+    );
     // What a service function returns is data, not a store: e.g. the tenants service hides key hashes.
     ws.app.tenants.createTenant("acme");
     ws.app.tenants.createApiKey("acme", ["files:write"]);

@@ -15,7 +15,11 @@ test("the README's configuration table lists exactly the declared settings, with
   const documented = rows.map((row) => row.split("|")[2]!.trim()).filter((cell) => cell !== "(file only)");
   const declared = SETTINGS.map((s) => (s.alsoEnv ? `\`${s.env}\` or \`${s.alsoEnv}\`` : `\`${s.env}\``));
   assert.deepEqual([...documented].sort(), [...declared].sort());
-  for (const s of SETTINGS.filter((s) => !s.secret)) assert.ok(rows.some((row) => row.startsWith(`| \`${s.key}\` |`)), `${s.key} has its file key in the table`);
+  for (const s of SETTINGS.filter((s) => !s.secret))
+    assert.ok(
+      rows.some((row) => row.startsWith(`| \`${s.key}\` |`)),
+      `${s.key} has its file key in the table`,
+    );
 });
 
 test("one declaration drives precedence, defaults, bounds and chunkeval config", () => {
@@ -34,7 +38,10 @@ test("one declaration drives precedence, defaults, bounds and chunkeval config",
     assert.equal(c.vectorStoreUri, join(cwd, ".chunkeval", "lancedb"), "a default derived from data_dir");
     assert.equal(c.openai.apiKey, "sk-secret-1234");
     const rows = describeConfig(loaded);
-    assert.deepEqual(rows.map((r) => r.key), SETTINGS.map((s) => s.key));
+    assert.deepEqual(
+      rows.map((r) => r.key),
+      SETTINGS.map((s) => s.key),
+    );
     const key = rows.find((r) => r.key === "openai_api_key")!;
     assert.deepEqual([key.value, key.source, key.env], ["********", "env", "OPENAI_API_KEY"]);
     assert.equal(rows.find((r) => r.key === "top_k")!.source, "env");

@@ -3,14 +3,30 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
-import { bestStrategy, compositeContributions, compositeScore, DEFAULT_WEIGHTS, intersectionLength, precisionOmega, retrievalEfficiency, retrievalMetrics, unionSpans } from "../../src/domain/metrics.js";
+import {
+  bestStrategy,
+  compositeContributions,
+  compositeScore,
+  DEFAULT_WEIGHTS,
+  intersectionLength,
+  precisionOmega,
+  retrievalEfficiency,
+  retrievalMetrics,
+  unionSpans,
+} from "../../src/domain/metrics.js";
 import type { AggregateMetrics, QuestionResult } from "../../src/domain/experiment.js";
 
 const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: ${actual} != ${expected}`);
 
 test("span metrics follow Chroma's definitions on a simple case", () => {
   // reference 100..200 (100 chars); retrieved 400..450 then 150..250 (50 + 100 = 150 chars); found 150..200 = 50.
-  const m = retrievalMetrics([{ start: 100, end: 200 }], [{ start: 400, end: 450 }, { start: 150, end: 250 }]);
+  const m = retrievalMetrics(
+    [{ start: 100, end: 200 }],
+    [
+      { start: 400, end: 450 },
+      { start: 150, end: 250 },
+    ],
+  );
   close(m.recall, 50 / 100, "recall");
   close(m.precision, 50 / 150, "precision");
   // IoU denominator: retrieved chars (150) + reference chars no chunk covers (100..150 = 50).
@@ -24,20 +40,35 @@ test("span metrics follow Chroma's definitions on a simple case", () => {
 
 test("overlapping chunks: numerator is a union, precision and IoU denominators are sums (Chroma)", () => {
   // Chunks 0..60 and 40..100 overlap on 40..60; reference 30..70 (40 chars).
-  const m = retrievalMetrics([{ start: 30, end: 70 }], [{ start: 0, end: 60 }, { start: 40, end: 100 }]);
+  const m = retrievalMetrics(
+    [{ start: 30, end: 70 }],
+    [
+      { start: 0, end: 60 },
+      { start: 40, end: 100 },
+    ],
+  );
   // Intersections 30..60 and 40..70, union 30..70 = 40 chars: counted once.
   close(m.recall, 40 / 40, "recall");
   // Sum of chunk lengths 60 + 60 = 120, not the union's 100: retrieving text twice costs precision.
   close(m.precision, 40 / 120, "precision");
   close(m.iou, 40 / (120 + 0), "iou");
   // The same chunk retrieved twice.
-  const twice = retrievalMetrics([{ start: 0, end: 10 }], [{ start: 0, end: 10 }, { start: 0, end: 10 }]);
+  const twice = retrievalMetrics(
+    [{ start: 0, end: 10 }],
+    [
+      { start: 0, end: 10 },
+      { start: 0, end: 10 },
+    ],
+  );
   assert.deepEqual([twice.recall, twice.precision, twice.iou], [1, 0.5, 0.5]);
 });
 
 test("overlapping references: recall's denominator sums them, IoU adds each one's missed part (Chroma)", () => {
   // References 0..50 and 25..75 (overlap 25..50); one chunk 40..60.
-  const refs = [{ start: 0, end: 50 }, { start: 25, end: 75 }];
+  const refs = [
+    { start: 0, end: 50 },
+    { start: 25, end: 75 },
+  ];
   const m = retrievalMetrics(refs, [{ start: 40, end: 60 }]);
   // Intersections 40..50 and 40..60 -> union 40..60 = 20. Recall denominator 50 + 50 = 100.
   close(m.recall, 20 / 100, "recall");
@@ -50,7 +81,16 @@ test("overlapping references: recall's denominator sums them, IoU adds each one'
 
 test("overlapping chunks and overlapping references together, one reference running past every chunk", () => {
   // Chunks 0..60 and 40..100 (overlap 40..60); references 30..70 and 50..130 (overlap 50..70).
-  const m = retrievalMetrics([{ start: 30, end: 70 }, { start: 50, end: 130 }], [{ start: 0, end: 60 }, { start: 40, end: 100 }]);
+  const m = retrievalMetrics(
+    [
+      { start: 30, end: 70 },
+      { start: 50, end: 130 },
+    ],
+    [
+      { start: 0, end: 60 },
+      { start: 40, end: 100 },
+    ],
+  );
   // Intersections 30..60, 50..60, 40..70, 50..100 -> union 30..100 = 70 characters.
   close(m.recall, 70 / (40 + 80), "recall: summed reference lengths");
   close(m.precision, 70 / (60 + 60), "precision: summed chunk lengths");
@@ -61,16 +101,51 @@ test("overlapping chunks and overlapping references together, one reference runn
 test("Precision_Ω: the oracle's precision over every chunk touching the references", () => {
   // A reference running past the last chunk it touches: the denominator's union takes in its
   // uncovered part (chunk 200..300 and reference 250..350 -> 200..350), so 50 / 150, not 50 / 100.
-  close(precisionOmega([{ start: 250, end: 350 }], [{ start: 0, end: 100 }, { start: 100, end: 200 }, { start: 200, end: 300 }]), 50 / 150, "reference past the chunks");
-  const chunks = [{ start: 0, end: 100 }, { start: 100, end: 200 }, { start: 200, end: 300 }];
+  close(
+    precisionOmega(
+      [{ start: 250, end: 350 }],
+      [
+        { start: 0, end: 100 },
+        { start: 100, end: 200 },
+        { start: 200, end: 300 },
+      ],
+    ),
+    50 / 150,
+    "reference past the chunks",
+  );
+  const chunks = [
+    { start: 0, end: 100 },
+    { start: 100, end: 200 },
+    { start: 200, end: 300 },
+  ];
   // Reference 150..180 inside chunk 100..200: 30 / 100.
   close(precisionOmega([{ start: 150, end: 180 }], chunks), 30 / 100, "one chunk");
   // Reference 90..110 straddles two chunks: 20 / 200.
   close(precisionOmega([{ start: 90, end: 110 }], chunks), 20 / 200, "straddling");
   // Overlapping references 150..180 and 170..210: union of intersections 150..210 = 60; chunks 100..300 = 200.
-  close(precisionOmega([{ start: 150, end: 180 }, { start: 170, end: 210 }], chunks), 60 / 200, "overlapping references");
+  close(
+    precisionOmega(
+      [
+        { start: 150, end: 180 },
+        { start: 170, end: 210 },
+      ],
+      chunks,
+    ),
+    60 / 200,
+    "overlapping references",
+  );
   // Overlapping chunks use unions too: chunks 0..120 and 80..200, reference 100..110 -> union 0..200.
-  close(precisionOmega([{ start: 100, end: 110 }], [{ start: 0, end: 120 }, { start: 80, end: 200 }]), 10 / 200, "overlapping chunks");
+  close(
+    precisionOmega(
+      [{ start: 100, end: 110 }],
+      [
+        { start: 0, end: 120 },
+        { start: 80, end: 200 },
+      ],
+    ),
+    10 / 200,
+    "overlapping chunks",
+  );
   // A chunker that carves exactly the excerpt scores 1; text the chunks do not cover scores 0.
   assert.equal(precisionOmega([{ start: 100, end: 200 }], chunks), 1);
   assert.equal(precisionOmega([{ start: 400, end: 410 }], chunks), 0);
@@ -88,17 +163,56 @@ test("retrieval efficiency: exact retrieval scores 1, the whole document 0, each
 });
 
 test("span helpers", () => {
-  assert.deepEqual(unionSpans([{ start: 5, end: 10 }, { start: 0, end: 6 }, { start: 20, end: 30 }]), [{ start: 0, end: 10 }, { start: 20, end: 30 }]);
-  assert.equal(intersectionLength([{ start: 0, end: 10 }], [{ start: 5, end: 7 }, { start: 9, end: 20 }]), 3);
+  assert.deepEqual(
+    unionSpans([
+      { start: 5, end: 10 },
+      { start: 0, end: 6 },
+      { start: 20, end: 30 },
+    ]),
+    [
+      { start: 0, end: 10 },
+      { start: 20, end: 30 },
+    ],
+  );
+  assert.equal(
+    intersectionLength(
+      [{ start: 0, end: 10 }],
+      [
+        { start: 5, end: 7 },
+        { start: 9, end: 20 },
+      ],
+    ),
+    3,
+  );
 });
 
 function result(metrics: Partial<QuestionResult["metrics"]>, extra: Partial<QuestionResult> = {}): QuestionResult {
   return {
-    question: "q", expectedAnswer: null, references: [], retrieved: [], answer: "a", answered: true,
-    metrics: { recall: null, precision: null, iou: null, retrievalEfficiency: null, precisionOmega: null, hit: null, reciprocalRank: null, contextRelevance: null, answerSimilarity: null, faithfulness: null, ...metrics },
+    question: "q",
+    expectedAnswer: null,
+    references: [],
+    retrieved: [],
+    answer: "a",
+    answered: true,
+    metrics: {
+      recall: null,
+      precision: null,
+      iou: null,
+      retrievalEfficiency: null,
+      precisionOmega: null,
+      hit: null,
+      reciprocalRank: null,
+      contextRelevance: null,
+      answerSimilarity: null,
+      faithfulness: null,
+      ...metrics,
+    },
     latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 1 },
-    answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 }, judgeTokens: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 }, error: null, ...extra,
+    answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 },
+    judgeTokens: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
+    error: null,
+    ...extra,
   };
 }
 
@@ -127,7 +241,11 @@ test("aggregation averages what was measured, counts failures, and says why a me
   const expected = (0.2 * 6 + 0.15 * 5 + 0.2 * 7.5) / 0.55;
   close(a.compositeScore!, expected, "composite");
   const parts = a.compositeContributions!;
-  close(Object.values(parts).reduce((x, y) => x + y, 0), a.compositeScore!, "contributions add up");
+  close(
+    Object.values(parts).reduce((x, y) => x + y, 0),
+    a.compositeScore!,
+    "contributions add up",
+  );
   close(parts.avg_recall!, (0.2 * 7.5) / 0.55, "recall's contribution");
   assert.ok(a.confidenceIntervals.avg_faithfulness, "a measured metric has an interval");
   assert.equal(a.confidenceIntervals.avg_answer_similarity, undefined, "a missing metric has none");
@@ -155,7 +273,10 @@ test("confidence intervals are seeded: the same inputs give the same numbers, an
   const [lo, hi] = a.confidenceIntervals.avg_recall!;
   assert.ok(lo < a.avgRecall! && a.avgRecall! < hi, `${lo} < ${a.avgRecall} < ${hi}`);
   assert.ok(hi - lo > 0.1, "twenty spread-out values leave real uncertainty");
-  const constant = aggregate(Array.from({ length: 10 }, () => result({ recall: 1 })), options);
+  const constant = aggregate(
+    Array.from({ length: 10 }, () => result({ recall: 1 })),
+    options,
+  );
   assert.deepEqual(constant.confidenceIntervals.avg_recall, [1, 1], "no spread, no uncertainty");
 });
 
@@ -173,10 +294,7 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
   assert.ok(noisy.confidenceInterval![0] <= 0);
   const tie = compareWithBest({ a: base, b: base }, "a", options)[0]!;
   assert.deepEqual([tie.difference, tie.significant, tie.pValue], [0, false, 1]);
-  assert.equal(
-    verdictSentence("twoMore", 9, [noisy]),
-    "twoMore is best; its lead over base is not significant at 95 % with 28 questions (within noise).",
-  );
+  assert.equal(verdictSentence("twoMore", 9, [noisy]), "twoMore is best; its lead over base is not significant at 95 % with 28 questions (within noise).");
   assert.equal(verdictSentence("better", 9, [clear]), "better is best; its lead over base is significant at 95 %.");
   assert.match(verdictSentence("a", 8, [tie]), /tied exactly with b/);
   // A run stopped early pairs only the questions both strategies reached, and says so.
@@ -186,7 +304,13 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
 });
 
 test("composite is missing when nothing could be measured; ties break on reproducible quantities, never latency", () => {
-  assert.equal(compositeScore({ avgAnswerSimilarity: null, avgFaithfulness: null, avgContextRelevance: null, avgRecall: null, mrr: null, avgRetrievalEfficiency: null }, DEFAULT_WEIGHTS), null);
+  assert.equal(
+    compositeScore(
+      { avgAnswerSimilarity: null, avgFaithfulness: null, avgContextRelevance: null, avgRecall: null, mrr: null, avgRetrievalEfficiency: null },
+      DEFAULT_WEIGHTS,
+    ),
+    null,
+  );
   const base = aggregate([result({ recall: 0.8 })], options);
   const slower: AggregateMetrics = { ...base, totalLatencySeconds: base.totalLatencySeconds + 1, avgLatencySeconds: 9 };
   assert.equal(bestStrategy({ b_slow: slower, a_fast: base }), "a_fast", "same scores: the name decides, not the clock");

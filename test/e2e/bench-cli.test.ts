@@ -25,11 +25,40 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     const id = first.stdout.match(/experiment: (exp_[0-9a-f]+)/)![1]!;
     assert.match(readFileSync(html, "utf8"), /<svg class="chart"/);
 
-    const json = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--json", "--baseline", id, "--fail-under", "hit_rate=0.2", "--fail-over", "avg_latency_seconds=100"], env);
+    const json = await runCli(
+      [
+        "bench",
+        HANDBOOK_PATH,
+        "--questions",
+        questions,
+        "-s",
+        "recursive,fixed_size",
+        "--json",
+        "--baseline",
+        id,
+        "--fail-under",
+        "hit_rate=0.2",
+        "--fail-over",
+        "avg_latency_seconds=100",
+      ],
+      env,
+    );
     assert.equal(json.code, 0, json.stderr);
     const e = JSON.parse(json.stdout);
-    for (const k of ["experiment_id", "document_id", "strategies_used", "questions_count", "aggregate_metrics", "best_strategy", "total_latency_seconds", "estimated_cost_usd", "created_at"]) assert.ok(k in e, k);
-    for (const k of ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "total_questions", "failed_questions"]) assert.ok(k in e.aggregate_metrics.recursive, k);
+    for (const k of [
+      "experiment_id",
+      "document_id",
+      "strategies_used",
+      "questions_count",
+      "aggregate_metrics",
+      "best_strategy",
+      "total_latency_seconds",
+      "estimated_cost_usd",
+      "created_at",
+    ])
+      assert.ok(k in e, k);
+    for (const k of ["avg_context_relevance", "avg_answer_similarity", "avg_faithfulness", "hallucination_rate", "total_questions", "failed_questions"])
+      assert.ok(k in e.aggregate_metrics.recursive, k);
     assert.equal(e.baseline_deltas.recursive.avg_recall, 0, "same inputs, same retrieval");
     assert.deepEqual(e.metrics.hallucination_rate, { scale: "0-1", direction: "lower", definition: e.metrics.hallucination_rate.definition });
     assert.equal(e.metrics.avg_context_relevance.scale, "0-10");

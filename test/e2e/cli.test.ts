@@ -37,7 +37,10 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
     assert.equal(proc.code, 0, proc.stderr);
     const result = JSON.parse(proc.stdout);
     assert.equal(result.document_id, doc.id);
-    assert.deepEqual(result.strategies_completed.map((s: any) => s.strategy), ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"]);
+    assert.deepEqual(
+      result.strategies_completed.map((s: any) => s.strategy),
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"],
+    );
     for (const s of result.strategies_completed) {
       assert.equal(s.status, "completed");
       assert.ok(Number.isInteger(s.chunks_produced) && s.chunks_produced > 0);
@@ -104,14 +107,22 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
     writeFileSync(notWord, "plain text");
     const locked = join(ws.dir, "locked.docx");
     writeFileSync(locked, buildEncryptedDocx());
-    for (const [file, reason] of [[notWord, /notes\.docx: not a supported document/], [locked, /locked\.docx: the document is encrypted/], [join(ws.dir, "missing.docx"), /missing\.docx: cannot read the file \(ENOENT\)/]] as const) {
+    for (const [file, reason] of [
+      [notWord, /notes\.docx: not a supported document/],
+      [locked, /locked\.docx: the document is encrypted/],
+      [join(ws.dir, "missing.docx"), /missing\.docx: cannot read the file \(ENOENT\)/],
+    ] as const) {
       const r = await runCli(["upload", file], env);
       assert.equal(r.code, 2);
       assert.match(r.stderr, reason);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }
     assert.equal(JSON.parse((await runCli(["documents", "--json"], env)).stdout).total, 0);
-    assert.deepEqual(readdirSync(join(ws.dir, "data")).filter((f) => f === "files"), [], "no stored file");
+    assert.deepEqual(
+      readdirSync(join(ws.dir, "data")).filter((f) => f === "files"),
+      [],
+      "no stored file",
+    );
 
     const doc = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout);
     const unknown = await runCli(["process", doc.id, "-s", "recursive,sliding"], env);

@@ -99,7 +99,9 @@ const CASES: HostileCase[] = [
     name: "external entity (file:///etc/passwd)",
     filename: "xxe.docx",
     bytes: () =>
-      docxWithDocumentXml(`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:document ${NS}><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>`),
+      docxWithDocumentXml(
+        `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:document ${NS}><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>`,
+      ),
     documents: { status: 400, type: "ChunkingError", message: /DTD/ },
     v1: { status: 400, code: "unprocessable_document", message: /DTD/ },
   },
@@ -124,7 +126,14 @@ const CASES: HostileCase[] = [
   {
     name: "invalid UTF-8 in document.xml",
     filename: "bad-utf8.docx",
-    bytes: () => docxWithDocumentXml(Buffer.concat([Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body><w:p><w:r><w:t>caf`), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from(" au lait</w:t></w:r></w:p></w:body></w:document>")])),
+    bytes: () =>
+      docxWithDocumentXml(
+        Buffer.concat([
+          Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body><w:p><w:r><w:t>caf`),
+          Buffer.from([0xc3, 0x28, 0xff, 0xfe]),
+          Buffer.from(" au lait</w:t></w:r></w:p></w:body></w:document>"),
+        ]),
+      ),
     documents: { status: 201, type: "" },
     v1: { status: 201 },
     stored: (doc) => assert.equal(doc.paragraph_count, 1),
@@ -153,7 +162,9 @@ const CASES: HostileCase[] = [
 /** A multipart upload with the name exactly as given (fetch's FormData would escape it). */
 function upload(url: string, path: string, filename: string, bytes: Buffer, fields: Record<string, string>, headers: Record<string, string>) {
   const boundary = "hostile-boundary-7d1";
-  const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join("");
+  const head = Object.entries(fields)
+    .map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+    .join("");
   const body = Buffer.concat([
     Buffer.from(`${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="`),
     Buffer.from(filename, "utf8"),
@@ -162,11 +173,15 @@ function upload(url: string, path: string, filename: string, bytes: Buffer, fiel
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = httpRequest(new URL(path, url), { method: "POST", headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length) } }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      new URL(path, url),
+      { method: "POST", headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length) } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -212,26 +227,36 @@ test("hostile files: the right error, bounded memory, the server answering throu
   const env = { ...process.env, CHUNKEVAL_DATA_DIR: dataDir, CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_EMBEDDER_WORKERS: "0", INGESTION_TIMEOUT_SECONDS: "15" };
   const tenant = await runCli(["tenants", "create", "acme"], env);
   assert.equal(tenant.code, 0, tenant.stderr);
-  const key = JSON.parse((await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write", "--json"], env)).stdout).secret as string;
+  const key = JSON.parse((await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write", "--json"], env)).stdout)
+    .secret as string;
   const server = await startServe(env);
   const auth = { authorization: `Bearer ${key}` };
   const rows: string[] = [];
   try {
-    const domain = await fetch(`${server.url}/v1/domains`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ domain: "docs", display_name: "Docs" }) });
+    const domain = await fetch(`${server.url}/v1/domains`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ domain: "docs", display_name: "Docs" }),
+    });
     assert.equal(domain.status, 201);
     let storedDocuments = 0;
     let livePoints = 0;
     for (const c of CASES) {
       const bytes = await c.bytes();
       resetPeakRss(server.pid);
-      const measured = await probeHealth(server.url, (async () => ({
-        documents: await upload(server.url, "/documents", c.filename, bytes, {}, {}),
-        v1: await upload(server.url, "/v1/files", c.filename, bytes, { domain: "docs" }, auth),
-      }))());
+      const measured = await probeHealth(
+        server.url,
+        (async () => ({
+          documents: await upload(server.url, "/documents", c.filename, bytes, {}, {}),
+          v1: await upload(server.url, "/v1/files", c.filename, bytes, { domain: "docs" }, auth),
+        }))(),
+      );
       const { documents, v1 } = measured.result;
       const peak = peakRssMb(server.pid);
       const label = `${c.name}: /documents ${documents.status} ${documents.body.type ?? ""}, /v1/files ${v1.status} ${v1.body.error?.code ?? ""}`;
-      rows.push(`| ${c.name} | ${c.filename.length > 40 ? `${c.filename.slice(0, 12)}… (${c.filename.length} chars)` : JSON.stringify(c.filename)} | ${(bytes.length / 1024).toFixed(0)} KB | ${documents.status} ${documents.body.type ?? ""} | ${v1.status} ${v1.body.error?.code ?? ""} | ${peak.toFixed(0)} MB | ${measured.slowestMs.toFixed(0)} ms (${measured.probes} probes) |`);
+      rows.push(
+        `| ${c.name} | ${c.filename.length > 40 ? `${c.filename.slice(0, 12)}… (${c.filename.length} chars)` : JSON.stringify(c.filename)} | ${(bytes.length / 1024).toFixed(0)} KB | ${documents.status} ${documents.body.type ?? ""} | ${v1.status} ${v1.body.error?.code ?? ""} | ${peak.toFixed(0)} MB | ${measured.slowestMs.toFixed(0)} ms (${measured.probes} probes) |`,
+      );
 
       assert.equal(documents.status, c.documents.status, label + " " + JSON.stringify(documents.body).slice(0, 300));
       if (c.documents.status >= 400) {
@@ -263,7 +288,9 @@ test("hostile files: the right error, bounded memory, the server answering throu
       assert.equal(files, storedDocuments, `${label}: stored originals`);
     }
   } finally {
-    console.log(["| file | name | size | POST /documents | POST /v1/files | server peak RSS | slowest /healthz |", "|---|---|---|---|---|---|---|", ...rows].join("\n"));
+    console.log(
+      ["| file | name | size | POST /documents | POST /v1/files | server peak RSS | slowest /healthz |", "|---|---|---|---|---|---|---|", ...rows].join("\n"),
+    );
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }

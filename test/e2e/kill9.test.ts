@@ -36,14 +36,21 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
   const questions = join(dir, "questions", "h.json");
   copyFileSync("questions/harbor-light-handbook.json", questions);
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_QUESTIONS_DIR: join(dir, "questions") };
-  const config = loadConfig({ cwd: dir, env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" }, flags: { data_dir: env.CHUNKEVAL_DATA_DIR, embedder: "hash", questions_dir: env.CHUNKEVAL_QUESTIONS_DIR } }).config;
+  const config = loadConfig({
+    cwd: dir,
+    env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" },
+    flags: { data_dir: env.CHUNKEVAL_DATA_DIR, embedder: "hash", questions_dir: env.CHUNKEVAL_QUESTIONS_DIR },
+  }).config;
   /**
    * Runs a CLI command and kills it with SIGKILL at a point chosen by `when`: after its
    * `afterLines`-th progress line on stderr (plus `jitterMs`), or at `delayMs` when it prints none.
    */
   const killedAt = (args: string[], when: { afterLines?: number; delayMs?: number; jitterMs: number }) =>
     new Promise<void>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       const kill = () => setTimeout(() => child.kill("SIGKILL"), when.jitterMs);
       let lines = 0;
       child.stderr!.on("data", (d: Buffer) => {
@@ -67,10 +74,19 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
     assert.equal((await runCli(["tenants", "create", "acme"], env)).code, 0);
     const auth = `Bearer ${(await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write"], env)).stdout.trim().split("\n").at(-1)}`;
     server = await spawnServe(env);
-    const post = (path: string, body: unknown) => fetch(server!.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      fetch(server!.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
     assert.equal((await post("/v1/domains", { domain: "d", display_name: "D" })).status, 201);
     // A longer document than the handbook, so ingestion and processing give kill points room.
-    const bigDoc = await buildDocx(Array.from({ length: 300 }, (_, i) => (i % 20 === 0 ? { h: `Section ${i / 20}` } : { p: `Paragraph ${i} of the long document: the harbour light keeps ships away from the rocks, and the keeper records the weather at dawn, noon and dusk.` })));
+    const bigDoc = await buildDocx(
+      Array.from({ length: 300 }, (_, i) =>
+        i % 20 === 0
+          ? { h: `Section ${i / 20}` }
+          : {
+              p: `Paragraph ${i} of the long document: the harbour light keeps ships away from the rocks, and the keeper records the weather at dawn, noon and dusk.`,
+            },
+      ),
+    );
     const uploadForm = () => {
       const form = new FormData();
       form.append("domain", "d");
@@ -100,8 +116,10 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
 
       const jitterMs = Math.round(random() * 40);
       const afterLines = 1 + Math.floor(random() * 14);
-      if (operation === "cli process") await killedAt(["process", doc, "--strategies", "recursive,fixed_size,semantic,contextual_retrieval"], { afterLines, jitterMs });
-      else if (operation === "cli bench") await killedAt(["bench", doc, "--questions", questions, "--strategies", "recursive,semantic,fixed_size", "--dry-run"], { afterLines, jitterMs });
+      if (operation === "cli process")
+        await killedAt(["process", doc, "--strategies", "recursive,fixed_size,semantic,contextual_retrieval"], { afterLines, jitterMs });
+      else if (operation === "cli bench")
+        await killedAt(["bench", doc, "--questions", questions, "--strategies", "recursive,semantic,fixed_size", "--dry-run"], { afterLines, jitterMs });
       else if (operation === "cli delete") await killedAt(["delete", victim!], { delayMs: Math.round(random() * 1.2 * deleteMs), jitterMs });
       else {
         if (operation === "server /v1 upload") {
@@ -112,9 +130,18 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
           await new Promise((r) => setTimeout(r, Math.round(random() * 1.2 * uploadMs)));
         } else {
           // Kill when the job reports a randomly chosen stage (or has finished).
-          const stages = ["semantic: chunking", "semantic: indexing", "fixed_size: embedding", "fixed_size: indexing", "contextual_retrieval: chunking", "contextual_retrieval: indexing"];
+          const stages = [
+            "semantic: chunking",
+            "semantic: indexing",
+            "fixed_size: embedding",
+            "fixed_size: indexing",
+            "contextual_retrieval: chunking",
+            "contextual_retrieval: indexing",
+          ];
           const target = stages[Math.floor(random() * stages.length)]!;
-          const job = (await (await post(`/documents/${doc}/process?background=true`, { strategies: ["semantic", "fixed_size", "contextual_retrieval"] })).json()) as { job_id: string };
+          const job = (await (
+            await post(`/documents/${doc}/process?background=true`, { strategies: ["semantic", "fixed_size", "contextual_retrieval"] })
+          ).json()) as { job_id: string };
           for (;;) {
             const polled = (await (await fetch(`${server.url}/jobs/${job.job_id}`)).json()) as { status: string; progress: string | null };
             if (polled.status === "completed" || polled.status === "failed" || polled.progress?.startsWith(target)) break;
@@ -137,11 +164,17 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         }
         const report = await app.doctor();
         assert.deepEqual([report.consistent, report.findings], [true, []], `${label}: ${JSON.stringify(report.findings)}`);
-        for (const status of ["pending", "running"]) assert.equal(app.listJobs({ status }, { offset: 0, limit: 10 }).total, 0, `${label}: a job stayed ${status}`);
+        for (const status of ["pending", "running"])
+          assert.equal(app.listJobs({ status }, { offset: 0, limit: 10 }).total, 0, `${label}: a job stayed ${status}`);
         for (const job of app.listJobs({ status: "failed" }, { offset: 0, limit: 100 }).items) assert.equal(job.error, RESTART_ERROR, label);
         const ingestions = internals.ingestionRepo.jobs();
-        assert.ok(ingestions.every((j) => j.status === "completed" || (j.status === "failed" && j.error === INGESTION_INTERRUPTED)), `${label}: ${JSON.stringify(ingestions)}`);
-        const points = (await (await fetch(`${server.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as { items: Array<{ filename: string; version: number }> };
+        assert.ok(
+          ingestions.every((j) => j.status === "completed" || (j.status === "failed" && j.error === INGESTION_INTERRUPTED)),
+          `${label}: ${JSON.stringify(ingestions)}`,
+        );
+        const points = (await (await fetch(`${server.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as {
+          items: Array<{ filename: string; version: number }>;
+        };
         const versions = new Map<string, Set<number>>();
         for (const p of points.items) versions.set(p.filename, (versions.get(p.filename) ?? new Set()).add(p.version));
         for (const [name, live] of versions) assert.equal(live.size, 1, `${label}: ${name} has live points of versions ${[...live]}`);
@@ -154,7 +187,9 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
     const interrupted = internals.ingestionRepo.jobs().filter((j) => j.status === "failed").length;
     await app.close();
     process.stdout.write(
-      `# kill -9 trials: ${TRIALS} (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}); killed mid-write: ${abandoned} pending generations, ` +
+      `# kill -9 trials: ${TRIALS} (${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}); killed mid-write: ${abandoned} pending generations, ` +
         `${failedJobs} jobs and ${interrupted} ingestions marked failed at restart; all consistent\n`,
     );
   } finally {

@@ -12,7 +12,13 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-serve-"));
   mkdirSync(join(dir, "questions"));
   copyFileSync("questions/harbor-light-handbook.json", join(dir, "questions", "h.json"));
-  const env = { ...process.env, CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_EMBEDDER_WORKERS: "0", CHUNKEVAL_QUESTIONS_DIR: join(dir, "questions") };
+  const env = {
+    ...process.env,
+    CHUNKEVAL_DATA_DIR: join(dir, "data"),
+    CHUNKEVAL_EMBEDDER: "hash",
+    CHUNKEVAL_EMBEDDER_WORKERS: "0",
+    CHUNKEVAL_QUESTIONS_DIR: join(dir, "questions"),
+  };
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -28,7 +34,13 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
     const form = new FormData();
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
     const doc = (await (await fetch(`${url}/documents`, { method: "POST", body: form })).json()) as { id: string };
-    const job = (await (await fetch(`${url}/documents/${doc.id}/process?background=true`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ strategies: ["recursive"] }) })).json()) as { job_id: string };
+    const job = (await (
+      await fetch(`${url}/documents/${doc.id}/process?background=true`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ strategies: ["recursive"] }),
+      })
+    ).json()) as { job_id: string };
 
     const waited = await runCli(["jobs", "wait", job.job_id, "--server", url, "--interval", "50"], env);
     assert.equal(waited.code, 0, waited.stderr);
@@ -43,7 +55,11 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
     assert.equal(missing.code, 3);
 
     // A synchronous benchmark in flight when SIGTERM arrives still gets its answer.
-    const inFlight = fetch(`${url}/benchmarks`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ document_id: doc.id, strategies: ["recursive", "fixed_size"], questions_file: "h.json" }) });
+    const inFlight = fetch(`${url}/benchmarks`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ document_id: doc.id, strategies: ["recursive", "fixed_size"], questions_file: "h.json" }),
+    });
     await new Promise((r) => setTimeout(r, 150));
     child.kill("SIGTERM");
     const response = await inFlight;
@@ -66,7 +82,11 @@ test("jobs list|show|wait --server send CHUNKEVAL_API_KEY to a server that requi
     const form = new FormData();
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
     const doc = (await (await fetch(`${server.url}/documents`, { method: "POST", body: form, headers: auth })).json()) as { id: string };
-    const enqueued = await fetch(`${server.url}/documents/${doc.id}/process?background=true`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ strategies: ["recursive"] }) });
+    const enqueued = await fetch(`${server.url}/documents/${doc.id}/process?background=true`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ strategies: ["recursive"] }),
+    });
     const job = (await enqueued.json()) as { job_id: string };
 
     const waited = await runCli(["jobs", "wait", job.job_id, "--server", server.url, "--interval", "50"], env);

@@ -17,7 +17,11 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_QUESTIONS_DIR: join(dir, "questions") };
   const server = await spawnServe(env);
   const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(server.url + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(server.url + path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: r.status, body: (await r.json()) as any };
   };
   const upload = async () => {

@@ -13,15 +13,42 @@ test("bench --sweep from the CLI: the grid and its estimate first, keys in every
     const questions = join(dir, "q.json");
     writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 4)));
     const md = join(dir, "sweep.md");
-    const run = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=128,256:retrieval=dense,hybrid", "--top-k", "3", "--dry-run", "--out", md, "--fail-under", "hit_rate=0.01"], env);
+    const run = await runCli(
+      [
+        "bench",
+        HANDBOOK_PATH,
+        "--questions",
+        questions,
+        "--sweep",
+        "recursive:chunk_size=128,256:retrieval=dense,hybrid",
+        "--top-k",
+        "3",
+        "--dry-run",
+        "--out",
+        md,
+        "--fail-under",
+        "hit_rate=0.01",
+      ],
+      env,
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /sweep: 4 variants \(2 of 2 indexes to build\) × 4 questions = 16 runs; estimated ~\d+ s and ~\$0\.0000 \(dry run\)/);
     assert.match(run.stderr, /recursive@chunk_size=128, recursive@chunk_size=128:retrieval=hybrid, recursive, recursive@retrieval=hybrid/);
-    for (const key of ["recursive@chunk_size=128 ", "recursive@chunk_size=128:retrieval=hybrid", "recursive@retrieval=hybrid"]) assert.ok(run.stdout.includes(key), key);
+    for (const key of ["recursive@chunk_size=128 ", "recursive@chunk_size=128:retrieval=hybrid", "recursive@retrieval=hybrid"])
+      assert.ok(run.stdout.includes(key), key);
     assert.match(readFileSync(md, "utf8"), /### Sweep of recursive: chunk_size × retrieval/);
 
     // Past the confirmation threshold without a terminal: refused unless --yes, before anything runs.
-    const big = ["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=100,120,140,160,180:chunk_overlap=0,8,16", "--dry-run", "--json"];
+    const big = [
+      "bench",
+      HANDBOOK_PATH,
+      "--questions",
+      questions,
+      "--sweep",
+      "recursive:chunk_size=100,120,140,160,180:chunk_overlap=0,8,16",
+      "--dry-run",
+      "--json",
+    ];
     const refused = await runCli(big, env);
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /sweep: 15 variants/);

@@ -13,7 +13,10 @@ test("tenants and keys from the CLI: the secret is printed once, listed never, a
     const dup = await runCli(["tenants", "create", "acme"], env);
     assert.equal(dup.code, 2);
     assert.match(dup.stderr, /tenant already exists: acme/);
-    assert.deepEqual(JSON.parse((await runCli(["tenants", "list", "--json"], env)).stdout).items.map((t: any) => t.name), ["acme"]);
+    assert.deepEqual(
+      JSON.parse((await runCli(["tenants", "list", "--json"], env)).stdout).items.map((t: any) => t.name),
+      ["acme"],
+    );
 
     const created = await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read"], env);
     assert.equal(created.code, 0, created.stderr);

@@ -18,13 +18,29 @@ before(async () => {
 });
 after(() => embedder.close());
 
-const MEMBERSHIP = "Today the cooperative serves 4,200 member households and 310 small businesses. The board is chaired by Anna Lind. Members can vote at the annual general meeting.";
+const MEMBERSHIP =
+  "Today the cooperative serves 4,200 member households and 310 small businesses. The board is chaired by Anna Lind. Members can vote at the annual general meeting.";
 const TARIFFS = "The night tariff applies from 23:00 to 07:00. Prices are reviewed every January by the tariff committee. Standing charges are billed monthly.";
 const WIND = "The two wind turbines on the ridge produce about 11 gigawatt-hours a year. They were commissioned in 2016 after a member vote.";
-const DOCUMENT = [MEMBERSHIP, TARIFFS, WIND, "The cooperative was founded in 1952 by fishermen and farmers.", "Members receive a patronage dividend when the year closes with a surplus."].join("\n");
+const DOCUMENT = [
+  MEMBERSHIP,
+  TARIFFS,
+  WIND,
+  "The cooperative was founded in 1952 by fishermen and farmers.",
+  "Members receive a patronage dividend when the year closes with a surplus.",
+].join("\n");
 
 function input(overrides: Partial<JudgeInput>): JudgeInput {
-  return { question: "How many member households does the cooperative serve?", answer: "", answered: true, measureFaithfulness: true, contexts: [MEMBERSHIP], document: DOCUMENT, target: null, ...overrides };
+  return {
+    question: "How many member households does the cooperative serve?",
+    answer: "",
+    answered: true,
+    measureFaithfulness: true,
+    contexts: [MEMBERSHIP],
+    document: DOCUMENT,
+    target: null,
+    ...overrides,
+  };
 }
 
 test("stemming: every inflection of a word meets one stem", () => {
@@ -61,7 +77,11 @@ test("fact checks name what is unsupported", () => {
   const words = lowercaseWordsOf(DOCUMENT);
   assert.equal(unsupportedFact("Maria chairs the board.", [MEMBERSHIP], MEMBERSHIP, words), "name maria");
   assert.equal(unsupportedFact("Anna chairs the board.", [MEMBERSHIP], MEMBERSHIP, words), null);
-  assert.equal(unsupportedFact("Members can vote at the annual general meeting.", [MEMBERSHIP], MEMBERSHIP, words), null, "a common word in capitals is no name");
+  assert.equal(
+    unsupportedFact("Members can vote at the annual general meeting.", [MEMBERSHIP], MEMBERSHIP, words),
+    null,
+    "a common word in capitals is no name",
+  );
 });
 
 test("faithfulness: a number moved to another noun of the same sentence and a name opening the sentence are caught", async () => {
@@ -115,7 +135,7 @@ function spearman(a: number[], b: number[]): number {
   const ranks = (v: number[]) => {
     const order = v.map((x, i) => [x, i] as const).sort((p, q) => p[0] - q[0]);
     const r = new Array<number>(v.length);
-    for (let i = 0; i < order.length; ) {
+    for (let i = 0; i < order.length;) {
       let j = i;
       while (j + 1 < order.length && order[j + 1]![0] === order[i]![0]) j++;
       for (let k = i; k <= j; k++) r[order[k]![1]] = (i + j) / 2;
@@ -144,7 +164,13 @@ test("context relevance agrees with ground truth: on the handbook, per-question 
   try {
     const questions = await loadQuestionsFile("questions/harbor-light-handbook.json");
     for (const topK of [1]) {
-      const e = await ws.app.bench({ document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "handbook", strategies: ["recursive", "fixed_size"], topK });
+      const e = await ws.app.bench({
+        document: { filename: "handbook.docx", bytes: handbookBytes() },
+        questions,
+        questionsSource: "handbook",
+        strategies: ["recursive", "fixed_size"],
+        topK,
+      });
       const results = Object.values(ws.app.experimentResults(e.experimentId)).flat();
       const recall = results.map((r) => r.metrics.recall!);
       const relevance = results.map((r) => r.metrics.contextRelevance!);

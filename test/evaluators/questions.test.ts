@@ -15,9 +15,15 @@ const item = { question: "When are board elections held?", expected_answer: "Eve
 test("questions files load from JSON, JSONL and YAML", async () => {
   writeFileSync(join(dir, "q.json"), JSON.stringify([item]));
   writeFileSync(join(dir, "q.jsonl"), JSON.stringify(item) + "\n\n" + JSON.stringify({ question: "Second?" }) + "\n");
-  writeFileSync(join(dir, "q.yaml"), "questions:\n  - question: When are board elections held?\n    references:\n      - Board elections are held every March\n");
+  writeFileSync(
+    join(dir, "q.yaml"),
+    "questions:\n  - question: When are board elections held?\n    references:\n      - Board elections are held every March\n",
+  );
   assert.equal((await loadQuestionsFile(join(dir, "q.json")))[0]!.expectedAnswer, "Every March.");
-  assert.deepEqual((await loadQuestionsFile(join(dir, "q.jsonl"))).map((q) => q.question), ["When are board elections held?", "Second?"]);
+  assert.deepEqual(
+    (await loadQuestionsFile(join(dir, "q.jsonl"))).map((q) => q.question),
+    ["When are board elections held?", "Second?"],
+  );
   assert.deepEqual((await loadQuestionsFile(join(dir, "q.yaml")))[0]!.references, [{ text: "Board elections are held every March" }]);
 });
 
@@ -35,7 +41,10 @@ test("offsets are found exactly, then ignoring white space, and given offsets ar
   const text = "Alpha beta.\n\nGamma   delta epsilon.";
   const [q] = resolveQuestions("f", validateQuestions("f", [{ question: "q", references: ["Gamma delta"], expected_answer: null }]), text);
   assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26 });
-  assert.throws(() => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 0, end: 4 }] }]), text), /the text at 0-4 does not match/);
+  assert.throws(
+    () => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 0, end: 4 }] }]), text),
+    /the text at 0-4 does not match/,
+  );
 });
 
 test("invalid files get errors naming the item and field", async () => {
@@ -48,9 +57,16 @@ test("invalid files get errors naming the item and field", async () => {
     [[{ question: "Why?", references: [{ text: "x", start: 1 }] }], /give both start and end/],
     [[{ question: "Why?", answer: "x" }], /unknown field "answer"/],
   ];
-  for (const [items, message] of cases) assert.throws(() => validateQuestions("q.json", items), (e: unknown) => e instanceof ValidationError && message.test(e.message));
+  for (const [items, message] of cases)
+    assert.throws(
+      () => validateQuestions("q.json", items),
+      (e: unknown) => e instanceof ValidationError && message.test(e.message),
+    );
   const doc = "Nothing relevant here.";
-  assert.throws(() => resolveQuestions("q.json", validateQuestions("q.json", [item]), doc), /q\.json: item 1 \("When are board elections held\?"\): references\[0\]: excerpt not found in the document/);
+  assert.throws(
+    () => resolveQuestions("q.json", validateQuestions("q.json", [item]), doc),
+    /q\.json: item 1 \("When are board elections held\?"\): references\[0\]: excerpt not found in the document/,
+  );
   writeFileSync(join(dir, "bad.json"), "[{");
   await assert.rejects(loadQuestionsFile(join(dir, "bad.json")), /bad\.json: not valid JSON/);
   writeFileSync(join(dir, "bad.jsonl"), '{"question": "a"}\n{oops\n');

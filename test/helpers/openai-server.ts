@@ -11,7 +11,9 @@ export interface RecordedRequest {
  * deterministic vectors, /v1/chat/completions answers `reply(body)` with usage. Statuses in
  * `failures` are answered first, one per request, to exercise retries; `delayMs` slows every answer.
  */
-export async function startOpenAiStub(options: { reply?: (body: any) => string; failures?: number[]; dimension?: number; omitUsage?: boolean; delayMs?: number } = {}) {
+export async function startOpenAiStub(
+  options: { reply?: (body: any) => string; failures?: number[]; dimension?: number; omitUsage?: boolean; delayMs?: number } = {},
+) {
   const requests: RecordedRequest[] = [];
   const failures = [...(options.failures ?? [])];
   const dimension = options.dimension ?? 8;

@@ -13,8 +13,17 @@ import S3rver from "s3rver";
 // @ts-expect-error s3rver ships no types for its internal store module
 import FilesystemStore from "s3rver/lib/stores/filesystem.js";
 
-interface ListOptions { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number }
-interface ListResult { objects: Array<{ key: string }>; commonPrefixes: string[]; isTruncated: boolean }
+interface ListOptions {
+  delimiter?: string;
+  prefix?: string;
+  startAfter?: string;
+  maxKeys?: number;
+}
+interface ListResult {
+  objects: Array<{ key: string }>;
+  commonPrefixes: string[];
+  isTruncated: boolean;
+}
 type ListObjects = (this: unknown, bucket: string, options: ListOptions) => Promise<ListResult>;
 
 let patched = false;

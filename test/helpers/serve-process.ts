@@ -11,7 +11,10 @@ export interface ServeProcess {
 
 /** Starts `chunkeval serve --port 0` as its own process and waits for its URL line. */
 export async function spawnServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], {
+    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -7,7 +7,12 @@ export interface TestServer {
   ws: Workspace;
   server: RunningServer;
   url: string;
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers; text: string }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
   upload(filename: string, bytes: Buffer, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** Stops the server (as on SIGTERM) and starts a new one over the same data directory. */
   restart(): Promise<void>;

@@ -26,7 +26,13 @@ const WORDS = (
 export function longWord(length: number, kind: "letters" | "same" | "base64" | "url", seed = 1): string {
   const next = random(seed);
   const alphabet =
-    kind === "letters" ? "abcdefghijklmnopqrstuvwxyz" : kind === "same" ? "a" : kind === "base64" ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" : "abcdefghij0123456789/-_.=?&%";
+    kind === "letters"
+      ? "abcdefghijklmnopqrstuvwxyz"
+      : kind === "same"
+        ? "a"
+        : kind === "base64"
+          ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+          : "abcdefghij0123456789/-_.=?&%";
   let out = kind === "url" ? "https://" : "";
   while (out.length < length) out += alphabet[Math.floor(next() * alphabet.length)];
   return out.slice(0, length);
@@ -49,12 +55,33 @@ export function syntheticTexts(): Record<string, string> {
   const p = (n: number, seed: number) => prose(n, seed);
   return {
     prose: p(30_000, 3),
-    "long words in prose": [p(2000, 4), longWord(3000, "letters"), p(1500, 5), longWord(2500, "same"), p(800, 6), longWord(2000, "base64"), p(500, 7), longWord(1500, "url"), p(300, 8)].join(" "),
+    "long words in prose": [
+      p(2000, 4),
+      longWord(3000, "letters"),
+      p(1500, 5),
+      longWord(2500, "same"),
+      p(800, 6),
+      longWord(2000, "base64"),
+      p(500, 7),
+      longWord(1500, "url"),
+      p(300, 8),
+    ].join(" "),
     "single long word": longWord(4000, "letters", 9),
     "repeated paragraph": (p(700, 10) + "\n\n").repeat(25),
     "repeated sentence without breaks": "The tariff is reviewed every quarter by the board.".repeat(120),
     "punctuation run": "-=".repeat(600) + " " + "...!!!???".repeat(100) + "\n" + "|".repeat(900),
-    "odd white space": ["  lead", "\t\ttabs\tinside", "\n\n\n\nmany breaks", "   \n   \n", "trailing   ", "\r\n\r\nwindows", " \u00a0non-breaking\u2003em space", "\n"].join("").repeat(40),
+    "odd white space": [
+      "  lead",
+      "\t\ttabs\tinside",
+      "\n\n\n\nmany breaks",
+      "   \n   \n",
+      "trailing   ",
+      "\r\n\r\nwindows",
+      " \u00a0non-breaking\u2003em space",
+      "\n",
+    ]
+      .join("")
+      .repeat(40),
     "no white space at all": p(6000, 11).replace(/\s+/g, ""),
   };
 }

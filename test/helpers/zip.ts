@@ -83,7 +83,9 @@ export function buildZip(entries: ZipEntrySpec[]): Buffer {
 /** The overlapping-entries zip bomb (Fifield): `count` directory entries share one block of data. */
 export function buildOverlappingZip(kernel: ZipEntrySpec, count: number): Buffer {
   const block = Buffer.concat([localHeader(kernel), kernel.packed]);
-  const directory = Buffer.concat(Array.from({ length: count }, (_, i) => centralHeader({ ...kernel, name: i === 0 ? kernel.name : `word/media/part${i}.xml` }, 0)));
+  const directory = Buffer.concat(
+    Array.from({ length: count }, (_, i) => centralHeader({ ...kernel, name: i === 0 ? kernel.name : `word/media/part${i}.xml` }, 0)),
+  );
   return Buffer.concat([block, directory, endRecord(count, directory.length, block.length)]);
 }
 

@@ -32,31 +32,72 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     assert.deepEqual([list.body.total, list.body.offset, list.body.limit], [1, 0, 50]);
 
     const strategies = await t.request("GET", "/strategies");
-    assert.deepEqual(strategies.body.strategies.map((s: any) => s.name), ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"]);
+    assert.deepEqual(
+      strategies.body.strategies.map((s: any) => s.name),
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"],
+    );
     assert.ok(strategies.body.strategies.every((s: any) => typeof s.description === "string"));
     const recursive = strategies.body.strategies.find((s: any) => s.name === "recursive");
-    assert.ok(recursive.parameters.some((p: any) => p.name === "chunk_size" && typeof p.default === "number"), "parameters with their defaults, as the CLI shows them");
+    assert.ok(
+      recursive.parameters.some((p: any) => p.name === "chunk_size" && typeof p.default === "number"),
+      "parameters with their defaults, as the CLI shows them",
+    );
 
     const processed = await t.request("POST", `/documents/${id}/process`, { strategies: ["recursive", "semantic_parent_child"] });
     assert.equal(processed.status, 200);
     assert.equal(processed.body.document_id, id);
-    assert.deepEqual(processed.body.strategies_completed.map((s: any) => [s.strategy, s.status]), [["recursive", "completed"], ["semantic_parent_child", "completed"]]);
+    assert.deepEqual(
+      processed.body.strategies_completed.map((s: any) => [s.strategy, s.status]),
+      [
+        ["recursive", "completed"],
+        ["semantic_parent_child", "completed"],
+      ],
+    );
     assert.ok(processed.body.strategies_completed.every((s: any) => Number.isInteger(s.chunks_produced)));
     assert.deepEqual(processed.body.strategies_failed, []);
 
-    const q = await t.request("POST", "/queries", { document_id: id, strategy: "semantic_parent_child", question: "Which number is the 24-hour fault line?", top_k: 2 });
+    const q = await t.request("POST", "/queries", {
+      document_id: id,
+      strategy: "semantic_parent_child",
+      question: "Which number is the 24-hour fault line?",
+      top_k: 2,
+    });
     assert.equal(q.status, 201);
-    for (const k of ["query_id", "document_id", "strategy", "question", "answer", "retrieved_chunks", "latency_breakdown", "token_usage", "created_at"]) assert.ok(k in q.body, k);
-    assert.ok(q.body.retrieved_chunks.every((c: any) => typeof c.chunk_id === "string" && typeof c.score === "number" && typeof c.text === "string" && typeof c.parent_id === "string"));
+    for (const k of ["query_id", "document_id", "strategy", "question", "answer", "retrieved_chunks", "latency_breakdown", "token_usage", "created_at"])
+      assert.ok(k in q.body, k);
+    assert.ok(
+      q.body.retrieved_chunks.every(
+        (c: any) => typeof c.chunk_id === "string" && typeof c.score === "number" && typeof c.text === "string" && typeof c.parent_id === "string",
+      ),
+    );
     assert.deepEqual(Object.keys(q.body.latency_breakdown).sort(), ["answer_seconds", "embed_seconds", "search_seconds", "total_seconds"]);
     assert.deepEqual(Object.keys(q.body.token_usage).sort(), ["completion_tokens", "prompt_tokens", "total_tokens"]);
     const fetched = await t.request("GET", `/queries/${q.body.query_id}`);
     assert.deepEqual(fetched.body, q.body);
 
-    const bench = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["recursive"], questions_file: "handbook.json", top_k: 3, dry_run: false });
+    const bench = await t.request("POST", "/benchmarks", {
+      document_id: id,
+      strategies: ["recursive"],
+      questions_file: "handbook.json",
+      top_k: 3,
+      dry_run: false,
+    });
     assert.equal(bench.status, 201, bench.text);
     // The spec's fields, plus the verdict with its comparisons and each metric's scale and direction.
-    assert.deepEqual(Object.keys(bench.body).sort(), ["aggregate_metrics", "best_strategy", "comparisons", "created_at", "document_id", "estimated_cost_usd", "experiment_id", "metrics", "questions_count", "strategies_used", "total_latency_seconds", "verdict"]);
+    assert.deepEqual(Object.keys(bench.body).sort(), [
+      "aggregate_metrics",
+      "best_strategy",
+      "comparisons",
+      "created_at",
+      "document_id",
+      "estimated_cost_usd",
+      "experiment_id",
+      "metrics",
+      "questions_count",
+      "strategies_used",
+      "total_latency_seconds",
+      "verdict",
+    ]);
     assert.equal(bench.body.questions_count, 28);
     assert.match(bench.body.verdict, /^recursive was the only strategy benchmarked/);
     assert.deepEqual(bench.body.metrics.avg_faithfulness.scale, "0-10");
@@ -89,9 +130,16 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     assert.equal((await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?format=pdf`)).status, 422);
     assert.equal((await t.request("GET", `/benchmarks/${bench.body.experiment_id}/report?baseline=exp_missing`)).status, 404);
     const experiments = await t.request("GET", "/experiments");
-    assert.deepEqual(experiments.body.items.map((e: any) => Object.keys(e).sort()), [["created_at", "document_id", "id", "strategies_used"]]);
+    assert.deepEqual(
+      experiments.body.items.map((e: any) => Object.keys(e).sort()),
+      [["created_at", "document_id", "id", "strategies_used"]],
+    );
 
-    const inline = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["recursive"], questions: [{ question: "How much does a member share cost?", expected_answer: "100 euros" }] });
+    const inline = await t.request("POST", "/benchmarks", {
+      document_id: id,
+      strategies: ["recursive"],
+      questions: [{ question: "How much does a member share cost?", expected_answer: "100 euros" }],
+    });
     assert.equal(inline.status, 201);
     assert.equal(inline.body.questions_count, 1);
 
@@ -101,7 +149,20 @@ test("every evaluation route answers with the spec's shapes and status codes", a
 
     const openapi = await t.request("GET", "/openapi.json");
     assert.equal(openapi.status, 200);
-    for (const path of ["/documents", "/documents/{doc_id}", "/documents/{doc_id}/process", "/strategies", "/queries", "/queries/{query_id}", "/benchmarks", "/benchmarks/{experiment_id}", "/benchmarks/{experiment_id}/report", "/experiments", "/jobs", "/jobs/{job_id}"]) {
+    for (const path of [
+      "/documents",
+      "/documents/{doc_id}",
+      "/documents/{doc_id}/process",
+      "/strategies",
+      "/queries",
+      "/queries/{query_id}",
+      "/benchmarks",
+      "/benchmarks/{experiment_id}",
+      "/benchmarks/{experiment_id}/report",
+      "/experiments",
+      "/jobs",
+      "/jobs/{job_id}",
+    ]) {
       assert.ok(path in openapi.body.paths, path);
     }
     const docs = await t.request("GET", "/docs/");
@@ -205,7 +266,11 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.match(done.started_at, ISO);
     assert.match(done.finished_at, ISO);
 
-    const bench = await t.request("POST", "/benchmarks?background=true", { document_id: id, strategies: ["fixed_size"], questions: [{ question: "How much does a member share cost?" }] });
+    const bench = await t.request("POST", "/benchmarks?background=true", {
+      document_id: id,
+      strategies: ["fixed_size"],
+      questions: [{ question: "How much does a member share cost?" }],
+    });
     assert.deepEqual([bench.status, bench.body.job_type], [202, "benchmark"]);
     const benchDone = await waitForJob(t, bench.body.job_id);
     assert.equal(benchDone.status, "completed");
@@ -213,12 +278,18 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.deepEqual(benchDone.result, sync.body, "the job's result is what the synchronous endpoint returns");
 
     // Refused before the 202, exactly as the synchronous request: no job is created.
-    const refused = await t.request("POST", "/benchmarks?background=true", { document_id: id, strategies: ["fixed_size"], questions: [{ question: "Q?", references: ["not in the document at all"] }] });
+    const refused = await t.request("POST", "/benchmarks?background=true", {
+      document_id: id,
+      strategies: ["fixed_size"],
+      questions: [{ question: "Q?", references: ["not in the document at all"] }],
+    });
     assert.equal(refused.status, 422);
     assert.match(refused.body.detail, /excerpt not found in the document/);
 
     // A job that fails: its document is deleted while it waits for the one slot.
-    const blocker = await t.request("POST", `/documents/${id}/process?background=true`, { strategies: ["semantic", "semantic_parent_child", "contextual_retrieval"] });
+    const blocker = await t.request("POST", `/documents/${id}/process?background=true`, {
+      strategies: ["semantic", "semantic_parent_child", "contextual_retrieval"],
+    });
     const other = (await t.upload("other.docx", handbookBytes())).body.id;
     const failing = await t.request("POST", "/benchmarks?background=true", { document_id: other, strategies: ["fixed_size"], questions: [{ question: "Q?" }] });
     assert.equal((await t.request("DELETE", `/documents/${other}`)).status, 200);
@@ -230,9 +301,19 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
 
     const list = await t.request("GET", "/jobs");
     assert.deepEqual([list.body.total, list.body.offset, list.body.limit], [4, 0, 50]);
-    assert.deepEqual(list.body.items.map((j: any) => j.job_id), [failing.body.job_id, blocker.body.job_id, bench.body.job_id, enqueued.body.job_id], "newest first");
-    assert.deepEqual((await t.request("GET", "/jobs?job_type=benchmark&status=failed")).body.items.map((j: any) => j.job_id), [failing.body.job_id]);
-    assert.deepEqual((await t.request("GET", "/jobs?limit=1&offset=2")).body.items.map((j: any) => j.job_id), [bench.body.job_id]);
+    assert.deepEqual(
+      list.body.items.map((j: any) => j.job_id),
+      [failing.body.job_id, blocker.body.job_id, bench.body.job_id, enqueued.body.job_id],
+      "newest first",
+    );
+    assert.deepEqual(
+      (await t.request("GET", "/jobs?job_type=benchmark&status=failed")).body.items.map((j: any) => j.job_id),
+      [failing.body.job_id],
+    );
+    assert.deepEqual(
+      (await t.request("GET", "/jobs?limit=1&offset=2")).body.items.map((j: any) => j.job_id),
+      [bench.body.job_id],
+    );
   } finally {
     await t.close();
   }
@@ -243,9 +324,13 @@ test("a job left pending or running by a stopped server is marked failed, not lo
   try {
     const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
     const jobs = [];
-    for (const s of ["semantic", "fixed_size", "recursive"]) jobs.push((await t.request("POST", `/documents/${id}/process?background=true`, { strategies: [s] })).body.job_id);
+    for (const s of ["semantic", "fixed_size", "recursive"])
+      jobs.push((await t.request("POST", `/documents/${id}/process?background=true`, { strategies: [s] })).body.job_id);
     const states = await Promise.all(jobs.map((j) => t.request("GET", `/jobs/${j}`)));
-    assert.ok(states.slice(1).every((s) => s.body.status === "pending"), "at most one job runs at once");
+    assert.ok(
+      states.slice(1).every((s) => s.body.status === "pending"),
+      "at most one job runs at once",
+    );
     await t.restart();
     for (const j of jobs) {
       const r = (await t.request("GET", `/jobs/${j}`)).body;
@@ -261,7 +346,13 @@ test("a job left pending or running by a stopped server is marked failed, not lo
 test("with CHUNKEVAL_API_KEY set, every evaluation route requires it", async () => {
   const t = await startTestServer({}, { CHUNKEVAL_API_KEY: "s3cret" });
   try {
-    for (const [method, path] of [["GET", "/documents"], ["GET", "/strategies"], ["POST", "/queries"], ["GET", "/jobs"], ["GET", "/experiments"]]) {
+    for (const [method, path] of [
+      ["GET", "/documents"],
+      ["GET", "/strategies"],
+      ["POST", "/queries"],
+      ["GET", "/jobs"],
+      ["GET", "/experiments"],
+    ]) {
       const r = await t.request(method!, path!, method === "POST" ? {} : undefined);
       assert.deepEqual([r.status, r.body.type], [401, "AuthenticationError"], `${method} ${path}`);
     }
@@ -280,7 +371,9 @@ test("50 concurrent requests are all answered correctly", async () => {
     await t.request("POST", `/documents/${id}/process`, { strategies: ["recursive"] });
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        i % 2 === 0 ? t.request("POST", "/queries", { document_id: id, strategy: "recursive", question: `What is the price of one member share? (${i})`, top_k: 2 }) : t.request("GET", "/documents"),
+        i % 2 === 0
+          ? t.request("POST", "/queries", { document_id: id, strategy: "recursive", question: `What is the price of one member share? (${i})`, top_k: 2 })
+          : t.request("GET", "/documents"),
       ),
     );
     responses.forEach((r, i) => {

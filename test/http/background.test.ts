@@ -10,7 +10,10 @@ test("a background request is validated exactly like the synchronous one before 
   const t = await startTestServer();
   try {
     const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
-    writeFileSync(join(t.ws.dir, "questions", "elsewhere.json"), JSON.stringify([{ question: "Where?", references: [{ text: "a sentence that is not in the handbook at all" }] }]));
+    writeFileSync(
+      join(t.ws.dir, "questions", "elsewhere.json"),
+      JSON.stringify([{ question: "Where?", references: [{ text: "a sentence that is not in the handbook at all" }] }]),
+    );
     const cases: Array<[string, string, unknown]> = [
       ["unknown strategy", `/documents/${doc}/process`, { strategies: ["nope"] }],
       ["missing document", "/documents/doc_missing/process", { strategies: ["recursive"] }],
@@ -20,7 +23,11 @@ test("a background request is validated exactly like the synchronous one before 
       ["bench: missing document", "/benchmarks", { document_id: "doc_missing", questions: [{ question: "Why?" }] }],
       ["bad variant parameter", `/documents/${doc}/process`, { strategies: ["recursive@chunk_sze=128"] }],
       ["bench: bad variant value", "/benchmarks", { document_id: doc, strategies: ["recursive@retrieval=fuzzy"], questions: [{ question: "Why?" }] }],
-      ["bench: sweep over the limit", "/benchmarks", { document_id: doc, sweep: ["recursive:chunk_size=100,200,300"], max_variants: 2, questions: [{ question: "Why?" }] }],
+      [
+        "bench: sweep over the limit",
+        "/benchmarks",
+        { document_id: doc, sweep: ["recursive:chunk_size=100,200,300"], max_variants: 2, questions: [{ question: "Why?" }] },
+      ],
     ];
     for (const [name, path, body] of cases) {
       const sync = await t.request("POST", path, body);

@@ -11,7 +11,9 @@ async function bill(t: TestServer, experimentId: string) {
   return {
     embeddings: exported.details.embeddings,
     indexing: exported.details.indexing.map((x: any) => [x.strategy, x.embedded_tokens, x.context_tokens]),
-    answerTokens: Object.values(exported.results as Record<string, any[]>).flat().reduce((n, r) => n + r.answer_tokens.total_tokens, 0),
+    answerTokens: Object.values(exported.results as Record<string, any[]>)
+      .flat()
+      .reduce((n, r) => n + r.answer_tokens.total_tokens, 0),
   };
 }
 

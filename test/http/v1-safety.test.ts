@@ -27,7 +27,10 @@ async function uploadFile(t: TestServer, auth: string, filename: string, bytes: 
 test("/v1 with INGESTION_STRATEGY=contextual_retrieval indexes the contexts: a word only in a context finds its chunk", async () => {
   const CONTEXT_WORD = "quokkaland";
   const stub = await startOpenAiStub({ reply: () => `This passage belongs to the ${CONTEXT_WORD} harbour handbook.` });
-  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", INGESTION_STRATEGY: "contextual_retrieval" });
+  const t = await startTestServer(
+    { generator: "openai:chat" },
+    { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", INGESTION_STRATEGY: "contextual_retrieval" },
+  );
   try {
     const auth = await adminKey(t);
     assert.ok(!handbookBytes().toString("latin1").toLowerCase().includes(CONTEXT_WORD));
@@ -49,8 +52,15 @@ test("/v1 versions are allocated atomically: N concurrent uploads of one name ge
   try {
     const auth = await adminKey(t);
     const results = await Promise.all(Array.from({ length: N }, () => uploadFile(t, auth, "same.docx", handbookBytes())));
-    assert.deepEqual(results.map((r) => r.status), Array(N).fill(201), JSON.stringify(results.map((r) => r.body)));
-    assert.deepEqual(results.map((r) => r.body.version).sort((a, b) => a - b), Array.from({ length: N }, (_, i) => i + 1));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(N).fill(201),
+      JSON.stringify(results.map((r) => r.body)),
+    );
+    assert.deepEqual(
+      results.map((r) => r.body.version).sort((a, b) => a - b),
+      Array.from({ length: N }, (_, i) => i + 1),
+    );
     const live = await t.request("GET", "/v1/points?limit=500", undefined, { authorization: auth });
     const chunks = results[0]!.body.chunks_indexed;
     assert.equal(live.body.total, chunks, "the live point count is one version's chunk count");
@@ -71,7 +81,10 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
     const repo = t.ws.internals.ingestionRepo;
     repo.insertJob({ id: "ing_killed", tenantId, domain: "d", filename: "lost.docx", createdAt: "2026-01-01T00:00:00" }, dead);
     const objectPath = join(t.ws.dir, "data", "objects", "file_killed.docx");
-    repo.allocateSourceFile({ id: "file_killed", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt: "2026-01-01T00:00:00" }, "ing_killed");
+    repo.allocateSourceFile(
+      { id: "file_killed", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt: "2026-01-01T00:00:00" },
+      "ing_killed",
+    );
     await t.restart();
     const job = t.ws.internals.ingestionRepo.job(tenantId, "ing_killed")!;
     assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);

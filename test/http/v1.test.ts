@@ -50,7 +50,11 @@ test("/v1 keys, scopes, the error envelope and the correlation id", async () => 
     t.ws.app.tenants.revokeKey(keyId);
     assert.throws(() => t.ws.app.tenants.revokeKey(keyId), /active key not found/);
     assert.equal((await t.request("GET", "/v1/domains", undefined, { authorization: k.admin })).status, 401, "a revoked key is refused");
-    assert.equal(t.ws.internals.tenantsRepo.listKeys().every((key) => !JSON.stringify(key).includes(k.reader.slice(-20))), true, "secrets are not stored");
+    assert.equal(
+      t.ws.internals.tenantsRepo.listKeys().every((key) => !JSON.stringify(key).includes(k.reader.slice(-20))),
+      true,
+      "secrets are not stored",
+    );
   } finally {
     await t.close();
   }
@@ -65,7 +69,10 @@ test("/v1 domains: create, duplicate 409, patch only display_name, disable block
     assert.equal(created.status, 201);
     assert.deepEqual([created.body.domain, created.body.display_name, created.body.status], ["handbooks", "Handbooks", "active"]);
     assert.equal((await t.request("POST", "/v1/domains", { domain: "handbooks", display_name: "Again" }, h)).status, 409);
-    for (const body of [{ domain: "x", display_name: "X", tenant_id: "ten_1" }, { domain: "y", display_name: "Y", version: 2 }]) {
+    for (const body of [
+      { domain: "x", display_name: "X", tenant_id: "ten_1" },
+      { domain: "y", display_name: "Y", version: 2 },
+    ]) {
       const r = await t.request("POST", "/v1/domains", body, h);
       assert.deepEqual([r.status, r.body.error.code], [422, "validation_error"], JSON.stringify(body));
     }
@@ -112,10 +119,18 @@ test("POST /v1/files: unknown domain writes nothing; ingestion indexes searchabl
     assert.match(v1.body.file_id, /^file_/);
     const job = await t.request("GET", `/v1/ingestion-jobs/${v1.body.ingestion_job_id}`, undefined, { authorization: k.uploader });
     assert.deepEqual([job.body.status, job.body.points_created, job.body.source_file_id], ["completed", v1.body.points_created, v1.body.file_id]);
-    const found = await t.request("POST", "/v1/search", { query: "Which number is the 24-hour fault line?", domain: "handbooks", top_k: 3 }, { authorization: k.reader });
+    const found = await t.request(
+      "POST",
+      "/v1/search",
+      { query: "Which number is the 24-hour fault line?", domain: "handbooks", top_k: 3 },
+      { authorization: k.reader },
+    );
     assert.equal(found.status, 200);
     assert.equal(found.body.items.length, 3);
-    assert.ok(found.body.items.some((p: any) => p.text.includes("0800 555 0190")), "201 means searchable");
+    assert.ok(
+      found.body.items.some((p: any) => p.text.includes("0800 555 0190")),
+      "201 means searchable",
+    );
     assert.ok(found.body.items.every((p: any) => p.version === 1 && p.domain === "handbooks"));
 
     const smaller = await buildDocx([{ h: "Handbook v2" }, { p: "The fault line number changed to 0800 555 0200 in 2025." }]);
@@ -162,7 +177,10 @@ test("tenants are isolated: another tenant can neither see nor change domains, f
 });
 
 test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a failed job row and leaves no point", async () => {
-  for (const [env, status, code] of [[{ INGESTION_MAX_CHUNKS: "3" }, 413, "chunk_limit_exceeded"], [{ INGESTION_TIMEOUT_SECONDS: "0.001" }, 504, "ingestion_timeout"]] as const) {
+  for (const [env, status, code] of [
+    [{ INGESTION_MAX_CHUNKS: "3" }, 413, "chunk_limit_exceeded"],
+    [{ INGESTION_TIMEOUT_SECONDS: "0.001" }, 504, "ingestion_timeout"],
+  ] as const) {
     const t = await startTestServer({}, env);
     try {
       const k = keysFor(t);
@@ -170,7 +188,10 @@ test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a fa
       const r = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
       assert.deepEqual([r.status, r.body.error.code], [status, code]);
       const jobs = t.ws.internals.ingestionRepo.jobs();
-      assert.deepEqual(jobs.map((j) => [j.status, j.errorCode]), [["failed", code]]);
+      assert.deepEqual(
+        jobs.map((j) => [j.status, j.errorCode]),
+        [["failed", code]],
+      );
       assert.equal((await t.request("GET", "/v1/points", undefined, { authorization: k.admin })).body.total, 0);
       assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 0);
     } finally {
@@ -212,7 +233,12 @@ test("502 index_failed when the vector store write raises: a failed job row and 
   assert.equal(before.status, 201);
   await t.server.close();
   // Same data, but an embedder whose vectors do not fit the chunks collection: the write raises.
-  const { app, internals } = await composeChunkeval(loadConfig({ env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl }, flags: { data_dir: dataDir, embedder: "openai:small-model", questions_dir: join(t.ws.dir, "questions") } }).config);
+  const { app, internals } = await composeChunkeval(
+    loadConfig({
+      env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl },
+      flags: { data_dir: dataDir, embedder: "openai:small-model", questions_dir: join(t.ws.dir, "questions") },
+    }).config,
+  );
   const server = await startServer(app, { host: "127.0.0.1", port: 0 });
   try {
     t.url = server.url;
@@ -252,7 +278,10 @@ test("healthz answers while the process lives; readyz is 503 with the reason whe
 
 test("serve starts without loading a model: with the /v1 embedder unreachable the evaluation API answers and /readyz says why it is not ready", async () => {
   // Port 9 on loopback refuses connections: the embedder cannot be reached.
-  const t = await startTestServer({ embedder: "openai:unreachable" }, { CHUNKEVAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" });
+  const t = await startTestServer(
+    { embedder: "openai:unreachable" },
+    { CHUNKEVAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
+  );
   try {
     assert.equal((await t.request("GET", "/documents")).status, 200);
     assert.equal((await t.request("GET", "/healthz")).status, 200);

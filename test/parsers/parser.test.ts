@@ -12,7 +12,12 @@ test("a .docx keeps headings, list items and table cells as text, in reading ord
     { h: "Tools", level: 2 },
     { li: "Trowel" },
     { li: "Pruning shears", level: 1 },
-    { table: [["Plant", "Light"], ["Fern", "Shade"]] },
+    {
+      table: [
+        ["Plant", "Light"],
+        ["Fern", "Shade"],
+      ],
+    },
     { p: "Repot in spring." },
   ]);
   const doc = await parseDocument(bytes, "guide.docx");

@@ -23,7 +23,10 @@ test("openai embedder: batches texts, sorts by index, retries 429 and 5xx", asyn
     assert.equal(vectors.length, 5);
     const ok = stub.requests.filter((_, i) => i >= 2);
     assert.equal(stub.requests.length, 5, "two failed attempts, then three batches");
-    assert.deepEqual(ok.map((r) => r.body.input), [["a", "bb"], ["ccc", "dddd"], ["eeeee"]]);
+    assert.deepEqual(
+      ok.map((r) => r.body.input),
+      [["a", "bb"], ["ccc", "dddd"], ["eeeee"]],
+    );
     assert.equal(ok[0]!.body.model, "text-embedding-test");
     // Vector i depends on the length of text i: the order survived the reversed response.
     const expected = (len: number) => Array.from({ length: 8 }, (_, d) => ((len * (d + 1)) % 7) + 1);
@@ -96,9 +99,17 @@ test("ask with openai embedder and generator end to end, and LLM contexts cached
 test("hf embedder: without the opt-in package, the error gives the command that installs it; with it, an offline model is a clear error", async () => {
   const { transformersEmbedder } = await import("../../src/embedders/transformers.js");
   const moduleName = "@huggingface/transformers";
-  const real = await import(moduleName).then((m: { pipeline?: unknown }) => typeof m.pipeline === "function", () => false);
+  const real = await import(moduleName).then(
+    (m: { pipeline?: unknown }) => typeof m.pipeline === "function",
+    () => false,
+  );
   await assert.rejects(
-    transformersEmbedder.create("Xenova/not-a-local-model", { workers: 0, batchSize: 8, openai: openai("http://127.0.0.1:9"), huggingFace: { allowRemote: false, modelDir: "/nonexistent" } }),
+    transformersEmbedder.create("Xenova/not-a-local-model", {
+      workers: 0,
+      batchSize: 8,
+      openai: openai("http://127.0.0.1:9"),
+      huggingFace: { allowRemote: false, modelDir: "/nonexistent" },
+    }),
     (e: unknown) =>
       e instanceof ProviderError &&
       (real
@@ -109,7 +120,10 @@ test("hf embedder: without the opt-in package, the error gives the command that 
 
 test("hf install command: in a clone it keeps dev dependencies, in an installed package it omits them", async () => {
   const { transformersInstallCommand } = await import("../../src/embedders/transformers.js");
-  assert.equal(transformersInstallCommand("/home/me/chunkeval"), "cd /home/me/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save @huggingface/transformers@3.0.2");
+  assert.equal(
+    transformersInstallCommand("/home/me/chunkeval"),
+    "cd /home/me/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save @huggingface/transformers@3.0.2",
+  );
   assert.equal(
     transformersInstallCommand("/usr/lib/node_modules/chunkeval"),
     "cd /usr/lib/node_modules/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save --omit=dev @huggingface/transformers@3.0.2",

@@ -6,7 +6,10 @@ import { fitAxis } from "../../src/reports/charts.js";
 
 /** Only the fields the chunk map reads. */
 const result = (references: Array<[number, number]>, retrieved: Array<[number, number]>) =>
-  ({ references: references.map(([start, end]) => ({ text: "", start, end })), retrieved: retrieved.map(([start, end]) => ({ chunkId: "c", score: 1, start, end, text: "", parentId: null })) }) as unknown as QuestionResult;
+  ({
+    references: references.map(([start, end]) => ({ text: "", start, end })),
+    retrieved: retrieved.map(([start, end]) => ({ chunkId: "c", score: 1, start, end, text: "", parentId: null })),
+  }) as unknown as QuestionResult;
 
 const segmentsOf = (pieces: Array<{ gap: number } | { segments: MapSegment[] }>) => pieces.flatMap((p) => ("segments" in p ? p.segments : []));
 
@@ -17,12 +20,25 @@ test("chunk map: runs cover the text, chunks alternate, overlaps and parents are
       text,
       note: null,
       chunks: {
-        fixed: [{ start: 0, end: 40, role: "chunk" }, { start: 30, end: 70, role: "chunk" }, { start: 60, end: 100, role: "chunk" }],
-        parent_child: [{ start: 0, end: 50, role: "parent" }, { start: 50, end: 100, role: "parent" }, { start: 0, end: 25, role: "chunk" }, { start: 25, end: 50, role: "chunk" }, { start: 50, end: 100, role: "chunk" }],
+        fixed: [
+          { start: 0, end: 40, role: "chunk" },
+          { start: 30, end: 70, role: "chunk" },
+          { start: 60, end: 100, role: "chunk" },
+        ],
+        parent_child: [
+          { start: 0, end: 50, role: "parent" },
+          { start: 50, end: 100, role: "parent" },
+          { start: 0, end: 25, role: "chunk" },
+          { start: 25, end: 50, role: "chunk" },
+          { start: 50, end: 100, role: "chunk" },
+        ],
       },
     },
     ["fixed", "parent_child"],
-    { fixed: [result([[35, 45]], [[30, 70]]), result([[80, 90]], [[60, 100]])], parent_child: [result([[35, 45]], [[0, 50]]), result([[80, 90]], [[50, 100]])] },
+    {
+      fixed: [result([[35, 45]], [[30, 70]]), result([[80, 90]], [[60, 100]])],
+      parent_child: [result([[35, 45]], [[0, 50]]), result([[80, 90]], [[50, 100]])],
+    },
   );
   assert.equal(map.windowNote, null);
   assert.equal(map.questionCount, 2);
@@ -46,21 +62,37 @@ test("chunk map: runs cover the text, chunks alternate, overlaps and parents are
   assert.match(at(runs, 50).classes, /\bq1\b/);
   assert.doesNotMatch(at(runs, 10).classes, /\bq1\b/);
   assert.match(at(runs, 95).classes, /\bq2\b/);
-  assert.deepEqual(runs.flatMap((r) => r.starts), [1, 2, 3]);
+  assert.deepEqual(
+    runs.flatMap((r) => r.starts),
+    [1, 2, 3],
+  );
   const pcRuns = segmentsOf(pc!.pieces);
   assert.deepEqual([pc!.chunkCount, pc!.parentCount], [3, 2]);
   assert.match(at(pcRuns, 30).classes, /\bc1\b.*\bp0\b/);
   assert.match(at(pcRuns, 60).classes, /\bc0\b.*\bp1\b/);
-  assert.deepEqual(pcRuns.flatMap((r) => r.parentStarts), [1, 2]);
+  assert.deepEqual(
+    pcRuns.flatMap((r) => r.parentStarts),
+    [1, 2],
+  );
 });
 
 test("chunk map: a document over the page limit shows windows around the references and says so", () => {
   const text = "word ".repeat(((LONG_DOCUMENT_PAGES + 20) * PAGE_CHARS) / 5);
-  const map = buildChunkMap({ text, note: null, chunks: { fixed: [{ start: 0, end: text.length, role: "chunk" }] } }, ["fixed"], { fixed: [result([[300_000, 300_050]], [])] });
+  const map = buildChunkMap({ text, note: null, chunks: { fixed: [{ start: 0, end: text.length, role: "chunk" }] } }, ["fixed"], {
+    fixed: [result([[300_000, 300_050]], [])],
+  });
   assert.match(map.windowNote!, /about 220 pages long .* only the text within 1500 characters of a reference excerpt/);
   const pieces = map.strategies[0]!.pieces;
-  assert.deepEqual(pieces.map((p) => ("gap" in p ? "gap" : "text")), ["gap", "text", "gap"]);
-  assert.equal(segmentsOf(pieces).map((s) => s.text).join("").length, 3050);
+  assert.deepEqual(
+    pieces.map((p) => ("gap" in p ? "gap" : "text")),
+    ["gap", "text", "gap"],
+  );
+  assert.equal(
+    segmentsOf(pieces)
+      .map((s) => s.text)
+      .join("").length,
+    3050,
+  );
 });
 
 test("scatter axes are fitted to the data with round ticks, inside their bounds", () => {

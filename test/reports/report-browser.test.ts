@@ -18,7 +18,13 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
   const browser = await launchChromium();
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 6);
-    const experiment = await ws.app.bench({ document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "harbor-light-handbook.json", strategies: "all", topK: 3 });
+    const experiment = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "harbor-light-handbook.json",
+      strategies: "all",
+      topK: 3,
+    });
     const results = ws.app.experimentResults(experiment.experimentId);
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const view of ["managerial", "technical"] as ReportView[]) {
@@ -31,17 +37,31 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
       page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
       page.on("pageerror", (e) => consoleErrors.push(e.message));
       await page.goto("file://" + file, { waitUntil: "load" });
-      const charts = await page.$$eval("svg.chart", (svgs) => svgs.map((s) => ({ marks: s.querySelectorAll("rect, circle").length, width: s.getBoundingClientRect().width })));
+      const charts = await page.$$eval("svg.chart", (svgs) =>
+        svgs.map((s) => ({ marks: s.querySelectorAll("rect, circle").length, width: s.getBoundingClientRect().width })),
+      );
       assert.ok(charts.length >= (view === "managerial" ? 3 : 10), `${view}: ${charts.length} charts`);
-      assert.ok(charts.every((c) => c.marks > 0 && c.width > 100), `${view}: every chart draws marks`);
-      assert.match(await page.textContent("body") ?? "", new RegExp(experiment.bestStrategy));
-      assert.deepEqual(requests.filter((u) => !u.startsWith("file://")), [], `${view}: no network request`);
+      assert.ok(
+        charts.every((c) => c.marks > 0 && c.width > 100),
+        `${view}: every chart draws marks`,
+      );
+      assert.match((await page.textContent("body")) ?? "", new RegExp(experiment.bestStrategy));
+      assert.deepEqual(
+        requests.filter((u) => !u.startsWith("file://")),
+        [],
+        `${view}: no network request`,
+      );
       assert.deepEqual(consoleErrors, [], `${view}: no console error`);
       // Point labels of the scatter charts never overlap one another.
       const overlapping = await page.$$eval("svg.chart", (svgs) =>
         svgs.flatMap((svg) => {
           const boxes = [...svg.querySelectorAll("text.point-label")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
-          return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom).map((b) => `${a.text} / ${b.text}`));
+          return boxes.flatMap((a, i) =>
+            boxes
+              .slice(i + 1)
+              .filter((b) => a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom)
+              .map((b) => `${a.text} / ${b.text}`),
+          );
         }),
       );
       assert.deepEqual(overlapping, [], `${view}: overlapping chart labels`);
@@ -51,7 +71,14 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
         assert.ok((await page.locator(".cm .ref").count()) > 0);
         assert.ok((await page.locator(".cm sup.parent").count()) > 0, "semantic_parent_child shows its parents");
         assert.ok((await page.locator(".cm .ov").count()) > 0, "overlapping chunks are visible");
-        const outlined = () => page.$$eval(".cm .q1", (els) => els.filter((e) => (globalThis as unknown as { getComputedStyle(el: unknown): { outlineStyle: string } }).getComputedStyle(e).outlineStyle === "solid").length);
+        const outlined = () =>
+          page.$$eval(
+            ".cm .q1",
+            (els) =>
+              els.filter(
+                (e) => (globalThis as unknown as { getComputedStyle(el: unknown): { outlineStyle: string } }).getComputedStyle(e).outlineStyle === "solid",
+              ).length,
+          );
         assert.equal(await outlined(), 0);
         await page.locator("details").first().locator("a.cm-mark").click();
         assert.ok((await outlined()) > 0, "the chunks question 1 retrieved are outlined");
@@ -69,17 +96,24 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
     // Crowded points (equal and nearly equal values) still get labels that do not overlap.
     const crowded = scatterChart(
       "crowded",
-      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"].map((label, i) => ({ label, x: i < 3 ? 0.001 : 0.0011, y: i < 2 ? 7 : 7 + i * 0.01 })),
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"].map((label, i) => ({
+        label,
+        x: i < 3 ? 0.001 : 0.0011,
+        y: i < 2 ? 7 : 7 + i * 0.01,
+      })),
       { x: "cost", y: "score", xBounds: { min: 0 }, yBounds: { min: 0, max: 10 } },
     );
     const page = await browser.newPage({ viewport: { width: 900, height: 500 } });
     await page.setContent(`<html><body style="font: 15px system-ui"><style>.label { font-size: 11px; }</style>${crowded}</body></html>`);
-    const boxes = await page.$$eval("text.point-label", (ts) => ts.map((t) => t.getBoundingClientRect()).map((b) => ({ l: b.left, r: b.right, t: b.top, b: b.bottom })));
+    const boxes = await page.$$eval("text.point-label", (ts) =>
+      ts.map((t) => t.getBoundingClientRect()).map((b) => ({ l: b.left, r: b.right, t: b.top, b: b.bottom })),
+    );
     assert.equal(boxes.length, 5);
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-      const [a, b] = [boxes[i]!, boxes[j]!];
-      assert.ok(!(a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b), `labels ${i} and ${j} overlap`);
-    }
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        assert.ok(!(a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b), `labels ${i} and ${j} overlap`);
+      }
     await page.close();
   } finally {
     await browser.close();

@@ -13,7 +13,13 @@ test("bench: an experiment with every spec field, stored with its per-question r
   const ws = await createWorkspace();
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
-    const input = { document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["recursive", "semantic_parent_child"], topK: 3 };
+    const input = {
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "h.json",
+      strategies: ["recursive", "semantic_parent_child"],
+      topK: 3,
+    };
     const e = await ws.app.bench(input);
     assert.match(e.experimentId, /^exp_/);
     assert.deepEqual(e.strategiesUsed, ["recursive", "semantic_parent_child"]);
@@ -33,7 +39,14 @@ test("bench: an experiment with every spec field, stored with its per-question r
     assert.equal(e.comparisons.length, 1);
     assert.equal(e.comparisons[0]!.questions, 8);
     assert.match(e.verdict, new RegExp(`^${e.bestStrategy} is best; its lead over ${e.comparisons[0]!.strategy} is (not )?significant at 95 %`));
-    assert.ok(Math.abs(e.totalLatencySeconds - Object.values(ws.app.experimentResults(e.experimentId)).flat().reduce((n, r) => n + r.latency.totalSeconds, 0)) < 1e-9);
+    assert.ok(
+      Math.abs(
+        e.totalLatencySeconds -
+          Object.values(ws.app.experimentResults(e.experimentId))
+            .flat()
+            .reduce((n, r) => n + r.latency.totalSeconds, 0),
+      ) < 1e-9,
+    );
     assert.equal(e.estimatedCostUsd, 0, "local providers cost nothing");
     assert.ok(e.details.cost.referenceUsd > 0, "what it would cost on a hosted model is shown");
     const results = ws.app.experimentResults(e.experimentId);
@@ -41,7 +54,10 @@ test("bench: an experiment with every spec field, stored with its per-question r
     const first = results.semantic_parent_child![0]!;
     assert.ok(first.retrieved.every((c) => c.parentId !== null));
     assert.ok(first.answer && first.references.length === 1);
-    assert.deepEqual(ws.app.listExperiments({ offset: 0, limit: 50 }).items.map((x) => x.id), [e.experimentId]);
+    assert.deepEqual(
+      ws.app.listExperiments({ offset: 0, limit: 50 }).items.map((x) => x.id),
+      [e.experimentId],
+    );
 
     // Same inputs again: the document is reused (same bytes), chunks reused, nothing re-embedded.
     const again = await ws.app.bench(input);
@@ -50,7 +66,11 @@ test("bench: an experiment with every spec field, stored with its per-question r
     assert.equal(again.details.embeddings.computed, 0);
     for (const s of e.strategiesUsed) {
       const [a, b] = [again.aggregateMetrics[s]!, e.aggregateMetrics[s]!];
-      assert.deepEqual([a.compositeScore, a.confidenceIntervals, a.missing], [b.compositeScore, b.confidenceIntervals, b.missing], "same inputs, same numbers (intervals included)");
+      assert.deepEqual(
+        [a.compositeScore, a.confidenceIntervals, a.missing],
+        [b.compositeScore, b.confidenceIntervals, b.missing],
+        "same inputs, same numbers (intervals included)",
+      );
     }
     assert.equal(again.verdict, e.verdict);
     assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).items[0]!.id, again.experimentId, "newest first");
@@ -63,7 +83,13 @@ test("bench --dry-run: retrieval metrics only, with the estimated cost and time 
   const ws = await createWorkspace({ generator: "openai:gpt-4o-mini" }, { CHUNKEVAL_OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 5);
-    const e = await ws.app.bench({ document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["fixed_size"], dryRun: true });
+    const e = await ws.app.bench({
+      document: { filename: "h.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "h.json",
+      strategies: ["fixed_size"],
+      dryRun: true,
+    });
     const m = e.aggregateMetrics.fixed_size!;
     assert.equal(m.avgFaithfulness, null);
     assert.equal(m.avgAnswerSimilarity, null);
@@ -81,7 +107,10 @@ test("bench --dry-run: retrieval metrics only, with the estimated cost and time 
 test("bench: answer similarity is missing, not invented, when a question has no expected answer or reference", async () => {
   const ws = await createWorkspace();
   try {
-    const questions = validateQuestions("q.json", [{ question: "Who elects the board?" }, { question: "How much is a member share?", expected_answer: "100 euros" }]);
+    const questions = validateQuestions("q.json", [
+      { question: "Who elects the board?" },
+      { question: "How much is a member share?", expected_answer: "100 euros" },
+    ]);
     const e = await ws.app.bench({ document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "q.json", strategies: ["recursive"] });
     const [open, withAnswer] = ws.app.experimentResults(e.experimentId).recursive!;
     assert.equal(open!.metrics.answerSimilarity, null);
@@ -141,7 +170,10 @@ test("bench rejects what it cannot run, before storing anything", async () => {
   try {
     const questions = validateQuestions("q.json", [{ question: "Q?", references: ["this text is not in the handbook"] }]);
     const doc = { filename: "h.docx", bytes: handbookBytes() };
-    await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "recursive" }), (e: unknown) => e instanceof ValidationError && /q\.json: item 1 \("Q\?"\): references\[0\]: excerpt not found/.test(e.message));
+    await assert.rejects(
+      ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "recursive" }),
+      (e: unknown) => e instanceof ValidationError && /q\.json: item 1 \("Q\?"\): references\[0\]: excerpt not found/.test(e.message),
+    );
     await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "sliding" }), BenchmarkError);
     await assert.rejects(ws.app.bench({ document: { id: "doc_missing" }, questions, questionsSource: "q.json", strategies: "all" }), /document not found/);
     assert.equal(ws.app.listExperiments({ offset: 0, limit: 10 }).total, 0);
@@ -154,13 +186,25 @@ test("hybrid and keyword retrieval rank the same on every run: other documents a
   const ws = await createWorkspace();
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 10);
-    const input = { document: { filename: "handbook.docx", bytes: handbookBytes() }, questions, questionsSource: "h.json", strategies: ["contextual_retrieval", "recursive@retrieval=keyword"], topK: 3 };
+    const input = {
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "h.json",
+      strategies: ["contextual_retrieval", "recursive@retrieval=keyword"],
+      topK: 3,
+    };
     const first = await ws.app.bench(input);
     // Another document in the same tables would shift BM25 statistics computed over the whole table.
-    const other = await ws.app.upload({ filename: "other.docx", bytes: await buildDocx([{ h: "Member shares" }, { p: "A member share costs many euros in other cooperatives, and members vote on shares." }]) });
+    const other = await ws.app.upload({
+      filename: "other.docx",
+      bytes: await buildDocx([{ h: "Member shares" }, { p: "A member share costs many euros in other cooperatives, and members vote on shares." }]),
+    });
     await ws.app.process(other.id, ["contextual_retrieval", "recursive"]);
     const second = await ws.app.bench(input);
-    const retrieved = (id: string) => Object.values(ws.app.experimentResults(id)).flat().map((r) => r.retrieved.map((c) => [c.chunkId, c.score]));
+    const retrieved = (id: string) =>
+      Object.values(ws.app.experimentResults(id))
+        .flat()
+        .map((r) => r.retrieved.map((c) => [c.chunkId, c.score]));
     assert.deepEqual(retrieved(second.experimentId), retrieved(first.experimentId));
     for (const s of first.strategiesUsed) assert.equal(second.aggregateMetrics[s]!.compositeScore, first.aggregateMetrics[s]!.compositeScore, s);
   } finally {

@@ -19,7 +19,10 @@ async function scriptedModel(replies: string[]) {
 }
 
 async function workspaceFor(baseUrl: string) {
-  return createWorkspace({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" });
+  return createWorkspace(
+    { generator: "openai:qgen" },
+    { CHUNKEVAL_OPENAI_BASE_URL: baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
+  );
 }
 
 test("excerpt matching: exact, then white space and case tolerant, then bounded fuzzy", () => {
@@ -43,17 +46,18 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
     reply("When are board elections held?", "Every March.", ["board elections are held every   MARCH at the annual general meeting."]),
     reply("What colour is the moon?", "Green.", ["The moon is made of green cheese and orbits Saturn twice a year."]),
     reply("How much does a member share cost?", "100 euros.", ["one member share at a price of 100 euros"]),
-    reply("What is the peak output of a typical household solar system?", "4.1 kilowatts.", ["A typical househld system has ten panels and a peak output of 4.1 kilowats."]),
+    reply("What is the peak output of a typical household solar system?", "4.1 kilowatts.", [
+      "A typical househld system has ten panels and a peak output of 4.1 kilowats.",
+    ]),
   ]);
   const ws = await workspaceFor(stub.baseUrl);
   try {
     const file = await ws.app.generateQuestions({ document: { filename: "handbook.docx", bytes: handbookBytes() }, count: 3 });
     const doc = ws.app.getDocument(file.metadata.document.id);
-    assert.deepEqual(file.questions.map((q) => q.question), [
-      "How much does a member share cost?",
-      "When are board elections held?",
-      "What is the peak output of a typical household solar system?",
-    ]);
+    assert.deepEqual(
+      file.questions.map((q) => q.question),
+      ["How much does a member share cost?", "When are board elections held?", "What is the peak output of a typical household solar system?"],
+    );
     for (const q of file.questions) for (const r of q.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
     assert.equal(file.questions[1]!.references[0]!.text, "Board elections are held every March at the annual general meeting.");
     assert.equal(file.questions[2]!.references[0]!.text, "A typical household system has ten panels and a peak output of 4.1 kilowatts.");
@@ -66,7 +70,10 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
     assert.equal(m.counts.calls, 6);
     assert.equal(m.counts.malformedReplies, 1);
     assert.equal(m.counts.kept, 3);
-    assert.deepEqual(m.drops.map((d) => d.reason), ["poor_excerpt", "duplicate"]);
+    assert.deepEqual(
+      m.drops.map((d) => d.reason),
+      ["poor_excerpt", "duplicate"],
+    );
     const prompts = stub.requests.map((r) => r.body.messages.at(-1).content as string);
     assert.equal(prompts[0], prompts[1], "the malformed reply's passage is asked again");
     assert.equal(new Set(prompts.slice(1)).size, 5, "every other call samples a new passage");
@@ -80,7 +87,10 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
     const path = join(ws.dir, "generated.json");
     writeFileSync(path, JSON.stringify(toWire(file), null, 2));
     const resolved = resolveQuestions("generated.json", await loadQuestionsFile(path), doc.text);
-    assert.deepEqual(resolved.map((q) => q.references[0]!.start), file.questions.map((q) => q.references[0]!.start));
+    assert.deepEqual(
+      resolved.map((q) => q.references[0]!.start),
+      file.questions.map((q) => q.references[0]!.start),
+    );
 
     // Asked again: every accepted reply comes from the cache (the malformed one was not kept,
     // the good reply to the same prompt was), so the model is not called and the file is the same.
@@ -98,7 +108,11 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
 });
 
 test("LLM questions: a reply malformed twice is skipped and counted; the call budget stops the run", async () => {
-  const stub = await scriptedModel(["not json", '{"question": "no excerpts"}', reply("When are board elections held?", "Every March.", ["Board elections are held every March"])]);
+  const stub = await scriptedModel([
+    "not json",
+    '{"question": "no excerpts"}',
+    reply("When are board elections held?", "Every March.", ["Board elections are held every March"]),
+  ]);
   const ws = await workspaceFor(stub.baseUrl);
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
@@ -120,7 +134,10 @@ test("LLM questions: nothing usable is an error, and nothing is written", async 
   const ws = await workspaceFor(stub.baseUrl);
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
-    await assert.rejects(ws.app.generateQuestions({ document: { id: doc.id }, count: 2, maxCalls: 3 }), (e: unknown) => e instanceof BenchmarkError && /no generated question survived/.test(e.message));
+    await assert.rejects(
+      ws.app.generateQuestions({ document: { id: doc.id }, count: 2, maxCalls: 3 }),
+      (e: unknown) => e instanceof BenchmarkError && /no generated question survived/.test(e.message),
+    );
   } finally {
     await ws.cleanup();
     await stub.close();

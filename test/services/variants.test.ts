@@ -14,11 +14,29 @@ import { handbookBytes } from "../helpers/documents.js";
 
 test("variant keys: parsing, formatting and the sweep grid in row-major order", () => {
   assert.deepEqual(splitVariantSpec("recursive"), { strategy: "recursive", parameters: [] });
-  assert.deepEqual(splitVariantSpec("recursive@chunk_size=512:chunk_overlap=0"), { strategy: "recursive", parameters: [["chunk_size", "512"], ["chunk_overlap", "0"]] });
+  assert.deepEqual(splitVariantSpec("recursive@chunk_size=512:chunk_overlap=0"), {
+    strategy: "recursive",
+    parameters: [
+      ["chunk_size", "512"],
+      ["chunk_overlap", "0"],
+    ],
+  });
   assert.throws(() => splitVariantSpec("recursive@"), /nothing after "@"/);
   assert.throws(() => splitVariantSpec("recursive@chunk_size"), /"chunk_size" is not parameter=value/);
-  assert.equal(formatVariantKey("recursive", [["chunk_size", 128], ["retrieval", "hybrid"]]), "recursive@chunk_size=128:retrieval=hybrid");
-  assert.deepEqual(parseVariantKey("recursive@chunk_size=128:retrieval=hybrid"), { strategy: "recursive", parameters: [["chunk_size", 128], ["retrieval", "hybrid"]] });
+  assert.equal(
+    formatVariantKey("recursive", [
+      ["chunk_size", 128],
+      ["retrieval", "hybrid"],
+    ]),
+    "recursive@chunk_size=128:retrieval=hybrid",
+  );
+  assert.deepEqual(parseVariantKey("recursive@chunk_size=128:retrieval=hybrid"), {
+    strategy: "recursive",
+    parameters: [
+      ["chunk_size", 128],
+      ["retrieval", "hybrid"],
+    ],
+  });
   assert.deepEqual(expandSweepSpec("recursive:chunk_size=128,256,512:chunk_overlap=0,32"), [
     "recursive@chunk_size=128:chunk_overlap=0",
     "recursive@chunk_size=128:chunk_overlap=32",
@@ -37,22 +55,48 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const keys = async (strategies: string, extra: { sweep?: string[]; topK?: number | number[] } = {}) =>
-      (await ws.app.estimateBench({ document: { id: doc.id }, questions: [{ question: "q?", expectedAnswer: null, references: [] }], strategies, ...extra })).variants;
-    assert.deepEqual(await keys("recursive,recursive@chunk_size=256,recursive@chunk_overlap=0:chunk_size=512,recursive@retrieval=dense"), ["recursive", "recursive@chunk_size=512:chunk_overlap=0"]);
-    assert.deepEqual(await keys("contextual_retrieval@retrieval=dense,contextual_retrieval@retrieval=hybrid"), ["contextual_retrieval@retrieval=dense", "contextual_retrieval"]);
-    assert.deepEqual(await keys("semantic@breakpoint_percentile=95,fixed_size@retrieval=keyword:top_k=3"), ["semantic@breakpoint_percentile=95", "fixed_size@retrieval=keyword:top_k=3"]);
-    assert.deepEqual(await keys("recursive", { topK: [3, 5, 10] }), ["recursive@top_k=3", "recursive", "recursive@top_k=10"], "the configured top_k (5) is the plain strategy");
+      (await ws.app.estimateBench({ document: { id: doc.id }, questions: [{ question: "q?", expectedAnswer: null, references: [] }], strategies, ...extra }))
+        .variants;
+    assert.deepEqual(await keys("recursive,recursive@chunk_size=256,recursive@chunk_overlap=0:chunk_size=512,recursive@retrieval=dense"), [
+      "recursive",
+      "recursive@chunk_size=512:chunk_overlap=0",
+    ]);
+    assert.deepEqual(await keys("contextual_retrieval@retrieval=dense,contextual_retrieval@retrieval=hybrid"), [
+      "contextual_retrieval@retrieval=dense",
+      "contextual_retrieval",
+    ]);
+    assert.deepEqual(await keys("semantic@breakpoint_percentile=95,fixed_size@retrieval=keyword:top_k=3"), [
+      "semantic@breakpoint_percentile=95",
+      "fixed_size@retrieval=keyword:top_k=3",
+    ]);
+    assert.deepEqual(
+      await keys("recursive", { topK: [3, 5, 10] }),
+      ["recursive@top_k=3", "recursive", "recursive@top_k=10"],
+      "the configured top_k (5) is the plain strategy",
+    );
     assert.equal((await keys("all")).length, 5);
     assert.equal((await keys("recursive", { sweep: ["recursive:chunk_size=128,256,512:chunk_overlap=0,32"] })).length, 6, "recursive is in the grid already");
 
     const refused = async (strategies: string, pattern: RegExp, ErrorClass: Function = ValidationError) => {
-      await assert.rejects(ws.app.bench({ document: { id: doc.id }, questions: [{ question: "q?", expectedAnswer: null, references: [] }], questionsSource: "q", strategies, dryRun: true }), (error: Error) => {
-        assert.ok(error instanceof ErrorClass, `${error.name}: ${error.message}`);
-        assert.match(error.message, pattern);
-        return true;
-      });
+      await assert.rejects(
+        ws.app.bench({
+          document: { id: doc.id },
+          questions: [{ question: "q?", expectedAnswer: null, references: [] }],
+          questionsSource: "q",
+          strategies,
+          dryRun: true,
+        }),
+        (error: Error) => {
+          assert.ok(error instanceof ErrorClass, `${error.name}: ${error.message}`);
+          assert.match(error.message, pattern);
+          return true;
+        },
+      );
     };
-    await refused("recursive@chunk_sze=128", /variant "recursive@chunk_sze=128": unknown parameter "chunk_sze" \(valid for recursive: chunk_size, chunk_overlap, retrieval, top_k\)/);
+    await refused(
+      "recursive@chunk_sze=128",
+      /variant "recursive@chunk_sze=128": unknown parameter "chunk_sze" \(valid for recursive: chunk_size, chunk_overlap, retrieval, top_k\)/,
+    );
     await refused("recursive@chunk_size=abc", /variant "recursive@chunk_size=abc": parameter "chunk_size" must be a number/);
     await refused("recursive@chunk_size=32:chunk_overlap=32", /variant "recursive@chunk_size=32:chunk_overlap=32": .*chunk_overlap/);
     await refused("recursive@retrieval=fuzzy", /retrieval must be one of dense, keyword, hybrid/);
@@ -61,7 +105,14 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
     await refused("recursve@chunk_size=128", /unknown strategy "recursve"/, BenchmarkError);
     await assert.rejects(ws.app.process(doc.id, "nope@chunk_size=1"), ChunkingError);
     await assert.rejects(
-      ws.app.bench({ document: { id: doc.id }, questions: [{ question: "q?", expectedAnswer: null, references: [] }], questionsSource: "q", sweep: ["recursive:chunk_size=100,200,300:chunk_overlap=0,10"], maxVariants: 5, dryRun: true }),
+      ws.app.bench({
+        document: { id: doc.id },
+        questions: [{ question: "q?", expectedAnswer: null, references: [] }],
+        questionsSource: "q",
+        sweep: ["recursive:chunk_size=100,200,300:chunk_overlap=0,10"],
+        maxVariants: 5,
+        dryRun: true,
+      }),
       /6 variants, more than the limit of 5; .*--max-variants 6/,
     );
     assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).total, 0, "nothing stored");
@@ -126,7 +177,10 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
     assert.deepEqual(e.details.search!["recursive@retrieval=keyword"], { retrieval: "keyword", topK: 3 });
     assert.deepEqual(e.details.strategyOptions["recursive@chunk_size=128"], { chunk_size: 128, chunk_overlap: 32 });
     const results = ws.app.experimentResults(e.experimentId);
-    assert.ok(results["recursive@retrieval=keyword"]!.every((r) => r.latency.embedSeconds === 0 && r.retrieved.length > 0), "keyword search embeds nothing and finds chunks");
+    assert.ok(
+      results["recursive@retrieval=keyword"]!.every((r) => r.latency.embedSeconds === 0 && r.retrieved.length > 0),
+      "keyword search embeds nothing and finds chunks",
+    );
     assert.notDeepEqual(
       results["recursive@retrieval=keyword"]!.map((r) => r.retrieved.map((c) => c.chunkId)),
       results.recursive!.map((r) => r.retrieved.map((c) => c.chunkId)),
@@ -141,8 +195,15 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
     assert.equal(again.details.embeddings.computed, 0);
     assert.deepEqual(again.strategiesUsed, e.strategiesUsed);
     // `process` with a variant equal to a benchmarked one finds nothing new to embed either.
-    const processed = await ws.app.process(e.documentId, ["recursive@chunk_size=128:chunk_overlap=0", "recursive@chunk_overlap=0:chunk_size=128:retrieval=hybrid"]);
-    assert.deepEqual(processed.strategiesCompleted.map((s) => s.strategy), ["recursive@chunk_size=128:chunk_overlap=0"], "one index, processed once");
+    const processed = await ws.app.process(e.documentId, [
+      "recursive@chunk_size=128:chunk_overlap=0",
+      "recursive@chunk_overlap=0:chunk_size=128:retrieval=hybrid",
+    ]);
+    assert.deepEqual(
+      processed.strategiesCompleted.map((s) => s.strategy),
+      ["recursive@chunk_size=128:chunk_overlap=0"],
+      "one index, processed once",
+    );
 
     const technical = renderHtmlReport({ experiment: e, results }, "technical");
     assert.match(technical, /<h2>Sweep<\/h2>/);
@@ -163,7 +224,16 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
 });
 
 test("sweep guard: runs below the thresholds, asks in a terminal above them, needs --yes without one", () => {
-  const estimate = { variants: Array.from({ length: 6 }, (_, i) => `v${i}`), indexes: 6, indexesToBuild: 6, questions: 10, runs: 60, costUsd: 0, seconds: 30, embeddingRate: "" };
+  const estimate = {
+    variants: Array.from({ length: 6 }, (_, i) => `v${i}`),
+    indexes: 6,
+    indexesToBuild: 6,
+    questions: 10,
+    runs: 60,
+    costUsd: 0,
+    seconds: 30,
+    embeddingRate: "",
+  };
   assert.deepEqual(sweepDecision(estimate, { yes: false, interactive: false }), { run: true, ask: false });
   const big = { ...estimate, variants: Array.from({ length: 20 }, (_, i) => `v${i}`), costUsd: 3 };
   assert.deepEqual(sweepDecision(big, { yes: false, interactive: true }), { run: true, ask: true });

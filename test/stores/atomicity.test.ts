@@ -28,7 +28,10 @@ test("processing again replaces chunks only when the new generation is complete"
     assert.equal(after.generation, before.generation);
     assert.equal(ws.app.getDocument(doc.id).chunkCounts.recursive, before.chunkCount);
     const answerAfter = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: QUESTION, topK: 3 });
-    assert.deepEqual(answerAfter.retrievedChunks.map((c) => c.chunkId), answerBefore.retrievedChunks.map((c) => c.chunkId));
+    assert.deepEqual(
+      answerAfter.retrievedChunks.map((c) => c.chunkId),
+      answerBefore.retrievedChunks.map((c) => c.chunkId),
+    );
     assert.equal(answerAfter.answer, answerBefore.answer);
 
     // A completed re-run switches generation and removes the old vectors.
@@ -70,7 +73,10 @@ test("a strategy that fails lands in strategies_failed while the others complete
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const result = await ws.app.process(doc.id, ["recursive", "semantic"], { strategyOptions: { semantic: { buffer_size: -1 } } });
-    assert.deepEqual(result.strategiesCompleted.map((s) => s.strategy), ["recursive"]);
+    assert.deepEqual(
+      result.strategiesCompleted.map((s) => s.strategy),
+      ["recursive"],
+    );
     assert.equal(result.strategiesFailed.length, 1);
     assert.equal(result.strategiesFailed[0]!.strategy, "semantic");
     assert.match(result.strategiesFailed[0]!.error, /buffer_size must be a whole number >= 0/);

@@ -100,12 +100,33 @@ test("GET /documents and /experiments pages cost the same number of queries for 
     const db = (ctx.documents as unknown as { db: Db }).db;
     for (let i = 0; i < 40; i++) {
       const id = `doc_${String(i).padStart(3, "0")}`;
-      ctx.documents.insert({ id, filename: `f${i}.docx`, format: "docx", title: "t", paragraphCount: 1, text: "x", blocks: [], filePath: "/nowhere", contentHash: `h${i}`, createdAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}` });
+      ctx.documents.insert({
+        id,
+        filename: `f${i}.docx`,
+        format: "docx",
+        title: "t",
+        paragraphCount: 1,
+        text: "x",
+        blocks: [],
+        filePath: "/nowhere",
+        contentHash: `h${i}`,
+        createdAt: `2026-01-01T00:00:${String(i).padStart(2, "0")}`,
+      });
       for (const strategy of i % 2 ? ["recursive", "fixed_size"] : ["semantic"]) {
         const generation = `gen_${i}_${strategy}`;
         ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorSpace: "chunks_hash_512" }, currentOwner());
         ctx.chunks.commitGeneration(
-          { documentId: id, strategy, generation, options: {}, embedder: "hash", vectorSpace: "chunks_hash_512", retrieval: "dense", chunkCount: i + 1, processedAt: "2026-01-01T00:00:00" },
+          {
+            documentId: id,
+            strategy,
+            generation,
+            options: {},
+            embedder: "hash",
+            vectorSpace: "chunks_hash_512",
+            retrieval: "dense",
+            chunkCount: i + 1,
+            processedAt: "2026-01-01T00:00:00",
+          },
           [],
         );
       }
@@ -115,7 +136,13 @@ test("GET /documents and /experiments pages cost the same number of queries for 
     assert.equal(small.statements, 2, "one query for the page, one for the total");
     assert.equal(large.statements, small.statements);
     assert.equal(large.result.total, 40);
-    assert.deepEqual(large.result.items[0], { id: "doc_039", filename: "f39.docx", paragraphCount: 1, chunkCounts: { fixed_size: 40, recursive: 40 }, createdAt: "2026-01-01T00:00:39" });
+    assert.deepEqual(large.result.items[0], {
+      id: "doc_039",
+      filename: "f39.docx",
+      paragraphCount: 1,
+      chunkCounts: { fixed_size: 40, recursive: 40 },
+      createdAt: "2026-01-01T00:00:39",
+    });
     assert.deepEqual(large.result.items[1]!.chunkCounts, { semantic: 39 });
     assert.deepEqual(ctx.documents.record("doc_039")!.chunkCounts, large.result.items[0]!.chunkCounts, "a single document reads the same counts");
     const experiments = countStatements(db, () => ctx.experiments.list(0, 50));
@@ -157,7 +184,11 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     const server = await startServer(app, { host: "127.0.0.1", port: 0 });
     try {
       const ready = await fetch(`${server.url}/readyz`);
-      const created = await fetch(`${server.url}/v1/domains`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ domain: "handbooks", display_name: "Handbooks" }) });
+      const created = await fetch(`${server.url}/v1/domains`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ domain: "handbooks", display_name: "Handbooks" }),
+      });
       assert.equal(created.status, 201);
       const form = new FormData();
       form.append("domain", "handbooks");
@@ -166,7 +197,11 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
       const body = (await uploaded.json()) as { chunks_indexed: number };
       assert.equal(uploaded.status, 201, JSON.stringify(body));
       assert.ok(body.chunks_indexed > 0);
-      const search = await fetch(`${server.url}/v1/search`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ query: "member share price", top_k: 3 }) });
+      const search = await fetch(`${server.url}/v1/search`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ query: "member share price", top_k: 3 }),
+      });
       const hits = (await search.json()) as { items: Array<{ text: string }> };
       assert.equal(search.status, 200);
       assert.equal(hits.items.length, 3);
@@ -184,7 +219,7 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     assert.deepEqual(await tablesUnder("lancedb/v1/"), ["chunks.lance"]);
   } finally {
     await ws.cleanup();
-    for (const [k, v] of Object.entries(saved)) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+    for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v);
     await s3.close();
   }
 });
@@ -193,7 +228,9 @@ test("a process sees vectors another process sharing the data directory wrote af
   const server = await createWorkspace();
   const { loadConfig } = await import("../../src/config/load.js");
   const { createChunkeval } = await import("../../src/chunkeval.js");
-  const cli = await createChunkeval(loadConfig({ cwd: server.dir, env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" }, flags: { data_dir: server.app.config.dataDir, embedder: "hash" } }).config);
+  const cli = await createChunkeval(
+    loadConfig({ cwd: server.dir, env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" }, flags: { data_dir: server.app.config.dataDir, embedder: "hash" } }).config,
+  );
   try {
     const first = await cli.upload({ filename: "a.docx", bytes: handbookBytes() });
     await cli.process(first.id, ["recursive"]);
@@ -219,7 +256,21 @@ test("/v1 points past the row threshold get an ANN index that answers any top_k,
     await store.ensureCollection(8);
     const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
     await store.add(
-      Array.from({ length: 600 }, (_, i) => ({ pointId: `p${i}`, tenantId: i % 2 ? "a" : "b", domain: "d", sourceFileId: "f", filename: "x.docx", version: 1, chunkIndex: i, text: `text ${i}`, start: 0, end: 1, deleted: false, ingestionJobId: "j", vector: vector(i) })),
+      Array.from({ length: 600 }, (_, i) => ({
+        pointId: `p${i}`,
+        tenantId: i % 2 ? "a" : "b",
+        domain: "d",
+        sourceFileId: "f",
+        filename: "x.docx",
+        version: 1,
+        chunkIndex: i,
+        text: `text ${i}`,
+        start: 0,
+        end: 1,
+        deleted: false,
+        ingestionJobId: "j",
+        vector: vector(i),
+      })),
     );
     assert.equal(await store.hasVectorIndex(), false, "no index until upkeep runs");
     await store.maintain();

@@ -29,7 +29,10 @@ test("opening the store never sweeps a generation another live process is writin
     const reopened = await ws.internals.context.vectors();
     assert.equal((await reopened.search(SPACE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
     assert.equal((await reopened.search(SPACE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
-    assert.deepEqual(ws.internals.context.chunks.pendingGenerations().map((p) => p.generation), ["gen_inflight"]);
+    assert.deepEqual(
+      ws.internals.context.chunks.pendingGenerations().map((p) => p.generation),
+      ["gen_inflight"],
+    );
 
     // A writer whose pending row was reclaimed (it outlived the age bound) cannot commit.
     ws.internals.context.chunks.dropPending("gen_inflight");
@@ -52,7 +55,8 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
     await store.add(ref.vectorSpace, [{ ...ref, chunkId: "chk_committing", text: "x", vector: vector() }]);
     // The writer commits at the worst moment: between cleanup's two reads of SQLite (after its
     // claim of abandoned generations, after whichever of current and pending it reads first).
-    const commit = () => chunks.commitGeneration({ ...ref, options: {}, embedder: "hash", retrieval: "dense", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, []);
+    const commit = () =>
+      chunks.commitGeneration({ ...ref, options: {}, embedder: "hash", retrieval: "dense", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, []);
     let armed = false;
     const claim = chunks.claimAbandoned.bind(chunks);
     chunks.claimAbandoned = (...args) => {
@@ -95,14 +99,19 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
     const store = await ws.internals.context.vectors();
     const fixed = ws.internals.context.chunks.state(id, "fixed_size")!;
     await store.deleteGeneration(fixed.vectorSpace, fixed);
-    await store.add(fixed.vectorSpace, [{ documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() }]);
+    await store.add(fixed.vectorSpace, [
+      { documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() },
+    ]);
     await ws.app.close();
 
     const broken = await runCli(["doctor", "--json"], env);
     assert.equal(broken.code, 1);
     const report = JSON.parse(broken.stdout);
     assert.equal(report.consistent, false);
-    assert.deepEqual(report.findings.map((f: any) => [f.kind, f.strategy]).sort(), [["missing_vectors", "fixed_size"], ["orphan_vectors", "recursive"]]);
+    assert.deepEqual(report.findings.map((f: any) => [f.kind, f.strategy]).sort(), [
+      ["missing_vectors", "fixed_size"],
+      ["orphan_vectors", "recursive"],
+    ]);
 
     const repaired = await runCli(["doctor", "--repair"], env);
     assert.equal(repaired.code, 0, repaired.stdout);
@@ -124,7 +133,10 @@ test("two `process` runs at once on one data directory never fail with 'database
     const id = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
     const ROUNDS = 6;
     for (let round = 0; round < ROUNDS; round++) {
-      const runs = await Promise.all([runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env), runCli(["process", id, "--strategies", "fixed_size,recursive", "--json"], env)]);
+      const runs = await Promise.all([
+        runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env),
+        runCli(["process", id, "--strategies", "fixed_size,recursive", "--json"], env),
+      ]);
       for (const r of runs) {
         assert.equal(r.code, 0, `round ${round}: ${r.stderr} ${r.stdout}`);
         assert.deepEqual(JSON.parse(r.stdout).strategies_failed, [], `round ${round}`);

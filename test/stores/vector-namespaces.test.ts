@@ -30,7 +30,9 @@ test("each surface keeps its vectors in its own namespace: no evaluation cleanup
     // generation: under the old shared folder, cleanup would have deleted them.
     const lancedb = await import("@lancedb/lancedb");
     const v1 = await lancedb.connect(join(root, "v1"));
-    await v1.createTable("chunks_hash_512", [{ chunk_id: "c1", document_id: doc.id, strategy: "recursive", generation: "gen_nobody", text: "x", vector: Array(512).fill(0.1) }]);
+    await v1.createTable("chunks_hash_512", [
+      { chunk_id: "c1", document_id: doc.id, strategy: "recursive", generation: "gen_nobody", text: "x", vector: Array(512).fill(0.1) },
+    ]);
 
     await ws.reopen(); // opening the evaluation store sweeps abandoned generations
     const report = await ws.app.doctor({ repair: true });

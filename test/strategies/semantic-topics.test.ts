@@ -37,7 +37,12 @@ test("semantic: cuts fall at the topic changes of a document built for it (use e
   const text = topics.map((t) => t.join(" ")).join(" ");
   const parsed = assembleDocument("docx", [{ kind: "paragraph", level: 0, text }], "topics.docx");
   const document: StoredDocument = { id: "doc_t", filename: "topics.docx", paragraphCount: 1, chunkCounts: {}, createdAt: "", ...parsed };
-  const embedder = await useEmbedder.create("", { workers: 0, batchSize: 32, openai: { maxRetries: 0, timeoutSeconds: 1 }, huggingFace: { allowRemote: false } });
+  const embedder = await useEmbedder.create("", {
+    workers: 0,
+    batchSize: 32,
+    openai: { maxRetries: 0, timeoutSeconds: 1 },
+    huggingFace: { allowRemote: false },
+  });
   const strategy = await createStrategyRegistry().get("semantic").create({ min_tokens: 20, max_tokens: 400, breakpoint_percentile: 85 });
   const chunks = await strategy.chunk({ document, embed: (t) => embedder.embed(t) });
   const boundaries = topics.slice(1).map((_, i) => text.indexOf(topics[i + 1]![0]!));

@@ -143,13 +143,26 @@ test("options are validated when a strategy is created", async () => {
 });
 
 test("an unknown strategy name is an error that lists the valid ones", () => {
-  assert.throws(() => registry.get("sliding"), /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child\)/);
+  assert.throws(
+    () => registry.get("sliding"),
+    /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child\)/,
+  );
 });
 
 for (const name of ["recursive", "fixed_size"]) {
   test(`${name}: a 100,000-character word is cut into full chunks that rebuild it exactly`, async () => {
     const word = longWord(100_000, "letters", 21);
-    const doc: StoredDocument = { id: "doc_word", filename: "w.docx", title: "w", format: "docx", text: word, blocks: [], paragraphCount: 1, chunkCounts: {}, createdAt: "" };
+    const doc: StoredDocument = {
+      id: "doc_word",
+      filename: "w.docx",
+      title: "w",
+      format: "docx",
+      text: word,
+      blocks: [],
+      paragraphCount: 1,
+      chunkCounts: {},
+      createdAt: "",
+    };
     const chunks = await chunk(name, doc, { chunk_size: 128, chunk_overlap: 16 });
     assert.equal(chunks.map((c) => c.text).join(""), word, "chunks tile the word in order, without overlap");
     for (const c of chunks) {

@@ -64,7 +64,13 @@ test("prefixes of one long piece are counted exactly from earlier merges", () =>
 test("the token-count floor never exceeds the real count", () => {
   for (const word of [longWord(5000, "letters", 12), longWord(3000, "same"), longWord(3000, "url", 5), "Zürich".repeat(100)]) {
     const floor = tokenCountFloor(word, { start: 0, end: word.length });
-    for (const [start, end] of [[0, word.length], [10, 500], [1, 2], [100, 1100], [377, 599]] as const) {
+    for (const [start, end] of [
+      [0, word.length],
+      [10, 500],
+      [1, 2],
+      [100, 1100],
+      [377, 599],
+    ] as const) {
       assert.ok(floor(start, end, Infinity) <= gptCountTokens(word.slice(start, end)), `${word.slice(0, 10)} [${start}, ${end})`);
     }
   }

@@ -65,9 +65,8 @@ export class ChunksRepo {
   constructor(private readonly db: Db) {}
 
   state(documentId: string, strategy: string): StrategyState | null {
-    const row = this.db
-      .prepare(`SELECT * FROM document_strategies WHERE document_id = ? AND strategy = ?`)
-      .get(documentId, strategy) as Record<string, unknown> | undefined;
+    const row = this.db.prepare(`SELECT * FROM document_strategies WHERE document_id = ? AND strategy = ?`).get(documentId, strategy) as
+      Record<string, unknown> | undefined;
     if (!row) return null;
     return {
       documentId: row.document_id as string,
@@ -84,11 +83,9 @@ export class ChunksRepo {
 
   /** Every (document, strategy, generation) that is current. */
   currentGenerations(): GenerationRef[] {
-    return (
-      this.db.prepare(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`).all() as Array<
-        Record<string, string>
-      >
-    ).map((r) => ({ documentId: r.document_id!, strategy: r.strategy!, generation: r.generation!, vectorSpace: r.vector_table! }));
+    return (this.db.prepare(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`).all() as Array<Record<string, string>>).map(
+      (r) => ({ documentId: r.document_id!, strategy: r.strategy!, generation: r.generation!, vectorSpace: r.vector_table! }),
+    );
   }
 
   /** Generations whose vectors are being written by some process, not committed yet. */
@@ -127,7 +124,9 @@ export class ChunksRepo {
   claimAbandoned(me: Owner, maxAgeMs: number, nowMs = Date.now()): PendingGeneration[] {
     return this.db
       .transaction(() => {
-        const abandoned = this.pendingGenerations().filter((p) => p.owner.instance !== me.instance && (ownerGone(p.owner, me) || nowMs - p.startedAtMs > maxAgeMs));
+        const abandoned = this.pendingGenerations().filter(
+          (p) => p.owner.instance !== me.instance && (ownerGone(p.owner, me) || nowMs - p.startedAtMs > maxAgeMs),
+        );
         for (const p of abandoned) this.dropPending(p.generation);
         return abandoned;
       })
@@ -145,28 +144,43 @@ export class ChunksRepo {
       `INSERT INTO chunks (id, document_id, strategy, generation, position, role, parent_id, text, context, start_offset, end_offset, token_count)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    return this.db.transaction(() => {
-      const claimed = this.db.prepare(`DELETE FROM pending_generations WHERE generation = ?`).run(state.generation).changes;
-      if (claimed === 0) throw new ConflictError(`generation ${state.generation} was reclaimed by cleanup before it was committed; process again`);
-      if (!this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(state.documentId)) throw new ConflictError(`document ${state.documentId} was deleted while it was being processed`);
-      const previous = this.state(state.documentId, state.strategy);
-      for (const c of chunks) {
-        insert.run(c.id, state.documentId, state.strategy, state.generation, c.position, c.role, c.parentId, c.text, c.context, c.start, c.end, c.tokenCount);
-      }
-      this.db
-        .prepare(
-          `INSERT INTO document_strategies (document_id, strategy, generation, options_json, embedder, vector_table, retrieval, chunk_count, processed_at)
+    return this.db
+      .transaction(() => {
+        const claimed = this.db.prepare(`DELETE FROM pending_generations WHERE generation = ?`).run(state.generation).changes;
+        if (claimed === 0) throw new ConflictError(`generation ${state.generation} was reclaimed by cleanup before it was committed; process again`);
+        if (!this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(state.documentId))
+          throw new ConflictError(`document ${state.documentId} was deleted while it was being processed`);
+        const previous = this.state(state.documentId, state.strategy);
+        for (const c of chunks) {
+          insert.run(c.id, state.documentId, state.strategy, state.generation, c.position, c.role, c.parentId, c.text, c.context, c.start, c.end, c.tokenCount);
+        }
+        this.db
+          .prepare(
+            `INSERT INTO document_strategies (document_id, strategy, generation, options_json, embedder, vector_table, retrieval, chunk_count, processed_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (document_id, strategy) DO UPDATE SET generation = excluded.generation, options_json = excluded.options_json,
              embedder = excluded.embedder, vector_table = excluded.vector_table, retrieval = excluded.retrieval,
              chunk_count = excluded.chunk_count, processed_at = excluded.processed_at`,
-        )
-        .run(state.documentId, state.strategy, state.generation, JSON.stringify(state.options), state.embedder, state.vectorSpace, state.retrieval, state.chunkCount, state.processedAt);
-      if (previous && previous.generation !== state.generation) {
-        this.db.prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ? AND generation = ?`).run(state.documentId, state.strategy, previous.generation);
-      }
-      return previous;
-    }).immediate();
+          )
+          .run(
+            state.documentId,
+            state.strategy,
+            state.generation,
+            JSON.stringify(state.options),
+            state.embedder,
+            state.vectorSpace,
+            state.retrieval,
+            state.chunkCount,
+            state.processedAt,
+          );
+        if (previous && previous.generation !== state.generation) {
+          this.db
+            .prepare(`DELETE FROM chunks WHERE document_id = ? AND strategy = ? AND generation = ?`)
+            .run(state.documentId, state.strategy, previous.generation);
+        }
+        return previous;
+      })
+      .immediate();
   }
 
   /**

@@ -219,14 +219,16 @@ export function openDatabase(path: string): Db {
 function migrate(db: Db): void {
   if ((db.pragma("user_version", { simple: true }) as number) >= MIGRATIONS.length) return;
   for (;;) {
-    const more = db.transaction(() => {
-      const applied = db.pragma("user_version", { simple: true }) as number;
-      const next = MIGRATIONS[applied];
-      if (next === undefined) return false;
-      db.exec(next);
-      db.pragma(`user_version = ${applied + 1}`);
-      return true;
-    }).immediate();
+    const more = db
+      .transaction(() => {
+        const applied = db.pragma("user_version", { simple: true }) as number;
+        const next = MIGRATIONS[applied];
+        if (next === undefined) return false;
+        db.exec(next);
+        db.pragma(`user_version = ${applied + 1}`);
+        return true;
+      })
+      .immediate();
     if (!more) return;
   }
 }

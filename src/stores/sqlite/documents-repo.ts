@@ -84,7 +84,13 @@ export class DocumentsRepo {
       .all(limit, offset) as Array<Pick<DocumentRow, "id" | "filename" | "paragraph_count" | "created_at"> & { counts_json: string }>;
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM documents`).get() as { n: number };
     return {
-      items: rows.map((r) => ({ id: r.id, filename: r.filename, paragraphCount: r.paragraph_count, chunkCounts: sortedCounts(JSON.parse(r.counts_json) as Record<string, number>), createdAt: r.created_at })),
+      items: rows.map((r) => ({
+        id: r.id,
+        filename: r.filename,
+        paragraphCount: r.paragraph_count,
+        chunkCounts: sortedCounts(JSON.parse(r.counts_json) as Record<string, number>),
+        createdAt: r.created_at,
+      })),
       total: n,
     };
   }
@@ -94,9 +100,10 @@ export class DocumentsRepo {
   }
 
   private toRecord(row: DocumentRow): DocumentRecord {
-    const counts = this.db
-      .prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ?`)
-      .all(row.id) as Array<{ strategy: string; chunk_count: number }>;
+    const counts = this.db.prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ?`).all(row.id) as Array<{
+      strategy: string;
+      chunk_count: number;
+    }>;
     return {
       id: row.id,
       filename: row.filename,

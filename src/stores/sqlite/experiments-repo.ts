@@ -13,7 +13,19 @@ export class ExperimentsRepo {
           `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds, estimated_cost_usd, details_json, created_at, verdict_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(e.experimentId, e.documentId, JSON.stringify(e.strategiesUsed), e.questionsCount, JSON.stringify(e.aggregateMetrics), e.bestStrategy, e.totalLatencySeconds, e.estimatedCostUsd, JSON.stringify(e.details), e.createdAt, JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons }));
+        .run(
+          e.experimentId,
+          e.documentId,
+          JSON.stringify(e.strategiesUsed),
+          e.questionsCount,
+          JSON.stringify(e.aggregateMetrics),
+          e.bestStrategy,
+          e.totalLatencySeconds,
+          e.estimatedCostUsd,
+          JSON.stringify(e.details),
+          e.createdAt,
+          JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons }),
+        );
       for (const [strategy, list] of Object.entries(results)) list.forEach((r, i) => put.run(e.experimentId, strategy, i, JSON.stringify(r)));
     })();
   }
@@ -40,7 +52,10 @@ export class ExperimentsRepo {
   }
 
   results(id: string): Record<string, QuestionResult[]> {
-    const rows = this.db.prepare(`SELECT strategy, result_json FROM experiment_results WHERE experiment_id = ? ORDER BY strategy, position`).all(id) as Array<{ strategy: string; result_json: string }>;
+    const rows = this.db.prepare(`SELECT strategy, result_json FROM experiment_results WHERE experiment_id = ? ORDER BY strategy, position`).all(id) as Array<{
+      strategy: string;
+      result_json: string;
+    }>;
     const out: Record<string, QuestionResult[]> = {};
     for (const row of rows) (out[row.strategy] ??= []).push(JSON.parse(row.result_json) as QuestionResult);
     return out;

@@ -52,9 +52,13 @@ export class IngestionRepo {
    */
   allocateSourceFile(f: SourceFile, jobId: string): number {
     return this.transaction(() => {
-      const { v } = this.db.prepare(`SELECT COALESCE(MAX(version), 0) + 1 AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ?`).get(f.tenantId, f.domain, f.filename) as { v: number };
+      const { v } = this.db
+        .prepare(`SELECT COALESCE(MAX(version), 0) + 1 AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ?`)
+        .get(f.tenantId, f.domain, f.filename) as { v: number };
       this.db
-        .prepare(`INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at, committed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`)
+        .prepare(
+          `INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at, committed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+        )
         .run(f.id, f.tenantId, f.domain, f.filename, v, f.contentHash, f.objectPath, f.createdAt);
       this.db.prepare(`UPDATE ingestion_jobs SET source_file_id = ? WHERE id = ?`).run(f.id, jobId);
       return v;
@@ -77,14 +81,18 @@ export class IngestionRepo {
   completeJob(id: string, outcome: { chunksIndexed: number; pointsCreated: number; pointsSoftDeleted: number }, at: string): boolean {
     return (
       this.db
-        .prepare(`UPDATE ingestion_jobs SET status = 'completed', chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ? WHERE id = ? AND status = 'running'`)
+        .prepare(
+          `UPDATE ingestion_jobs SET status = 'completed', chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ? WHERE id = ? AND status = 'running'`,
+        )
         .run(outcome.chunksIndexed, outcome.pointsCreated, outcome.pointsSoftDeleted, at, id).changes > 0
     );
   }
 
   /** The newest committed version of a file name (0 when none): the version whose points are live. */
   liveVersion(tenantId: string, domain: string, filename: string): number {
-    const r = this.db.prepare(`SELECT MAX(version) AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ? AND committed = 1`).get(tenantId, domain, filename) as { v: number | null };
+    const r = this.db
+      .prepare(`SELECT MAX(version) AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ? AND committed = 1`)
+      .get(tenantId, domain, filename) as { v: number | null };
     return r.v ?? 0;
   }
 
@@ -93,13 +101,19 @@ export class IngestionRepo {
   }
 
   countSourceFiles(tenantId?: string): number {
-    const r = (tenantId ? this.db.prepare(`SELECT COUNT(*) AS n FROM source_files WHERE tenant_id = ?`).get(tenantId) : this.db.prepare(`SELECT COUNT(*) AS n FROM source_files`).get()) as { n: number };
+    const r = (
+      tenantId
+        ? this.db.prepare(`SELECT COUNT(*) AS n FROM source_files WHERE tenant_id = ?`).get(tenantId)
+        : this.db.prepare(`SELECT COUNT(*) AS n FROM source_files`).get()
+    ) as { n: number };
     return r.n;
   }
 
   insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">, owner: Owner): void {
     this.db
-      .prepare(`INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at, owner_instance, owner_pid, owner_host) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at, owner_instance, owner_pid, owner_host) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+      )
       .run(j.id, j.tenantId, j.domain, j.filename, j.createdAt, owner.instance, owner.pid, owner.host);
   }
 
@@ -123,7 +137,11 @@ export class IngestionRepo {
 
   /** Marks a running job failed; a job already completed or failed stays as it is (terminal is final). */
   failJob(id: string, failure: { errorCode: string; error: string }, at: string): boolean {
-    return this.db.prepare(`UPDATE ingestion_jobs SET status = 'failed', error_code = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'`).run(failure.errorCode, failure.error, at, id).changes > 0;
+    return (
+      this.db
+        .prepare(`UPDATE ingestion_jobs SET status = 'failed', error_code = ?, error = ?, finished_at = ? WHERE id = ? AND status = 'running'`)
+        .run(failure.errorCode, failure.error, at, id).changes > 0
+    );
   }
 
   job(tenantId: string, id: string): IngestionJob | null {
@@ -132,7 +150,11 @@ export class IngestionRepo {
   }
 
   jobs(tenantId?: string): IngestionJob[] {
-    const rows = (tenantId ? this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC`).all(tenantId) : this.db.prepare(`SELECT * FROM ingestion_jobs ORDER BY created_at DESC, rowid DESC`).all()) as IngestionJobRow[];
+    const rows = (
+      tenantId
+        ? this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC`).all(tenantId)
+        : this.db.prepare(`SELECT * FROM ingestion_jobs ORDER BY created_at DESC, rowid DESC`).all()
+    ) as IngestionJobRow[];
     return rows.map(toJob);
   }
 }

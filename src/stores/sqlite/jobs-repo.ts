@@ -71,12 +71,19 @@ export class JobsRepo {
 
   /** Completes an unfinished job; false when it had already ended (a terminal status is final). */
   complete(id: string, result: unknown, at: string): boolean {
-    return this.db.prepare(`UPDATE jobs SET status = 'completed', result_json = ?, finished_at = ? WHERE id = ? AND status IN ('pending', 'running')`).run(JSON.stringify(result), at, id).changes > 0;
+    return (
+      this.db
+        .prepare(`UPDATE jobs SET status = 'completed', result_json = ?, finished_at = ? WHERE id = ? AND status IN ('pending', 'running')`)
+        .run(JSON.stringify(result), at, id).changes > 0
+    );
   }
 
   /** Fails an unfinished job; false when it had already ended (a terminal status is final). */
   fail(id: string, error: string, at: string): boolean {
-    return this.db.prepare(`UPDATE jobs SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status IN ('pending', 'running')`).run(error, at, id).changes > 0;
+    return (
+      this.db.prepare(`UPDATE jobs SET status = 'failed', error = ?, finished_at = ? WHERE id = ? AND status IN ('pending', 'running')`).run(error, at, id)
+        .changes > 0
+    );
   }
 
   /** Tells other servers that `owner`'s unfinished jobs are still being worked on. */
@@ -86,7 +93,9 @@ export class JobsRepo {
 
   /** Marks failed every unfinished job of `owner` (its server shuts down); returns how many. */
   failOwned(owner: Owner, error: string, at: string): number {
-    return this.db.prepare(`UPDATE jobs SET status = 'failed', error = ?, finished_at = ? WHERE owner_instance = ? AND status IN ('pending', 'running')`).run(error, at, owner.instance).changes;
+    return this.db
+      .prepare(`UPDATE jobs SET status = 'failed', error = ?, finished_at = ? WHERE owner_instance = ? AND status IN ('pending', 'running')`)
+      .run(error, at, owner.instance).changes;
   }
 
   /**

@@ -11,7 +11,18 @@ export class QueriesRepo {
         `INSERT INTO queries (id, document_id, strategy, question, answer, retrieved_json, latency_json, usage_json, generator, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(q.queryId, q.documentId, q.strategy, q.question, q.answer, JSON.stringify(q.retrievedChunks), JSON.stringify(q.latencyBreakdown), JSON.stringify(q.tokenUsage), q.generator, q.createdAt);
+      .run(
+        q.queryId,
+        q.documentId,
+        q.strategy,
+        q.question,
+        q.answer,
+        JSON.stringify(q.retrievedChunks),
+        JSON.stringify(q.latencyBreakdown),
+        JSON.stringify(q.tokenUsage),
+        q.generator,
+        q.createdAt,
+      );
   }
 
   get(id: string): QueryRecord | null {

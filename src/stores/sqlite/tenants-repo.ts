@@ -39,11 +39,17 @@ export class TenantsRepo {
   }
 
   listTenants(): Tenant[] {
-    return (this.db.prepare(`SELECT id, name, created_at FROM tenants ORDER BY created_at, rowid`).all() as Array<Record<string, string>>).map((r) => ({ id: r.id!, name: r.name!, createdAt: r.created_at! }));
+    return (this.db.prepare(`SELECT id, name, created_at FROM tenants ORDER BY created_at, rowid`).all() as Array<Record<string, string>>).map((r) => ({
+      id: r.id!,
+      name: r.name!,
+      createdAt: r.created_at!,
+    }));
   }
 
   createKey(k: ApiKeyRecord): void {
-    this.db.prepare(`INSERT INTO api_keys (id, tenant_id, salt, hash, scopes_json, created_at) VALUES (?, ?, ?, ?, ?, ?)`).run(k.id, k.tenantId, k.salt, k.hash, JSON.stringify(k.scopes), k.createdAt);
+    this.db
+      .prepare(`INSERT INTO api_keys (id, tenant_id, salt, hash, scopes_json, created_at) VALUES (?, ?, ?, ?, ?, ?)`)
+      .run(k.id, k.tenantId, k.salt, k.hash, JSON.stringify(k.scopes), k.createdAt);
   }
 
   key(id: string): ApiKeyRecord | null {
@@ -60,9 +66,11 @@ export class TenantsRepo {
   }
 
   insertDomain(d: TenantDomain): boolean {
-    return this.db
-      .prepare(`INSERT OR IGNORE INTO tenant_domains (tenant_id, domain, display_name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
-      .run(d.tenantId, d.domain, d.displayName, d.status, d.createdAt, d.updatedAt).changes > 0;
+    return (
+      this.db
+        .prepare(`INSERT OR IGNORE INTO tenant_domains (tenant_id, domain, display_name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`)
+        .run(d.tenantId, d.domain, d.displayName, d.status, d.createdAt, d.updatedAt).changes > 0
+    );
   }
 
   domain(tenantId: string, domain: string): TenantDomain | null {
@@ -85,9 +93,24 @@ export class TenantsRepo {
 }
 
 function toKey(r: Record<string, string | null>): ApiKeyRecord {
-  return { id: r.id!, tenantId: r.tenant_id!, salt: r.salt!, hash: r.hash!, scopes: JSON.parse(r.scopes_json!), createdAt: r.created_at!, revokedAt: r.revoked_at ?? null };
+  return {
+    id: r.id!,
+    tenantId: r.tenant_id!,
+    salt: r.salt!,
+    hash: r.hash!,
+    scopes: JSON.parse(r.scopes_json!),
+    createdAt: r.created_at!,
+    revokedAt: r.revoked_at ?? null,
+  };
 }
 
 function toDomain(r: Record<string, string>): TenantDomain {
-  return { tenantId: r.tenant_id!, domain: r.domain!, displayName: r.display_name!, status: r.status as "active" | "disabled", createdAt: r.created_at!, updatedAt: r.updated_at! };
+  return {
+    tenantId: r.tenant_id!,
+    domain: r.domain!,
+    displayName: r.display_name!,
+    status: r.status as "active" | "disabled",
+    createdAt: r.created_at!,
+    updatedAt: r.updated_at!,
+  };
 }

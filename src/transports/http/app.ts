@@ -36,8 +36,15 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     // handler; they still get the surface's error body, and the path is never echoed whole.
     frameworkErrors: (error, request, reply) => {
       const tooLong = error.code === "FST_ERR_MAX_PARAM_LENGTH";
-      const view = { status: tooLong ? 414 : 422, type: "ValidationError", code: "validation_error", message: tooLong ? "a path parameter is too long" : "the path is not validly percent-encoded" };
-      void (reply as FastifyReply).status(view.status).send(request.url.startsWith("/v1/") ? v1ErrorBody(request, view.code, view.message) : errorBody(view.message, view.type));
+      const view = {
+        status: tooLong ? 414 : 422,
+        type: "ValidationError",
+        code: "validation_error",
+        message: tooLong ? "a path parameter is too long" : "the path is not validly percent-encoded",
+      };
+      void (reply as FastifyReply)
+        .status(view.status)
+        .send(request.url.startsWith("/v1/") ? v1ErrorBody(request, view.code, view.message) : errorBody(view.message, view.type));
     },
   });
   installValidators(app);
@@ -46,7 +53,10 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   installErrorHandler(app, (_request, view) => errorBody(view.message, view.type), config);
-  await app.register((await import("@fastify/multipart")).default, { limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 }, throwFileSizeLimit: true });
+  await app.register((await import("@fastify/multipart")).default, {
+    limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 },
+    throwFileSizeLimit: true,
+  });
   await app.register((await import("@fastify/swagger")).default, {
     openapi: {
       info: { title: "chunkeval evaluation API", version: "0.1.0", description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4)." },
@@ -60,7 +70,14 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     const key = config.apiKey;
     // Optional, off by default (the spec configures no authentication): every route but the docs.
     app.addHook("onRequest", async (request, reply) => {
-      if (request.url.startsWith("/docs") || request.url === "/openapi.json" || request.url.startsWith("/v1/") || request.url === "/healthz" || request.url === "/readyz") return;
+      if (
+        request.url.startsWith("/docs") ||
+        request.url === "/openapi.json" ||
+        request.url.startsWith("/v1/") ||
+        request.url === "/healthz" ||
+        request.url === "/readyz"
+      )
+        return;
       const header = request.headers.authorization ?? "";
       const given = bearerToken(header) ?? (request.headers["x-api-key"] as string | undefined) ?? "";
       if (!sameSecret(given, key)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));

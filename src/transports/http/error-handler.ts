@@ -42,13 +42,28 @@ function classifyUnbounded(error: FastifyError, limits: HttpLimits): HttpErrorVi
     // Ajv does not name an unexpected key in its message; the client needs to know which one.
     const extra = error.validation.map((v) => (v.params as { additionalProperty?: string }).additionalProperty).filter(Boolean);
     const named = extra.length ? ` (${extra.map((k) => JSON.stringify(k)).join(", ")})` : "";
-    return { status: 422, type: "ValidationError", code: "validation_error", message: `invalid ${error.validationContext ?? "request"}: ${error.message}${named}` };
+    return {
+      status: 422,
+      type: "ValidationError",
+      code: "validation_error",
+      message: `invalid ${error.validationContext ?? "request"}: ${error.message}${named}`,
+    };
   }
   if (error.code === "FST_REQ_FILE_TOO_LARGE") {
-    return { status: 413, type: "PayloadTooLargeError", code: "payload_too_large", message: `the file is larger than max_upload_mb (${limits.maxUploadMb} MB)` };
+    return {
+      status: 413,
+      type: "PayloadTooLargeError",
+      code: "payload_too_large",
+      message: `the file is larger than max_upload_mb (${limits.maxUploadMb} MB)`,
+    };
   }
   if (error.statusCode === 413) {
-    return { status: 413, type: "PayloadTooLargeError", code: "payload_too_large", message: `the request body is larger than max_json_body_kb (${limits.maxJsonBodyKb} KB)` };
+    return {
+      status: 413,
+      type: "PayloadTooLargeError",
+      code: "payload_too_large",
+      message: `the request body is larger than max_json_body_kb (${limits.maxJsonBodyKb} KB)`,
+    };
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: 422, type: "ValidationError", code: "validation_error", message: error.message };

@@ -23,7 +23,14 @@ export const backgroundQuery = {
 export const processBody = {
   type: "object",
   additionalProperties: false,
-  properties: { strategies: { type: "array", items: { type: "string" }, minItems: 1, description: "strategy names or variants (recursive@chunk_size=128); all when absent" } },
+  properties: {
+    strategies: {
+      type: "array",
+      items: { type: "string" },
+      minItems: 1,
+      description: "strategy names or variants (recursive@chunk_size=128); all when absent",
+    },
+  },
 } as const;
 
 export const queryBody = {
@@ -44,8 +51,17 @@ export const benchmarkBody = {
   required: ["document_id"],
   properties: {
     document_id: { type: "string", minLength: 1 },
-    strategies: { type: "array", items: { type: "string" }, minItems: 1, description: "strategy names or variants (recursive@chunk_size=128:retrieval=hybrid); all when absent and no sweep" },
-    sweep: { type: "array", items: { type: "string", minLength: 1 }, description: "sweep shorthands, each expanding to a grid (our extension): recursive:chunk_size=128,256:chunk_overlap=0,32" },
+    strategies: {
+      type: "array",
+      items: { type: "string" },
+      minItems: 1,
+      description: "strategy names or variants (recursive@chunk_size=128:retrieval=hybrid); all when absent and no sweep",
+    },
+    sweep: {
+      type: "array",
+      items: { type: "string", minLength: 1 },
+      description: "sweep shorthands, each expanding to a grid (our extension): recursive:chunk_size=128,256:chunk_overlap=0,32",
+    },
     max_variants: { type: "integer", minimum: 1, description: `refuse more variants than this (our extension; default ${DEFAULTS.maxSweepVariants})` },
     questions_file: { type: "string", minLength: 1, description: "path inside the server's questions directory" },
     questions: { type: "array", items: { type: "object" }, description: "inline questions (our extension), instead of questions_file" },

@@ -133,9 +133,19 @@ export class LancePointsStore implements PointsStore {
       throw new Error(`vectors have ${given} dimensions but the chunks collection holds ${dimension} (was the embedder changed?)`);
     }
     const rows = points.map((p) => ({
-      point_id: p.pointId, tenant_id: p.tenantId, domain: p.domain, source_file_id: p.sourceFileId, filename: p.filename,
-      version: p.version, chunk_index: p.chunkIndex, text: p.text, start_offset: p.start, end_offset: p.end,
-      deleted: p.deleted, ingestion_job_id: p.ingestionJobId, vector: Array.from(p.vector),
+      point_id: p.pointId,
+      tenant_id: p.tenantId,
+      domain: p.domain,
+      source_file_id: p.sourceFileId,
+      filename: p.filename,
+      version: p.version,
+      chunk_index: p.chunkIndex,
+      text: p.text,
+      start_offset: p.start,
+      end_offset: p.end,
+      deleted: p.deleted,
+      ingestion_job_id: p.ingestionJobId,
+      vector: Array.from(p.vector),
     }));
     await this.write((table) => table.add(rows));
   }
@@ -167,7 +177,12 @@ export class LancePointsStore implements PointsStore {
   }
 
   private filter(tenantId: string, f: PointFilter): string {
-    return [`tenant_id = ${sqlString(tenantId)}`, "deleted = false", ...(f.domain ? [`domain = ${sqlString(f.domain)}`] : []), ...(f.sourceFileId ? [`source_file_id = ${sqlString(f.sourceFileId)}`] : [])].join(" AND ");
+    return [
+      `tenant_id = ${sqlString(tenantId)}`,
+      "deleted = false",
+      ...(f.domain ? [`domain = ${sqlString(f.domain)}`] : []),
+      ...(f.sourceFileId ? [`source_file_id = ${sqlString(f.sourceFileId)}`] : []),
+    ].join(" AND ");
   }
 
   async list(tenantId: string, filter: PointFilter, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
@@ -179,7 +194,12 @@ export class LancePointsStore implements PointsStore {
 
   async get(tenantId: string, pointId: string): Promise<PublicPoint | null> {
     const t = await this.open();
-    const rows = await t.query().where(`tenant_id = ${sqlString(tenantId)} AND point_id = ${sqlString(pointId)}`).select(COLUMNS).limit(1).toArray();
+    const rows = await t
+      .query()
+      .where(`tenant_id = ${sqlString(tenantId)} AND point_id = ${sqlString(pointId)}`)
+      .select(COLUMNS)
+      .limit(1)
+      .toArray();
     return rows[0] ? toPoint(rows[0]) : null;
   }
 
@@ -188,13 +208,28 @@ export class LancePointsStore implements PointsStore {
    * exists, or by exact scan (`exact`, which the benchmark compares the index against, as it
    * does other `tuning` of the index's query parameters).
    */
-  async nearest(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number, options: { exact?: boolean; tuning?: Partial<VectorQueryTuning> } = {}): Promise<Array<Record<string, unknown>>> {
+  async nearest(
+    tenantId: string,
+    vector: Float32Array,
+    domain: string | undefined,
+    limit: number,
+    options: { exact?: boolean; tuning?: Partial<VectorQueryTuning> } = {},
+  ): Promise<Array<Record<string, unknown>>> {
     const t = await this.open();
-    const query = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(this.filter(tenantId, { domain })).select([...COLUMNS, "_distance"]).limit(limit);
+    const query = t
+      .vectorSearch(Array.from(vector))
+      .distanceType("cosine")
+      .where(this.filter(tenantId, { domain }))
+      .select([...COLUMNS, "_distance"])
+      .limit(limit);
     const tuning = { ...VECTOR_QUERY, ...options.tuning };
     if (options.exact) query.bypassVectorIndex();
     // HNSW refuses a search breadth below the candidates it must return (limit x refine factor).
-    else query.nprobes(tuning.nprobes).refineFactor(tuning.refineFactor).ef(Math.max(tuning.ef, limit * tuning.refineFactor));
+    else
+      query
+        .nprobes(tuning.nprobes)
+        .refineFactor(tuning.refineFactor)
+        .ef(Math.max(tuning.ef, limit * tuning.refineFactor));
     return query.toArray();
   }
 
@@ -209,7 +244,13 @@ export class LancePointsStore implements PointsStore {
     const query = fullTextQuery(text);
     if (!query) return [];
     const t = await this.open();
-    const rows = await t.query().fullTextSearch(query).where(this.filter(tenantId, { domain })).select([...COLUMNS, "_score"]).limit(limit).toArray();
+    const rows = await t
+      .query()
+      .fullTextSearch(query)
+      .where(this.filter(tenantId, { domain }))
+      .select([...COLUMNS, "_score"])
+      .limit(limit)
+      .toArray();
     return rows.map((r: Record<string, unknown>) => ({ ...toPoint(r), score: r._score as number }));
   }
 

@@ -32,23 +32,25 @@ export function registerAskCommand(program: Command): void {
     .option("-k, --top-k <k>", "chunks to retrieve", parseInteger("--top-k"))
     .option("--show <query_id>", "print a stored query instead of asking")
     .option("--json", "print only JSON on stdout")
-    .action(async (docArg: string | undefined, questionArg: string | undefined, options: { strategy: string; topK?: number; show?: string }, command: Command) => {
-      const json = command.optsWithGlobals<GlobalOptions>().json;
-      if (options.show) {
-        if (docArg) throw new ValidationError("--show takes a query id and no other arguments");
+    .action(
+      async (docArg: string | undefined, questionArg: string | undefined, options: { strategy: string; topK?: number; show?: string }, command: Command) => {
+        const json = command.optsWithGlobals<GlobalOptions>().json;
+        if (options.show) {
+          if (docArg) throw new ValidationError("--show takes a query id and no other arguments");
+          await withChunkeval(command, async (app) => {
+            const q = app.getQuery(options.show!);
+            if (json) printJson(q);
+            else printQuery(q);
+          });
+          return;
+        }
+        const documentId = await requireArgument(docArg, "doc", "Document id:");
+        const question = await requireArgument(questionArg, "question", "Question:");
         await withChunkeval(command, async (app) => {
-          const q = app.getQuery(options.show!);
+          const q = await app.ask({ documentId, strategy: options.strategy, question, topK: options.topK });
           if (json) printJson(q);
           else printQuery(q);
         });
-        return;
-      }
-      const documentId = await requireArgument(docArg, "doc", "Document id:");
-      const question = await requireArgument(questionArg, "question", "Question:");
-      await withChunkeval(command, async (app) => {
-        const q = await app.ask({ documentId, strategy: options.strategy, question, topK: options.topK });
-        if (json) printJson(q);
-        else printQuery(q);
-      });
-    });
+      },
+    );
 }

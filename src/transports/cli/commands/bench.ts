@@ -77,8 +77,13 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
   for (const line of missingMetricLines(e)) printLine(line);
   printLine(`verdict: ${e.verdict}`);
-  printLine(`best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${e.details.cost.referenceUsd.toFixed(4)} on ${e.details.cost.referenceModel})`);
-  if (e.details.fullRunEstimate) printLine(`dry run: the full run would cost about $${e.details.fullRunEstimate.costUsd.toFixed(4)} and take about ${e.details.fullRunEstimate.seconds.toFixed(0)} s`);
+  printLine(
+    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${e.details.cost.referenceUsd.toFixed(4)} on ${e.details.cost.referenceModel})`,
+  );
+  if (e.details.fullRunEstimate)
+    printLine(
+      `dry run: the full run would cost about $${e.details.fullRunEstimate.costUsd.toFixed(4)} and take about ${e.details.fullRunEstimate.seconds.toFixed(0)} s`,
+    );
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
@@ -158,8 +163,18 @@ export function registerBenchCommand(program: Command): void {
     .option("--dry-run", "retrieval metrics only, no answers or judging; estimates the full run's cost and time")
     .option("--out <file>", "write the report to this file (.html, .md or .json by extension)")
     .option("--view <view>", "report view: managerial or technical", "managerial")
-    .option("--fail-under <metric=value>", "exit 1 when the best strategy's higher-is-better metric is below value (repeatable)", (v: string, all: string[]) => [...all, v], [])
-    .option("--fail-over <metric=value>", "exit 1 when the best strategy's lower-is-better metric is above value (repeatable)", (v: string, all: string[]) => [...all, v], [])
+    .option(
+      "--fail-under <metric=value>",
+      "exit 1 when the best strategy's higher-is-better metric is below value (repeatable)",
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
+    .option(
+      "--fail-over <metric=value>",
+      "exit 1 when the best strategy's lower-is-better metric is above value (repeatable)",
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
     .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
     .option("--max-errors <n>", "stop after this many failed questions", parseInteger("--max-errors"))
     .option("--judge <spec>", "embedding | openai:<model> (env CHUNKEVAL_JUDGE)")
@@ -179,7 +194,11 @@ export function registerBenchCommand(program: Command): void {
       await withChunkeval(command, async (app) => {
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
         const document = await resolveDocument(app, target);
-        const selection = { strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"), sweep: options.sweep, topK: options.topK?.length === 1 ? options.topK[0] : options.topK };
+        const selection = {
+          strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
+          sweep: options.sweep,
+          topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
+        };
         if (isSweep(options)) await confirmSweep(app, { ...selection, document, questions, dryRun: options.dryRun }, options);
         const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
         const experiment = await app
@@ -210,10 +229,11 @@ export function registerBenchCommand(program: Command): void {
         const missed = missedGates(experiment, gates);
         for (const g of missed) {
           const bound = g.kind === "fail-under" ? "below" : "above";
-          process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${g.actual === null ? `n/a (${experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured"})` : `${g.actual.toFixed(4)}, ${bound} the bound`}\n`);
+          process.stderr.write(
+            `chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${g.actual === null ? `n/a (${experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured"})` : `${g.actual.toFixed(4)}, ${bound} the bound`}\n`,
+          );
         }
         if (missed.length > 0) process.exitCode = 1;
       });
     });
 }
-

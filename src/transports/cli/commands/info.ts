@@ -27,6 +27,9 @@ export function registerInfoCommands(program: Command): void {
       const loaded = loadCliConfig(command);
       const rows = describeConfig(loaded);
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ settings: rows, warnings: loaded.warnings });
-      printTable(["key", "value", "source", "environment variable"], rows.map((r) => [r.key, r.value, r.source, r.env]));
+      printTable(
+        ["key", "value", "source", "environment variable"],
+        rows.map((r) => [r.key, r.value, r.source, r.env]),
+      );
     });
 }

@@ -19,7 +19,8 @@ async function fetchJson(command: Command, server: string, path: string): Promis
   });
   const body = (await response.json().catch(() => ({}))) as { detail?: string };
   if (response.status === 404) throw new NotFoundError(body.detail ?? `not found: ${path}`);
-  if (response.status === 401) throw new AuthenticationError(`${server} refused the request: ${body.detail ?? "unauthorized"} (set CHUNKEVAL_API_KEY to the server's key)`);
+  if (response.status === 401)
+    throw new AuthenticationError(`${server} refused the request: ${body.detail ?? "unauthorized"} (set CHUNKEVAL_API_KEY to the server's key)`);
   if (!response.ok) throw new ProviderError(`${server} answered ${response.status}: ${body.detail ?? ""}`);
   return body;
 }
@@ -41,7 +42,12 @@ export function registerJobsCommand(program: Command): void {
       checkPage(options);
       let page: { items: WireJob[]; total: number; offset: number; limit: number };
       if (options.server) {
-        const qs = new URLSearchParams({ offset: String(options.offset), limit: String(options.limit), ...(options.status ? { status: options.status } : {}), ...(options.type ? { job_type: options.type } : {}) });
+        const qs = new URLSearchParams({
+          offset: String(options.offset),
+          limit: String(options.limit),
+          ...(options.status ? { status: options.status } : {}),
+          ...(options.type ? { job_type: options.type } : {}),
+        });
         page = await fetchJson(command, options.server, `/jobs?${qs}`);
       } else {
         page = await withChunkeval(command, async (app) => {
@@ -51,7 +57,10 @@ export function registerJobsCommand(program: Command): void {
       }
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
       if (page.items.length === 0) return printLine("No jobs.");
-      printTable(["job_id", "type", "status", "created_at", "finished_at", "error / progress"], page.items.map((j) => [j.job_id, j.job_type, j.status, j.created_at, j.finished_at ?? "-", j.error ?? j.progress ?? ""]));
+      printTable(
+        ["job_id", "type", "status", "created_at", "finished_at", "error / progress"],
+        page.items.map((j) => [j.job_id, j.job_type, j.status, j.created_at, j.finished_at ?? "-", j.error ?? j.progress ?? ""]),
+      );
       printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
     });
 

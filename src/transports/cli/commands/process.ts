@@ -9,7 +9,11 @@ export function registerProcessCommand(program: Command): void {
     .command("process")
     .description("chunk, embed and index a document with one or more strategies")
     .argument("[doc]", "document id")
-    .option("-s, --strategies <list>", "comma-separated strategy names or variants (name@param=value:param=value, e.g. recursive@chunk_size=128:chunk_overlap=0), or all", "all")
+    .option(
+      "-s, --strategies <list>",
+      "comma-separated strategy names or variants (name@param=value:param=value, e.g. recursive@chunk_size=128:chunk_overlap=0), or all",
+      "all",
+    )
     .option("--json", "print only JSON on stdout")
     .action(async (docArg: string | undefined, options: { strategies: string }, command: Command) => {
       const documentId = await requireArgument(docArg, "doc", "Document id to process:");
@@ -25,7 +29,14 @@ export function registerProcessCommand(program: Command): void {
         else {
           printTable(
             ["strategy", "chunks", "mean tokens", "min", "max", "seconds"],
-            result.strategiesCompleted.map((s) => [s.strategy, s.chunksProduced, formatNumber(s.tokens.mean, 1), s.tokens.min, s.tokens.max, formatNumber(s.seconds, 2)]),
+            result.strategiesCompleted.map((s) => [
+              s.strategy,
+              s.chunksProduced,
+              formatNumber(s.tokens.mean, 1),
+              s.tokens.min,
+              s.tokens.max,
+              formatNumber(s.seconds, 2),
+            ]),
           );
           for (const f of result.strategiesFailed) printLine(`FAILED ${f.strategy}: ${f.error}`);
         }

@@ -35,11 +35,22 @@ export function registerQuestionsCommand(program: Command): void {
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
     .option("--out <file>", "questions file to write (default: <document name>.questions.json)")
     .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
-    .option("--min-excerpt-similarity <x>", "least similarity (0-1] at which an excerpt counts as found in the document (default 0.85)", parseFraction("--min-excerpt-similarity"))
-    .option("--duplicate-similarity <x>", "embedding cosine (0-1] from which a question duplicates a kept one (default 0.9)", parseFraction("--duplicate-similarity"))
+    .option(
+      "--min-excerpt-similarity <x>",
+      "least similarity (0-1] at which an excerpt counts as found in the document (default 0.85)",
+      parseFraction("--min-excerpt-similarity"),
+    )
+    .option(
+      "--duplicate-similarity <x>",
+      "embedding cosine (0-1] from which a question duplicates a kept one (default 0.9)",
+      parseFraction("--duplicate-similarity"),
+    )
     .option("--template", "use the offline template generator even when an LLM is configured")
     .option("--json", "print only the file's metadata (prompt, model, thresholds, counts) as JSON on stdout")
-    .addHelpText("after", "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such.\nThen: chunkeval bench DOC --questions FILE")
+    .addHelpText(
+      "after",
+      "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such.\nThen: chunkeval bench DOC --questions FILE",
+    )
     .action(async (docArg: string | undefined, options: GenerateOptions, command: Command) => {
       const target = await requireArgument(docArg, "doc", "Document id or Word file to write questions for:");
       const globals = command.optsWithGlobals<GlobalOptions>();
@@ -69,10 +80,15 @@ export function registerQuestionsCommand(program: Command): void {
         printLine(`generator: ${m.generator}; kept ${m.counts.kept} of ${m.counts.requested} requested`);
         if (m.kind === "llm") {
           const d = m.counts.dropped;
-          printLine(`${m.counts.calls} chat calls (${m.counts.cachedReplies} from the cache, ${m.counts.malformedReplies} malformed replies); dropped ${d.poor_excerpt} with excerpts not located (similarity < ${m.thresholds!.minExcerptSimilarity}), ${d.duplicate} near-duplicates (cosine >= ${m.thresholds!.duplicateSimilarity}, ${m.duplicateEmbedder}), ${d.malformed} after malformed replies`);
+          printLine(
+            `${m.counts.calls} chat calls (${m.counts.cachedReplies} from the cache, ${m.counts.malformedReplies} malformed replies); dropped ${d.poor_excerpt} with excerpts not located (similarity < ${m.thresholds!.minExcerptSimilarity}), ${d.duplicate} near-duplicates (cosine >= ${m.thresholds!.duplicateSimilarity}, ${m.duplicateEmbedder}), ${d.malformed} after malformed replies`,
+          );
           printLine(`tokens ${m.tokenUsage.totalTokens}; cost $${m.costUsd.toFixed(4)}`);
         }
-        if (m.counts.kept < m.counts.requested) process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections"}\n`);
+        if (m.counts.kept < m.counts.requested)
+          process.stderr.write(
+            `chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections"}\n`,
+          );
         printLine(`wrote ${out}`);
         printLine(`next: chunkeval bench ${target} --questions ${out}`);
       });

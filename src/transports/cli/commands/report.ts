@@ -35,7 +35,12 @@ export function registerReportCommands(program: Command): void {
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       if (!["html", "json", "md"].includes(options.format)) throw new ValidationError(`--format must be html, json or md, got "${options.format}"`);
       await withChunkeval(command, async (app) => {
-        const text = await writeReport(app, id, { format: options.format as ReportFormat, view: options.view as "managerial" | "technical", out: options.out, baselineId: options.baseline });
+        const text = await writeReport(app, id, {
+          format: options.format as ReportFormat,
+          view: options.view as "managerial" | "technical",
+          out: options.out,
+          baselineId: options.baseline,
+        });
         if (options.out) process.stderr.write(`wrote ${options.out}\n`);
         else process.stdout.write(text);
       });
@@ -48,7 +53,10 @@ export function registerReportCommands(program: Command): void {
         const page = app.listExperiments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.items.length === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
-        printTable(["id", "document", "strategies", "created_at"], page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]));
+        printTable(
+          ["id", "document", "strategies", "created_at"],
+          page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]),
+        );
         printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
       });
     });

@@ -25,7 +25,10 @@ export function registerTenantCommands(program: Command): void {
       await withChunkeval(command, async (app) => {
         const all = app.tenants.listTenants();
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ items: all, total: all.length });
-        printTable(["id", "name", "created_at"], all.map((t) => [t.id, t.name, t.createdAt]));
+        printTable(
+          ["id", "name", "created_at"],
+          all.map((t) => [t.id, t.name, t.createdAt]),
+        );
       });
     });
 
@@ -38,7 +41,13 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { tenant: string; scopes: string }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const key = app.tenants.createApiKey(options.tenant, options.scopes.split(",").map((s) => s.trim()).filter(Boolean));
+        const key = app.tenants.createApiKey(
+          options.tenant,
+          options.scopes
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        );
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(key);
         printLine(`key ${key.keyId} for tenant ${options.tenant}, scopes ${key.scopes.join(", ")}`);
         printLine(`secret (shown once; send as "Authorization: Bearer <secret>"):`);
@@ -53,7 +62,10 @@ export function registerTenantCommands(program: Command): void {
       await withChunkeval(command, async (app) => {
         const all = app.tenants.listKeys();
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ items: all, total: all.length });
-        printTable(["key id", "tenant", "scopes", "created_at", "revoked_at"], all.map((k) => [k.id, k.tenantId, k.scopes.join(","), k.createdAt, k.revokedAt ?? "-"]));
+        printTable(
+          ["key id", "tenant", "scopes", "created_at", "revoked_at"],
+          all.map((k) => [k.id, k.tenantId, k.scopes.join(","), k.createdAt, k.revokedAt ?? "-"]),
+        );
       });
     });
   keys

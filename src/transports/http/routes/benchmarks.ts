@@ -19,28 +19,66 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
     "/benchmarks",
     { schema: { tags: ["benchmarks"], summary: "Run a benchmark (202 with a job when background=true)", querystring: backgroundQuery, body: benchmarkBody } },
     async (request, reply) => {
-      const body = request.body as { document_id: string; strategies?: string[]; sweep?: string[]; max_variants?: number; questions_file?: string; questions?: unknown; top_k?: number; dry_run: boolean };
-      const { questions, source } = await questionsFromRequest(chunkeval.config.questionsDir, { questionsFile: body.questions_file, questions: body.questions });
+      const body = request.body as {
+        document_id: string;
+        strategies?: string[];
+        sweep?: string[];
+        max_variants?: number;
+        questions_file?: string;
+        questions?: unknown;
+        top_k?: number;
+        dry_run: boolean;
+      };
+      const { questions, source } = await questionsFromRequest(chunkeval.config.questionsDir, {
+        questionsFile: body.questions_file,
+        questions: body.questions,
+      });
       chunkeval.getDocument(body.document_id);
-      const input = { document: { id: body.document_id }, questions, questionsSource: source, strategies: body.strategies ?? (body.sweep ? undefined : "all"), sweep: body.sweep, maxVariants: body.max_variants, topK: body.top_k, dryRun: body.dry_run };
+      const input = {
+        document: { id: body.document_id },
+        questions,
+        questionsSource: source,
+        strategies: body.strategies ?? (body.sweep ? undefined : "all"),
+        sweep: body.sweep,
+        maxVariants: body.max_variants,
+        topK: body.top_k,
+        dryRun: body.dry_run,
+      };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
-      const params = { document_id: body.document_id, strategies: input.strategies ?? null, sweep: body.sweep ?? null, questions_file: body.questions_file ?? null, top_k: body.top_k ?? null, dry_run: body.dry_run };
-      const job = jobs.enqueue("benchmark", params, async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })), body.document_id);
+      const params = {
+        document_id: body.document_id,
+        strategies: input.strategies ?? null,
+        sweep: body.sweep ?? null,
+        questions_file: body.questions_file ?? null,
+        top_k: body.top_k ?? null,
+        dry_run: body.dry_run,
+      };
+      const job = jobs.enqueue(
+        "benchmark",
+        params,
+        async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
+        body.document_id,
+      );
       return reply.status(202).send(enqueueBody(job));
     },
   );
 
-  app.get("/benchmarks/:experiment_id", { schema: { tags: ["benchmarks"], summary: "Fetch an experiment", params: idParams("experiment_id") } }, async (request) => {
-    return experimentBody(chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
-  });
+  app.get(
+    "/benchmarks/:experiment_id",
+    { schema: { tags: ["benchmarks"], summary: "Fetch an experiment", params: idParams("experiment_id") } },
+    async (request) => {
+      return experimentBody(chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
+    },
+  );
 
   app.get(
     "/benchmarks/:experiment_id/report",
     {
       schema: {
         tags: ["benchmarks"],
-        summary: "Report: HTML (view=managerial|technical, the default), Markdown or the JSON export (format=html|md|json), optionally against a baseline experiment",
+        summary:
+          "Report: HTML (view=managerial|technical, the default), Markdown or the JSON export (format=html|md|json), optionally against a baseline experiment",
         params: idParams("experiment_id"),
         querystring: reportQuery,
         produces: ["text/html", "text/markdown", "application/json"],

@@ -11,29 +11,50 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     return toWire(chunkeval.listDocuments(request.query as { offset: number; limit: number }));
   });
 
-  app.post("/documents", { schema: { tags: ["documents"], summary: "Upload a .docx or .doc (multipart/form-data, part `file`)", consumes: ["multipart/form-data"] } }, async (request, reply) => {
-    const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
-    if (!file) throw new ValidationError("the multipart body has no `file` part");
-    const document = await chunkeval.upload(file);
-    return reply.status(201).send(toWire(document));
-  });
+  app.post(
+    "/documents",
+    { schema: { tags: ["documents"], summary: "Upload a .docx or .doc (multipart/form-data, part `file`)", consumes: ["multipart/form-data"] } },
+    async (request, reply) => {
+      const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
+      if (!file) throw new ValidationError("the multipart body has no `file` part");
+      const document = await chunkeval.upload(file);
+      return reply.status(201).send(toWire(document));
+    },
+  );
 
-  app.delete("/documents/:doc_id", { schema: { tags: ["documents"], summary: "Delete a document and its vectors", params: idParams("doc_id") } }, async (request) => {
-    const documentId = (request.params as { doc_id: string }).doc_id;
-    chunkeval.getDocument(documentId); // 404 before anything is cancelled
-    jobs.cancelForDocument(documentId); // first, so its jobs fail saying why, not "not found" midway
-    return toWire(await chunkeval.deleteDocument(documentId));
-  });
+  app.delete(
+    "/documents/:doc_id",
+    { schema: { tags: ["documents"], summary: "Delete a document and its vectors", params: idParams("doc_id") } },
+    async (request) => {
+      const documentId = (request.params as { doc_id: string }).doc_id;
+      chunkeval.getDocument(documentId); // 404 before anything is cancelled
+      jobs.cancelForDocument(documentId); // first, so its jobs fail saying why, not "not found" midway
+      return toWire(await chunkeval.deleteDocument(documentId));
+    },
+  );
 
   app.post(
     "/documents/:doc_id/process",
-    { schema: { tags: ["documents"], summary: "Run chunking strategies (202 with a job when background=true)", params: idParams("doc_id"), querystring: backgroundQuery, body: processBody } },
+    {
+      schema: {
+        tags: ["documents"],
+        summary: "Run chunking strategies (202 with a job when background=true)",
+        params: idParams("doc_id"),
+        querystring: backgroundQuery,
+        body: processBody,
+      },
+    },
     async (request, reply) => {
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
-      const job = jobs.enqueue("process", { document_id: documentId, strategies }, async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })), documentId);
+      const job = jobs.enqueue(
+        "process",
+        { document_id: documentId, strategies },
+        async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })),
+        documentId,
+      );
       return reply.status(202).send(enqueueBody(job));
     },
   );

@@ -6,11 +6,15 @@ import { toWire } from "../../serialize.js";
 export function queryRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
   app.get("/strategies", { schema: { tags: ["strategies"], summary: "List the chunking strategies" } }, async () => ({ strategies: chunkeval.strategies() }));
 
-  app.post("/queries", { schema: { tags: ["queries"], summary: "Ask a question about a document with one strategy", body: queryBody } }, async (request, reply) => {
-    const body = request.body as { document_id: string; strategy: string; question: string; top_k?: number };
-    const query = await chunkeval.ask({ documentId: body.document_id, strategy: body.strategy, question: body.question, topK: body.top_k });
-    return reply.status(201).send(toWire(query));
-  });
+  app.post(
+    "/queries",
+    { schema: { tags: ["queries"], summary: "Ask a question about a document with one strategy", body: queryBody } },
+    async (request, reply) => {
+      const body = request.body as { document_id: string; strategy: string; question: string; top_k?: number };
+      const query = await chunkeval.ask({ documentId: body.document_id, strategy: body.strategy, question: body.question, topK: body.top_k });
+      return reply.status(201).send(toWire(query));
+    },
+  );
 
   app.get("/queries/:query_id", { schema: { tags: ["queries"], summary: "Fetch a past query", params: idParams("query_id") } }, async (request) => {
     return toWire(chunkeval.getQuery((request.params as { query_id: string }).query_id));

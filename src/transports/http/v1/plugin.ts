@@ -31,7 +31,12 @@ const domainBody = {
   required: ["domain", "display_name"],
   properties: { domain: { type: "string", minLength: 1, maxLength: 100 }, display_name: { type: "string", minLength: 1, maxLength: 200 } },
 } as const;
-const patchBody = { type: "object", additionalProperties: false, required: ["display_name"], properties: { display_name: { type: "string", minLength: 1, maxLength: 200 } } } as const;
+const patchBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["display_name"],
+  properties: { display_name: { type: "string", minLength: 1, maxLength: 200 } },
+} as const;
 const domainParams = { type: "object", properties: { domain: { type: "string" } } } as const;
 /** enable/disable take no body; one that names anything (tenant_id, version, ...) is 422. */
 const emptyBody = { type: ["object", "null"], additionalProperties: false, properties: {} } as const;
@@ -72,63 +77,125 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
   const domainView = (d: { domain: string; displayName: string; status: string; createdAt: string; updatedAt: string }) =>
     toWire({ domain: d.domain, displayName: d.displayName, status: d.status, createdAt: d.createdAt, updatedAt: d.updatedAt });
 
-  app.get("/domains", { config: { scopes: ["domains:read"] }, schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)", querystring: domainsQuery } }, async (request) => {
-    const { offset, limit } = request.query as { offset: number; limit: number };
-    const all = tenants.listDomains(who(request).tenantId);
-    return { items: all.slice(offset, offset + limit).map(domainView), total: all.length, offset, limit };
-  });
+  app.get(
+    "/domains",
+    { config: { scopes: ["domains:read"] }, schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)", querystring: domainsQuery } },
+    async (request) => {
+      const { offset, limit } = request.query as { offset: number; limit: number };
+      const all = tenants.listDomains(who(request).tenantId);
+      return { items: all.slice(offset, offset + limit).map(domainView), total: all.length, offset, limit };
+    },
+  );
 
-  app.post("/domains", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } }, async (request, reply) => {
-    const body = request.body as { domain: string; display_name: string };
-    return reply.status(201).send(domainView(tenants.createDomain(who(request).tenantId, body.domain, body.display_name)));
-  });
+  app.post(
+    "/domains",
+    { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } },
+    async (request, reply) => {
+      const body = request.body as { domain: string; display_name: string };
+      return reply.status(201).send(domainView(tenants.createDomain(who(request).tenantId, body.domain, body.display_name)));
+    },
+  );
 
-  app.patch("/domains/:domain", { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody } }, async (request) => {
-    const { domain } = request.params as { domain: string };
-    return domainView(tenants.updateDomain(who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
-  });
+  app.patch(
+    "/domains/:domain",
+    {
+      config: { scopes: ["domains:write"] },
+      schema: { tags: ["v1"], summary: "Change a domain's display_name, only (domains:write)", params: domainParams, body: patchBody },
+    },
+    async (request) => {
+      const { domain } = request.params as { domain: string };
+      return domainView(tenants.updateDomain(who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
+    },
+  );
 
-  for (const [action, status] of [["disable", "disabled"], ["enable", "active"]] as const) {
-    app.post(`/domains/:domain/${action}`, { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: `${action} a domain (domains:write); no body`, params: domainParams, body: emptyBody } }, async (request) => {
-      return domainView(tenants.updateDomain(who(request).tenantId, (request.params as { domain: string }).domain, { status }));
-    });
+  for (const [action, status] of [
+    ["disable", "disabled"],
+    ["enable", "active"],
+  ] as const) {
+    app.post(
+      `/domains/:domain/${action}`,
+      {
+        config: { scopes: ["domains:write"] },
+        schema: { tags: ["v1"], summary: `${action} a domain (domains:write); no body`, params: domainParams, body: emptyBody },
+      },
+      async (request) => {
+        return domainView(tenants.updateDomain(who(request).tenantId, (request.params as { domain: string }).domain, { status }));
+      },
+    );
   }
 
-  app.post("/files", { config: { scopes: ["files:write"] }, schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] } }, async (request, reply) => {
-    const { file, fields } = await readMultipartUpload(request, FILE_FIELDS, chunkeval.config.maxUploadMb);
-    const domain = fields.domain;
-    if (!file) throw new ValidationError("the multipart body has no `file` part");
-    if (!domain) throw new ValidationError("the multipart body has no `domain` field");
-    const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes);
-    return reply.status(201).send(toWire(result));
-  });
+  app.post(
+    "/files",
+    {
+      config: { scopes: ["files:write"] },
+      schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] },
+    },
+    async (request, reply) => {
+      const { file, fields } = await readMultipartUpload(request, FILE_FIELDS, chunkeval.config.maxUploadMb);
+      const domain = fields.domain;
+      if (!file) throw new ValidationError("the multipart body has no `file` part");
+      if (!domain) throw new ValidationError("the multipart body has no `domain` field");
+      const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes);
+      return reply.status(201).send(toWire(result));
+    },
+  );
 
-  app.get("/ingestion-jobs/:job_id", { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } }, async (request) => {
-    return toWire(chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
-  });
+  app.get(
+    "/ingestion-jobs/:job_id",
+    { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } },
+    async (request) => {
+      return toWire(chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
+    },
+  );
 
-  app.get("/points", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery } }, async (request) => {
-    const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
-    const page = await chunkeval.listPoints(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q);
-    return toWire({ ...page, offset: q.offset, limit: q.limit });
-  });
+  app.get(
+    "/points",
+    {
+      config: { scopes: ["points:read", "domains:read"] },
+      schema: { tags: ["v1"], summary: "List live points, filtered by domain and file (points:read or domains:read)", querystring: pointsQuery },
+    },
+    async (request) => {
+      const q = request.query as { domain?: string; file_id?: string; offset: number; limit: number };
+      const page = await chunkeval.listPoints(who(request).tenantId, { domain: q.domain, sourceFileId: q.file_id }, q);
+      return toWire({ ...page, offset: q.offset, limit: q.limit });
+    },
+  );
 
-  app.get("/points/:point_id", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } }, async (request) => {
-    return toWire(await chunkeval.getPoint(who(request).tenantId, (request.params as { point_id: string }).point_id));
-  });
+  app.get(
+    "/points/:point_id",
+    { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } },
+    async (request) => {
+      return toWire(await chunkeval.getPoint(who(request).tenantId, (request.params as { point_id: string }).point_id));
+    },
+  );
 
-  app.post("/search", { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)", body: searchBody } }, async (request) => {
-    const body = request.body as { query: string; domain?: string; top_k: number };
-    const items = await chunkeval.searchPoints(who(request).tenantId, { text: body.query, domain: body.domain, topK: body.top_k });
-    return toWire({ items });
-  });
+  app.post(
+    "/search",
+    {
+      config: { scopes: ["points:read", "domains:read"] },
+      schema: {
+        tags: ["v1"],
+        summary: "Hybrid search (dense + BM25, reciprocal rank fusion) over live points (points:read or domains:read)",
+        body: searchBody,
+      },
+    },
+    async (request) => {
+      const body = request.body as { query: string; domain?: string; top_k: number };
+      const items = await chunkeval.searchPoints(who(request).tenantId, { text: body.query, domain: body.domain, topK: body.top_k });
+      return toWire({ items });
+    },
+  );
 }
 
 /** Liveness and readiness, outside /v1 and without a key. */
 export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): void {
   app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
-  app.get("/readyz", { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } }, async (request, reply) => {
-    const state = await chunkeval.v1Readiness();
-    return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
-  });
+  app.get(
+    "/readyz",
+    { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } },
+    async (request, reply) => {
+      const state = await chunkeval.v1Readiness();
+      return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
+    },
+  );
 }
