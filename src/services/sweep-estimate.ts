@@ -72,11 +72,15 @@ export interface EstimateInput extends VariantPlanInput {
   document: { id: string } | { filename: string; bytes: Buffer };
   questions: QuestionInput[];
   dryRun?: boolean;
+  /** The hard limit on variants, checked before anything else is done (default DEFAULTS.maxSweepVariants). */
+  maxVariants?: number;
 }
 
 /** Estimates a bench's size, cost and time without chunking, embedding or calling a model. */
 export async function estimateBench(ctx: ServiceContext, input: EstimateInput): Promise<BenchEstimate> {
   const { variants, topK } = await planVariants(ctx, input);
+  // A grid over the hard limit is refused before the document is read or a question embedded.
+  checkGridSize(variants.length, input.maxVariants);
   const document: StoredDocument = requireDocument(ctx, await findOrUploadDocument(ctx, input.document));
   const embedder = await ctx.embedder();
   const generatorIsLlm = ctx.config.generator.startsWith("openai:");

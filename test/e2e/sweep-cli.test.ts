@@ -56,6 +56,14 @@ test("bench --sweep from the CLI: the grid and its estimate first, keys in every
     const limited = await runCli([...big, "--yes", "--max-variants", "10"], env);
     assert.equal(limited.code, 2);
     assert.match(limited.stderr, /15 variants, more than the limit of 10; .*--max-variants 15/);
+    assert.doesNotMatch(limited.stderr, /sweep: 15 variants/, "refused before the estimate reads the document or embeds a question");
+    // A gate names the variant it judged.
+    const gated = await runCli(
+      ["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=128,256", "--dry-run", "-q", "--fail-under", "avg_iou=0.99"],
+      env,
+    );
+    assert.equal(gated.code, 1, gated.stderr);
+    assert.match(gated.stderr, /--fail-under avg_iou=0.99 missed: recursive(@chunk_size=128)? has 0\.\d+/);
     const bad = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive@chunk_size=0"], env);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /strategy variant "recursive@chunk_size=0": recursive: chunk_size/);

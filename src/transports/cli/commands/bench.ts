@@ -199,7 +199,7 @@ export function registerBenchCommand(program: Command): void {
           sweep: options.sweep,
           topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
         };
-        if (isSweep(options)) await confirmSweep(app, { ...selection, document, questions, dryRun: options.dryRun }, options);
+        if (isSweep(options)) await confirmSweep(app, { ...selection, document, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
         const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
         const experiment = await app
           .bench({
