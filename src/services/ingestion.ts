@@ -95,7 +95,9 @@ export class IngestionService {
         reject(new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`));
       }, this.limits.timeoutSeconds * 1000);
     });
-    const work = this.run(jobId, tenantId, domain, filename, bytes, controller.signal, step);
+    // Once the version is committed the upload has succeeded: the deadline no longer applies.
+    const disarmDeadline = () => clearTimeout(timer);
+    const work = this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline });
     try {
       return await Promise.race([work, timeout]);
     } catch (error) {
@@ -121,9 +123,9 @@ export class IngestionService {
     domain: string,
     filename: string,
     bytes: Buffer,
-    signal: AbortSignal,
-    step: { name: string },
+    deadline: { signal: AbortSignal; step: { name: string }; disarmDeadline(): void },
   ): Promise<IngestionResult> {
+    const { signal, step } = deadline;
     const parsed = await parseInWorker(bytes, filename, parseLimitsOf(this.ctx.config), signal);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
     const written: Written = {};
@@ -143,7 +145,7 @@ export class IngestionService {
       },
       async (plan) => {
         step.name = "storing the file";
-        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, signal, step, written }, plan);
+        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, ...deadline, written }, plan);
         try {
           version = await sink.allocate();
         } catch (error) {
@@ -176,6 +178,7 @@ export class IngestionService {
       format: string;
       signal: AbortSignal;
       step: { name: string };
+      disarmDeadline(): void;
       written: Written;
     },
     plan: IndexPlan,
@@ -221,6 +224,8 @@ export class IngestionService {
         if (job.signal.aborted || !this.repo.commitSourceFile(written.fileId!, jobId)) {
           throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
         }
+        // In the same tick as the commit, so the deadline cannot fire between them.
+        job.disarmDeadline();
         committed = true;
         step.name = "publishing the new version";
         const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename);
