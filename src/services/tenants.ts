@@ -103,7 +103,7 @@ export function tenantService(repo: TenantsRepo) {
       if (!repo.revokeKey(id, nowTimestamp())) throw new NotFoundError(`active key not found: ${id}`);
     },
     authenticate: (authorization: string | undefined) => authenticate(repo, authorization),
-    listDomains: (tenantId: string) => repo.listDomains(tenantId),
+    listDomains: (tenantId: string, page: { offset: number; limit: number }) => repo.listDomains(tenantId, page.offset, page.limit),
     createDomain: (tenantId: string, domain: string, displayName: string) => createDomain(repo, tenantId, domain, displayName),
     updateDomain: (tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }) =>
       updateDomain(repo, tenantId, domain, changes),

@@ -93,7 +93,7 @@ function countStatements<T>(db: Db, fn: () => T): { result: T; statements: numbe
   }
 }
 
-test("GET /documents and /experiments pages cost the same number of queries for 2 rows as for 40", async () => {
+test("GET /documents, /experiments and /v1/domains pages cost the same number of queries for 2 rows as for 40", async () => {
   const ws = await createWorkspace();
   try {
     const ctx = ws.internals.context;
@@ -147,6 +147,13 @@ test("GET /documents and /experiments pages cost the same number of queries for 
     assert.deepEqual(ctx.documents.record("doc_039")!.chunkCounts, large.result.items[0]!.chunkCounts, "a single document reads the same counts");
     const experiments = countStatements(db, () => ctx.experiments.list(0, 50));
     assert.equal(experiments.statements, 2);
+    // /v1 domains: one query per page, however many domains the tenant has.
+    const tenant = ws.app.tenants.createTenant("acme");
+    for (let i = 0; i < 40; i++) ws.app.tenants.createDomain(tenant.id, `d${String(i).padStart(2, "0")}`, `Domain ${i}`);
+    const domains = countStatements(db, () => ws.internals.tenantsRepo.listDomains(tenant.id, 10, 5));
+    assert.equal(domains.statements, 1);
+    assert.deepEqual([domains.result.total, domains.result.items.map((d) => d.domain)], [40, ["d10", "d11", "d12", "d13", "d14"]]);
+    assert.equal(ws.internals.tenantsRepo.listDomains(tenant.id, 100, 5).total, 40, "a page past the end still counts");
   } finally {
     await ws.cleanup();
   }

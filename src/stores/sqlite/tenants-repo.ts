@@ -78,8 +78,13 @@ export class TenantsRepo {
     return r ? toDomain(r) : null;
   }
 
-  listDomains(tenantId: string): TenantDomain[] {
-    return (this.db.prepare(`SELECT * FROM tenant_domains WHERE tenant_id = ? ORDER BY domain`).all(tenantId) as Array<Record<string, string>>).map(toDomain);
+  /** One page of a tenant's domains by name, with the total: paged in SQL, whatever the count. */
+  listDomains(tenantId: string, offset: number, limit: number): { items: TenantDomain[]; total: number } {
+    const rows = this.db
+      .prepare(`SELECT *, COUNT(*) OVER () AS total FROM tenant_domains WHERE tenant_id = ? ORDER BY domain LIMIT ? OFFSET ?`)
+      .all(tenantId, limit, offset) as Array<Record<string, string> & { total: number }>;
+    const total = rows[0]?.total ?? (this.db.prepare(`SELECT COUNT(*) AS n FROM tenant_domains WHERE tenant_id = ?`).get(tenantId) as { n: number }).n;
+    return { items: rows.map(toDomain), total };
   }
 
   updateDomain(tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }, at: string): TenantDomain | null {

@@ -82,8 +82,8 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     { config: { scopes: ["domains:read"] }, schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)", querystring: domainsQuery } },
     async (request) => {
       const { offset, limit } = request.query as { offset: number; limit: number };
-      const all = tenants.listDomains(who(request).tenantId);
-      return { items: all.slice(offset, offset + limit).map(domainView), total: all.length, offset, limit };
+      const page = tenants.listDomains(who(request).tenantId, { offset, limit });
+      return { items: page.items.map(domainView), total: page.total, offset, limit };
     },
   );
 
