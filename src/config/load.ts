@@ -94,9 +94,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       if (raw === undefined || raw === "") continue;
       const parsed = coerce(setting.kind, raw);
       if (!parsed.ok) {
-        errors.push(
-          `${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind}`,
-        );
+        const expected = setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind;
+        errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${expected}`);
         break;
       }
       values[setting.key] = parsed.value;

@@ -132,9 +132,8 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
     // The questions the comparison paired (a run stopped early pairs fewer than were asked).
     const paired = [...new Set(comparisons.filter((c) => !c.significant).map((c) => c.questions))].sort((a, b) => a - b);
     const questions = paired.length === 1 ? `${paired[0]}` : `${paired[0]}-${paired[paired.length - 1]}`;
-    parts.push(
-      `its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : ""})`,
-    );
+    const tied = exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : "";
+    parts.push(`its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${tied})`);
   }
   if (clear.length > 0) parts.push(`its lead over ${listWords(clear)} is significant at ${level}`);
   return `${best} is best; ${parts.join("; ")}.`;

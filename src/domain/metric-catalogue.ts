@@ -114,7 +114,8 @@ export const METRICS: readonly MetricDefinition[] = [
     field: "avgRetrievalEfficiency",
     perQuestion: "retrievalEfficiency",
     definition:
-      "IoU on a log scale from retrieving the whole document (0) to retrieving exactly the reference text (1): each halving of the extra text retrieved counts the same",
+      "IoU on a log scale from retrieving the whole document (0) to retrieving exactly the reference text (1): " +
+      "each halving of the extra text retrieved counts the same",
   },
   {
     key: "avg_precision_omega",

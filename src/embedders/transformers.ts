@@ -39,7 +39,8 @@ async function loadTransformers(): Promise<TransformersModule> {
   // This file is src/embedders/ or dist/embedders/: the package root is two folders up.
   const root = fileURLToPath(new URL("../../", import.meta.url)).replace(/[\\/]$/, "");
   throw new ProviderError(
-    `hf: embedders need @huggingface/transformers, which chunkeval does not install by default (with onnxruntime it is ~330 MB). Install it with:\n  ${transformersInstallCommand(root)}`,
+    "hf: embedders need @huggingface/transformers, which chunkeval does not install by default (with onnxruntime it is ~330 MB). " +
+      `Install it with:\n  ${transformersInstallCommand(root)}`,
     { cause: loaded.error },
   );
 }

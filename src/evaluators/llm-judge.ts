@@ -43,7 +43,11 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
         return parseJsonReply(r.text, what);
       };
       const graded = await ask(
-        `Rate from 0 to 10 whether the CONTEXT contains the information needed to answer the QUESTION (10: everything the answer needs is there; 5: part of it; 0: none of it). Judge only whether the needed information is present; unrelated text around it does not lower the score.\nQUESTION: ${input.question}\nCONTEXT:\n${context(input.contexts)}\nReply with JSON only: {"score": <number from 0 to 10>}`,
+        "Rate from 0 to 10 whether the CONTEXT contains the information needed to answer the QUESTION " +
+          "(10: everything the answer needs is there; 5: part of it; 0: none of it). " +
+          "Judge only whether the needed information is present; unrelated text around it does not lower the score.\n" +
+          `QUESTION: ${input.question}\nCONTEXT:\n${context(input.contexts)}\n` +
+          'Reply with JSON only: {"score": <number from 0 to 10>}',
         "context relevance",
       );
       const score = Number(graded.score);
@@ -53,7 +57,9 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
       let faithfulness: number | null = null;
       if (input.answered && input.measureFaithfulness) {
         const extracted = await ask(
-          `Break the ANSWER to the QUESTION into short, standalone factual statements.\nQUESTION: ${input.question}\nANSWER: ${input.answer}\nReply with JSON only: {"statements": ["...", "..."]}`,
+          "Break the ANSWER to the QUESTION into short, standalone factual statements.\n" +
+            `QUESTION: ${input.question}\nANSWER: ${input.answer}\n` +
+            'Reply with JSON only: {"statements": ["...", "..."]}',
           "statement extraction",
         );
         const statements = extracted.statements;
@@ -61,7 +67,10 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
           throw new ProviderError("judge reply for statement extraction has no list of statements");
         if (statements.length > 0) {
           const verified = await ask(
-            `For each STATEMENT, decide whether it can be directly inferred from the CONTEXT (1) or not (0).\nCONTEXT:\n${context(input.contexts)}\nSTATEMENTS:\n${statements.map((s, i) => `${i + 1}. ${s}`).join("\n")}\nReply with JSON only: {"verdicts": [{"statement": "...", "verdict": 1}, ...]} with one verdict per statement, in order.`,
+            "For each STATEMENT, decide whether it can be directly inferred from the CONTEXT (1) or not (0).\n" +
+              `CONTEXT:\n${context(input.contexts)}\n` +
+              `STATEMENTS:\n${statements.map((s, i) => `${i + 1}. ${s}`).join("\n")}\n` +
+              'Reply with JSON only: {"verdicts": [{"statement": "...", "verdict": 1}, ...]} with one verdict per statement, in order.',
             "statement verification",
           );
           const verdicts = verified.verdicts;

@@ -5,7 +5,8 @@ import type { Span } from "../text/spans.js";
 
 /** What the offline generator says about its output, in the file and in the command's output. */
 export const TEMPLATE_NOTICE =
-  "Template questions built without a language model (heading + key sentence of each section). Useful as a smoke test of the pipeline, not a substitute for real questions: configure an LLM (--generator openai:<model>) for those.";
+  "Template questions built without a language model (heading + key sentence of each section). " +
+  "Useful as a smoke test of the pipeline, not a substitute for real questions: configure an LLM (--generator openai:<model>) for those.";
 
 export interface TemplateQuestion {
   question: string;

@@ -84,8 +84,9 @@ export function inspectZip(bytes: Buffer, filename: string, limits: ZipLimits): 
       throw new DocumentLimitError(`${filename}: the package unpacks to more than max_unpacked_mb (${limits.maxUnpackedBytes / (1024 * 1024)} MB)`);
     }
     if (unpackedSize > RATIO_GRACE_BYTES && unpackedSize / Math.max(1, packedSize) > limits.maxCompressionRatio) {
+      const ratio = Math.round(unpackedSize / Math.max(1, packedSize));
       throw new DocumentLimitError(
-        `${filename}: entry ${name} unpacks ${Math.round(unpackedSize / Math.max(1, packedSize))} times its packed size, more than max_compression_ratio (${limits.maxCompressionRatio})`,
+        `${filename}: entry ${name} unpacks ${ratio} times its packed size, more than max_compression_ratio (${limits.maxCompressionRatio})`,
       );
     }
     entries.push({ name, method, packedSize, unpackedSize, dataStart, dataEnd, localHeaderOffset });

@@ -29,17 +29,27 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
     .map((b, i) => {
       const y = 26 + i * rowH;
       const label = `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="label">${escape(b.label)}</text>`;
-      if (b.value === null) return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a — ${escape(shorten(b.missing ?? "not measured", 64))}</text>`;
+      if (b.value === null) {
+        const missing = escape(shorten(b.missing ?? "not measured", 64));
+        return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a — ${missing}</text>`;
+      }
       const width = Math.max(1, (plotW * Math.max(0, b.value)) / max);
       const whisker = b.interval
-        ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
+        ? `<line x1="${labelW + (plotW * Math.max(0, b.interval[0])) / max}" x2="${labelW + (plotW * Math.min(max, b.interval[1])) / max}" ` +
+          `y1="${y + 10}" y2="${y + 10}" class="whisker"/>`
         : "";
       // The value is written past the bar and its whisker, so the two never cross.
       const valueX = labelW + Math.max(width, b.interval ? (plotW * Math.min(max, b.interval[1])) / max : 0) + 6;
-      return `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}<text x="${valueX.toFixed(1)}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`;
+      return (
+        `${label}<rect x="${labelW}" y="${y}" width="${width.toFixed(1)}" height="20" class="${b.highlight ? "bar best" : "bar"}"/>${whisker}` +
+        `<text x="${valueX.toFixed(1)}" y="${y + 15}" class="value">${fmt(b.value)}${options.unit ?? ""}</text>`
+      );
     })
     .join("");
-  return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${rows}</svg>`;
+  return (
+    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
+    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${rows}</svg>`
+  );
 }
 
 export interface Point {
@@ -151,7 +161,11 @@ export function scatterChart(
   const plotW = W - left - 150;
   const plotH = bottom - top;
   if (points.length === 0)
-    return `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text><text x="0" y="34" class="na">n/a (nothing measured)</text></svg>`;
+    return (
+      `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}">` +
+      `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>` +
+      '<text x="0" y="34" class="na">n/a (nothing measured)</text></svg>'
+    );
   const xAxis = fitAxis(
     points.map((p) => p.x),
     axes.xBounds,
@@ -169,13 +183,15 @@ export function scatterChart(
   const xTicks = xAxis.ticks
     .map(
       (t) =>
-        `<line x1="${sx(t).toFixed(1)}" y1="${bottom}" x2="${sx(t).toFixed(1)}" y2="${bottom + 4}" class="axis"/><text x="${sx(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" class="tick">${tickText(t, xAxis.ticks)}</text>`,
+        `<line x1="${sx(t).toFixed(1)}" y1="${bottom}" x2="${sx(t).toFixed(1)}" y2="${bottom + 4}" class="axis"/>` +
+        `<text x="${sx(t).toFixed(1)}" y="${bottom + 16}" text-anchor="middle" class="tick">${tickText(t, xAxis.ticks)}</text>`,
     )
     .join("");
   const yTicks = yAxis.ticks
     .map(
       (t) =>
-        `<line x1="${left - 4}" y1="${sy(t).toFixed(1)}" x2="${left + plotW}" y2="${sy(t).toFixed(1)}" class="grid-line"/><text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`,
+        `<line x1="${left - 4}" y1="${sy(t).toFixed(1)}" x2="${left + plotW}" y2="${sy(t).toFixed(1)}" class="grid-line"/>` +
+        `<text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`,
     )
     .join("");
   const at = points.map((p) => ({ x: sx(p.x), y: sy(p.y), label: p.label }));
@@ -184,15 +200,25 @@ export function scatterChart(
     .map((p, i) => {
       const l = labels[i]!;
       const leader = l.leader
-        ? `<line x1="${at[i]!.x.toFixed(1)}" y1="${at[i]!.y.toFixed(1)}" x2="${(l.x + (l.anchor === "end" ? 2 : -2)).toFixed(1)}" y2="${(l.y - 4).toFixed(1)}" class="leader"/>`
+        ? `<line x1="${at[i]!.x.toFixed(1)}" y1="${at[i]!.y.toFixed(1)}" ` +
+          `x2="${(l.x + (l.anchor === "end" ? 2 : -2)).toFixed(1)}" y2="${(l.y - 4).toFixed(1)}" class="leader"/>`
         : "";
-      return `${leader}<circle cx="${at[i]!.x.toFixed(1)}" cy="${at[i]!.y.toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}"><title>${escape(p.label)}: ${fmt(p.x, 4)}, ${fmt(p.y)}</title></circle><text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">${escape(p.label)}</text>`;
+      return (
+        `${leader}<circle cx="${at[i]!.x.toFixed(1)}" cy="${at[i]!.y.toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}">` +
+        `<title>${escape(p.label)}: ${fmt(p.x, 4)}, ${fmt(p.y)}</title></circle>` +
+        `<text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">${escape(p.label)}</text>`
+      );
     })
     .join("");
-  return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>
-${yTicks}<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/><line x1="${left}" y1="${bottom}" x2="${left}" y2="${top}" class="axis"/>${xTicks}
-<text x="${left + plotW / 2}" y="${h - 8}" text-anchor="middle" class="label">${escape(axes.x)}</text>
-<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" class="label">${escape(axes.y)}</text>${dots}</svg>`;
+  return (
+    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
+    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>\n` +
+    `${yTicks}<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/>` +
+    `<line x1="${left}" y1="${bottom}" x2="${left}" y2="${top}" class="axis"/>${xTicks}\n` +
+    `<text x="${left + plotW / 2}" y="${h - 8}" text-anchor="middle" class="label">${escape(axes.x)}</text>\n` +
+    `<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" class="label">${escape(axes.y)}</text>` +
+    `${dots}</svg>`
+  );
 }
 
 /** A histogram of chunk sizes in tokens. */
@@ -210,10 +236,15 @@ export function histogram(title: string, values: number[], bins = 12): string {
   const rects = counts
     .map(
       (c, i) =>
-        `<rect x="${(20 + i * barW).toFixed(1)}" y="${(130 - (plotH * c) / top).toFixed(1)}" width="${(barW - 2).toFixed(1)}" height="${((plotH * c) / top).toFixed(1)}" class="bar"><title>${min + i * width}-${min + (i + 1) * width - 1} tokens: ${c}</title></rect>`,
+        `<rect x="${(20 + i * barW).toFixed(1)}" y="${(130 - (plotH * c) / top).toFixed(1)}" width="${(barW - 2).toFixed(1)}" ` +
+        `height="${((plotH * c) / top).toFixed(1)}" class="bar"><title>${min + i * width}-${min + (i + 1) * width - 1} tokens: ${c}</title></rect>`,
     )
     .join("");
-  return `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="14" class="title">${escape(title)}</text>${rects}<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text></svg>`;
+  return (
+    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
+    `<title>${escape(title)}</title><text x="0" y="14" class="title">${escape(title)}</text>${rects}` +
+    `<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text></svg>`
+  );
 }
 
 export interface Panel {
@@ -237,6 +268,7 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
   const top = 26;
   const h = top + Math.ceil(panels.length / cols) * panelH + legendH;
   const dashes = ["", "6 3", "2 3", "8 3 2 3", "1 2"];
+  const dashAttribute = (k: number) => (dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : "");
   const drawn = panels
     .map((panel, p) => {
       const ox = (p % cols) * panelW;
@@ -256,28 +288,45 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
           const pts = s.points.map((pt, i) => (pt.y === null ? null : { x: sx(i), y: sy(pt.y), pt })).filter((v): v is NonNullable<typeof v> => v !== null);
           const path =
             pts.length > 1
-              ? `<polyline points="${pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" ")}" fill="none" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/>`
+              ? `<polyline points="${pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" ")}" ` +
+                `fill="none" class="axis" stroke-width="1.5"${dashAttribute(k)}/>`
               : "";
           const marks = pts
             .map((q) => {
               const whisker = q.pt.interval
-                ? `<line x1="${q.x.toFixed(1)}" x2="${q.x.toFixed(1)}" y1="${sy(q.pt.interval[0]).toFixed(1)}" y2="${sy(q.pt.interval[1]).toFixed(1)}" class="whisker"/>`
+                ? `<line x1="${q.x.toFixed(1)}" x2="${q.x.toFixed(1)}" ` +
+                  `y1="${sy(q.pt.interval[0]).toFixed(1)}" y2="${sy(q.pt.interval[1]).toFixed(1)}" class="whisker"/>`
                 : "";
-              return `${whisker}<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="3.5" class="dot"><title>${escape(s.label)}: ${fmt(q.pt.y!, 3)}${q.pt.interval ? ` [${fmt(q.pt.interval[0], 3)}, ${fmt(q.pt.interval[1], 3)}]` : ""}</title></circle>`;
+              const range = q.pt.interval ? ` [${fmt(q.pt.interval[0], 3)}, ${fmt(q.pt.interval[1], 3)}]` : "";
+              return (
+                `${whisker}<circle cx="${q.x.toFixed(1)}" cy="${q.y.toFixed(1)}" r="3.5" class="dot">` +
+                `<title>${escape(s.label)}: ${fmt(q.pt.y!, 3)}${range}</title></circle>`
+              );
             })
             .join("");
           return path + marks;
         })
         .join("");
-      return `<text x="${ox + 4}" y="${oy + 14}" class="label">${escape(panel.title)}</text><line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" class="axis"/><line x1="${left}" y1="${bottom}" x2="${left}" y2="${plotTop}" class="axis"/><text x="${left - 4}" y="${plotTop + 4}" text-anchor="end" class="label">${fmt(panel.yMax)}</text><text x="${left - 4}" y="${bottom}" text-anchor="end" class="label">0</text>${ticks}<text x="${(left + right) / 2}" y="${bottom + 28}" text-anchor="middle" class="label">${escape(xAxis.x)}</text>${lines}`;
+      return (
+        `<text x="${ox + 4}" y="${oy + 14}" class="label">${escape(panel.title)}</text>` +
+        `<line x1="${left}" y1="${bottom}" x2="${right}" y2="${bottom}" class="axis"/>` +
+        `<line x1="${left}" y1="${bottom}" x2="${left}" y2="${plotTop}" class="axis"/>` +
+        `<text x="${left - 4}" y="${plotTop + 4}" text-anchor="end" class="label">${fmt(panel.yMax)}</text>` +
+        `<text x="${left - 4}" y="${bottom}" text-anchor="end" class="label">0</text>${ticks}` +
+        `<text x="${(left + right) / 2}" y="${bottom + 28}" text-anchor="middle" class="label">${escape(xAxis.x)}</text>${lines}`
+      );
     })
     .join("");
   const legendTop = h - legendH + 10;
   const legend = series
     .map(
       (label, k) =>
-        `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : ""}/><text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`,
+        `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashAttribute(k)}/>` +
+        `<text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`,
     )
     .join("");
-  return `<svg class="chart sweep" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}"><title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${drawn}${legend}</svg>`;
+  return (
+    `<svg class="chart sweep" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
+    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${drawn}${legend}</svg>`
+  );
 }

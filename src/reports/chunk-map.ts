@@ -59,7 +59,9 @@ function visibleWindows(text: string, references: Span[]): { windows: Span[]; no
   const shown = windows.reduce((n, w) => n + w.end - w.start, 0);
   return {
     windows,
-    note: `The document is about ${pages} pages long (${PAGE_CHARS} characters a page), so the map shows only the text within ${WINDOW_CHARS} characters of a reference excerpt: ${shown} of ${text.length} characters.`,
+    note:
+      `The document is about ${pages} pages long (${PAGE_CHARS} characters a page), ` +
+      `so the map shows only the text within ${WINDOW_CHARS} characters of a reference excerpt: ${shown} of ${text.length} characters.`,
   };
 }
 

@@ -64,29 +64,27 @@ function recommendation(e: ExperimentRecord): string[] {
   const lines = [e.verdict];
   const variant = parseVariantKey(e.bestStrategy);
   if (variant.parameters.length > 0) {
-    lines.push(
-      `The best variant is ${e.bestStrategy}: ${variant.strategy} with ${variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ")}, every other parameter at its default.`,
-    );
+    const settings = variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ");
+    lines.push(`The best variant is ${e.bestStrategy}: ${variant.strategy} with ${settings}, every other parameter at its default.`);
   }
   const interval = best.confidenceIntervals?.composite_score;
   if (best.compositeScore !== null) {
-    lines.push(
-      `${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : ""}.`,
-    );
+    const range = interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
+    lines.push(`${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${range}.`);
   }
-  if (best.hitRate !== null)
-    lines.push(
-      `It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : ""}.`,
-    );
+  if (best.hitRate !== null) {
+    const recall = best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : "";
+    lines.push(`It found the passage that holds the answer for ${(100 * best.hitRate).toFixed(0)}% of the questions${recall}.`);
+  }
   if (best.hallucinationRate !== null)
     lines.push(`${(100 * best.hallucinationRate).toFixed(0)}% of its answers were judged unsupported by the retrieved context.`);
   else if (best.missing?.hallucination_rate) lines.push(`Hallucination was not measured: ${best.missing.hallucination_rate}.`);
   const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
   if (runnerUp) {
     const ci = runnerUp.confidenceInterval;
-    lines.push(
-      `The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${ci ? ` (95 % interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : ""}: ${runnerUp.significant ? "a significant lead" : "within noise"}.`,
-    );
+    const range = ci ? ` (95 % interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
+    const lead = runnerUp.significant ? "a significant lead" : "within noise";
+    lines.push(`The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${range}: ${lead}.`);
   }
   if (e.details.dryRun) lines.push("This was a dry run: only retrieval was measured; answers and judging were not run.");
   return lines;
@@ -110,9 +108,8 @@ function tradeOffs(e: ExperimentRecord): string[] {
   if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
   if (entries.every(([, m]) => m.costUsd === 0)) {
     const leanest = by((m) => m.tokens.totalTokens, true);
-    out.push(
-      `Every strategy cost nothing with the configured (local) providers${leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : ""}.`,
-    );
+    const fewest = leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : "";
+    out.push(`Every strategy cost nothing with the configured (local) providers${fewest}.`);
   } else {
     const cheapest = by((m) => m.costUsd, true);
     if (cheapest) out.push(`Lowest cost: ${cheapest[0]} ($${cheapest[1].costUsd.toFixed(4)} for this run).`);
@@ -238,7 +235,9 @@ function viewModel(input: ReportInput, view: ReportView) {
     questions,
     baseline: input.baseline,
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,
-    configLine: `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; generator ${e.details.generator}; judge ${e.details.judge}${e.details.dryRun ? "; dry run" : ""}`,
+    configLine:
+      `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; ` +
+      `generator ${e.details.generator}; judge ${e.details.judge}${e.details.dryRun ? "; dry run" : ""}`,
   };
 }
 

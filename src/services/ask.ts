@@ -40,7 +40,8 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   const state = ctx.chunks.state(input.documentId, input.strategy);
   if (!state) {
     throw new QueryError(
-      `document ${input.documentId} has not been processed with strategy ${input.strategy}; run: chunkeval process ${input.documentId} --strategies ${input.strategy}`,
+      `document ${input.documentId} has not been processed with strategy ${input.strategy}; ` +
+        `run: chunkeval process ${input.documentId} --strategies ${input.strategy}`,
     );
   }
   const started = performance.now();

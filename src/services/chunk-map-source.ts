@@ -23,7 +23,8 @@ export function chunkMapSource(ctx: ServiceContext, experimentId: string): Chunk
   }
   const note =
     changed.length > 0
-      ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; the map shows the current chunks, the drill-down the ones the experiment retrieved.`
+      ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; ` +
+        "the map shows the current chunks, the drill-down the ones the experiment retrieved."
       : null;
   return { text: document.text, chunks, note };
 }

@@ -49,7 +49,8 @@ export function checkGridSize(variants: number, limit: number = DEFAULTS.maxSwee
   if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`max_variants must be a whole number >= 1, got ${limit}`);
   if (variants > limit) {
     throw new ValidationError(
-      `the benchmark has ${variants} variants, more than the limit of ${limit}; narrow the sweep or raise the limit with --max-variants ${variants} (max_variants over HTTP)`,
+      `the benchmark has ${variants} variants, more than the limit of ${limit}; ` +
+        `narrow the sweep or raise the limit with --max-variants ${variants} (max_variants over HTTP)`,
     );
   }
 }

@@ -17,7 +17,8 @@ export function contextPrompt(documentText: string, chunkText: string): string {
     "<chunk>",
     chunkText,
     "</chunk>",
-    "Give a short, succinct context that situates this chunk within the overall document, to improve search retrieval of the chunk. Answer only with the context and nothing else.",
+    "Give a short, succinct context that situates this chunk within the overall document, to improve search retrieval of the chunk. " +
+      "Answer only with the context and nothing else.",
   ].join("\n");
 }
 
@@ -76,7 +77,8 @@ export function documentContext(document: StoredDocument, start: number): string
 export const contextualRetrievalStrategy: StrategyDefinition = {
   name: "contextual_retrieval",
   description:
-    "Recursive chunks, each prefixed with a short context situating it in the document (LLM-written when one is configured) before embedding and keyword indexing; searched hybrid (dense + BM25, reciprocal rank fusion).",
+    "Recursive chunks, each prefixed with a short context situating it in the document (LLM-written when one is configured) " +
+    "before embedding and keyword indexing; searched hybrid (dense + BM25, reciprocal rank fusion).",
   parameters: recursiveParameters,
   async create(given) {
     const options = resolveOptions("contextual_retrieval", recursiveParameters, given);

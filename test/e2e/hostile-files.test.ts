@@ -90,7 +90,9 @@ const CASES: HostileCase[] = [
     filename: "laughs.docx",
     bytes: () =>
       docxWithDocumentXml(
-        `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`).join("")}]><w:document ${NS}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>`,
+        `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">` +
+          Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ""};`.repeat(10)}">`).join("") +
+          `]><w:document ${NS}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>`,
       ),
     documents: { status: 400, type: "ChunkingError", message: /DTD/ },
     v1: { status: 400, code: "unprocessable_document", message: /DTD/ },
@@ -100,7 +102,8 @@ const CASES: HostileCase[] = [
     filename: "xxe.docx",
     bytes: () =>
       docxWithDocumentXml(
-        `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:document ${NS}><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>`,
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' +
+          `<w:document ${NS}><w:body><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:body></w:document>`,
       ),
     documents: { status: 400, type: "ChunkingError", message: /DTD/ },
     v1: { status: 400, code: "unprocessable_document", message: /DTD/ },
@@ -254,8 +257,10 @@ test("hostile files: the right error, bounded memory, the server answering throu
       const { documents, v1 } = measured.result;
       const peak = peakRssMb(server.pid);
       const label = `${c.name}: /documents ${documents.status} ${documents.body.type ?? ""}, /v1/files ${v1.status} ${v1.body.error?.code ?? ""}`;
+      const shownName = c.filename.length > 40 ? `${c.filename.slice(0, 12)}… (${c.filename.length} chars)` : JSON.stringify(c.filename);
       rows.push(
-        `| ${c.name} | ${c.filename.length > 40 ? `${c.filename.slice(0, 12)}… (${c.filename.length} chars)` : JSON.stringify(c.filename)} | ${(bytes.length / 1024).toFixed(0)} KB | ${documents.status} ${documents.body.type ?? ""} | ${v1.status} ${v1.body.error?.code ?? ""} | ${peak.toFixed(0)} MB | ${measured.slowestMs.toFixed(0)} ms (${measured.probes} probes) |`,
+        `| ${c.name} | ${shownName} | ${(bytes.length / 1024).toFixed(0)} KB | ${documents.status} ${documents.body.type ?? ""} | ` +
+          `${v1.status} ${v1.body.error?.code ?? ""} | ${peak.toFixed(0)} MB | ${measured.slowestMs.toFixed(0)} ms (${measured.probes} probes) |`,
       );
 
       assert.equal(documents.status, c.documents.status, label + " " + JSON.stringify(documents.body).slice(0, 300));

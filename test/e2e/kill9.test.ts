@@ -72,7 +72,8 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
     const doc = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
     assert.equal((await runCli(["process", doc, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
     assert.equal((await runCli(["tenants", "create", "acme"], env)).code, 0);
-    const auth = `Bearer ${(await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write"], env)).stdout.trim().split("\n").at(-1)}`;
+    const key = await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write"], env);
+    const auth = `Bearer ${key.stdout.trim().split("\n").at(-1)}`;
     server = await spawnServe(env);
     const post = (path: string, body: unknown) =>
       fetch(server!.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: auth }, body: JSON.stringify(body) });
@@ -83,7 +84,9 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         i % 20 === 0
           ? { h: `Section ${i / 20}` }
           : {
-              p: `Paragraph ${i} of the long document: the harbour light keeps ships away from the rocks, and the keeper records the weather at dawn, noon and dusk.`,
+              p:
+                `Paragraph ${i} of the long document: the harbour light keeps ships away from the rocks, ` +
+                "and the keeper records the weather at dawn, noon and dusk.",
             },
       ),
     );

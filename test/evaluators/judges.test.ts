@@ -19,7 +19,8 @@ before(async () => {
 after(() => embedder.close());
 
 const MEMBERSHIP =
-  "Today the cooperative serves 4,200 member households and 310 small businesses. The board is chaired by Anna Lind. Members can vote at the annual general meeting.";
+  "Today the cooperative serves 4,200 member households and 310 small businesses. The board is chaired by Anna Lind. " +
+  "Members can vote at the annual general meeting.";
 const TARIFFS = "The night tariff applies from 23:00 to 07:00. Prices are reviewed every January by the tariff committee. Standing charges are billed monthly.";
 const WIND = "The two wind turbines on the ridge produce about 11 gigawatt-hours a year. They were commissioned in 2016 after a member vote.";
 const DOCUMENT = [
@@ -48,7 +49,9 @@ test("stemming: every inflection of a word meets one stem", () => {
   assert.deepEqual(contentTerms("household households"), ["household", "household"]);
 });
 
-test("faithfulness (offline judge, LLM-style answers): high when supported, low for a changed number, a swapped name, a negation, an off-topic claim", async () => {
+const LLM_STYLE_FAITHFULNESS_TEST =
+  "faithfulness (offline judge, LLM-style answers): high when supported, low for a changed number, a swapped name, a negation, an off-topic claim";
+test(LLM_STYLE_FAITHFULNESS_TEST, async () => {
   const judge = createEmbeddingJudge(embedder);
   const faithfulness = async (answer: string) => (await judge.judge(input({ answer }))).faithfulness;
   assert.equal(await faithfulness("The cooperative serves 4,200 member households."), 10);

@@ -10,7 +10,8 @@ export class ExperimentsRepo {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds, estimated_cost_usd, details_json, created_at, verdict_json)
+          `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds,
+             estimated_cost_usd, details_json, created_at, verdict_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(

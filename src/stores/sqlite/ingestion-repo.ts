@@ -57,7 +57,8 @@ export class IngestionRepo {
         .get(f.tenantId, f.domain, f.filename) as { v: number };
       this.db
         .prepare(
-          `INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at, committed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+          `INSERT INTO source_files (id, tenant_id, domain, filename, version, content_hash, object_path, created_at, committed)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
         )
         .run(f.id, f.tenantId, f.domain, f.filename, v, f.contentHash, f.objectPath, f.createdAt);
       this.db.prepare(`UPDATE ingestion_jobs SET source_file_id = ? WHERE id = ?`).run(f.id, jobId);
@@ -82,7 +83,8 @@ export class IngestionRepo {
     return (
       this.db
         .prepare(
-          `UPDATE ingestion_jobs SET status = 'completed', chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ? WHERE id = ? AND status = 'running'`,
+          `UPDATE ingestion_jobs SET status = 'completed', chunks_indexed = ?, points_created = ?, points_soft_deleted = ?, finished_at = ?
+           WHERE id = ? AND status = 'running'`,
         )
         .run(outcome.chunksIndexed, outcome.pointsCreated, outcome.pointsSoftDeleted, at, id).changes > 0
     );
@@ -112,7 +114,8 @@ export class IngestionRepo {
   insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">, owner: Owner): void {
     this.db
       .prepare(
-        `INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at, owner_instance, owner_pid, owner_host) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+        `INSERT INTO ingestion_jobs (id, tenant_id, domain, filename, status, created_at, owner_instance, owner_pid, owner_host)
+         VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
       )
       .run(j.id, j.tenantId, j.domain, j.filename, j.createdAt, owner.instance, owner.pid, owner.host);
   }

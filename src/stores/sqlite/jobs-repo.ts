@@ -51,7 +51,8 @@ export class JobsRepo {
   insert(job: { jobId: string; jobType: string; params: unknown; createdAt: string }, owner: Owner, nowMs = Date.now()): void {
     this.db
       .prepare(
-        `INSERT INTO jobs (id, job_type, status, params_json, created_at, owner_instance, owner_pid, owner_host, heartbeat_at_ms) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO jobs (id, job_type, status, params_json, created_at, owner_instance, owner_pid, owner_host, heartbeat_at_ms)
+         VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
       )
       .run(job.jobId, job.jobType, JSON.stringify(job.params), job.createdAt, owner.instance, owner.pid, owner.host, nowMs);
   }

@@ -59,7 +59,11 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   });
   await app.register((await import("@fastify/swagger")).default, {
     openapi: {
-      info: { title: "chunkeval evaluation API", version: "0.1.0", description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4)." },
+      info: {
+        title: "chunkeval evaluation API",
+        version: "0.1.0",
+        description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4).",
+      },
       ...(config.apiKey ? { components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } }, security: [{ bearer: [] }] } : {}),
     },
   });

@@ -15,7 +15,8 @@ function printQuery(q: QueryRecord): void {
   );
   const l = q.latencyBreakdown;
   printLine(
-    `latency: embed ${formatNumber(l.embedSeconds)}s, search ${formatNumber(l.searchSeconds)}s, answer ${formatNumber(l.answerSeconds)}s, total ${formatNumber(l.totalSeconds)}s`,
+    `latency: embed ${formatNumber(l.embedSeconds)}s, search ${formatNumber(l.searchSeconds)}s, ` +
+      `answer ${formatNumber(l.answerSeconds)}s, total ${formatNumber(l.totalSeconds)}s`,
   );
   const u = q.tokenUsage;
   printLine(`tokens: prompt ${u.promptTokens}, completion ${u.completionTokens}, total ${u.totalTokens} (${q.generator})`);

@@ -77,13 +77,13 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
   for (const line of missingMetricLines(e)) printLine(line);
   printLine(`verdict: ${e.verdict}`);
+  const { referenceUsd, referenceModel } = e.details.cost;
   printLine(
-    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${e.details.cost.referenceUsd.toFixed(4)} on ${e.details.cost.referenceModel})`,
+    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; ` +
+      `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
-  if (e.details.fullRunEstimate)
-    printLine(
-      `dry run: the full run would cost about $${e.details.fullRunEstimate.costUsd.toFixed(4)} and take about ${e.details.fullRunEstimate.seconds.toFixed(0)} s`,
-    );
+  const full = e.details.fullRunEstimate;
+  if (full) printLine(`dry run: the full run would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(0)} s`);
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
@@ -129,7 +129,8 @@ function isSweep(options: BenchOptions): boolean {
 async function confirmSweep(app: Chunkeval, input: EstimateInput, options: BenchOptions): Promise<void> {
   const estimate = await app.estimateBench(input);
   process.stderr.write(
-    `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) × ${estimate.questions} questions = ${estimate.runs} runs; ` +
+    `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
+      `× ${estimate.questions} questions = ${estimate.runs} runs; ` +
       `estimated ~${estimate.seconds.toFixed(0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""} (${estimate.embeddingRate})\n` +
       `  ${estimate.variants.join(", ")}\n`,
   );
@@ -181,7 +182,8 @@ export function registerBenchCommand(program: Command): void {
     .option("--json", "print only the Experiment JSON on stdout")
     .addHelpText(
       "after",
-      `\n${VARIANT_HELP}\n\nMetrics (scale, direction):\n${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
+      `\n${VARIANT_HELP}\n\nMetrics (scale, direction):\n` +
+        `${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
         `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
     )
     .action(async (docArg: string | undefined, options: BenchOptions, command: Command) => {
@@ -229,9 +231,9 @@ export function registerBenchCommand(program: Command): void {
         const missed = missedGates(experiment, gates);
         for (const g of missed) {
           const bound = g.kind === "fail-under" ? "below" : "above";
-          process.stderr.write(
-            `chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${g.actual === null ? `n/a (${experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured"})` : `${g.actual.toFixed(4)}, ${bound} the bound`}\n`,
-          );
+          const reason = experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured";
+          const found = g.actual === null ? `n/a (${reason})` : `${g.actual.toFixed(4)}, ${bound} the bound`;
+          process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}\n`);
         }
         if (missed.length > 0) process.exitCode = 1;
       });

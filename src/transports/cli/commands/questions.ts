@@ -49,7 +49,8 @@ export function registerQuestionsCommand(program: Command): void {
     .option("--json", "print only the file's metadata (prompt, model, thresholds, counts) as JSON on stdout")
     .addHelpText(
       "after",
-      "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such.\nThen: chunkeval bench DOC --questions FILE",
+      "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such." +
+        "\nThen: chunkeval bench DOC --questions FILE",
     )
     .action(async (docArg: string | undefined, options: GenerateOptions, command: Command) => {
       const target = await requireArgument(docArg, "doc", "Document id or Word file to write questions for:");
@@ -81,14 +82,17 @@ export function registerQuestionsCommand(program: Command): void {
         if (m.kind === "llm") {
           const d = m.counts.dropped;
           printLine(
-            `${m.counts.calls} chat calls (${m.counts.cachedReplies} from the cache, ${m.counts.malformedReplies} malformed replies); dropped ${d.poor_excerpt} with excerpts not located (similarity < ${m.thresholds!.minExcerptSimilarity}), ${d.duplicate} near-duplicates (cosine >= ${m.thresholds!.duplicateSimilarity}, ${m.duplicateEmbedder}), ${d.malformed} after malformed replies`,
+            `${m.counts.calls} chat calls (${m.counts.cachedReplies} from the cache, ${m.counts.malformedReplies} malformed replies); ` +
+              `dropped ${d.poor_excerpt} with excerpts not located (similarity < ${m.thresholds!.minExcerptSimilarity}), ` +
+              `${d.duplicate} near-duplicates (cosine >= ${m.thresholds!.duplicateSimilarity}, ${m.duplicateEmbedder}), ` +
+              `${d.malformed} after malformed replies`,
           );
           printLine(`tokens ${m.tokenUsage.totalTokens}; cost $${m.costUsd.toFixed(4)}`);
         }
-        if (m.counts.kept < m.counts.requested)
-          process.stderr.write(
-            `chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections"}\n`,
-          );
+        if (m.counts.kept < m.counts.requested) {
+          const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
+          process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
+        }
         printLine(`wrote ${out}`);
         printLine(`next: chunkeval bench ${target} --questions ${out}`);
       });
