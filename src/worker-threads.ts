@@ -44,8 +44,14 @@ export class WorkerPool {
     private readonly options: { maxWorkers: number; resourceLimits?: ResourceLimits },
   ) {}
 
-  /** Runs one task; without `timeoutMs` only the signal stops it. */
-  async run<T>(message: unknown, task: { timeoutMs?: number; signal?: AbortSignal; transfer?: ArrayBuffer[] }): Promise<T> {
+  /**
+   * Runs one task; without `timeoutMs` only the signal stops it. `onRequest` answers what the
+   * task asks of this thread while it runs (serveTasks' `call`), e.g. an embedding.
+   */
+  async run<T>(
+    message: unknown,
+    task: { timeoutMs?: number; signal?: AbortSignal; transfer?: ArrayBuffer[]; onRequest?: (payload: any) => Promise<unknown> },
+  ): Promise<T> {
     if (task.signal?.aborted) throw new WorkerTaskFailure("aborted", String(task.signal.reason ?? "aborted"));
     const worker = await this.acquire();
     return new Promise<T>((resolve, reject) => {
@@ -59,8 +65,17 @@ export class WorkerPool {
         this.release(worker, reusable);
         outcome();
       };
-      const onMessage = (m: { result?: T; error?: { className: string; message: string } }) =>
+      const onMessage = (m: { result?: T; error?: { className: string; message: string }; request?: { id: number; payload: unknown } }) => {
+        if (m.request) return answer(m.request);
         finish(true, () => (m.error ? reject(new WorkerTaskFailure("threw", m.error.message, m.error.className)) : resolve(m.result as T)));
+      };
+      const answer = ({ id, payload }: { id: number; payload: unknown }) => {
+        const asked = task.onRequest ? task.onRequest(payload) : Promise.reject(new Error("this task takes no requests"));
+        asked.then(
+          (result) => !settled && worker.postMessage({ reply: { id, result } }),
+          (error: unknown) => !settled && worker.postMessage({ reply: { id, error: describeThrown(error) } }),
+        );
+      };
       const onError = (error: Error & { code?: string }) =>
         finish(false, () =>
           reject(new WorkerTaskFailure(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed", error.message.split("\n")[0]!.slice(0, 200))),
@@ -102,18 +117,52 @@ export class WorkerPool {
   }
 }
 
-/** The body of a worker module: answers each message with `{result}` or `{error}`. */
+/** An error as it crosses a thread: its class name (restored by the receiver) and message. */
+function describeThrown(error: unknown): { className: string; message: string } {
+  if (error instanceof RemoteError) return { className: error.className, message: error.message };
+  return { className: error instanceof Error ? error.constructor.name : "Error", message: error instanceof Error ? error.message : String(error) };
+}
+
+/** An error the other thread threw, keeping its class name for whoever restores it. */
+class RemoteError extends Error {
+  constructor(
+    readonly className: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The body of a worker module: answers each message with `{result}` or `{error}`. A task may
+ * `call` the thread that runs it (WorkerPool.run's `onRequest`) and await the answer.
+ */
 export function serveTasks(
   port: import("node:worker_threads").MessagePort,
-  handle: (message: any) => Promise<{ result: unknown; transfer?: ArrayBuffer[] }>,
+  handle: (message: any, call: (payload: unknown) => Promise<any>) => Promise<{ result: unknown; transfer?: ArrayBuffer[] }>,
 ): void {
-  port.on("message", async (message: unknown) => {
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const call = (payload: unknown) =>
+    new Promise<any>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      port.postMessage({ request: { id, payload } });
+    });
+  port.on("message", async (message: { reply?: { id: number; result?: unknown; error?: { className: string; message: string } } }) => {
+    if (message.reply) {
+      const waiting = pending.get(message.reply.id);
+      pending.delete(message.reply.id);
+      const { error, result } = message.reply;
+      if (error) waiting?.reject(new RemoteError(error.className, error.message));
+      else waiting?.resolve(result);
+      return;
+    }
     try {
-      const { result, transfer } = await handle(message);
+      const { result, transfer } = await handle(message, call);
       port.postMessage({ result }, transfer ?? []);
     } catch (error) {
-      const className = error instanceof Error ? error.constructor.name : "Error";
-      port.postMessage({ error: { className, message: error instanceof Error ? error.message : String(error) } });
+      port.postMessage({ error: describeThrown(error) });
     }
   });
 }

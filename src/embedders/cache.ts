@@ -1,7 +1,7 @@
 import { hashBytes } from "../domain/hash.js";
 import type { EmbeddingCacheRepo } from "../stores/sqlite/cache-repos.js";
 import type { Embedder } from "./embedder.js";
-import { countTokens } from "../text/tokens.js";
+import { countTokensOffThread } from "../text/count-off-thread.js";
 
 export interface EmbeddingStats {
   /** Texts sent to the model. */
@@ -104,7 +104,7 @@ export class CachedEmbedder implements Embedder {
     } finally {
       for (const [h] of todo) this.inflight.delete(h);
       delta.computed += todo.filter(([h]) => found.has(h)).length;
-      for (const [h, text] of todo) if (found.has(h)) delta.computedTokens += countTokens(text);
+      delta.computedTokens += await countTokensOffThread(todo.filter(([h]) => found.has(h)).map(([, text]) => text));
       this.count(delta);
     }
     for (const [h, [pending, text]] of elsewhere) {

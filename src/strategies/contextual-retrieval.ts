@@ -59,19 +59,31 @@ export function keySentence(text: string, sectionStart: number, sectionEnd: numb
   return best;
 }
 
-/** Builds a chunk's context from the document alone: title, heading path, the section's key sentence. */
-export function documentContext(document: StoredDocument, start: number): string {
-  const path = headingPath(document.blocks, start);
-  const innermost = path[path.length - 1];
-  const sectionStart = innermost?.start ?? 0;
-  const nextHeading = document.blocks.find((b) => b.kind === "heading" && b.start > sectionStart && (!innermost || b.level <= innermost.level));
-  const sectionEnd = nextHeading?.start ?? document.text.length;
-  const parts = [`From "${document.title}"`];
-  const titles = path.map((h) => h.text).filter((t) => t !== document.title);
-  if (titles.length > 0) parts[0] += `, section "${titles.join(" > ")}"`;
-  const key = keySentence(document.text, sectionStart, sectionEnd);
-  if (key) parts.push(`The section says: ${key}`);
-  return parts.join(". ").replace(/\.\./g, ".");
+/**
+ * Builds chunks' contexts from the document alone: title, heading path, the section's key
+ * sentence. Every chunk of a section gets the same context, so it is computed once per section:
+ * finding the key sentence reads the whole section, and doing that per chunk would make a long
+ * section quadratic.
+ */
+export function documentContexts(document: StoredDocument): (start: number) => string {
+  const bySection = new Map<number, string>();
+  return (start) => {
+    const path = headingPath(document.blocks, start);
+    const innermost = path[path.length - 1];
+    const sectionStart = innermost?.start ?? 0;
+    let context = bySection.get(innermost?.start ?? -1);
+    if (context !== undefined) return context;
+    const nextHeading = document.blocks.find((b) => b.kind === "heading" && b.start > sectionStart && (!innermost || b.level <= innermost.level));
+    const sectionEnd = nextHeading?.start ?? document.text.length;
+    const parts = [`From "${document.title}"`];
+    const titles = path.map((h) => h.text).filter((t) => t !== document.title);
+    if (titles.length > 0) parts[0] += `, section "${titles.join(" > ")}"`;
+    const key = keySentence(document.text, sectionStart, sectionEnd);
+    if (key) parts.push(`The section says: ${key}`);
+    context = parts.join(". ").replace(/\.\./g, ".");
+    bySection.set(innermost?.start ?? -1, context);
+    return context;
+  };
 }
 
 export const contextualRetrievalStrategy: StrategyDefinition = {
@@ -90,8 +102,9 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
       async chunk({ document, llm, signal }) {
         const index = new TokenIndex(document.text);
         const drafts = spansToDrafts(index, recursiveSpans(index, options.chunk_size!, options.chunk_overlap!));
+        const contextAt = documentContexts(document);
         for (const draft of drafts) {
-          draft.context = llm ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim() : documentContext(document, draft.start);
+          draft.context = llm ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim() : contextAt(draft.start);
         }
         return drafts;
       },

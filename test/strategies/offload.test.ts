@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { buildDocx } from "../helpers/documents.js";
+import { longWord } from "../helpers/synthetic-texts.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+test("every strategy chunks off the event loop: a 200,000-letter word keeps this thread answering", async () => {
+  const ws = await createWorkspace();
+  try {
+    const bytes = await buildDocx([{ h: "Blob" }, { p: longWord(200_000, "letters") }, { p: "A short closing sentence about the blob." }]);
+    const doc = await ws.app.upload({ filename: "blob.docx", bytes });
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const started = performance.now();
+    const result = await ws.app.process(doc.id, ["recursive", "semantic", "contextual_retrieval", "semantic_parent_child"]);
+    const seconds = (performance.now() - started) / 1000;
+    delay.disable();
+    assert.deepEqual(result.strategiesFailed, []);
+    for (const s of result.strategiesCompleted) assert.ok(s.chunksProduced > 100, `${s.strategy}: ${s.chunksProduced} chunks`);
+    const worstMs = delay.max / 1e6;
+    console.log(`# all four chunking strategies on a 200,000-letter word: ${seconds.toFixed(1)} s; worst event-loop delay ${worstMs.toFixed(0)} ms`);
+    // The target is 100 ms; the bound leaves room for a loaded CI machine and garbage collection.
+    assert.ok(worstMs < 250, `the event loop was blocked for ${worstMs.toFixed(0)} ms`);
+  } finally {
+    await ws.cleanup();
+  }
+});
