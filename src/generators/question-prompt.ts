@@ -16,8 +16,15 @@ export const QUESTION_PROMPT_TEMPLATE = [
   'Reply with JSON only: {"question": "...", "answer": "...", "excerpts": ["...", "..."]}',
 ].join("\n");
 
-export function buildQuestionPrompt(title: string, passage: string): string {
-  return QUESTION_PROMPT_TEMPLATE.replace("{title}", title).replace("{passage}", passage);
+/**
+ * The prompt for one passage. A passage asked again (more questions wanted than passages gave)
+ * lists the questions it already produced, so the model asks about something else and the
+ * prompt, hence the cached reply, differs.
+ */
+export function buildQuestionPrompt(title: string, passage: string, alreadyAsked: string[] = []): string {
+  const prompt = QUESTION_PROMPT_TEMPLATE.replace("{title}", title).replace("{passage}", passage);
+  if (alreadyAsked.length === 0) return prompt;
+  return [prompt, "These questions were already asked about this passage; ask about something else:", ...alreadyAsked.map((q) => `- ${q}`)].join("\n");
 }
 
 export interface GeneratedQuestionReply {

@@ -214,12 +214,19 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     drops.push({ reason, question, detail });
   };
 
-  for (const index of order) {
-    if (kept.length >= input.count || calls >= maxCalls) break;
+  // Passages in spread order, round after round (each round asks every passage for a question
+  // it has not produced yet), until enough questions survive or the call budget is spent.
+  const askedOf = new Map<number, string[]>();
+  for (let k = 0; order.length > 0 && kept.length < input.count && calls < maxCalls; k++) {
     throwIfCancelled(input.signal);
-    passagesUsed++;
+    const index = order[k % order.length]!;
+    if (!askedOf.has(index)) {
+      askedOf.set(index, []);
+      passagesUsed++;
+    }
+    const asked = askedOf.get(index)!;
     const passage = spans[index]!;
-    const prompt = buildQuestionPrompt(doc.title, doc.text.slice(passage.start, passage.end));
+    const prompt = buildQuestionPrompt(doc.title, doc.text.slice(passage.start, passage.end), asked);
     let reply: GeneratedQuestionReply | null = null;
     let malformedHere = 0;
     // A malformed reply is not cached (accept), so asking again really asks the model again.
@@ -242,6 +249,7 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       drop("malformed", null, `passage ${passage.start}-${passage.end}: no usable reply after ${malformedHere} malformed`);
       continue;
     }
+    asked.push(reply.question);
     const located = locateReferences(doc.text, reply, minExcerptSimilarity);
     if ("problem" in located) {
       drop("poor_excerpt", reply.question, located.problem);

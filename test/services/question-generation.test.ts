@@ -165,3 +165,70 @@ test("template questions: offline, labelled, spread over the sections, reference
     await ws.cleanup();
   }
 });
+
+/** Replies by how many questions the prompt says were already asked about its passage. */
+function byRound(replies: string[]) {
+  return startOpenAiStub({
+    reply: (body: { messages: Array<{ content: string }> }) => {
+      const prompt = body.messages.map((m) => m.content).join("\n");
+      const asked = prompt.includes("already asked") ? prompt.split("already asked")[1]!.split("\n- ").length - 1 : 0;
+      return replies[Math.min(asked, replies.length - 1)]!;
+    },
+  });
+}
+
+const PUMPS = [
+  { h: "Pump station" },
+  { p: "The pump station runs on two diesel engines. Each engine is serviced every spring by the county. The station was built in 1987." },
+];
+const PUMP_REPLIES = [
+  reply("How many engines does the pump station run on?", "Two diesel engines.", ["runs on two diesel engines"]),
+  reply("When are the engines serviced?", "Every spring.", ["serviced every spring by the county"]),
+  reply("In which year was the pump station built?", "1987.", ["The station was built in 1987."]),
+];
+
+test("LLM questions: a document with fewer passages than questions wanted is asked again, for other questions, until enough survive", async () => {
+  const { buildDocx } = await import("../helpers/documents.js");
+  const stub = await byRound(PUMP_REPLIES);
+  const ws = await workspaceFor(stub.baseUrl);
+  try {
+    const file = await ws.app.generateQuestions({ document: { filename: "pumps.docx", bytes: await buildDocx(PUMPS) }, count: 3 });
+    assert.deepEqual(
+      file.questions.map((q) => q.question),
+      ["How many engines does the pump station run on?", "When are the engines serviced?", "In which year was the pump station built?"],
+    );
+    assert.deepEqual([file.metadata.counts.passagesAvailable, file.metadata.counts.passagesUsed, file.metadata.counts.calls], [1, 1, 3]);
+    const prompts = stub.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => JSON.stringify(r.body));
+    assert.match(prompts[2]!, /already asked.*How many engines.*When are the engines serviced/);
+  } finally {
+    await ws.cleanup();
+    await stub.close();
+  }
+});
+
+test("questions generate from the CLI with an LLM: the file is written with its metadata, and bench takes it as is", async () => {
+  const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { buildDocx } = await import("../helpers/documents.js");
+  const { runCli } = await import("../helpers/cli.js");
+  const stub = await byRound(PUMP_REPLIES);
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-qgen-cli-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+  try {
+    const doc = join(dir, "pumps.docx");
+    writeFileSync(doc, await buildDocx(PUMPS));
+    const out = join(dir, "pumps.questions.json");
+    const generated = await runCli(["questions", "generate", doc, "--count", "3", "--generator", "openai:qgen", "--out", out], env);
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.match(generated.stdout, /generator: openai:qgen; kept 3 of 3 requested/);
+    const file = JSON.parse(readFileSync(out, "utf8"));
+    assert.equal(file.metadata.model, "qgen");
+    assert.equal(file.questions[2].references[0].text, "The station was built in 1987.");
+    const bench = await runCli(["bench", doc, "--questions", out, "-s", "recursive", "--dry-run", "--json"], env);
+    assert.equal(bench.code, 0, bench.stderr);
+    assert.equal(JSON.parse(bench.stdout).questions_count, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await stub.close();
+  }
+});
