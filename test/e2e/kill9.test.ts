@@ -103,7 +103,8 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
     let abandoned = 0;
 
     for (let trial = 0; trial < TRIALS; trial++) {
-      const operation = OPERATIONS[Math.floor(random() * OPERATIONS.length)]!;
+      // Every operation in turn, so each gets its share of trials; where the kill lands is random.
+      const operation = OPERATIONS[trial % OPERATIONS.length]!;
       counts[operation] = (counts[operation] ?? 0) + 1;
       const label = `trial ${trial} (${operation}, seed ${SEED})`;
 
@@ -116,6 +117,14 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       }
       const committed = internals.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
       await app.close();
+      const livePoints = async () =>
+        (
+          (await (await fetch(`${server!.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as {
+            items: Array<{ filename: string; version: number }>;
+          }
+        ).items;
+      // /v1 files live before the kill must stay live after it, with exactly one version.
+      const liveBefore = new Set((await livePoints()).map((p) => p.filename));
 
       const jitterMs = Math.round(random() * 40);
       const afterLines = 1 + Math.floor(random() * 14);
@@ -175,12 +184,10 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
           ingestions.every((j) => j.status === "completed" || (j.status === "failed" && j.error === INGESTION_INTERRUPTED)),
           `${label}: ${JSON.stringify(ingestions)}`,
         );
-        const points = (await (await fetch(`${server.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as {
-          items: Array<{ filename: string; version: number }>;
-        };
         const versions = new Map<string, Set<number>>();
-        for (const p of points.items) versions.set(p.filename, (versions.get(p.filename) ?? new Set()).add(p.version));
+        for (const p of await livePoints()) versions.set(p.filename, (versions.get(p.filename) ?? new Set()).add(p.version));
         for (const [name, live] of versions) assert.equal(live.size, 1, `${label}: ${name} has live points of versions ${[...live]}`);
+        for (const name of liveBefore) assert.ok(versions.has(name), `${label}: ${name} was live before the kill and has no live point after it`);
       } finally {
         await app.close();
       }
@@ -189,6 +196,8 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
     const failedJobs = app.listJobs({ status: "failed" }, { offset: 0, limit: 1 }).total;
     const interrupted = internals.ingestionRepo.jobs().filter((j) => j.status === "failed").length;
     await app.close();
+    for (const operation of OPERATIONS) assert.ok((counts[operation] ?? 0) >= 4, `${operation}: ${counts[operation] ?? 0} trials`);
+    assert.ok(abandoned + failedJobs + interrupted > 0, "some kills landed while work was under way, not only between operations");
     process.stdout.write(
       `# kill -9 trials: ${TRIALS} (${Object.entries(counts)
         .map(([k, v]) => `${k} ${v}`)

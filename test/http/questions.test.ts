@@ -49,3 +49,28 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
     await stub.close();
   }
 });
+
+test("POST /questions/generate in the background: deleting its document cancels the job with a clear reason; a missing document is 404 before any job", async () => {
+  const stub = await startOpenAiStub({ delayMs: 300, reply: () => "not JSON" }); // slow and useless: the job is still running at the delete
+  const t = await startTestServer({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  try {
+    const missing = await t.request("POST", "/questions/generate?background=true", { document_id: "doc_missing", count: 3 });
+    assert.equal(missing.status, 404);
+    assert.equal((await t.request("GET", "/jobs?job_type=question_generation")).body.total, 0, "no job for a refused request");
+    const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
+    const enqueued = await t.request("POST", "/questions/generate?background=true", { document_id: id, count: 20 });
+    assert.equal(enqueued.status, 202);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await t.request("DELETE", `/documents/${id}`)).status, 200);
+    let job: any;
+    for (let i = 0; i < 200; i++) {
+      job = (await t.request("GET", enqueued.body.poll_url)).body;
+      if (job.status === "completed" || job.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.deepEqual([job.status, job.error], ["failed", `cancelled: document ${id} was deleted`]);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});

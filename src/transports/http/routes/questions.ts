@@ -51,8 +51,11 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         duplicateSimilarity: body.duplicate_similarity,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
-      const job = jobs.enqueue("question_generation", body, async ({ signal, onProgress }) =>
-        toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
+      const job = jobs.enqueue(
+        "question_generation",
+        body,
+        async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
+        body.document_id, // deleting the document cancels the job
       );
       return reply.status(202).send(enqueueBody(job));
     },
