@@ -121,9 +121,8 @@ const CASES: HostileCase[] = [
     filename: "word.docx",
     bytes: () => buildDocx([{ p: seededLetters(5 * MB) }]),
     documents: { status: 201, type: "" },
-    // Too many chunks once chunking is linear; until then the chunking worker is stopped at the
-    // ingestion deadline. Either way the server keeps answering and nothing is indexed.
-    v1: { status: [413, 504], code: ["chunk_limit_exceeded", "ingestion_timeout"] },
+    // Chunking is linear, so the word is cut in time and yields more chunks than the ceiling.
+    v1: { status: 413, code: "chunk_limit_exceeded" },
     stored: (doc) => assert.equal(doc.paragraph_count, 1),
   },
   {
@@ -283,8 +282,9 @@ test("hostile files: the right error, bounded memory, the server answering throu
 
       assert.ok(peak < 1024, `${label}: server peak RSS ${peak.toFixed(0)} MB`);
       assert.ok(measured.allOk, `${label}: /healthz failed while the file was processed`);
-      // A loose guard against a blocked event loop on a shared machine; the figure is printed.
-      assert.ok(measured.slowestMs < 1000, `${label}: /healthz took ${measured.slowestMs.toFixed(0)} ms`);
+      // The target is 100 ms (measured here: at most 86 ms); the bound leaves room for a loaded
+      // CI machine, and the figure is printed in the table below.
+      assert.ok(measured.slowestMs < 250, `${label}: /healthz took ${measured.slowestMs.toFixed(0)} ms`);
       const docs = (await (await fetch(`${server.url}/documents?limit=1`)).json()) as { total: number };
       assert.equal(docs.total, storedDocuments, `${label}: documents stored`);
       const points = (await (await fetch(`${server.url}/v1/points?limit=1`, { headers: auth })).json()) as { total: number };

@@ -200,6 +200,37 @@ test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a fa
   }
 });
 
+test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the embedder; the abandoned work then removes what it wrote", async () => {
+  // A remote embedder that takes 400 ms per request: the upload needs many requests, far past the window.
+  const stub = await startOpenAiStub({ dimension: 8, delayMs: 400 });
+  const t = await startTestServer(
+    { embedder: "openai:slow" },
+    { INGESTION_TIMEOUT_SECONDS: "1", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
+  );
+  try {
+    const k = keysFor(t);
+    await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
+    const started = performance.now();
+    const r = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
+    const seconds = (performance.now() - started) / 1000;
+    assert.deepEqual([r.status, r.body.error.code], [504, "ingestion_timeout"]);
+    console.log(`# /v1 504 after ${seconds.toFixed(2)} s for a 1 s window (slow embedder)`);
+    assert.ok(seconds < 1 + 2, `504 after ${seconds.toFixed(2)} s for a 1 s window`);
+    assert.match(r.body.error.message, /INGESTION_TIMEOUT_SECONDS \(1\) while [a-z ]+$/, "names the step, no path");
+    // The abandoned work stops at its next check and removes what it wrote.
+    for (let i = 0; i < 200 && t.ws.internals.ingestionRepo.countSourceFiles() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 0);
+    assert.equal((await t.request("GET", "/v1/points", undefined, { authorization: k.admin })).body.total, 0);
+    assert.deepEqual(
+      t.ws.internals.ingestionRepo.jobs().map((j) => [j.status, j.errorCode]),
+      [["failed", "ingestion_timeout"]],
+    );
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test("limits: uploads beyond INGESTION_MAX_CONCURRENCY get 503 while the admitted ones complete with all their points", async () => {
   const t = await startTestServer({}, { INGESTION_MAX_CONCURRENCY: "1" });
   try {
