@@ -236,7 +236,8 @@ export class IngestionService {
       discard: async () => {
         // Committed but not published (the publication failed): the version stays; publish it later.
         if (committed) return;
-        await this.points.deleteByJob(jobId).catch(() => undefined);
+        // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
+        await this.points.deleteByJob(jobId).catch(() => this.repo.markPointsLeft(jobId));
         if (written.fileId) this.repo.deleteSourceFile(written.fileId);
         if (written.objectPath) await rm(written.objectPath, { force: true }).catch(() => undefined);
       },
@@ -268,8 +269,9 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
  * Run when a server starts: recovers the ingestion jobs whose server is gone (killed
  * mid-ingestion). A job whose version was not committed is marked failed and what it wrote is
  * removed; one killed between commit and publication has its version published and is
- * completed. `points` is null when the /v1 collection does not exist (then no point was
- * written). Returns how many jobs were marked failed.
+ * completed. Failed jobs whose points could not be removed when they failed lose them now.
+ * `points` is null when the /v1 collection does not exist (then no point was written). Returns
+ * how many jobs were marked failed.
  */
 export async function recoverAbandonedIngestions(repo: IngestionRepo, points: PointsStore | null, me: Owner): Promise<number> {
   let failed = 0;
@@ -288,6 +290,10 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
       await rm(job.sourceFile.objectPath, { force: true });
     }
     failed++;
+  }
+  for (const jobId of points ? repo.jobsWithPointsLeft() : []) {
+    await points!.deleteByJob(jobId);
+    repo.clearPointsLeft(jobId);
   }
   return failed;
 }

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildDocx } from "../helpers/documents.js";
+import { join } from "node:path";
+import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 test("/v1: a version committed before the deadline is a success, even when publishing it outlasts the window", async () => {
@@ -22,6 +23,39 @@ test("/v1: a version committed before the deadline is a success, even when publi
     const job = ws.app.ingestionJob(tenant.id, result.ingestionJobId);
     assert.equal(job.status, "completed", "the job is not failed behind the client's back");
     assert.equal((await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 50 })).total, result.chunksIndexed);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("/v1: points a failed ingestion could not remove (the vector store failed again) are removed at the next server start", async () => {
+  const ws = await createWorkspace();
+  try {
+    const tenant = ws.app.tenants.createTenant("acme");
+    ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
+    const { points } = await ws.internals.v1();
+    const [add, remove] = [points.add.bind(points), points.deleteByJob.bind(points)];
+    // The write lands, then reports failure; removing what it wrote fails too.
+    points.add = async (written) => {
+      await add(written);
+      throw new Error("disk full");
+    };
+    points.deleteByJob = async () => {
+      throw new Error("still failing");
+    };
+    await assert.rejects(ws.app.ingestFile(tenant.id, "manuals", "handbook.docx", handbookBytes()), /indexing failed while writing vectors to the vector store/);
+    [points.add, points.deleteByJob] = [add, remove];
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(join(ws.dir, "data", "lancedb", "v1"));
+    const rows = () => db.openTable("chunks").then((t) => t.countRows());
+    assert.ok((await rows()) > 0, "hidden points were left behind");
+    assert.equal(ws.internals.ingestionRepo.jobsWithPointsLeft().length, 1);
+
+    await ws.app.recoverIngestions(); // what a server does when it starts
+    assert.equal(await rows(), 0);
+    assert.deepEqual(ws.internals.ingestionRepo.jobsWithPointsLeft(), []);
+    assert.equal(ws.internals.ingestionRepo.countSourceFiles(), 0);
+    db.close();
   } finally {
     await ws.cleanup();
   }

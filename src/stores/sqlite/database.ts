@@ -198,6 +198,9 @@ const MIGRATIONS: string[] = [
   // texts included (GET /documents at 1,000 documents: 33 ms a page).
   `CREATE INDEX documents_by_created ON documents (created_at DESC, id, filename, paragraph_count);
    CREATE INDEX experiments_by_created ON experiments (created_at DESC, id, document_id, strategies_json);`,
+  // A failed ingestion whose points could not be removed then (the vector store failed too):
+  // the next server start removes them.
+  `ALTER TABLE ingestion_jobs ADD COLUMN points_left INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

@@ -121,6 +121,19 @@ export class IngestionRepo {
   }
 
   /** Every ingestion job still running, of any process. */
+  /** Records that a failed job's points are still in the vector store, to be removed later. */
+  markPointsLeft(jobId: string): void {
+    this.db.prepare(`UPDATE ingestion_jobs SET points_left = 1 WHERE id = ?`).run(jobId);
+  }
+
+  jobsWithPointsLeft(): string[] {
+    return (this.db.prepare(`SELECT id FROM ingestion_jobs WHERE points_left = 1`).all() as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  clearPointsLeft(jobId: string): void {
+    this.db.prepare(`UPDATE ingestion_jobs SET points_left = 0 WHERE id = ?`).run(jobId);
+  }
+
   unfinishedJobs(): UnfinishedIngestion[] {
     const rows = this.db
       .prepare(
