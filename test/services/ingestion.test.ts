@@ -43,7 +43,10 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
     points.deleteByJob = async () => {
       throw new Error("still failing");
     };
-    await assert.rejects(ws.app.ingestFile(tenant.id, "manuals", "handbook.docx", handbookBytes()), /indexing failed while writing vectors to the vector store/);
+    await assert.rejects(
+      ws.app.ingestFile(tenant.id, "manuals", "handbook.docx", handbookBytes()),
+      /indexing failed while writing vectors to the vector store/,
+    );
     [points.add, points.deleteByJob] = [add, remove];
     const lancedb = await import("@lancedb/lancedb");
     const db = await lancedb.connect(join(ws.dir, "data", "lancedb", "v1"));
