@@ -50,7 +50,7 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
   }
 });
 
-test("POST /questions/generate in the background: deleting its document cancels the job with a clear reason; a missing document is 404 before any job", async () => {
+test("background question generation: deleting its document cancels the job with a clear reason; a missing document is 404 before any job", async () => {
   const stub = await startOpenAiStub({ delayMs: 300, reply: () => "not JSON" }); // slow and useless: the job is still running at the delete
   const t = await startTestServer({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
   try {
