@@ -121,8 +121,10 @@ const CASES: HostileCase[] = [
     filename: "word.docx",
     bytes: () => buildDocx([{ p: seededLetters(5 * MB) }]),
     documents: { status: 201, type: "" },
-    // Chunking is linear, so the word is cut in time and yields more chunks than the ceiling.
-    v1: { status: 413, code: "chunk_limit_exceeded" },
+    // Chunking is linear, but 5 MB of one word takes about 14 s (README, bench:chunking): on a
+    // quiet machine it yields more chunks than the ceiling (413); on a loaded one the 15 s window
+    // of this test runs out first (504). Either way the server keeps answering and nothing is indexed.
+    v1: { status: [413, 504], code: ["chunk_limit_exceeded", "ingestion_timeout"] },
     stored: (doc) => assert.equal(doc.paragraph_count, 1),
   },
   {
