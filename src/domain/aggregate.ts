@@ -1,7 +1,7 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS } from "./metric-catalogue.js";
 import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans } from "./metrics.js";
-import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, percentileInterval } from "./statistics.js";
+import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 
 export interface AggregateOptions {
   weights: Record<string, number>;
@@ -108,7 +108,7 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
         difference: bestScore === null || otherScore === null ? null : bestScore - otherScore,
         confidenceInterval: interval,
         pValue: bootstrapPValue(differences),
-        significant: interval !== null && (interval[0] > 0 || interval[1] < 0),
+        significant: n >= MIN_PAIRED_QUESTIONS && interval !== null && (interval[0] > 0 || interval[1] < 0),
         questions: n,
       };
     });
@@ -132,8 +132,9 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
     // The questions the comparison paired (a run stopped early pairs fewer than were asked).
     const paired = [...new Set(comparisons.filter((c) => !c.significant).map((c) => c.questions))].sort((a, b) => a - b);
     const questions = paired.length === 1 ? `${paired[0]}` : `${paired[0]}-${paired[paired.length - 1]}`;
+    const tooFew = paired[0]! < MIN_PAIRED_QUESTIONS ? `; at least ${MIN_PAIRED_QUESTIONS} questions are needed to tell` : "";
     const tied = exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : "";
-    parts.push(`its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${tied})`);
+    parts.push(`its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${tooFew}${tied})`);
   }
   if (clear.length > 0) parts.push(`its lead over ${listWords(clear)} is significant at ${level}`);
   return `${best} is best; ${parts.join("; ")}.`;

@@ -3,6 +3,11 @@ export const BOOTSTRAP_RESAMPLES = 2000;
 /** Fixed seed: the same per-question scores always give the same intervals and p-values. */
 export const BOOTSTRAP_SEED = 20240917;
 export const CONFIDENCE_LEVEL = 0.95;
+/**
+ * Fewer paired questions than this never make a lead significant: a bootstrap over one to a few
+ * questions resamples the same handful of differences, so its interval says nothing of the noise.
+ */
+export const MIN_PAIRED_QUESTIONS = 10;
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
 function seededRandom(seed: number): () => number {

@@ -5,8 +5,8 @@
  * or a dropped "not".
  */
 import { contentTerms } from "../text/terms.js";
+import { readNumberWords } from "./number-words.js";
 
-const NUMBER = /\d+(?:[.,]\d+)*/g;
 const CAPITALISED = /\p{Lu}[\p{L}\p{N}'’-]*/gu;
 const NEGATION = /\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot|without)\b|n['’]t\b/gi;
 /** Capitalised words that are not names when they open a clause or title-case a heading. */
@@ -38,9 +38,12 @@ const NOT_NAMES = new Set([
   "but",
 ]);
 
-/** Numbers as written, without thousands separators: "4,200" and "4200" are the same number. */
+/** A number as written, without thousands separators: "4,200" and "4200" are the same number. */
+const normalised = (n: string) => (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(n) ? n.replace(/,/g, "") : n);
+
+/** The numbers of a text, in digits or in words ("twenty-five" is 25), as normalised strings. */
 export function numbersIn(text: string): Set<string> {
-  return new Set((text.match(NUMBER) ?? []).map((n) => (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(n) ? n.replace(/,/g, "") : n)));
+  return new Set(tokens(text).flatMap((t) => (t.number === null ? [] : [t.number])));
 }
 
 /** Lower-cased capitalised words after the first word of the sentence (the first is capitalised anyway). */
@@ -61,12 +64,25 @@ export function isNegated(sentence: string): boolean {
 
 const wordsIn = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 
-/** Words of a text in order: numbers normalised as numbersIn does, other words stemmed, stopwords marked null. */
+/** Words of a text in order: numbers (digits or words) as normalised values, other words stemmed, stopwords marked null. */
 function tokens(text: string): Array<{ number: string | null; term: string | null }> {
-  return (text.match(/\d+(?:[.,]\d+)*|\p{L}[\p{L}\p{N}'’-]*/gu) ?? []).map((t) => {
-    if (/^\d/.test(t)) return { number: [...numbersIn(t)][0] ?? t, term: null };
-    return { number: null, term: contentTerms(t)[0] ?? null };
-  });
+  const words = text.match(/\d+(?:[.,]\d+)*|\p{L}[\p{L}\p{N}'’-]*/gu) ?? [];
+  const out: Array<{ number: string | null; term: string | null }> = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (/^\d/.test(word)) {
+      out.push({ number: normalised(word), term: null });
+      continue;
+    }
+    const spelled = readNumberWords(words, i);
+    if (spelled) {
+      out.push({ number: String(spelled.value), term: null });
+      i += spelled.used - 1;
+      continue;
+    }
+    out.push({ number: null, term: contentTerms(word)[0] ?? null });
+  }
+  return out;
 }
 
 /** The first `n` content words after position i. */

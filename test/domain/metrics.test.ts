@@ -297,6 +297,10 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
   assert.equal(verdictSentence("twoMore", 9, [noisy]), "twoMore is best; its lead over base is not significant at 95 % with 28 questions (within noise).");
   assert.equal(verdictSentence("better", 9, [clear]), "better is best; its lead over base is significant at 95 %.");
   assert.match(verdictSentence("a", 8, [tie]), /tied exactly with b/);
+  // A handful of questions never makes a lead significant, however consistent.
+  const few = compareWithBest({ better: better.slice(0, 3), base: base.slice(0, 3) }, "better", options)[0]!;
+  assert.deepEqual([few.questions, few.significant], [3, false]);
+  assert.match(verdictSentence("better", 9, [few]), /not significant at 95 % with 3 questions \(within noise; at least 10 questions are needed to tell\)/);
   // A run stopped early pairs only the questions both strategies reached, and says so.
   const early = compareWithBest({ twoMore, base: base.slice(0, 20) }, "twoMore", options)[0]!;
   assert.equal(early.questions, 20);

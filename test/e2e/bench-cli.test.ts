@@ -124,3 +124,20 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("bench where every question fails exits 1 and says why, instead of a scorecard of n/a", async () => {
+  const { startOpenAiStub } = await import("../helpers/openai-server.js");
+  const stub = await startOpenAiStub({ reply: () => "I refuse to answer in JSON" });
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-bench-failed-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+  try {
+    const questions = join(dir, "q.json");
+    writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 2)));
+    const run = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--judge", "openai:judge", "-q"], env);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /every question failed; the first error: .*judge reply .* could not be parsed as JSON/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await stub.close();
+  }
+});

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Embedder } from "../../src/embedders/embedder.js";
 import { useEmbedder } from "../../src/embedders/use.js";
 import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
-import { lowercaseWordsOf, unsupportedFact } from "../../src/evaluators/facts.js";
+import { lowercaseWordsOf, numbersIn, unsupportedFact } from "../../src/evaluators/facts.js";
 import type { JudgeInput } from "../../src/evaluators/judge.js";
 import { answerSimilarity, factRecall } from "../../src/evaluators/similarity.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
@@ -76,6 +76,13 @@ test("fact checks name what is unsupported", () => {
   assert.equal(unsupportedFact("The cooperative serves 310 member households.", [MEMBERSHIP], MEMBERSHIP), "number 310");
   assert.equal(unsupportedFact("It serves 310 small businesses.", [MEMBERSHIP], MEMBERSHIP), null, "310 is said of the businesses");
   assert.equal(unsupportedFact("There are 4,200 households.", [MEMBERSHIP], MEMBERSHIP), null, "the noun may come a word later in the evidence");
+  // Numbers written as words are numbers too.
+  const DISCOUNT = "Members who pay by direct debit get a discount of two percent on every bill.";
+  assert.equal(unsupportedFact("Direct debit gives a discount of twenty percent.", [DISCOUNT], DISCOUNT), "number 20");
+  assert.equal(unsupportedFact("Paying by direct debit gives a 2 percent discount.", [DISCOUNT], DISCOUNT), null);
+  assert.equal(unsupportedFact("The discount is two percent.", [DISCOUNT], DISCOUNT), null);
+  assert.equal(unsupportedFact("One of the members pays by direct debit.", [DISCOUNT], DISCOUNT), null, "a lone 'one' is no quantity");
+  assert.deepEqual([...numbersIn("three hundred and ten households, twenty-five shops, 4,200 homes")], ["310", "25", "4200"]);
   // A name that opens the sentence, told from a common word by the document's lower-case words.
   const words = lowercaseWordsOf(DOCUMENT);
   assert.equal(unsupportedFact("Maria chairs the board.", [MEMBERSHIP], MEMBERSHIP, words), "name maria");

@@ -21,7 +21,7 @@ export function firstStepsGuide(): string {
     "chunkeval finds the chunking strategy that gives the best retrieval-augmented answers for your Word documents.",
     "",
     "First steps (everything runs offline):",
-    "  1. Benchmark the bundled example (about a minute on two cores) and open the report:",
+    "  1. Benchmark the bundled example (about 20 s on two cores) and open the report:",
     `       chunkeval bench ${example} --questions ${questions} --out report.html`,
     "  2. Write questions for your own document (template questions offline; add --generator openai:<model> for real ones):",
     "       chunkeval questions generate my.docx --count 20",

@@ -236,6 +236,15 @@ export function registerBenchCommand(program: Command): void {
           process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}\n`);
         }
         if (missed.length > 0) process.exitCode = 1;
+        // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
+        const metrics = Object.values(experiment.aggregateMetrics);
+        if (metrics.every((m) => m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions)) {
+          const first = Object.values(app.experimentResults(experiment.experimentId))
+            .flat()
+            .find((r) => r.error)?.error;
+          process.stderr.write(`chunkeval: every question failed${first ? `; the first error: ${first}` : ""}\n`);
+          process.exitCode = 1;
+        }
       });
     });
 }
