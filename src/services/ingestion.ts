@@ -291,9 +291,11 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
     }
     failed++;
   }
-  for (const jobId of points ? repo.jobsWithPointsLeft() : []) {
-    await points!.deleteByJob(jobId);
-    repo.clearPointsLeft(jobId);
+  if (points) {
+    for (const jobId of repo.jobsWithPointsLeft()) {
+      await points.deleteByJob(jobId);
+      repo.clearPointsLeft(jobId);
+    }
   }
   return failed;
 }
