@@ -26,6 +26,8 @@ export function splitByCharacters(index: TokenIndex, span: Span, size: number): 
       if (floor(start, mid, size) <= size && (counter ? counter.fits(mid, size) : index.fits(start, mid, size))) lo = mid;
       else hi = mid - 1;
     }
+    // The counter merged this piece while bisecting: packing and drafting reuse its count.
+    if (counter) index.remember(start, lo, counter.count(lo));
     out.push({ start, end: lo });
     start = lo;
   }

@@ -15,7 +15,7 @@ export function pieceMatcher(): RegExp {
 /**
  * Pieces at least this long are counted by our own BPE: gpt-tokenizer merges a piece in time
  * quadratic in its length (fine for words, minutes for a 100k-character run of letters), ours
- * in O(n log n) but only after building its pair table once per process (about a second).
+ * in O(n log n) but only after building its pair table once per thread (about a quarter of a second).
  */
 export const LONG_PIECE = 1000;
 /** Counts of short pieces, which repeat a lot in any text; bounded so a stream cannot grow it. */
@@ -37,7 +37,7 @@ export function pieceTokenCount(piece: string): number {
   return n;
 }
 
-/** The vocabulary for our BPE, built on the first long piece (about a second). */
+/** The vocabulary for our BPE, built on the first long piece (about a quarter of a second). */
 interface ByteVocabulary {
   byteRank: Int32Array;
   pairs: PairRanks;
@@ -46,23 +46,106 @@ let vocabulary: ByteVocabulary | undefined;
 
 function byteVocabulary(): ByteVocabulary {
   if (vocabulary) return vocabulary;
-  // Tokens as byte strings, one char per byte, so any split of a token is a lookup.
-  const rankOf = new Map<string, number>();
-  o200kRanks.forEach((token, rank) => {
-    rankOf.set(typeof token === "string" ? Buffer.from(token, "utf8").toString("latin1") : Buffer.from(token).toString("latin1"), rank);
-  });
+  const tokens = new TokenBytes();
+  // Every byte is a token of its own in o200k.
   const byteRank = new Int32Array(256);
-  for (let b = 0; b < 256; b++) byteRank[b] = rankOf.get(String.fromCharCode(b))!;
-  const pairs = new PairRanks(rankOf.size * 8);
-  for (const [bytes, rank] of rankOf) {
-    for (let k = 1; k < bytes.length; k++) {
-      const left = rankOf.get(bytes.slice(0, k));
-      const right = left === undefined ? undefined : rankOf.get(bytes.slice(k));
-      if (right !== undefined) pairs.set(left!, right, rank);
+  for (let rank = 0; rank < tokens.count; rank++) {
+    if (tokens.offset[rank + 1]! - tokens.offset[rank]! === 1) byteRank[tokens.bytes[tokens.offset[rank]!]!] = rank;
+  }
+  // Every split of every token into two tokens is a pair the merge loop may meet. Prefix
+  // hashes give each split's two halves their hashes in O(1), so the whole walk costs one
+  // table probe per half instead of slicing and hashing strings (which took most of a second).
+  const pairs = new PairRanks(tokens.count * 8);
+  const prefixHash = new Int32Array(TokenBytes.LONGEST + 1);
+  for (let rank = 0; rank < tokens.count; rank++) {
+    const start = tokens.offset[rank]!;
+    const length = tokens.offset[rank + 1]! - start;
+    if (length < 2) continue;
+    for (let k = 0; k < length; k++) prefixHash[k + 1] = Math.imul(prefixHash[k]!, HASH_BASE) + tokens.bytes[start + k]!;
+    for (let k = 1; k < length; k++) {
+      const left = tokens.find(start, k, prefixHash[k]!);
+      if (left < 0) continue;
+      const right = tokens.find(start + k, length - k, (prefixHash[length]! - Math.imul(prefixHash[k]!, HASH_POWERS[length - k]!)) | 0);
+      if (right >= 0) pairs.set(left, right, rank);
     }
   }
   vocabulary = { byteRank, pairs };
   return vocabulary;
+}
+
+/** Polynomial hash of a byte string, h = h * base + byte (mod 2^32); powers for the suffixes. */
+const HASH_BASE = 0x01000193;
+const HASH_POWERS = new Int32Array(129);
+HASH_POWERS[0] = 1;
+for (let m = 1; m < HASH_POWERS.length; m++) HASH_POWERS[m] = Math.imul(HASH_POWERS[m - 1]!, HASH_BASE);
+
+/**
+ * o200k's tokens as one byte array with offsets, and a hash table from a byte string to its
+ * rank that looks up any substring of that array by its hash (checked byte by byte, so a hash
+ * collision costs time, never correctness).
+ */
+class TokenBytes {
+  /** o200k's longest token, in bytes. */
+  static readonly LONGEST = 128;
+  readonly count: number;
+  readonly bytes: Uint8Array;
+  /** Where each rank's bytes start, then the end. */
+  readonly offset: Int32Array;
+  private readonly slotRank: Int32Array;
+  private readonly slotHash: Int32Array;
+  private readonly mask: number;
+
+  constructor() {
+    this.count = o200kRanks.length;
+    // Written into one buffer: a Uint8Array per token costs more in allocation than the rest.
+    let bound = 0;
+    for (const token of o200kRanks) bound += typeof token === "string" ? token.length * 3 : token.length;
+    const buffer = Buffer.allocUnsafe(bound);
+    this.offset = new Int32Array(this.count + 1);
+    let at = 0;
+    o200kRanks.forEach((token, rank) => {
+      if (typeof token === "string") at += buffer.write(token, at, "utf8");
+      else for (const byte of token) buffer[at++] = byte;
+      this.offset[rank + 1] = at;
+    });
+    this.bytes = buffer.subarray(0, at);
+    let slots = 1;
+    while (slots < this.count * 2) slots *= 2;
+    this.mask = slots - 1;
+    this.slotRank = new Int32Array(slots).fill(-1);
+    this.slotHash = new Int32Array(slots);
+    for (let rank = 0; rank < this.count; rank++) {
+      const start = this.offset[rank]!;
+      const length = this.offset[rank + 1]! - start;
+      let hash = 0;
+      for (let k = 0; k < length; k++) hash = Math.imul(hash, HASH_BASE) + this.bytes[start + k]!;
+      hash |= 0;
+      let slot = mix(hash) & this.mask;
+      while (this.slotRank[slot] !== -1) slot = (slot + 1) & this.mask;
+      this.slotRank[slot] = rank;
+      this.slotHash[slot] = hash;
+    }
+  }
+
+  /** Rank of the token whose bytes are bytes[start, start + length), given their hash; -1 if none. */
+  find(start: number, length: number, hash: number): number {
+    for (let slot = mix(hash) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const rank = this.slotRank[slot]!;
+      if (rank === -1) return -1;
+      if (this.slotHash[slot] !== hash || this.offset[rank + 1]! - this.offset[rank]! !== length) continue;
+      const at = this.offset[rank]!;
+      let k = 0;
+      while (k < length && this.bytes[at + k] === this.bytes[start + k]) k++;
+      if (k === length) return rank;
+    }
+  }
+}
+
+/** Murmur3's finaliser, so linear probing meets short runs. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /**
@@ -86,11 +169,7 @@ class PairRanks {
   }
 
   private slotOf(left: number, right: number): number {
-    // Murmur3's finaliser over both ranks, so linear probing meets short runs.
-    let h = Math.imul(left, 0x9e3779b1) + right;
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    let slot = (h ^ (h >>> 16)) & this.mask;
+    let slot = mix(Math.imul(left, 0x9e3779b1) + right) & this.mask;
     while (this.left[slot] !== -1 && (this.left[slot] !== left || this.right[slot] !== right)) slot = (slot + 1) & this.mask;
     return slot;
   }

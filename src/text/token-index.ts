@@ -1,4 +1,4 @@
-import { bpeBoundaries, pieceMatcher, pieceTokenCount } from "./bpe.js";
+import { LONG_PIECE, bpeBoundaries, pieceMatcher, pieceTokenCount } from "./bpe.js";
 import { countTokens } from "./tokens.js";
 
 /** Slices up to this many characters are simply counted; longer ones use the index. */
@@ -25,17 +25,25 @@ const RESYNC_WINDOW = 120;
 export class TokenIndex {
   /** Piece start offsets, then text.length. */
   private readonly starts: Int32Array;
-  /** Tokens before each entry of `starts`. */
+  /** Tokens before each entry of `starts`, long pieces counted as 0 until `settle` counts them. */
   private readonly before: Float64Array;
-  /** Whether each character offset starts a piece (or ends the text). */
-  private readonly boundary: Uint8Array;
+  /** For each character offset, the index in `starts` of the piece starting there (or of the end), else -1. */
+  private readonly pieceStartingAt: Int32Array;
   /** False if the pattern skipped characters (it never should); then slices are counted whole. */
   private readonly contiguous: boolean;
+  /**
+   * Pieces of LONG_PIECE characters or more, not yet counted. A long word is costly to merge
+   * whole, and chunkers that cut it ask only for slices inside it (counted on their own), so
+   * its count is taken only when a difference of running counts spans it.
+   */
+  private unsettled: number[] = [];
+  /** Counts a chunker already knows exactly (see remember), by start and end. */
+  private readonly known = new Map<number, number>();
 
   constructor(readonly text: string) {
     const starts: number[] = [];
     const before: number[] = [];
-    this.boundary = new Uint8Array(text.length + 1);
+    this.pieceStartingAt = new Int32Array(text.length + 1).fill(-1);
     const matcher = pieceMatcher();
     let total = 0;
     let end = 0;
@@ -43,15 +51,16 @@ export class TokenIndex {
     let match: RegExpExecArray | null;
     while ((match = matcher.exec(text)) !== null) {
       if (match.index !== end) contiguous = false;
+      this.pieceStartingAt[match.index] = starts.length;
       starts.push(match.index);
       before.push(total);
-      this.boundary[match.index] = 1;
-      total += pieceTokenCount(match[0]);
+      if (match[0].length >= LONG_PIECE) this.unsettled.push(starts.length - 1);
+      else total += pieceTokenCount(match[0]);
       end = match.index + match[0].length;
     }
     starts.push(text.length);
     before.push(total);
-    this.boundary[text.length] = 1;
+    this.pieceStartingAt[text.length] = starts.length - 1;
     this.starts = Int32Array.from(starts);
     this.before = Float64Array.from(before);
     this.contiguous = contiguous && end === text.length;
@@ -59,13 +68,34 @@ export class TokenIndex {
 
   /** Tokens of the whole text. */
   get total(): number {
+    this.settle(0, this.starts.length - 1);
     return this.before[this.before.length - 1]!;
+  }
+
+  /**
+   * Records the exact count of text.slice(start, end), found by a chunker on its own (a cut
+   * inside a long word), so packing and drafting that chunk later do not merge it again.
+   */
+  remember(start: number, end: number, tokens: number): void {
+    this.known.set(start * (this.text.length + 1) + end, tokens);
   }
 
   /** Exact o200k token count of text.slice(start, end). */
   count(start: number, end: number): number {
     if (end <= start) return 0;
-    if (end - start <= SHORT_SLICE || !this.contiguous) return countTokens(this.text.slice(start, end));
+    const known = this.known.get(start * (this.text.length + 1) + end);
+    if (known !== undefined) return known;
+    if (!this.contiguous) return countTokens(this.text.slice(start, end));
+    // From a piece start to a piece end that is not white space, the slice is pieced as the
+    // text is there (the one look-ahead, \s+(?!\S), can only change a piece ending in white
+    // space), so its count is a difference of running counts: how packers count word pieces.
+    const first = this.pieceStartingAt[start]!;
+    const last = this.pieceStartingAt[end]!;
+    if (first >= 0 && last >= 0 && !/\s/.test(this.text[end - 1]!)) {
+      this.settle(first, last);
+      return this.before[last]! - this.before[first]!;
+    }
+    if (end - start <= SHORT_SLICE) return countTokens(this.text.slice(start, end));
     // Follow the slice's own pieces until one ends on a piece boundary of the text.
     let head = 0;
     let synced = -1;
@@ -78,7 +108,7 @@ export class TokenIndex {
       // A piece that reaches the window's end might continue past it; it proves nothing.
       if (pieceEnd >= windowEnd) break;
       head += pieceTokenCount(match[0]);
-      if (this.boundary[pieceEnd]) {
+      if (this.pieceStartingAt[pieceEnd]! >= 0) {
         synced = pieceEnd;
         break;
       }
@@ -89,6 +119,7 @@ export class TokenIndex {
     let to = this.pieceAt(end - 1);
     while (to > from && /^\s+$/.test(this.text.slice(this.starts[to - 1]!, this.starts[to]!))) to--;
     if (to <= from) return head + countTokens(this.text.slice(synced, end));
+    this.settle(from, to);
     return head + this.before[to]! - this.before[from]! + countTokens(this.text.slice(this.starts[to]!, end));
   }
 
@@ -102,6 +133,16 @@ export class TokenIndex {
     if (length * 3 <= limit) return true; // at most 3 UTF-8 bytes per UTF-16 unit
     if (length > limit * 128) return false;
     return this.count(start, end) <= limit;
+  }
+
+  /** Counts the long pieces among pieces from..to-1 if any is still uncounted (then all of them, once). */
+  private settle(from: number, to: number): void {
+    if (!this.unsettled.some((piece) => piece >= from && piece < to)) return;
+    const added = new Float64Array(this.before.length);
+    for (const piece of this.unsettled) added[piece + 1] = pieceTokenCount(this.text.slice(this.starts[piece]!, this.starts[piece + 1]!));
+    let sum = 0;
+    for (let i = 0; i < this.before.length; i++) this.before[i] = this.before[i]! + (sum += added[i]!);
+    this.unsettled = [];
   }
 
   /** Index in `starts` of the piece holding the character at `offset`. */

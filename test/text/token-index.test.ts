@@ -35,7 +35,12 @@ test("a tokenised text counts any slice exactly as counting the slice alone", ()
     const index = new TokenIndex(text);
     assert.equal(index.total, gptCountTokens(text), name);
     for (let i = 0; i < 400; i++) {
-      const start = Math.floor(next() * text.length);
+      let start = Math.floor(next() * text.length);
+      // Often from the white space before a word, as packers count word pieces.
+      if (next() < 0.4) {
+        while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+        while (start > 0 && /\s/.test(text[start - 1]!)) start--;
+      }
       // Mostly chunk-sized slices, some long ones; ends often on or next to white space.
       const length = Math.floor(next() < 0.8 ? next() * 1500 : next() * text.length);
       let end = Math.min(text.length, start + length);
@@ -45,6 +50,20 @@ test("a tokenised text counts any slice exactly as counting the slice alone", ()
       assert.equal(index.count(start, end), gptCountTokens(slice), `${name} [${start}, ${end}): ${JSON.stringify(slice.slice(-20))}`);
     }
   }
+});
+
+test("a long word is counted only when a slice spans it, and then exactly", () => {
+  const words = [longWord(4000, "letters", 21), longWord(1000, "base64", 22), longWord(2500, "same")];
+  const text = `Intro text here. ${words[0]} middle words. ${words[1]} and ${words[2]} the end.`;
+  const index = new TokenIndex(text);
+  const slices: Array<[number, number]> = [
+    [text.indexOf("middle"), text.indexOf("the end")], // spans the second and third words
+    [0, text.length], // spans all three
+    [3, text.indexOf("middle") + 3], // spans the first
+    [text.indexOf(words[1]!) + 10, text.indexOf(" and")], // inside the second only
+  ];
+  for (const [start, end] of slices) assert.equal(index.count(start, end), gptCountTokens(text.slice(start, end)), `[${start}, ${end})`);
+  assert.equal(index.total, gptCountTokens(text));
 });
 
 test("prefixes of one long piece are counted exactly from earlier merges", () => {
