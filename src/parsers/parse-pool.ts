@@ -3,6 +3,7 @@ import { CancelledError, ChunkingError, DocumentLimitError, restoreError, type C
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 import { checkUploadSize, type ParseLimits } from "./limits.js";
 import { inspectZip } from "./zip-guard.js";
+import { blocksWithText, type BlockShape } from "../domain/blocks.js";
 
 /** Files parsed at once; more wait. Each worker may use up to `parse_memory_mb` of heap. */
 const MAX_PARSE_WORKERS = 2;
@@ -53,10 +54,11 @@ export async function parseInWorker(bytes: Buffer, filename: string, limits: Par
   // A copy of just this file's bytes, transferred (a Buffer may view a larger shared pool).
   const copy = new Uint8Array(bytes);
   try {
-    return await poolFor(limits.memoryMb).run<ParsedDocument>(
+    const parsed = await poolFor(limits.memoryMb).run<Omit<ParsedDocument, "blocks"> & { blocks: BlockShape[] }>(
       { bytes: copy, filename, limits },
       { timeoutMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] },
     );
+    return { ...parsed, blocks: blocksWithText(parsed.blocks, parsed.text) };
   } catch (error) {
     throw error instanceof WorkerTaskFailure ? toChunkevalError(error, filename, limits) : error;
   }

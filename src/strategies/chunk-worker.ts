@@ -1,18 +1,23 @@
 import { parentPort } from "node:worker_threads";
 import { serveTasks } from "../worker-threads.js";
 import type { StoredDocument } from "../domain/types.js";
+import { blocksWithText, type BlockShape } from "../domain/blocks.js";
 import { createStrategyRegistry } from "./registry.js";
 
 /**
- * A chunking worker thread: {strategy, options, document, llm} -> the strategy's drafts. The
+ * A chunking worker thread: {strategy, options, document, llm} -> the strategy's drafts (the
+ * document comes with its blocks' texts left out, see domain/blocks.ts). The
  * embedder and the LLM stay in the thread that asked (with their caches and meters); the
  * strategy reaches them through `call`, so only the chunking's own work runs here.
  */
 const registry = createStrategyRegistry();
 
-serveTasks(parentPort!, async (message: { strategy: string; options: Record<string, number>; document: StoredDocument; llm: string | null }, call) => {
+type SentDocument = Omit<StoredDocument, "blocks"> & { blocks: BlockShape[] };
+
+serveTasks(parentPort!, async (message: { strategy: string; options: Record<string, number>; document: SentDocument; llm: string | null }, call) => {
+  const document: StoredDocument = { ...message.document, blocks: blocksWithText(message.document.blocks, message.document.text) };
   const strategy = await registry.get(message.strategy).create(message.options);
   const embed = (texts: string[]): Promise<Float32Array[]> => call({ embed: texts });
   const llm = message.llm === null ? undefined : { name: message.llm, complete: (prompt: string): Promise<string> => call({ complete: prompt }) };
-  return { result: await strategy.chunk({ document: message.document, embed, llm }) };
+  return { result: await strategy.chunk({ document, embed, llm }) };
 });

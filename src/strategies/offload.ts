@@ -1,5 +1,6 @@
 import { CancelledError, ChunkingError, restoreError } from "../errors.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
+import { blockShapes } from "../domain/blocks.js";
 import type { ChunkDraft, ChunkingContext, ChunkingStrategy } from "./strategy.js";
 
 const MAX_CHUNK_WORKERS = 2;
@@ -19,7 +20,8 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
     if (payload.complete !== undefined && context.llm) return context.llm.complete(payload.complete, context.signal);
     throw new Error("a chunking worker asked for something this thread does not offer");
   };
-  const message = { strategy: strategy.name, options: strategy.options, document: context.document, llm: context.llm?.name ?? null };
+  const document = { ...context.document, blocks: blockShapes(context.document.blocks) };
+  const message = { strategy: strategy.name, options: strategy.options, document, llm: context.llm?.name ?? null };
   try {
     return await pool.run<ChunkDraft[]>(message, { signal: context.signal, onRequest });
   } catch (error) {

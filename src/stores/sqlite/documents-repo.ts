@@ -1,5 +1,6 @@
 import type { Block, DocumentRecord, StoredDocument } from "../../domain/types.js";
 import type { Db } from "./database.js";
+import { blockShapes, blocksWithText, type BlockShape } from "../../domain/blocks.js";
 
 interface DocumentRow {
   id: string;
@@ -9,6 +10,7 @@ interface DocumentRow {
   title: string;
   paragraph_count: number;
   text: string;
+  /** Blocks without their text (domain/blocks.ts); older rows carry it, and read the same. */
   blocks_json: string;
   file_path: string;
   created_at: string;
@@ -44,7 +46,18 @@ export class DocumentsRepo {
         `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(doc.id, doc.filename, doc.format, doc.title, doc.paragraphCount, doc.text, JSON.stringify(doc.blocks), doc.filePath, doc.contentHash, doc.createdAt);
+      .run(
+        doc.id,
+        doc.filename,
+        doc.format,
+        doc.title,
+        doc.paragraphCount,
+        doc.text,
+        JSON.stringify(blockShapes(doc.blocks)),
+        doc.filePath,
+        doc.contentHash,
+        doc.createdAt,
+      );
   }
 
   /** The newest document uploaded with exactly these bytes, if any. */
@@ -54,14 +67,21 @@ export class DocumentsRepo {
   }
 
   record(id: string): DocumentRecord | null {
-    const row = this.db.prepare(`SELECT * FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
+    // Not the text and blocks: a record is what lists show, and a long document's are megabytes.
+    const row = this.db.prepare(`SELECT id, filename, paragraph_count, created_at FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
     return row ? this.toRecord(row) : null;
   }
 
   get(id: string): StoredDocument | null {
     const row = this.db.prepare(`SELECT * FROM documents WHERE id = ?`).get(id) as DocumentRow | undefined;
     if (!row) return null;
-    return { ...this.toRecord(row), format: row.format, title: row.title, text: row.text, blocks: JSON.parse(row.blocks_json) as Block[] };
+    return {
+      ...this.toRecord(row),
+      format: row.format,
+      title: row.title,
+      text: row.text,
+      blocks: blocksWithText(JSON.parse(row.blocks_json) as BlockShape[], row.text),
+    };
   }
 
   filePath(id: string): string | null {
