@@ -46,7 +46,9 @@ export class WorkerPool {
 
   /**
    * Runs one task; without `timeoutMs` only the signal stops it. `onRequest` answers what the
-   * task asks of this thread while it runs (serveTasks' `call`), e.g. an embedding.
+   * task asks of this thread while it runs (serveTasks' `call`), e.g. an embedding. The deadline
+   * counts the task's own time: its clock stops while this thread works on one of its requests,
+   * so a slow embedder or LLM does not use up a chunker's deadline (they have their own).
    */
   async run<T>(
     message: unknown,
@@ -56,6 +58,21 @@ export class WorkerPool {
     const worker = await this.acquire();
     return new Promise<T>((resolve, reject) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      let remainingMs = task.timeoutMs ?? Infinity;
+      let clockStartedAt = 0;
+      let requestsOpen = 0;
+      const startClock = () => {
+        if (task.timeoutMs === undefined) return;
+        clockStartedAt = performance.now();
+        timer = setTimeout(() => finish(false, () => reject(new WorkerTaskFailure("timeout", "the task overran its deadline"))), Math.max(0, remainingMs));
+      };
+      const stopClock = () => {
+        if (timer === undefined) return;
+        clearTimeout(timer);
+        timer = undefined;
+        remainingMs -= performance.now() - clockStartedAt;
+      };
       const finish = (reusable: boolean, outcome: () => void) => {
         if (settled) return;
         settled = true;
@@ -70,10 +87,16 @@ export class WorkerPool {
         finish(true, () => (m.error ? reject(new WorkerTaskFailure("threw", m.error.message, m.error.className)) : resolve(m.result as T)));
       };
       const answer = ({ id, payload }: { id: number; payload: unknown }) => {
+        if (requestsOpen++ === 0) stopClock();
         const asked = task.onRequest ? task.onRequest(payload) : Promise.reject(new Error("this task takes no requests"));
+        const reply = (message: { id: number; result?: unknown; error?: { className: string; message: string } }) => {
+          if (settled) return;
+          if (--requestsOpen === 0) startClock();
+          worker.postMessage({ reply: message });
+        };
         asked.then(
-          (result) => !settled && worker.postMessage({ reply: { id, result } }),
-          (error: unknown) => !settled && worker.postMessage({ reply: { id, error: describeThrown(error) } }),
+          (result) => reply({ id, result }),
+          (error: unknown) => reply({ id, error: describeThrown(error) }),
         );
       };
       const onError = (error: Error & { code?: string }) =>
@@ -82,10 +105,7 @@ export class WorkerPool {
         );
       const onExit = () => finish(false, () => reject(new WorkerTaskFailure("crashed", "the worker stopped")));
       const onAbort = () => finish(false, () => reject(new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"))));
-      const timer =
-        task.timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => finish(false, () => reject(new WorkerTaskFailure("timeout", "the task overran its deadline"))), task.timeoutMs);
+      startClock();
       worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       task.signal?.addEventListener("abort", onAbort, { once: true });
       worker.postMessage(message, task.transfer ?? []);

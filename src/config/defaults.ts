@@ -25,6 +25,8 @@ export const DEFAULTS = {
   /** The parsing worker: its deadline and its heap (a 50,000-paragraph .docx needs about 320 MB). */
   parseTimeoutSeconds: 60,
   parseMemoryMb: 512,
+  /** Chunking one document with one strategy: linear in its text (tens of MB/s), so minutes mean something is wrong. */
+  chunkTimeoutSeconds: 120,
   /** Largest JSON request body. */
   maxJsonBodyKb: 1024,
   /** Longest upload file name kept; longer names are cut. */

@@ -28,6 +28,8 @@ export interface ChunkevalConfig {
   huggingFace: { modelDir?: string; allowRemote: boolean };
   /** Weights of the composite score's terms (file only); defaults in domain/metrics.ts. */
   weights: Record<string, number> | null;
+  /** Deadline of chunking one document with one strategy, the worker's own time (strategies/offload.ts). */
+  chunkTimeoutSeconds: number;
   /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
   strategyOptions: Record<string, Record<string, number>>;
 }
@@ -204,6 +206,14 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.parseMemoryMb,
     min: 64,
     description: "heap of the parsing worker; a file that needs more is refused",
+  }),
+  setting({
+    key: "chunk_timeout_seconds",
+    env: "CHUNKEVAL_CHUNK_TIMEOUT_SECONDS",
+    kind: "number",
+    path: "chunkTimeoutSeconds",
+    default: DEFAULTS.chunkTimeoutSeconds,
+    description: "deadline of chunking one document with one strategy, in a worker thread (time spent embedding for it excluded)",
   }),
   setting({
     key: "max_json_body_kb",

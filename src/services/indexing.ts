@@ -113,7 +113,11 @@ export async function runIndexing<R>(
   const report = input.report ?? (() => undefined);
   const strategy = await ctx.strategies.get(input.strategy).create({ ...ctx.config.strategyOptions[input.strategy], ...input.strategyOptions });
   report("chunking");
-  const drafts = await chunkOffThread(strategy, { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal });
+  const drafts = await chunkOffThread(
+    strategy,
+    { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal },
+    { timeoutSeconds: ctx.config.chunkTimeoutSeconds },
+  );
   if (drafts.length === 0) throw new ChunkingError(`${input.strategy} produced no chunks`);
   const generation = newId("gen");
   const chunks = toChunks(drafts, generation);

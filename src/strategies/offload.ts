@@ -1,4 +1,4 @@
-import { CancelledError, ChunkingError, restoreError } from "../errors.js";
+import { CancelledError, ChunkingError, DocumentLimitError, restoreError } from "../errors.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 import { blockShapes } from "../domain/blocks.js";
 import type { ChunkDraft, ChunkingContext, ChunkingStrategy } from "./strategy.js";
@@ -9,11 +9,11 @@ let pool: WorkerPool | undefined;
 
 /**
  * Chunks a document in a worker thread, stopped when the context's signal fires (e.g. at a /v1
- * ingestion deadline), so tokenising and cutting a long text never blocks a server's event
+ * ingestion deadline) or past `chunk_timeout_seconds` of its own work, so tokenising and cutting a long text never blocks a server's event
  * loop. What a strategy needs from this thread, embeddings (semantic strategies) and LLM
  * completions (contextual retrieval), it asks for while it runs.
  */
-export async function chunkOffThread(strategy: ChunkingStrategy, context: ChunkingContext): Promise<ChunkDraft[]> {
+export async function chunkOffThread(strategy: ChunkingStrategy, context: ChunkingContext, limits: { timeoutSeconds: number }): Promise<ChunkDraft[]> {
   pool ??= new WorkerPool(import.meta.url, "chunk-worker", { maxWorkers: MAX_CHUNK_WORKERS });
   const onRequest = async (payload: { embed?: string[]; complete?: string }) => {
     if (payload.embed) return context.embed(payload.embed, context.signal);
@@ -23,10 +23,13 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
   const document = { ...context.document, blocks: blockShapes(context.document.blocks) };
   const message = { strategy: strategy.name, options: strategy.options, document, llm: context.llm?.name ?? null };
   try {
-    return await pool.run<ChunkDraft[]>(message, { signal: context.signal, onRequest });
+    return await pool.run<ChunkDraft[]>(message, { signal: context.signal, onRequest, timeoutMs: limits.timeoutSeconds * 1000 });
   } catch (error) {
     if (!(error instanceof WorkerTaskFailure)) throw error;
     if (error.kind === "aborted") throw new CancelledError(`cancelled while chunking: ${error.message}`);
+    if (error.kind === "timeout") {
+      throw new DocumentLimitError(`chunking with ${strategy.name} took longer than chunk_timeout_seconds (${limits.timeoutSeconds})`);
+    }
     throw restoreError(error.className, error.message) ?? new ChunkingError(`${strategy.name} failed: ${error.message}`);
   }
 }
