@@ -223,7 +223,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       return job;
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
-    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner),
+    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     /** A server's start: /v1 ingestions a killed server left running are failed and what they wrote removed (no model is loaded). */
     recoverIngestions: async () => {
       const points = await pointsStore();

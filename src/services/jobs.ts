@@ -16,6 +16,8 @@ export const SHUTDOWN_ERROR = "interrupted: the server shut down before this job
 /** How often a runner tells other servers its jobs are alive, and when silence means it is gone. */
 export const JOB_HEARTBEAT_MS = 30_000;
 export const JOB_STALE_MS = 10 * 60_000;
+/** How often a runner looks for documents another process deleted under its jobs. */
+export const DELETED_DOCUMENT_POLL_MS = 1000;
 
 export type JobTask = (options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
 
@@ -30,12 +32,15 @@ export class JobRunner {
   private readonly queue: Array<{ id: string; task: JobTask; documentId?: string }> = [];
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; documentId?: string }>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly deletedDocumentPoll: NodeJS.Timeout;
   private closed = false;
 
+  /** `documentExists` lets the runner notice a document deleted by another process (a CLI `delete`) and cancel its jobs. */
   constructor(
     private readonly jobs: JobsRepo,
     private readonly maxConcurrent: number,
     private readonly owner: Owner,
+    documentExists: (documentId: string) => boolean,
   ) {
     jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
     this.heartbeat = setInterval(() => {
@@ -45,6 +50,18 @@ export class JobRunner {
         // A busy database skips one beat; the stale bound allows for many.
       }
     }, JOB_HEARTBEAT_MS).unref();
+    // A delete through this server cancels at once (cancelForDocument); one from another
+    // process is seen here, so its jobs stop within a second instead of working to the end.
+    this.deletedDocumentPoll = setInterval(() => {
+      const documents = new Set([...this.queue, ...this.running.values()].flatMap((j) => (j.documentId ? [j.documentId] : [])));
+      for (const documentId of documents) {
+        try {
+          if (!documentExists(documentId)) this.cancelForDocument(documentId);
+        } catch {
+          // A busy database skips one look; the next comes a second later.
+        }
+      }
+    }, DELETED_DOCUMENT_POLL_MS).unref();
   }
 
   /**
@@ -104,6 +121,7 @@ export class JobRunner {
   async shutdown(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.deletedDocumentPoll);
     const inFlight = [...this.running.values()];
     for (const r of inFlight) r.controller.abort(SHUTDOWN_ERROR);
     await Promise.all(inFlight.map((r) => r.done));

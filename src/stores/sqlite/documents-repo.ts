@@ -84,6 +84,10 @@ export class DocumentsRepo {
     };
   }
 
+  exists(id: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(id) !== undefined;
+  }
+
   filePath(id: string): string | null {
     const row = this.db.prepare(`SELECT file_path FROM documents WHERE id = ?`).get(id) as { file_path: string } | undefined;
     return row?.file_path ?? null;
