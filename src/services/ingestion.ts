@@ -228,7 +228,14 @@ export class IngestionService {
         job.disarmDeadline();
         committed = true;
         step.name = "publishing the new version";
-        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename);
+        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename).catch((error: unknown) => {
+          // The version is committed and stays; the next server start (or upload of this name) publishes it.
+          this.repo.markPublishPending(jobId);
+          throw new IndexFailedError(
+            "the new version was committed but publishing it failed; it becomes searchable when the server next starts or this file is uploaded again",
+            { cause: error },
+          );
+        });
         const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
         this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
         return hidden;
@@ -269,7 +276,8 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
  * Run when a server starts: recovers the ingestion jobs whose server is gone (killed
  * mid-ingestion). A job whose version was not committed is marked failed and what it wrote is
  * removed; one killed between commit and publication has its version published and is
- * completed. Failed jobs whose points could not be removed when they failed lose them now.
+ * completed. Failed jobs whose points could not be removed when they failed lose them now, and
+ * versions committed whose publication failed are published.
  * `points` is null when the /v1 collection does not exist (then no point was written). Returns
  * how many jobs were marked failed.
  */
@@ -295,6 +303,10 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
     for (const jobId of repo.jobsWithPointsLeft()) {
       await points.deleteByJob(jobId);
       repo.clearPointsLeft(jobId);
+    }
+    for (const job of repo.jobsWithPublishPending()) {
+      await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
+      repo.clearPublishPending(job.id);
     }
   }
   return failed;

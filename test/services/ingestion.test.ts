@@ -63,3 +63,33 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
     await ws.cleanup();
   }
 });
+
+test("/v1: a version committed whose publication failed is published at the next server start", async () => {
+  const ws = await createWorkspace();
+  try {
+    const tenant = ws.app.tenants.createTenant("acme");
+    ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
+    const { points } = await ws.internals.v1();
+    const publish = points.setLiveVersion.bind(points);
+    points.setLiveVersion = async () => {
+      throw new Error("object store unavailable");
+    };
+    await assert.rejects(ws.app.ingestFile(tenant.id, "manuals", "handbook.docx", handbookBytes()), (error: Error & { code?: string }) => {
+      assert.equal(error.code, "index_failed");
+      assert.match(error.message, /committed but publishing it failed; it becomes searchable when the server next starts/);
+      return true;
+    });
+    const listed = () => ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1 }).then((p) => p.total);
+    assert.equal(await listed(), 0, "the unpublished version is not searchable yet");
+    assert.equal(ws.internals.ingestionRepo.jobsWithPublishPending().length, 1);
+
+    points.setLiveVersion = publish;
+    await ws.app.recoverIngestions(); // what a server does when it starts
+    assert.ok((await listed()) > 0, "the committed version is published");
+    assert.deepEqual(ws.internals.ingestionRepo.jobsWithPublishPending(), []);
+    const hits = await ws.app.searchPoints(tenant.id, { text: "member share price", topK: 3 });
+    assert.ok(hits.length > 0);
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -201,6 +201,9 @@ const MIGRATIONS: string[] = [
   // A failed ingestion whose points could not be removed then (the vector store failed too):
   // the next server start removes them.
   `ALTER TABLE ingestion_jobs ADD COLUMN points_left INTEGER NOT NULL DEFAULT 0;`,
+  // A committed version whose publication failed (the vector store failing): the next server
+  // start publishes it.
+  `ALTER TABLE ingestion_jobs ADD COLUMN publish_pending INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

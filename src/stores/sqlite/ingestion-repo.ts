@@ -134,6 +134,24 @@ export class IngestionRepo {
     this.db.prepare(`UPDATE ingestion_jobs SET points_left = 0 WHERE id = ?`).run(jobId);
   }
 
+  /** Records that a job's committed version could not be published, to be published later. */
+  markPublishPending(jobId: string): void {
+    this.db.prepare(`UPDATE ingestion_jobs SET publish_pending = 1 WHERE id = ?`).run(jobId);
+  }
+
+  jobsWithPublishPending(): Array<{ id: string; tenantId: string; domain: string; filename: string }> {
+    return this.db.prepare(`SELECT id, tenant_id AS tenantId, domain, filename FROM ingestion_jobs WHERE publish_pending = 1`).all() as Array<{
+      id: string;
+      tenantId: string;
+      domain: string;
+      filename: string;
+    }>;
+  }
+
+  clearPublishPending(jobId: string): void {
+    this.db.prepare(`UPDATE ingestion_jobs SET publish_pending = 0 WHERE id = ?`).run(jobId);
+  }
+
   unfinishedJobs(): UnfinishedIngestion[] {
     const rows = this.db
       .prepare(
