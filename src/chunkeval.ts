@@ -32,7 +32,7 @@ import { experimentResults, getExperiment, listExperiments } from "./services/ex
 import { renderReport, type ReportOptions } from "./services/reports.js";
 import { checkStrategySettings, listStrategies } from "./services/strategies.js";
 import { tenantService } from "./services/tenants.js";
-import { requirePoint, searchPoints } from "./services/points.js";
+import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { openDatabase } from "./stores/sqlite/database.js";
@@ -187,7 +187,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       return visible;
     },
     listPoints: async (tenantId: string, filter: { domain?: string; sourceFileId?: string }, page: { offset: number; limit: number }) =>
-      (await v1()).points.list(tenantId, filter, page.offset, page.limit),
+      listPoints(ingestionRepo, (await v1()).points, tenantId, filter, page),
     getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
     searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) =>
       searchPoints(context, (await v1()).points, tenantId, query),

@@ -29,12 +29,14 @@ export class WorkerTaskFailure extends Error {
 
 /**
  * Runs one-message tasks in worker threads of one module: at most `maxWorkers` at once (more
- * wait), one warm worker kept between tasks. A worker that overruns its deadline, runs out of
+ * wait), and every worker that finished cleanly is kept warm for the next task (starting one
+ * loads its modules again: with one kept, tasks run side by side started a worker each time,
+ * which made processing five strategies at once 2.8x slower than one after another). A worker that overruns its deadline, runs out of
  * its heap or is cancelled is terminated, never the process. The module answers each message
  * with `{result}` or `{error: {className, message}}`.
  */
 export class WorkerPool {
-  private idle: Worker | undefined;
+  private readonly idle: Worker[] = [];
   private busy = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -115,8 +117,7 @@ export class WorkerPool {
   private async acquire(): Promise<Worker> {
     while (this.busy >= this.options.maxWorkers) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.busy++;
-    const warm = this.idle;
-    this.idle = undefined;
+    const warm = this.idle.pop();
     if (warm) {
       warm.ref();
       return warm;
@@ -126,10 +127,10 @@ export class WorkerPool {
 
   private release(worker: Worker, reusable: boolean): void {
     this.busy--;
-    if (reusable && !this.idle) {
+    if (reusable) {
       // An idle worker must not keep a finished CLI command alive.
       worker.unref();
-      this.idle = worker;
+      this.idle.push(worker);
     } else {
       void worker.terminate();
     }

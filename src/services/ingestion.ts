@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { CancelledError, ChunkevalError, ConcurrencyLimitError, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
+import { pointIdOf } from "./points.js";
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
@@ -202,7 +203,7 @@ export class IngestionService {
         step.name = "writing chunks to the vector store";
         await this.points.add(
           chunks.map((c, i) => ({
-            pointId: `${written.fileId}_${i}`,
+            pointId: pointIdOf(written.fileId!, i),
             tenantId,
             domain,
             sourceFileId: written.fileId!,
@@ -221,7 +222,8 @@ export class IngestionService {
       commit: async () => {
         step.name = "committing the new version";
         // Synchronous check-and-commit: a deadline that fired before this point wins; one after it cannot undo the commit.
-        if (job.signal.aborted || !this.repo.commitSourceFile(written.fileId!, jobId)) {
+        const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
+        if (job.signal.aborted || !this.repo.commitSourceFile(written.fileId!, jobId, indexed)) {
           throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
         }
         // In the same tick as the commit, so the deadline cannot fire between them.
@@ -236,7 +238,6 @@ export class IngestionService {
             { cause: error },
           );
         });
-        const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
         this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
         return hidden;
       },
@@ -277,7 +278,8 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
  * mid-ingestion). A job whose version was not committed is marked failed and what it wrote is
  * removed; one killed between commit and publication has its version published and is
  * completed. Failed jobs whose points could not be removed when they failed lose them now, and
- * versions committed whose publication failed are published.
+ * versions committed whose publication failed are published (and versions from before point
+ * counts were recorded are counted once).
  * `points` is null when the /v1 collection does not exist (then no point was written). Returns
  * how many jobs were marked failed.
  */
@@ -304,6 +306,7 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
       await points.deleteByJob(jobId);
       repo.clearPointsLeft(jobId);
     }
+    for (const version of repo.versionsWithoutPointCount()) repo.setPointCount(version.id, await points.countOfVersion(version.tenantId, version.id));
     for (const job of repo.jobsWithPublishPending()) {
       await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
       repo.clearPublishPending(job.id);

@@ -8,6 +8,7 @@ import { loadConfig } from "../../src/config/load.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
+import { storedPointRows } from "../helpers/stored-points.js";
 
 function keysFor(t: TestServer) {
   const tenants = t.ws.app.tenants;
@@ -105,8 +106,7 @@ test("POST /v1/files: unknown domain writes nothing; ingestion indexes searchabl
     assert.equal(repo.jobs().length, 0, "no job row");
     assert.equal(repo.countSourceFiles(), 0, "no source file");
     assert.equal(existsSync(join(t.ws.dir, "data", "objects")), false, "no stored object");
-    const { points } = await t.ws.internals.v1();
-    assert.equal((await points.list(t.ws.internals.tenantsRepo.tenantByName("acme")!.id, {}, 0, 10)).total, 0, "no point");
+    assert.equal(await storedPointRows(join(t.ws.dir, "data")), 0, "no point");
 
     await t.request("POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, { authorization: k.admin });
     const extra = await uploadFile(t, k.uploader, "handbooks", "handbook.docx", handbookBytes(), { tenant_id: "ten_other" });
@@ -278,10 +278,10 @@ test("502 index_failed when the vector store write raises: a failed job row and 
     const job = internals.ingestionRepo.jobs()[0]!;
     assert.deepEqual([job.status, job.errorCode], ["failed", "index_failed"]);
     const tenantId = internals.tenantsRepo.tenantByName("acme")!.id;
-    const { points } = await internals.v1();
-    const live = await points.list(tenantId, {}, 0, 1000);
+    const live = await app.listPoints(tenantId, {}, { offset: 0, limit: 1000 });
     assert.equal(live.total, before.body.chunks_indexed, "only the earlier, successful version is there");
     assert.ok(live.items.every((p) => p.version === 1));
+    assert.equal(await storedPointRows(dataDir), before.body.chunks_indexed, "the failed version left no point");
     assert.equal(internals.ingestionRepo.countSourceFiles(), 1);
     assert.equal(readdirSync(join(dataDir, "objects")).length, 1, "the failed upload's object was removed");
   } finally {

@@ -1,8 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
+import { storedPointRows } from "../helpers/stored-points.js";
 
 test("/v1: a version committed before the deadline is a success, even when publishing it outlasts the window", async () => {
   const ws = await createWorkspace({ ingestion_timeout_seconds: 2 });
@@ -48,9 +50,7 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
       /indexing failed while writing vectors to the vector store/,
     );
     [points.add, points.deleteByJob] = [add, remove];
-    const lancedb = await import("@lancedb/lancedb");
-    const db = await lancedb.connect(join(ws.dir, "data", "lancedb", "v1"));
-    const rows = () => db.openTable("chunks").then((t) => t.countRows());
+    const rows = () => storedPointRows(join(ws.dir, "data"));
     assert.ok((await rows()) > 0, "hidden points were left behind");
     assert.equal(ws.internals.ingestionRepo.jobsWithPointsLeft().length, 1);
 
@@ -58,7 +58,6 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
     assert.equal(await rows(), 0);
     assert.deepEqual(ws.internals.ingestionRepo.jobsWithPointsLeft(), []);
     assert.equal(ws.internals.ingestionRepo.countSourceFiles(), 0);
-    db.close();
   } finally {
     await ws.cleanup();
   }
@@ -79,16 +78,77 @@ test("/v1: a version committed whose publication failed is published at the next
       assert.match(error.message, /committed but publishing it failed; it becomes searchable when the server next starts/);
       return true;
     });
-    const listed = () => ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1 }).then((p) => p.total);
-    assert.equal(await listed(), 0, "the unpublished version is not searchable yet");
+    const search = () => ws.app.searchPoints(tenant.id, { text: "member share price", topK: 3 });
+    assert.equal((await search()).length, 0, "the unpublished version is not searchable yet");
     assert.equal(ws.internals.ingestionRepo.jobsWithPublishPending().length, 1);
 
     points.setLiveVersion = publish;
     await ws.app.recoverIngestions(); // what a server does when it starts
-    assert.ok((await listed()) > 0, "the committed version is published");
+    assert.equal((await search()).length, 3, "the committed version is published");
     assert.deepEqual(ws.internals.ingestionRepo.jobsWithPublishPending(), []);
-    const hits = await ws.app.searchPoints(tenant.id, { text: "member share price", topK: 3 });
-    assert.ok(hits.length > 0);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("/v1 points are paged in SQL: pages in file, version and chunk order, filters, past the end, and versions from before point counts", async () => {
+  const ws = await createWorkspace();
+  try {
+    const tenant = ws.app.tenants.createTenant("acme");
+    const other = ws.app.tenants.createTenant("other");
+    for (const [t, d] of [
+      [tenant.id, "d1"],
+      [tenant.id, "d2"],
+      [other.id, "d1"],
+    ] as const)
+      ws.app.tenants.createDomain(t, d, d);
+    const doc = (n: number) =>
+      buildDocx(Array.from({ length: n }, (_, i) => ({ p: `Paragraph ${i}. ${"The harbor light keeps the member shares safe. ".repeat(30)}` })));
+    await ws.app.ingestFile(tenant.id, "d1", "b.docx", await doc(6));
+    const a1 = await ws.app.ingestFile(tenant.id, "d1", "a.docx", await doc(4));
+    const a2 = await ws.app.ingestFile(tenant.id, "d1", "a.docx", await doc(8)); // a's live version
+    await ws.app.ingestFile(tenant.id, "d2", "c.docx", await doc(3));
+    await ws.app.ingestFile(other.id, "d1", "a.docx", await doc(5)); // another tenant's
+
+    const everything = await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1000 });
+    const order = everything.items.map((p) => [p.filename, p.version, p.chunkIndex] as const);
+    const sorted = [...order].sort((x, y) => x[0].localeCompare(y[0]) || x[1] - y[1] || x[2] - y[2]);
+    assert.deepEqual(order, sorted, "file name, version, chunk order");
+    assert.equal(everything.total, everything.items.length);
+    assert.ok(
+      everything.items.every((p) => !p.deleted && (p.filename !== "a.docx" || p.version === 2)),
+      "live versions only",
+    );
+    assert.equal(everything.items.filter((p) => p.filename === "a.docx").length, a2.chunksIndexed);
+    assert.notEqual(a1.chunksIndexed, a2.chunksIndexed);
+
+    // Pages of 3 put together are the whole list, across file boundaries.
+    const paged = [];
+    for (let offset = 0; offset < everything.total; offset += 3) paged.push(...(await ws.app.listPoints(tenant.id, {}, { offset, limit: 3 })).items);
+    assert.deepEqual(
+      paged.map((p) => p.pointId),
+      everything.items.map((p) => p.pointId),
+    );
+    const past = await ws.app.listPoints(tenant.id, {}, { offset: everything.total + 5, limit: 3 });
+    assert.deepEqual([past.items.length, past.total], [0, everything.total]);
+
+    const d2 = await ws.app.listPoints(tenant.id, { domain: "d2" }, { offset: 0, limit: 1000 });
+    assert.ok(d2.total > 0 && d2.items.every((p) => p.filename === "c.docx"));
+    const byFile = await ws.app.listPoints(tenant.id, { sourceFileId: a2.fileId }, { offset: 1, limit: 2 });
+    assert.deepEqual(
+      byFile.items.map((p) => p.chunkIndex),
+      [1, 2],
+    );
+    assert.equal(byFile.total, a2.chunksIndexed);
+    assert.equal((await ws.app.listPoints(tenant.id, { sourceFileId: a1.fileId }, { offset: 0, limit: 10 })).total, 0, "an older version has no live point");
+
+    // Versions written before point counts were recorded are counted once at a server start.
+    const sqlite = new Database(join(ws.dir, "data", "chunkeval.sqlite"));
+    sqlite.prepare("UPDATE source_files SET point_count = NULL").run();
+    sqlite.close();
+    assert.equal((await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1000 })).total, 0);
+    await ws.app.recoverIngestions();
+    assert.deepEqual(await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1000 }), everything);
   } finally {
     await ws.cleanup();
   }

@@ -204,6 +204,9 @@ const MIGRATIONS: string[] = [
   // A committed version whose publication failed (the vector store failing): the next server
   // start publishes it.
   `ALTER TABLE ingestion_jobs ADD COLUMN publish_pending INTEGER NOT NULL DEFAULT 0;`,
+  // How many points a committed version has, so GET /v1/points pages are worked out in SQL
+  // (NULL on rows from before: a server start counts them in the vector store once).
+  `ALTER TABLE source_files ADD COLUMN point_count INTEGER;`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

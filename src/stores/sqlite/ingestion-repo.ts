@@ -70,10 +70,10 @@ export class IngestionRepo {
    * Commits the file's version, unless its job is no longer running (it timed out or was
    * recovered meanwhile): then nothing changes and false is returned.
    */
-  commitSourceFile(fileId: string, jobId: string): boolean {
+  commitSourceFile(fileId: string, jobId: string, pointCount: number): boolean {
     return this.transaction(() => {
       if (!this.db.prepare(`SELECT 1 FROM ingestion_jobs WHERE id = ? AND status = 'running'`).get(jobId)) return false;
-      this.db.prepare(`UPDATE source_files SET committed = 1 WHERE id = ?`).run(fileId);
+      this.db.prepare(`UPDATE source_files SET committed = 1, point_count = ? WHERE id = ?`).run(pointCount, fileId);
       return true;
     });
   }
@@ -88,6 +88,48 @@ export class IngestionRepo {
         )
         .run(outcome.chunksIndexed, outcome.pointsCreated, outcome.pointsSoftDeleted, at, id).changes > 0
     );
+  }
+
+  /**
+   * One page of a tenant's live points (each file name's newest committed version), in file
+   * name, version and chunk order, worked out from the versions' point counts in one query:
+   * the files the page touches with the range of chunk indexes it takes from each, and the
+   * total. A second query counts only when the page is past the end.
+   */
+  livePointPage(
+    tenantId: string,
+    filter: { domain?: string; sourceFileId?: string },
+    offset: number,
+    limit: number,
+  ): { slices: Array<{ fileId: string; from: number; to: number }>; total: number } {
+    const live = `
+      SELECT f.id, f.domain, f.filename, f.version, COALESCE(f.point_count, 0) AS n FROM source_files f
+      WHERE f.tenant_id = @tenant AND f.committed = 1 AND (@domain IS NULL OR f.domain = @domain) AND (@file IS NULL OR f.id = @file)
+        AND f.version = (SELECT MAX(g.version) FROM source_files g
+                         WHERE g.tenant_id = f.tenant_id AND g.domain = f.domain AND g.filename = f.filename AND g.committed = 1)`;
+    const params = { tenant: tenantId, domain: filter.domain ?? null, file: filter.sourceFileId ?? null, offset, end: offset + limit };
+    const rows = this.db
+      .prepare(
+        `WITH live AS (${live}),
+         placed AS (SELECT id, n, SUM(n) OVER (ORDER BY filename, version, domain, id) - n AS before, SUM(n) OVER () AS total FROM live)
+         SELECT id, n, before, total FROM placed WHERE n > 0 AND before + n > @offset AND before < @end ORDER BY before`,
+      )
+      .all(params) as Array<{ id: string; n: number; before: number; total: number }>;
+    const total = rows[0]?.total ?? (this.db.prepare(`SELECT COALESCE(SUM(n), 0) AS total FROM (${live})`).get(params) as { total: number }).total;
+    const slices = rows.map((r) => ({ fileId: r.id, from: Math.max(0, offset - r.before), to: Math.min(r.n, offset + limit - r.before) }));
+    return { slices, total };
+  }
+
+  /** Committed versions whose point count is not recorded (written before it was). */
+  versionsWithoutPointCount(): Array<{ id: string; tenantId: string }> {
+    return this.db.prepare(`SELECT id, tenant_id AS tenantId FROM source_files WHERE committed = 1 AND point_count IS NULL`).all() as Array<{
+      id: string;
+      tenantId: string;
+    }>;
+  }
+
+  setPointCount(fileId: string, pointCount: number): void {
+    this.db.prepare(`UPDATE source_files SET point_count = ? WHERE id = ?`).run(pointCount, fileId);
   }
 
   /** The newest committed version of a file name (0 when none): the version whose points are live. */

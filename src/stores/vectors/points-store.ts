@@ -48,8 +48,10 @@ export interface PointsStore {
   setLiveVersion(tenantId: string, domain: string, filename: string, version: number): Promise<number>;
   /** Removes every point an ingestion job wrote. */
   deleteByJob(jobId: string): Promise<void>;
-  countLive(tenantId: string, filter?: PointFilter): Promise<number>;
-  list(tenantId: string, filter: PointFilter, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }>;
+  /** Points of one version of a file, live or hidden. */
+  countOfVersion(tenantId: string, sourceFileId: string): Promise<number>;
+  /** The tenant's points with these ids, in any order (pages of GET /v1/points are worked out in SQL). */
+  getMany(tenantId: string, pointIds: string[]): Promise<PublicPoint[]>;
   get(tenantId: string, pointId: string): Promise<PublicPoint | null>;
   /** Dense candidates among a tenant's live points, best first, cosine similarity as score. */
   denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<ScoredPoint[]>;

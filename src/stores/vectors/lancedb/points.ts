@@ -171,9 +171,9 @@ export class LancePointsStore implements PointsStore {
     await this.write((t) => t.delete(`ingestion_job_id = ${sqlString(jobId)}`));
   }
 
-  async countLive(tenantId: string, filter: PointFilter = {}): Promise<number> {
+  async countOfVersion(tenantId: string, sourceFileId: string): Promise<number> {
     const t = await this.open();
-    return t.countRows(this.filter(tenantId, filter));
+    return t.countRows(`tenant_id = ${sqlString(tenantId)} AND source_file_id = ${sqlString(sourceFileId)}`);
   }
 
   private filter(tenantId: string, f: PointFilter): string {
@@ -185,11 +185,12 @@ export class LancePointsStore implements PointsStore {
     ].join(" AND ");
   }
 
-  async list(tenantId: string, filter: PointFilter, offset: number, limit: number): Promise<{ items: PublicPoint[]; total: number }> {
+  async getMany(tenantId: string, pointIds: string[]): Promise<PublicPoint[]> {
+    if (pointIds.length === 0) return [];
     const t = await this.open();
-    const rows = (await t.query().where(this.filter(tenantId, filter)).select(COLUMNS).toArray()).map(toPoint);
-    rows.sort((a, b) => a.filename.localeCompare(b.filename) || a.version - b.version || a.chunkIndex - b.chunkIndex);
-    return { items: rows.slice(offset, offset + limit), total: rows.length };
+    // point_id has a btree index: a page's ids are looked up, not scanned for.
+    const where = `tenant_id = ${sqlString(tenantId)} AND point_id IN (${pointIds.map(sqlString).join(", ")})`;
+    return (await t.query().where(where).select(COLUMNS).limit(pointIds.length).toArray()).map(toPoint);
   }
 
   async get(tenantId: string, pointId: string): Promise<PublicPoint | null> {
