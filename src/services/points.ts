@@ -11,8 +11,6 @@ const MIN_CANDIDATES = 20;
 /**
  * Hybrid search over a tenant's live points: dense candidates (the query embedded with the /v1
  * embedder) and BM25 candidates, fused by reciprocal rank (retrieval/fusion.ts, the one fusion).
- * Candidates are ids and scores; only the points returned are read whole (at 100k points,
- * reading every candidate's text was a sixth of a search).
  */
 export async function searchPoints(ctx: ServiceContext, points: PointsStore, tenantId: string, query: { text: string; domain?: string; topK: number }) {
   const [vector] = await (await ctx.embedder()).embed([query.text]);
@@ -21,20 +19,9 @@ export async function searchPoints(ctx: ServiceContext, points: PointsStore, ten
     points.denseSearch(tenantId, vector!, query.domain, candidates),
     points.keywordSearch(tenantId, query.text, query.domain, candidates),
   ]);
-  const fused = reciprocalRankFusion([dense, sparse].map((list) => list.map((p) => ({ chunkId: p.pointId, score: p.score })))).slice(0, query.topK);
-  const found = new Map(
-    (
-      await points.getMany(
-        tenantId,
-        fused.map((hit) => hit.chunkId),
-      )
-    ).map((p) => [p.pointId, p]),
-  );
-  // A point hidden between the search and the read (a newer version published) is left out.
-  return fused.flatMap((hit) => {
-    const point = found.get(hit.chunkId);
-    return point && !point.deleted ? [{ ...point, score: hit.score }] : [];
-  });
+  const byId = new Map([...dense, ...sparse].map((p) => [p.pointId, p]));
+  const fused = reciprocalRankFusion([dense, sparse].map((list) => list.map((p) => ({ chunkId: p.pointId, score: p.score }))));
+  return fused.slice(0, query.topK).map((hit) => ({ ...byId.get(hit.chunkId)!, score: hit.score }));
 }
 
 /** A point's id: its version's source-file id and its chunk index, so a page of ids can be worked out without reading the points. */

@@ -19,11 +19,7 @@ export interface Point {
 }
 
 export type PublicPoint = Omit<Point, "vector" | "ingestionJobId">;
-/** A search candidate: which point and how well it matched (its payload is read only if it is returned). */
-export interface PointHit {
-  pointId: string;
-  score: number;
-}
+export type ScoredPoint = PublicPoint & { score: number };
 
 export interface PointFilter {
   domain?: string;
@@ -58,9 +54,9 @@ export interface PointsStore {
   getMany(tenantId: string, pointIds: string[]): Promise<PublicPoint[]>;
   get(tenantId: string, pointId: string): Promise<PublicPoint | null>;
   /** Dense candidates among a tenant's live points, best first, cosine similarity as score. */
-  denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<PointHit[]>;
+  denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<ScoredPoint[]>;
   /** BM25 candidates among a tenant's live points for a question as the user wrote it. */
-  keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<PointHit[]>;
+  keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<ScoredPoint[]>;
   /** Runs pending upkeep now and waits for it (benchmarks, tests). */
   maintain(): Promise<void>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type VectorQueryTuning } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
-import type { Point, PointFilter, PointHit, PointsStore, PointsStoreOptions, PublicPoint } from "../points-store.js";
+import type { Point, PointFilter, PointsStore, PointsStoreOptions, PublicPoint, ScoredPoint } from "../points-store.js";
 
 /** The name of the /v1 chunks collection (SPEC §4 rule 4), inside the /v1 namespace. */
 export const CHUNKS_COLLECTION = "chunks";
@@ -215,13 +215,13 @@ export class LancePointsStore implements PointsStore {
     domain: string | undefined,
     limit: number,
     options: { exact?: boolean; tuning?: Partial<VectorQueryTuning> } = {},
-  ): Promise<Array<{ point_id: string; _distance: number }>> {
+  ): Promise<Array<Record<string, unknown>>> {
     const t = await this.open();
     const query = t
       .vectorSearch(Array.from(vector))
       .distanceType("cosine")
       .where(this.filter(tenantId, { domain }))
-      .select(["point_id", "_distance"])
+      .select([...COLUMNS, "_distance"])
       .limit(limit);
     const tuning = { ...VECTOR_QUERY, ...options.tuning };
     if (options.exact) query.bypassVectorIndex();
@@ -235,18 +235,24 @@ export class LancePointsStore implements PointsStore {
   }
 
   /** Dense candidates among a tenant's live points, best first, with cosine similarity as score. */
-  async denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<PointHit[]> {
+  async denseSearch(tenantId: string, vector: Float32Array, domain: string | undefined, limit: number): Promise<ScoredPoint[]> {
     const rows = await this.nearest(tenantId, vector, domain, limit);
-    return rows.map((r) => ({ pointId: r.point_id, score: 1 - r._distance }));
+    return rows.map((r) => ({ ...toPoint(r), score: 1 - (r._distance as number) }));
   }
 
   /** BM25 candidates among a tenant's live points for a question as the user wrote it. */
-  async keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<PointHit[]> {
+  async keywordSearch(tenantId: string, text: string, domain: string | undefined, limit: number): Promise<ScoredPoint[]> {
     const query = fullTextQuery(text);
     if (!query) return [];
     const t = await this.open();
-    const rows = await t.query().fullTextSearch(query).where(this.filter(tenantId, { domain })).select(["point_id", "_score"]).limit(limit).toArray();
-    return rows.map((r: { point_id: string; _score: number }) => ({ pointId: r.point_id, score: r._score }));
+    const rows = await t
+      .query()
+      .fullTextSearch(query)
+      .where(this.filter(tenantId, { domain }))
+      .select([...COLUMNS, "_score"])
+      .limit(limit)
+      .toArray();
+    return rows.map((r: Record<string, unknown>) => ({ ...toPoint(r), score: r._score as number }));
   }
 
   async close(): Promise<void> {
