@@ -29,11 +29,11 @@ export class WorkerTaskFailure extends Error {
 
 /**
  * Runs one-message tasks in worker threads of one module: at most `maxWorkers` at once (more
- * wait), and every worker that finished cleanly is kept warm for the next task (starting one
- * loads its modules again: with one kept, tasks run side by side started a worker each time,
- * which made processing five strategies at once 2.8x slower than one after another). A worker that overruns its deadline, runs out of
- * its heap or is cancelled is terminated, never the process. The module answers each message
- * with `{result}` or `{error: {className, message}}`.
+ * wait). Every worker that finished cleanly is kept warm for the next task: starting one loads
+ * its modules again, and when only one was kept, tasks running side by side started a worker
+ * each time (processing five strategies at once was 2.8x slower than one after another). A
+ * worker that overruns its deadline, runs out of its heap or is cancelled is terminated, never
+ * the process. The module answers each message with `{result}` or `{error: {className, message}}`.
  */
 export class WorkerPool {
   private readonly idle: Worker[] = [];
