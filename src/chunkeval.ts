@@ -224,10 +224,16 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
-    /** A server's start: /v1 ingestions a killed server left running are failed and what they wrote removed (no model is loaded). */
+    /**
+     * A server's start: /v1 ingestions a killed server left running are failed and what they
+     * wrote removed (no model is loaded). Not while the vector store cannot be reached: what is
+     * in it cannot be judged then, and the next start recovers.
+     */
     recoverIngestions: async () => {
       const points = await pointsStore();
-      return recoverAbandonedIngestions(ingestionRepo, (await points.readiness()).ready ? points : null, owner);
+      const state = await points.readiness();
+      if (state.unreachable) return 0;
+      return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, owner);
     },
     /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
     doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),

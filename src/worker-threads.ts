@@ -56,8 +56,14 @@ export class WorkerPool {
     message: unknown,
     task: { timeoutMs?: number; signal?: AbortSignal; transfer?: ArrayBuffer[]; onRequest?: (payload: any) => Promise<unknown> },
   ): Promise<T> {
-    if (task.signal?.aborted) throw new WorkerTaskFailure("aborted", String(task.signal.reason ?? "aborted"));
+    const aborted = () => new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"));
+    if (task.signal?.aborted) throw aborted();
     const worker = await this.acquire();
+    // Cancelled while it waited for a free worker (a 504 sent, a document deleted): it never starts.
+    if (task.signal?.aborted) {
+      this.release(worker, true);
+      throw aborted();
+    }
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
@@ -106,7 +112,7 @@ export class WorkerPool {
           reject(new WorkerTaskFailure(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "crashed", error.message.split("\n")[0]!.slice(0, 200))),
         );
       const onExit = () => finish(false, () => reject(new WorkerTaskFailure("crashed", "the worker stopped")));
-      const onAbort = () => finish(false, () => reject(new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"))));
+      const onAbort = () => finish(false, () => reject(aborted()));
       startClock();
       worker.on("message", onMessage).on("error", onError).on("exit", onExit);
       task.signal?.addEventListener("abort", onAbort, { once: true });

@@ -127,6 +127,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     let value = values[setting.key] ?? (typeof setting.default === "function" ? setting.default(context) : setting.default);
     if (value === undefined) continue;
     if (setting.min !== undefined && typeof value === "number") value = Math.max(setting.min, value);
+    if (setting.max !== undefined && typeof value === "number") value = Math.min(setting.max, value);
     if (setting.resolve) value = setting.resolve(value, context);
     if (setting.key === "data_dir") context.dataDir = String(value);
     setPath(config, setting.path, value);

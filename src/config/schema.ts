@@ -35,6 +35,9 @@ export interface ChunkevalConfig {
 }
 
 type Kind = "string" | "int" | "number" | "bool";
+
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer timeout would fire at once. */
+const MAX_TIMER_SECONDS = 2_000_000;
 type Value = string | number | boolean;
 
 /** What a setting's default or resolution may depend on. */
@@ -66,6 +69,8 @@ export interface SettingDeclaration {
   default?: Value | ((ctx: SettingContext) => Value);
   /** Values below are raised to it. */
   min?: number;
+  /** Values above are lowered to it. */
+  max?: number;
   /** Turns the parsed value into the configured one (resolving paths, checking ranges into ctx.errors). */
   resolve?: (value: Value, ctx: SettingContext) => Value;
 }
@@ -196,6 +201,7 @@ export const SETTINGS: SettingDeclaration[] = [
     kind: "number",
     path: "parsing.timeoutSeconds",
     default: DEFAULTS.parseTimeoutSeconds,
+    max: MAX_TIMER_SECONDS,
     description: "deadline of parsing one file (in a worker thread)",
   }),
   setting({
@@ -213,6 +219,7 @@ export const SETTINGS: SettingDeclaration[] = [
     kind: "number",
     path: "chunkTimeoutSeconds",
     default: DEFAULTS.chunkTimeoutSeconds,
+    max: MAX_TIMER_SECONDS,
     description: "deadline of chunking one document with one strategy, in a worker thread (time spent embedding for it excluded)",
   }),
   setting({
@@ -264,6 +271,7 @@ export const SETTINGS: SettingDeclaration[] = [
     kind: "number",
     path: "ingestion.timeoutSeconds",
     default: DEFAULTS.ingestionTimeoutSeconds,
+    max: MAX_TIMER_SECONDS,
     description: "/v1 ingestion time window; past it 504",
   }),
   setting({
@@ -315,6 +323,7 @@ export const SETTINGS: SettingDeclaration[] = [
     kind: "int",
     path: "openai.timeoutSeconds",
     default: DEFAULTS.openaiTimeoutSeconds,
+    max: MAX_TIMER_SECONDS,
     description: "timeout of one request",
   }),
   setting({

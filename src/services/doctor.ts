@@ -36,11 +36,18 @@ const key = (r: { vectorSpace: string; generation: string }) => `${r.vectorSpace
 
 async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">> {
   const store = await deps.vectors();
-  // Vectors first, SQLite second: the same order as cleanup, so a commit in between is not a fault.
+  // Which generations were current before the vectors are listed, and after: another process
+  // may commit a new generation (its vectors written just after the listing) and delete the one
+  // it replaced (its vectors listed just before) meanwhile. A generation whose state changed
+  // between the two reads is in flight, not a fault, and never repaired.
+  const currentBefore = new Set(deps.chunks.currentGenerations().map(key));
   const entries = await store.inventory();
   // Pending before committed, as in cleanup: a generation that commits in between is then committed, not orphaned.
   const pending = new Map(deps.chunks.pendingGenerations().map((p) => [key(p), p]));
-  const committed = deps.chunks.committedChunks();
+  const committedNow = deps.chunks.committedChunks();
+  const currentAfter = new Set(committedNow.map(key));
+  const changed = (k: string) => currentBefore.has(k) !== currentAfter.has(k);
+  const committed = committedNow.filter((g) => !changed(key(g)));
   const stored = new Map<string, { ref: GenerationRef; chunkIds: Set<string> }>();
   for (const e of entries) {
     const k = key(e);
@@ -65,7 +72,7 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
     !ownerGone(p.owner, deps.owner) && now - p.startedAtMs <= ABANDONED_GENERATION_MS;
   for (const { ref, chunkIds } of stored.values()) {
     const p = pending.get(key(ref));
-    if (p && live(p)) inFlight++;
+    if ((p && live(p)) || changed(key(ref))) inFlight++;
     else
       findings.push({
         kind: "orphan_vectors",

@@ -77,7 +77,9 @@ export async function deleteDocument(ctx: ServiceContext, id: string): Promise<{
   const filePath = ctx.documents.filePath(id);
   if (filePath === null) throw new NotFoundError(`document not found: ${id}`);
   ctx.documents.delete(id);
-  await (await ctx.vectors()).deleteDocument(id);
+  // The original first: vectors the store fails to delete are found and removed by doctor
+  // (orphans), a file left in files/ by nothing.
   await rm(filePath, { force: true });
+  await (await ctx.vectors()).deleteDocument(id);
   return { deleted: true, documentId: id };
 }

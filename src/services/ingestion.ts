@@ -268,6 +268,7 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
   let hidden = 0;
   for (let live = repo.liveVersion(tenantId, domain, filename), applied = 0; live !== applied; live = repo.liveVersion(tenantId, domain, filename)) {
     hidden += await points.setLiveVersion(tenantId, domain, filename, live);
+    repo.markPublished(tenantId, domain, filename, live);
     applied = live;
   }
   return hidden;
@@ -287,9 +288,12 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
   let failed = 0;
   for (const job of repo.unfinishedJobs()) {
     if (job.owner.instance === me.instance || !ownerGone(job.owner, me)) continue;
-    if (job.sourceFile?.committed && points) {
+    if (job.sourceFile?.committed) {
+      // Committed: the upload succeeded and only needs publishing (left for a later start if the collection is gone).
+      if (!points) continue;
       const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
-      repo.completeJob(job.id, { chunksIndexed: 0, pointsCreated: 0, pointsSoftDeleted: hidden }, nowTimestamp());
+      const indexed = job.sourceFile.pointCount;
+      repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
       continue;
     }
     const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);

@@ -31,7 +31,7 @@ export function pointIdOf(sourceFileId: string, chunkIndex: number): string {
 
 /**
  * A page of a tenant's live points in file name, version and chunk order: which points it
- * holds comes from SQLite (the live versions and their point counts, one query), and only
+ * holds comes from SQLite (the published versions and their point counts, one query), and only
  * those points are read from the vector store (one lookup by id).
  */
 export async function listPoints(
@@ -44,7 +44,8 @@ export async function listPoints(
   const { slices, total } = repo.livePointPage(tenantId, filter, page.offset, page.limit);
   const ids = slices.flatMap((s) => Array.from({ length: s.to - s.from }, (_, i) => pointIdOf(s.fileId, s.from + i)));
   const found = new Map((await points.getMany(tenantId, ids)).map((p) => [p.pointId, p]));
-  return { items: ids.flatMap((id) => found.get(id) ?? []), total };
+  // A point hidden since the page was worked out (a newer version published meanwhile) is left out.
+  return { items: ids.flatMap((id) => (found.get(id)?.deleted === false ? [found.get(id)!] : [])), total };
 }
 
 /** One live point of a tenant, or 404. */

@@ -34,6 +34,9 @@ test("one declaration drives precedence, defaults, bounds and chunkeval config",
     assert.equal(c.maxUploadMb, 3, "file over default");
     assert.equal(c.ingestion.maxChunks, 1, "raised to its lower bound");
     assert.equal(c.parsing.memoryMb, 64);
+    // A timeout past what a timer holds (about 24.8 days) would fire at once: lowered to its upper bound.
+    const long = loadConfig({ cwd, env: { CHUNKEVAL_CHUNK_TIMEOUT_SECONDS: "1e9", INGESTION_TIMEOUT_SECONDS: "1e12" } }).config;
+    assert.deepEqual([long.chunkTimeoutSeconds, long.ingestion.timeoutSeconds], [2_000_000, 2_000_000]);
     assert.equal(c.generator, "extractive", "default");
     assert.equal(c.vectorStoreUri, join(cwd, ".chunkeval", "lancedb"), "a default derived from data_dir");
     assert.equal(c.openai.apiKey, "sk-secret-1234");

@@ -8,6 +8,7 @@ import { buildDocx } from "../helpers/documents.js";
 import { runCli } from "../helpers/cli.js";
 import { buildOverlappingZip, buildZip, deflated, packDocx, repeatedDeflate, unpackDocx } from "../helpers/zip.js";
 import { startServe } from "../../scripts/load-helpers.js";
+import { storedPointRows } from "../helpers/stored-points.js";
 
 const MB = 1024 * 1024;
 const PARAGRAPH = Buffer.from("<w:p><w:r><w:t>a</w:t></w:r></w:p>");
@@ -245,6 +246,7 @@ test("hostile files: the right error, bounded memory, the server answering throu
     assert.equal(domain.status, 201);
     let storedDocuments = 0;
     let livePoints = 0;
+    let storedV1Files = 0;
     for (const c of CASES) {
       const bytes = await c.bytes();
       resetPeakRss(server.pid);
@@ -279,6 +281,7 @@ test("hostile files: the right error, bounded memory, the server answering throu
         if (c.v1.message) assert.match(v1.body.error.message, c.v1.message, label);
       } else {
         livePoints += v1.body.points_created;
+        storedV1Files++;
         if (c.stored) assert.ok(!/[\u0000-\u001f]/.test(v1.body.filename) && v1.body.filename.length <= 255, label);
       }
 
@@ -291,8 +294,12 @@ test("hostile files: the right error, bounded memory, the server answering throu
       assert.equal(docs.total, storedDocuments, `${label}: documents stored`);
       const points = (await (await fetch(`${server.url}/v1/points?limit=1`, { headers: auth })).json()) as { total: number };
       assert.equal(points.total, livePoints, `${label}: live points`);
+      // In the stores themselves: no hidden point and no /v1 object left by a refused file.
+      assert.equal(await storedPointRows(dataDir), livePoints, `${label}: points in LanceDB, hidden ones included`);
       const files = existsSync(join(dataDir, "files")) ? readdirSync(join(dataDir, "files")).length : 0;
       assert.equal(files, storedDocuments, `${label}: stored originals`);
+      const objects = existsSync(join(dataDir, "objects")) ? readdirSync(join(dataDir, "objects")).length : 0;
+      assert.equal(objects, storedV1Files, `${label}: stored /v1 objects`);
     }
   } finally {
     console.log(

@@ -11,6 +11,7 @@ import { RESTART_ERROR } from "../../src/services/jobs.js";
 import { buildDocx, HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { BIN, runCli } from "../helpers/cli.js";
 import { spawnServe, type ServeProcess } from "../helpers/serve-process.js";
+import { liveStoredPoints } from "../helpers/stored-points.js";
 
 /** mulberry32: a small seeded generator, so a failing trial can be replayed. */
 function seeded(seed: number): () => number {
@@ -117,12 +118,8 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       }
       const committed = internals.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
       await app.close();
-      const livePoints = async () =>
-        (
-          (await (await fetch(`${server!.url}/v1/points?limit=500`, { headers: { authorization: auth } })).json()) as {
-            items: Array<{ filename: string; version: number }>;
-          }
-        ).items;
+      // Read in LanceDB itself: what search finds, whatever SQLite says.
+      const livePoints = () => liveStoredPoints(env.CHUNKEVAL_DATA_DIR);
       // /v1 files live before the kill must stay live after it, with exactly one version.
       const liveBefore = new Set((await livePoints()).map((p) => p.filename));
 

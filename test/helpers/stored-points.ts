@@ -21,3 +21,20 @@ export async function storedPointRows(dataDir: string, where?: string): Promise<
     db.close();
   }
 }
+
+/** The file name and version of every live (not hidden) point in the /v1 collection on disk, read with LanceDB directly. */
+export async function liveStoredPoints(dataDir: string): Promise<Array<{ filename: string; version: number }>> {
+  const folder = join(dataDir, "lancedb", "v1");
+  if (!existsSync(folder)) return [];
+  const lancedb = await import("@lancedb/lancedb");
+  const db = await lancedb.connect(folder);
+  try {
+    if (!(await db.tableNames()).includes("chunks")) return [];
+    const table = await db.openTable("chunks");
+    const rows = (await table.query().where("deleted = false").select(["filename", "version"]).toArray()) as Array<{ filename: string; version: number }>;
+    table.close();
+    return rows.map((r) => ({ filename: r.filename, version: Number(r.version) }));
+  } finally {
+    db.close();
+  }
+}

@@ -507,7 +507,7 @@ function cases(docx: Buffer): Case[] {
       message: /max_json_body_kb/,
     },
     {
-      name: "v1 ingestion job: 200 KB id is not echoed whole",
+      name: "v1 ingestion job: a 12 KB id in the path is refused (414), not echoed whole",
       method: "GET",
       path: `/v1/ingestion-jobs/${"j".repeat(12 * 1024)}`,
       status: 414,

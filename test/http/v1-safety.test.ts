@@ -8,6 +8,7 @@ import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { handbookBytes } from "../helpers/documents.js";
+import { liveStoredPoints } from "../helpers/stored-points.js";
 
 async function adminKey(t: TestServer): Promise<string> {
   t.ws.app.tenants.createTenant("acme");
@@ -61,10 +62,13 @@ test("/v1 versions are allocated atomically: N concurrent uploads of one name ge
       results.map((r) => r.body.version).sort((a, b) => a - b),
       Array.from({ length: N }, (_, i) => i + 1),
     );
-    const live = await t.request("GET", "/v1/points?limit=500", undefined, { authorization: auth });
     const chunks = results[0]!.body.chunks_indexed;
-    assert.equal(live.body.total, chunks, "the live point count is one version's chunk count");
-    assert.deepEqual([...new Set(live.body.items.map((p: any) => p.version))], [N], "the newest version is the live one");
+    // In LanceDB itself (what search finds), and as GET /v1/points lists it.
+    const stored = await liveStoredPoints(join(t.ws.dir, "data"));
+    assert.equal(stored.length, chunks, "the live point count is one version's chunk count");
+    assert.deepEqual([...new Set(stored.map((p) => p.version))], [N], "the newest version is the live one");
+    const listed = await t.request("GET", "/v1/points?limit=500", undefined, { authorization: auth });
+    assert.deepEqual([listed.body.total, [...new Set(listed.body.items.map((p: any) => p.version))]], [chunks, [N]]);
   } finally {
     await t.close();
   }

@@ -79,12 +79,16 @@ test("/v1: a version committed whose publication failed is published at the next
       return true;
     });
     const search = () => ws.app.searchPoints(tenant.id, { text: "member share price", topK: 3 });
+    const listed = () => ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 500 });
     assert.equal((await search()).length, 0, "the unpublished version is not searchable yet");
+    assert.deepEqual(await listed(), { items: [], total: 0 }, "nor listed");
     assert.equal(ws.internals.ingestionRepo.jobsWithPublishPending().length, 1);
 
     points.setLiveVersion = publish;
     await ws.app.recoverIngestions(); // what a server does when it starts
     assert.equal((await search()).length, 3, "the committed version is published");
+    const published = await listed();
+    assert.ok(published.total > 0 && published.items.length === published.total && published.items.every((p) => !p.deleted));
     assert.deepEqual(ws.internals.ingestionRepo.jobsWithPublishPending(), []);
   } finally {
     await ws.cleanup();

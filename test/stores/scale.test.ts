@@ -159,8 +159,12 @@ test("GET /documents, /experiments, /v1/domains and /v1/points pages cost the sa
     for (let i = 0; i < 40; i++) {
       const [jobId, fileId, filename] = [`ing_${i}`, `file_${i}`, `f${i % 20}.docx`]; // f0..f19, each in versions 1 and 2
       repo.insertJob({ id: jobId, tenantId: tenant.id, domain: "d00", filename, createdAt: "2026-01-01T00:00:00" }, currentOwner());
-      repo.allocateSourceFile({ id: fileId, tenantId: tenant.id, domain: "d00", filename, contentHash: "h", objectPath: "/x", createdAt: "2026-01-01" }, jobId);
+      const version = repo.allocateSourceFile(
+        { id: fileId, tenantId: tenant.id, domain: "d00", filename, contentHash: "h", objectPath: "/x", createdAt: "2026-01-01" },
+        jobId,
+      );
       repo.commitSourceFile(fileId, jobId, 10);
+      repo.markPublished(tenant.id, "d00", filename, version);
     }
     const points = countStatements(db, () => repo.livePointPage(tenant.id, {}, 95, 10));
     assert.equal(points.statements, 1);

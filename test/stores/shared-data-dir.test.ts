@@ -83,6 +83,41 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
   }
 });
 
+test("doctor --repair never touches a generation another process commits, or the one it replaces, while doctor looks", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive"]);
+    const { chunks, owner } = ws.internals.context;
+    const store = await ws.internals.context.vectors();
+    const old = chunks.state(doc.id, "recursive")!;
+    const next = { documentId: doc.id, strategy: "recursive", generation: "gen_next", vectorSpace: old.vectorSpace };
+    chunks.beginGeneration(next, owner);
+    // Right after doctor lists the vectors, the other process writes its new generation's
+    // vectors, commits it, and deletes the replaced generation's vectors (process's write order).
+    const inventory = store.inventory.bind(store);
+    store.inventory = async () => {
+      const listed = await inventory();
+      await store.add(next.vectorSpace, [{ ...next, chunkId: "chk_next", text: "A member share costs 100 euros.", vector: vector() }]);
+      const chunk = { id: "chk_next", position: 0, text: "A member share costs 100 euros.", start: 0, end: 10, tokenCount: 8, parentId: null, context: null };
+      chunks.commitGeneration({ ...old, generation: "gen_next", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, [{ ...chunk, role: "chunk" }]);
+      await store.deleteGeneration(old.vectorSpace, old);
+      return listed;
+    };
+    const { runDoctor } = await import("../../src/services/doctor.js");
+    const report = await runDoctor({ chunks, vectors: async () => store, owner }, { repair: true });
+    assert.deepEqual([report.consistent, report.findings, report.repaired], [true, [], []], JSON.stringify(report.findings));
+    assert.ok(report.inFlight >= 1);
+    store.inventory = inventory;
+    assert.equal(chunks.state(doc.id, "recursive")?.generation, "gen_next", "the new generation stays current");
+    const answer = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" });
+    assert.equal(answer.retrievedChunks[0]?.text, "A member share costs 100 euros.");
+    assert.equal((await runDoctor({ chunks, vectors: async () => store, owner })).consistent, true);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair leaves a consistent store", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-doctor-"));
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };

@@ -207,6 +207,11 @@ const MIGRATIONS: string[] = [
   // How many points a committed version has, so GET /v1/points pages are worked out in SQL
   // (NULL on rows from before: a server start counts them in the vector store once).
   `ALTER TABLE source_files ADD COLUMN point_count INTEGER;`,
+  // Whether a committed version's points were made live in the vector store: GET /v1/points
+  // lists what search finds, also while a publication is pending. Versions committed before
+  // were published with their commit.
+  `ALTER TABLE source_files ADD COLUMN published INTEGER NOT NULL DEFAULT 0;
+   UPDATE source_files SET published = committed;`,
 ];
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */

@@ -34,7 +34,7 @@ export interface UnfinishedIngestion {
   domain: string;
   filename: string;
   owner: { pid: number | null; host: string | null; instance: string | null };
-  sourceFile: { id: string; objectPath: string; committed: boolean } | null;
+  sourceFile: { id: string; objectPath: string; committed: boolean; pointCount: number } | null;
 }
 
 /** Source files and ingestion jobs of the /v1 surface; every read is by tenant. */
@@ -90,8 +90,15 @@ export class IngestionRepo {
     );
   }
 
+  /** Records that a version's points were made live in the vector store (after setLiveVersion). */
+  markPublished(tenantId: string, domain: string, filename: string, version: number): void {
+    this.db
+      .prepare(`UPDATE source_files SET published = 1 WHERE tenant_id = ? AND domain = ? AND filename = ? AND version = ?`)
+      .run(tenantId, domain, filename, version);
+  }
+
   /**
-   * One page of a tenant's live points (each file name's newest committed version), in file
+   * One page of a tenant's live points (each file name's newest published version), in file
    * name, version and chunk order, worked out from the versions' point counts in one query:
    * the files the page touches with the range of chunk indexes it takes from each, and the
    * total. A second query counts only when the page is past the end.
@@ -104,9 +111,9 @@ export class IngestionRepo {
   ): { slices: Array<{ fileId: string; from: number; to: number }>; total: number } {
     const live = `
       SELECT f.id, f.domain, f.filename, f.version, COALESCE(f.point_count, 0) AS n FROM source_files f
-      WHERE f.tenant_id = @tenant AND f.committed = 1 AND (@domain IS NULL OR f.domain = @domain) AND (@file IS NULL OR f.id = @file)
+      WHERE f.tenant_id = @tenant AND f.published = 1 AND (@domain IS NULL OR f.domain = @domain) AND (@file IS NULL OR f.id = @file)
         AND f.version = (SELECT MAX(g.version) FROM source_files g
-                         WHERE g.tenant_id = f.tenant_id AND g.domain = f.domain AND g.filename = f.filename AND g.committed = 1)`;
+                         WHERE g.tenant_id = f.tenant_id AND g.domain = f.domain AND g.filename = f.filename AND g.published = 1)`;
     const params = { tenant: tenantId, domain: filter.domain ?? null, file: filter.sourceFileId ?? null, offset, end: offset + limit };
     const rows = this.db
       .prepare(
@@ -132,7 +139,7 @@ export class IngestionRepo {
     this.db.prepare(`UPDATE source_files SET point_count = ? WHERE id = ?`).run(pointCount, fileId);
   }
 
-  /** The newest committed version of a file name (0 when none): the version whose points are live. */
+  /** The newest committed version of a file name (0 when none): the version to publish (make live). */
   liveVersion(tenantId: string, domain: string, filename: string): number {
     const r = this.db
       .prepare(`SELECT MAX(version) AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ? AND committed = 1`)
@@ -162,7 +169,6 @@ export class IngestionRepo {
       .run(j.id, j.tenantId, j.domain, j.filename, j.createdAt, owner.instance, owner.pid, owner.host);
   }
 
-  /** Every ingestion job still running, of any process. */
   /** Records that a failed job's points are still in the vector store, to be removed later. */
   markPointsLeft(jobId: string): void {
     this.db.prepare(`UPDATE ingestion_jobs SET points_left = 1 WHERE id = ?`).run(jobId);
@@ -194,10 +200,12 @@ export class IngestionRepo {
     this.db.prepare(`UPDATE ingestion_jobs SET publish_pending = 0 WHERE id = ?`).run(jobId);
   }
 
+  /** Every ingestion job still running, of any process. */
   unfinishedJobs(): UnfinishedIngestion[] {
     const rows = this.db
       .prepare(
-        `SELECT j.id, j.tenant_id, j.domain, j.filename, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed
+        `SELECT j.id, j.tenant_id, j.domain, j.filename, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed,
+           f.point_count
          FROM ingestion_jobs j LEFT JOIN source_files f ON f.id = j.source_file_id WHERE j.status = 'running'`,
       )
       .all() as UnfinishedRow[];
@@ -207,7 +215,7 @@ export class IngestionRepo {
       domain: r.domain,
       filename: r.filename,
       owner: { pid: r.owner_pid ?? null, host: r.owner_host ?? null, instance: r.owner_instance ?? null },
-      sourceFile: r.file_id ? { id: r.file_id, objectPath: r.object_path, committed: r.committed === 1 } : null,
+      sourceFile: r.file_id ? { id: r.file_id, objectPath: r.object_path, committed: r.committed === 1, pointCount: r.point_count ?? 0 } : null,
     }));
   }
 
@@ -262,6 +270,7 @@ interface UnfinishedRow {
   file_id: string | null;
   object_path: string;
   committed: number;
+  point_count: number | null;
 }
 
 function toJob(r: IngestionJobRow): IngestionJob {

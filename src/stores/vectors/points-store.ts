@@ -39,7 +39,7 @@ export interface PointsStore {
   /** Creates the collection for vectors of `dimension` if it does not exist yet. */
   ensureCollection(dimension: number): Promise<void>;
   /** Ready when the store answers and the collection exists (SPEC §4 rule 4). */
-  readiness(): Promise<{ ready: boolean; reason?: string }>;
+  readiness(): Promise<{ ready: boolean; reason?: string; unreachable?: boolean }>;
   add(points: Point[]): Promise<void>;
   /**
    * Makes `version` the one live version of a file name: its points visible, every other

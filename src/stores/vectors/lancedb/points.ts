@@ -108,12 +108,12 @@ export class LancePointsStore implements PointsStore {
   }
 
   /** Ready when the store answers and the chunks collection exists (SPEC §4 rule 4). */
-  async readiness(): Promise<{ ready: boolean; reason?: string }> {
+  async readiness(): Promise<{ ready: boolean; reason?: string; unreachable?: boolean }> {
     try {
       const names = await this.db.tableNames();
       return names.includes(CHUNKS_COLLECTION) ? { ready: true } : { ready: false, reason: "the chunks collection does not exist" };
     } catch (error) {
-      return { ready: false, reason: `vector store unreachable: ${error instanceof Error ? error.message : String(error)}` };
+      return { ready: false, reason: `vector store unreachable: ${error instanceof Error ? error.message : String(error)}`, unreachable: true };
     }
   }
 
