@@ -1,4 +1,4 @@
-import { CancelledError, ChunkingError, describeError, NotFoundError, throwIfCancelled } from "../errors.js";
+import { CancelledError, ChunkingError, describeError, IndexFailedError, NotFoundError, throwIfCancelled } from "../errors.js";
 import { nowTimestamp } from "../domain/ids.js";
 import type { ProcessResult, RunOptions, StoredDocument, StrategyFailure, StrategyRunSummary } from "../domain/types.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
@@ -89,7 +89,10 @@ export async function processVariant(
   options: VariantProcessing,
 ): Promise<StrategyRunSummary> {
   const started = performance.now();
-  const store = await ctx.vectors();
+  // A store's own message can carry file paths and source locations: name the step instead.
+  const store = await ctx.vectors().catch((error: unknown) => {
+    throw new IndexFailedError("processing failed while opening the vector store", { cause: error });
+  });
   const key = variant.indexKey;
   const { searchable } = await runIndexing(
     ctx,
@@ -114,7 +117,6 @@ export async function processVariant(
   };
 }
 
-/**
 /**
  * The checks a processing request passes before any work starts (known strategies and valid
  * variants, an existing document): a background request runs them before its 202.
