@@ -13,7 +13,10 @@ export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as con
 export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";
 export const SHUTDOWN_ERROR = "interrupted: the server shut down before this job finished";
 
-/** How often a runner tells other servers its jobs are alive, and when silence means it is gone. */
+/**
+ * How often a runner tells other servers its jobs are alive (and fails the jobs of a server
+ * that died meanwhile), and when silence means it is gone.
+ */
 export const JOB_HEARTBEAT_MS = 30_000;
 export const JOB_STALE_MS = 10 * 60_000;
 /** How often a runner looks for documents another process deleted under its jobs. */
@@ -41,15 +44,18 @@ export class JobRunner {
     private readonly maxConcurrent: number,
     private readonly owner: Owner,
     documentExists: (documentId: string) => boolean,
+    heartbeatMs = JOB_HEARTBEAT_MS,
   ) {
     jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
     this.heartbeat = setInterval(() => {
       try {
         jobs.heartbeat(owner);
+        // Another server on the data directory killed meanwhile: its jobs fail now, not at the next start.
+        jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
       } catch {
         // A busy database skips one beat; the stale bound allows for many.
       }
-    }, JOB_HEARTBEAT_MS).unref();
+    }, heartbeatMs).unref();
     // A delete through this server cancels at once (cancelForDocument); one from another
     // process is seen here, so its jobs stop within a second instead of working to the end.
     this.deletedDocumentPoll = setInterval(() => {

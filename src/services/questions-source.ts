@@ -10,7 +10,13 @@ import { loadQuestionsFile, validateQuestions, type QuestionInput } from "../eva
  */
 export function resolveQuestionsPath(questionsDir: string, requested: string): string {
   if (!requested || requested.includes("\0")) throw new BenchmarkError("questions_file is empty or invalid");
-  const root = realpathSync.native(questionsDir);
+  let root: string;
+  try {
+    root = realpathSync.native(questionsDir);
+  } catch {
+    // The default, ./questions, is relative to where the server was started.
+    throw new BenchmarkError(`the questions directory does not exist: ${questionsDir} (set questions_dir, or send the questions inline)`);
+  }
   const candidate = resolve(root, requested);
   const outside = (p: string) => {
     const rel = relative(root, p);

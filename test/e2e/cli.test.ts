@@ -153,6 +153,14 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
     assert.equal(badEnv.code, 2);
     assert.match(badEnv.stderr, /invalid configuration: top_k \(env\): "many" is not a valid whole number/);
 
+    for (const list of [["documents"], ["experiments"], ["jobs", "list"]]) {
+      const hugeOffset = await runCli([...list, "--offset", "99999999999999999999"], env);
+      assert.equal(hugeOffset.code, 2, list.join(" ") + hugeOffset.stderr);
+      assert.equal(hugeOffset.stderr.trim(), "chunkeval: error: --offset must be from 0 to 1000000000");
+    }
+    const pastTheEnd = await runCli(["documents", "--offset", "5"], env);
+    assert.equal(pastTheEnd.stdout.trim(), "1 documents; none at offset 5");
+
     assert.equal(JSON.parse((await runCli(["documents", "--json"], env)).stdout).total, 1, "the good document is still there");
   } finally {
     ws.cleanup();

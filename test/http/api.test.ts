@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.js";
 import { handbookBytes } from "../helpers/documents.js";
@@ -243,6 +243,13 @@ test("questions_file cannot escape the questions directory", async () => {
       assert.match(r.body.detail, /must be inside the questions directory/, path);
     }
     assert.equal((await t.request("GET", "/experiments")).body.total, 0);
+    // A questions directory that does not exist (./questions where the server was started) is a 400 saying so, never a 500.
+    rmSync(join(t.ws.dir, "questions"), { recursive: true, force: true });
+    for (const background of ["", "?background=true"]) {
+      const r = await t.request("POST", `/benchmarks${background}`, { document_id: id, strategies: ["recursive"], questions_file: "handbook.json" });
+      assert.deepEqual([r.status, r.body.type], [400, "BenchmarkError"], JSON.stringify(r.body));
+      assert.match(r.body.detail, /the questions directory does not exist: .*questions \(set questions_dir, or send the questions inline\)/);
+    }
   } finally {
     await t.close();
   }

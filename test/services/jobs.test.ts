@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { RESTART_ERROR } from "../../src/services/jobs.js";
+import { JobRunner, RESTART_ERROR } from "../../src/services/jobs.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 /** The owner a killed server leaves behind: its process no longer exists. */
@@ -57,6 +57,28 @@ test("a starting server leaves another live server's jobs alone, and a terminal 
     assert.deepEqual([ws.app.getJob("job_done").status, ws.app.getJob("job_done").error], ["completed", null]);
     await runner.shutdown();
   } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a running server fails the jobs of another server that dies after it started, without waiting for a restart", async () => {
+  const ws = await createWorkspace();
+  const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"]);
+  try {
+    const jobs = ws.internals.context.jobs;
+    const owner = { instance: "ins_other_server", pid: other.pid!, host: hostname() };
+    jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, owner);
+    jobs.markRunning("job_other", "2026-01-01T00:00:01");
+    const runner = new JobRunner(jobs, 1, ws.internals.context.owner, () => true, 50);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(ws.app.getJob("job_other").status, "running", "its server is alive");
+    other.kill("SIGKILL");
+    await new Promise((r) => other.once("exit", r));
+    for (let i = 0; i < 40 && ws.app.getJob("job_other").status === "running"; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual([ws.app.getJob("job_other").status, ws.app.getJob("job_other").error], ["failed", RESTART_ERROR]);
+    await runner.shutdown();
+  } finally {
+    other.kill("SIGKILL");
     await ws.cleanup();
   }
 });

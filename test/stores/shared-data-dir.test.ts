@@ -184,3 +184,22 @@ test("two `process` runs at once on one data directory never fail with 'database
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("asking a processed strategy whose vectors the store cannot find is an error, not an empty answer", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive"]);
+    await ws.app.close();
+    // The table is gone behind chunkeval's back (or an object store lists no tables).
+    rmSync(join(ws.dir, "data", "lancedb", "evaluation"), { recursive: true, force: true });
+    await ws.reopen();
+    await assert.rejects(ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" }), (error: Error) => {
+      assert.equal(error.constructor.name, "IndexFailedError");
+      assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
+      return true;
+    });
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -56,6 +56,8 @@ export function addPagingOptions(command: Command, noun: string): Command {
 
 export function checkPage(page: { offset: number; limit: number }): { offset: number; limit: number } {
   if (page.limit < 1 || page.limit > DEFAULTS.maxListLimit) throw new ValidationError(`--limit must be from 1 to ${DEFAULTS.maxListLimit}`);
+  // The HTTP API's bound too: past it a number is no longer an exact integer for SQLite.
+  if (page.offset > DEFAULTS.maxListOffset) throw new ValidationError(`--offset must be from 0 to ${DEFAULTS.maxListOffset}`);
   return page;
 }
 

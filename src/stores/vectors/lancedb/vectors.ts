@@ -2,6 +2,7 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
+import { IndexFailedError } from "../../../errors.js";
 import type { StoreUpkeep, VectorEntry, VectorHit, VectorRow, VectorScope, VectorStore } from "../vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
@@ -130,7 +131,9 @@ export class LanceVectorStore implements VectorStore {
 
   async search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]> {
     const t = await this.existing(table);
-    if (!t) return [];
+    // Only a processed strategy is searched, so its table exists; if the store cannot find it
+    // (deleted, or an object store that lists no tables), answering from nothing would hide it.
+    if (!t) throw new IndexFailedError("the strategy's vectors are missing from the vector store (run: chunkeval doctor)");
     const rows = await t
       .vectorSearch(Array.from(vector))
       .distanceType("cosine")

@@ -34,7 +34,8 @@ export function registerDocumentCommands(program: Command): void {
       await withChunkeval(command, async (app) => {
         const page = app.listDocuments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-        if (page.items.length === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE.docx");
+        if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE.docx");
+        if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);
         printTable(
           ["id", "filename", "paragraphs", "chunk counts", "created_at"],
           page.items.map((d) => [d.id, d.filename, d.paragraphCount, JSON.stringify(d.chunkCounts), d.createdAt]),

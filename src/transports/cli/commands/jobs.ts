@@ -56,7 +56,8 @@ export function registerJobsCommand(program: Command): void {
         });
       }
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-      if (page.items.length === 0) return printLine("No jobs.");
+      if (page.total === 0) return printLine("No jobs.");
+      if (page.items.length === 0) return printLine(`${page.total} jobs; none at offset ${page.offset}`);
       printTable(
         ["job_id", "type", "status", "created_at", "finished_at", "error / progress"],
         page.items.map((j) => [j.job_id, j.job_type, j.status, j.created_at, j.finished_at ?? "-", j.error ?? j.progress ?? ""]),

@@ -52,7 +52,8 @@ export function registerReportCommands(program: Command): void {
       await withChunkeval(command, async (app) => {
         const page = app.listExperiments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-        if (page.items.length === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
+        if (page.total === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
+        if (page.items.length === 0) return printLine(`${page.total} experiments; none at offset ${page.offset}`);
         printTable(
           ["id", "document", "strategies", "created_at"],
           page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]),
