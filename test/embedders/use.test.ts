@@ -49,12 +49,23 @@ test("use: short texts are embedded as they are, unit length, 512 dimensions", a
   assert.deepEqual(useWindows(model, "Members are billed every month."), ["Members are billed every month."]);
 });
 
-test("use: the worker pool gives the same vectors as the in-process model, in order", async () => {
-  const texts = Array.from({ length: 10 }, (_, i) => `Sentence number ${i} talks about topic ${i % 3}.`);
+// Texts of many lengths, so that batches would need padding.
+const mixedLengths = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} talks about topic ${i % 3}${" and the harbour".repeat(i)}.`);
+
+test("use: a text's vector does not depend on the texts embedded with it", async () => {
+  const model = await loadUseModel();
+  const together = await embedWithWindows(model, [...mixedLengths, opening + ending]);
+  for (const [i, text] of mixedLengths.entries()) {
+    const [alone] = await embedWithWindows(model, [text]);
+    assert.deepEqual(together[i], alone, `text ${i}, embedded alone and in a batch of other lengths`);
+  }
+});
+
+test("use: the worker pool gives exactly the in-process model's vectors, in order", async () => {
   const inProcess = await useEmbedder.create("", { ...settings, workers: 0 });
   const pooled = await useEmbedder.create("", { ...settings, workers: 2 });
-  const a = await inProcess.embed(texts);
-  const b = await pooled.embed(texts);
+  const a = await inProcess.embed(mixedLengths);
+  const b = await pooled.embed(mixedLengths);
   await pooled.close();
-  a.forEach((v, i) => assert.ok(cosine(v, b[i]!) > 0.99999, `text ${i}`));
+  assert.deepEqual(b, a);
 });
