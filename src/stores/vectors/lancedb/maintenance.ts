@@ -18,10 +18,25 @@ function partitionsFor(rows: number): number {
 }
 
 /**
+ * The most segments the vector index may have before the upkeep rebuilds it as one. Each
+ * upkeep's new rows get a segment of their own, and LanceDB never compacts fragments that
+ * different segments cover: without the rebuild a table written over time kept a small fragment
+ * and a segment per upkeep run (31 of each at 100k rows in `bench:scale`), and every search
+ * visited them all. A rebuild takes about 10 s at 100k rows; the same upkeep run then compacts.
+ */
+export const MAX_VECTOR_INDEX_SEGMENTS = 8;
+
+/**
  * Query-time parameters of the ANN index, measured by `npm run bench:scale` (recall@10 against
  * exact search on the same queries): wide probing plus re-ranking by exact distance.
  */
 export const VECTOR_QUERY: Readonly<VectorQueryTuning> = { nprobes: 24, refineFactor: 4, ef: 128 };
+
+export interface TableLayout {
+  rows: number;
+  fragments: number;
+  vectorIndexSegments: number;
+}
 
 /** How widely an ANN search looks: IVF partitions probed, candidates re-ranked per result, HNSW breadth. */
 export interface VectorQueryTuning {
@@ -102,21 +117,34 @@ export class TableMaintainer {
     const t = await this.table();
     const rows = await t.countRows();
     if (rows === 0) return;
-    const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
+    const indexes = await t.listIndices();
+    const indexed = new Set(indexes.flatMap((i) => i.columns));
     for (const { column, kind } of this.plan.scalar) {
       if (indexed.has(column)) continue;
       await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : lancedb.Index.bitmap() });
     }
     const minRows = this.plan.vectorIndexMinRows;
-    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) {
-      await t.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: partitionsFor(rows) }) });
+    if (minRows !== undefined && rows >= minRows) {
+      const vectorIndex = indexes.find((i) => i.columns.includes("vector"));
+      const segments = vectorIndex ? ((await t.indexStats(vectorIndex.name))?.numIndices ?? 0) : 0;
+      if (!vectorIndex || segments > MAX_VECTOR_INDEX_SEGMENTS) {
+        const config = lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: partitionsFor(rows) });
+        await t.createIndex("vector", { config, replace: true });
+      }
     }
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
   }
 
-  /** Whether the table has an index on `column` (for the benchmark and tests). */
-  async hasIndex(column: string): Promise<boolean> {
-    return (await (await this.table()).listIndices()).some((i) => i.columns.includes(column));
+  /** The table's rows, data fragments and vector-index segments (0: no index yet), for the benchmark and tests. */
+  async layout(): Promise<TableLayout> {
+    const t = await this.table();
+    const vectorIndex = (await t.listIndices()).find((i) => i.columns.includes("vector"));
+    const stats = await t.stats();
+    return {
+      rows: stats.numRows,
+      fragments: stats.fragmentStats.numFragments,
+      vectorIndexSegments: vectorIndex ? ((await t.indexStats(vectorIndex.name))?.numIndices ?? 0) : 0,
+    };
   }
 }

@@ -1,6 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
-import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type VectorQueryTuning } from "./maintenance.js";
+import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type TableLayout, type VectorQueryTuning } from "./maintenance.js";
 import { fullTextQuery, sqlString } from "./sql.js";
 import type { Point, PointFilter, PointsStore, PointsStoreOptions, PublicPoint, ScoredPoint } from "../points-store.js";
 
@@ -79,9 +79,9 @@ export class LancePointsStore implements PointsStore {
     return this.maintainer.flush();
   }
 
-  /** Whether the ANN index exists yet (benchmark output). */
-  hasVectorIndex(): Promise<boolean> {
-    return this.maintainer.hasIndex("vector");
+  /** The collection's fragments and vector-index segments (benchmark output, tests). */
+  layout(): Promise<TableLayout> {
+    return this.maintainer.layout();
   }
 
   /** Creates the collection (and its full-text index) for vectors of `dimension` if it does not exist. */
