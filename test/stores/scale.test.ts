@@ -282,61 +282,6 @@ test("a process sees vectors another process sharing the data directory wrote af
   }
 });
 
-test("/v1 points written in many small batches keep few vector-index segments and get their fragments compacted", async () => {
-  const { mkdtempSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { LancePointsStore } = await import("../../src/stores/vectors/lancedb/points.js");
-  const { MAX_VECTOR_INDEX_SEGMENTS } = await import("../../src/stores/vectors/lancedb/maintenance.js");
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-segments-"));
-  const store = await LancePointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 500 });
-  try {
-    await store.ensureCollection(8);
-    const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
-    const points = (from: number, count: number) =>
-      Array.from({ length: count }, (_, k) => {
-        const i = from + k;
-        return {
-          pointId: `p${i}`,
-          tenantId: "a",
-          domain: "d",
-          sourceFileId: `f${from}`,
-          filename: `x${from}.docx`,
-          version: 1,
-          chunkIndex: k,
-          text: `text ${i}`,
-          start: 0,
-          end: 1,
-          deleted: false,
-          ingestionJobId: "j",
-          vector: vector(i),
-        };
-      });
-    await store.add(points(0, 600));
-    await store.maintain();
-    // Each upload followed by upkeep, as a /v1 deployment receives files over time.
-    const rounds = 3 * MAX_VECTOR_INDEX_SEGMENTS;
-    let mostSegments = 0;
-    let mostFragments = 0;
-    for (let round = 0; round < rounds; round++) {
-      await store.add(points(600 + round * 40, 40));
-      await store.maintain();
-      const { fragments, vectorIndexSegments } = await store.layout();
-      mostSegments = Math.max(mostSegments, vectorIndexSegments);
-      mostFragments = Math.max(mostFragments, fragments);
-    }
-    console.log(`# ${rounds} uploads, each followed by upkeep: at most ${mostSegments} vector-index segments and ${mostFragments} fragments`);
-    // Without the rebuild both grew by one per upload (25 of each here).
-    assert.ok(mostSegments >= 1 && mostSegments <= MAX_VECTOR_INDEX_SEGMENTS + 1, `segments ${mostSegments}`);
-    assert.ok(mostFragments <= MAX_VECTOR_INDEX_SEGMENTS + 1, `fragments ${mostFragments}`);
-    assert.equal((await store.layout()).rows, 600 + rounds * 40, "no point lost to the rebuilds and compactions");
-    const last = 600 + rounds * 40 - 1;
-    assert.equal((await store.nearest("a", vector(last), undefined, 1))[0]!.point_id, `p${last}`, "the newest point is found through the index");
-  } finally {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
 test("/v1 points past the row threshold get an ANN index that answers any top_k, and exact search agrees on the best match", async () => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
