@@ -2,6 +2,7 @@ import { meanVector } from "../domain/vectors.js";
 
 /** USE lite reads at most this many of its own tokens; the rest of a text would be ignored. */
 export const USE_MAX_TOKENS = 128;
+export const USE_DIMENSION = 512;
 /** Windows stay a little under the limit: a word's tokens are counted alone, not in context. */
 const WINDOW_TOKENS = USE_MAX_TOKENS - 8;
 const MODEL_BATCH = 32;
@@ -136,6 +137,8 @@ export function useWindows(model: UseModel, text: string): string[] {
  * cache's hits and on the number of worker threads, and the padded positions were wasted work
  * (the bundled benchmark's first 320 windows took 10.1 s in batches of 32, 7.1 s grouped). A
  * batch of equal lengths has no padding and gives every text exactly the vector it gets alone.
+ * An empty text has no tokens for the model to read (it would throw): its vector is zero, which
+ * every similarity treats as unrelated to anything.
  */
 async function embedByLength(model: UseModel, texts: string[]): Promise<number[][]> {
   const byLength = new Map<number, number[]>();
@@ -146,6 +149,8 @@ async function embedByLength(model: UseModel, texts: string[]): Promise<number[]
     else byLength.set(length, [i]);
   });
   const vectors: number[][] = new Array(texts.length);
+  for (const i of byLength.get(0) ?? []) vectors[i] = new Array<number>(USE_DIMENSION).fill(0);
+  byLength.delete(0);
   for (const indices of byLength.values()) {
     for (let i = 0; i < indices.length; i += MODEL_BATCH) {
       const batch = indices.slice(i, i + MODEL_BATCH);

@@ -41,6 +41,22 @@ test("use: our linear tokenizer gives exactly the package tokenizer's ids", asyn
   for (const t of texts) assert.deepEqual(encodeLinear(model.tokenizer, t), packageEncode.call(model.tokenizer, t), JSON.stringify(t.slice(0, 40)));
 });
 
+test("use: an empty text is a zero vector, whatever it is embedded with", async () => {
+  const model = await loadUseModel();
+  for (const texts of [[""], ["", "Members are billed every month."], ["Members are billed every month.", ""]]) {
+    const vectors = await embedWithWindows(model, texts);
+    assert.equal(vectors.length, texts.length);
+    texts.forEach((text, i) => {
+      assert.equal(vectors[i]!.length, 512);
+      assert.equal(
+        vectors[i]!.some((x) => x !== 0),
+        text !== "",
+        JSON.stringify(texts),
+      );
+    });
+  }
+});
+
 test("use: short texts are embedded as they are, unit length, 512 dimensions", async () => {
   const model = await loadUseModel();
   const [v] = await embedWithWindows(model, ["Members are billed every month."]);
@@ -49,8 +65,9 @@ test("use: short texts are embedded as they are, unit length, 512 dimensions", a
   assert.deepEqual(useWindows(model, "Members are billed every month."), ["Members are billed every month."]);
 });
 
-// Texts of many lengths, so that batches would need padding.
-const mixedLengths = Array.from({ length: 12 }, (_, i) => `Sentence number ${i} talks about topic ${i % 3}${" and the harbour".repeat(i)}.`);
+// Texts of many lengths, so that batches would need padding, and several of each length, so
+// that equal-length texts share a batch.
+const mixedLengths = Array.from({ length: 18 }, (_, i) => `Sentence number ${i % 9} talks about topic ${i % 3}${" and the harbour".repeat(i % 6)}.`);
 
 test("use: a text's vector does not depend on the texts embedded with it", async () => {
   const model = await loadUseModel();
