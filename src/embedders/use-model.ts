@@ -2,7 +2,8 @@ import { meanVector } from "../domain/vectors.js";
 
 /** USE lite reads at most this many of its own tokens; the rest of a text would be ignored. */
 export const USE_MAX_TOKENS = 128;
-export const USE_DIMENSION = 512;
+/** The length of the vectors the model returns. */
+const USE_DIMENSION = 512;
 /** Windows stay a little under the limit: a word's tokens are counted alone, not in context. */
 const WINDOW_TOKENS = USE_MAX_TOKENS - 8;
 const MODEL_BATCH = 32;
