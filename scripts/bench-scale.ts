@@ -7,8 +7,8 @@
  * A few extra documents are processed with the `use` embedder (recursive only) to show the
  * real model's share.
  *
- * The /v1 collection holds the corpus once per tenant (`--v1-tenants`, default 3), and searches
- * are one tenant's, filtered as in a multi-tenant deployment.
+ * The /v1 collection holds the corpus once per tenant (`--v1-tenants`, default 3), each in the
+ * tenant's own table, and searches are the first tenant's.
  *
  *   npm run bench:scale [-- --documents N] [-- --use-documents M] [-- --v1-tenants K] [-- --requests R] [-- --data-dir DIR]
  */
@@ -138,7 +138,7 @@ t = performance.now();
 await (await internals.context.vectors()).maintain();
 await points.maintain();
 const upkeepSeconds = (performance.now() - t) / 1000;
-const v1Layout = await points.layout();
+const v1Layout = await points.layout(tenant.id);
 const annBuilt = v1Layout.vectorIndexSegments > 0;
 
 // 6. Recall@10 of the /v1 dense search (ANN index) against exact search on the same questions.
@@ -277,7 +277,7 @@ console.log(
 console.log(`ingest (/v1, ${pointsIndexed} points): ${v1Seconds.toFixed(1)} s, ${(pointsIndexed / v1Seconds).toFixed(0)} points/s`);
 console.log(useLine);
 console.log(
-  `upkeep after ingest (indexes, compaction, cleanup): ${upkeepSeconds.toFixed(1)} s; /v1 ANN index: ${annBuilt ? `built, ${v1Layout.vectorIndexSegments} segment(s)` : "not built (below the row threshold)"}; /v1 table ${v1Layout.fragments} fragment(s)`,
+  `upkeep after ingest (indexes, compaction, cleanup): ${upkeepSeconds.toFixed(1)} s; /v1 ANN index of the searched tenant's table: ${annBuilt ? `built, ${v1Layout.vectorIndexSegments} segment(s)` : "not built (below the row threshold)"}; that table ${v1Layout.fragments} fragment(s)`,
 );
 console.log(
   `/v1 dense top-10 in process: ANN p50 ${pct(annMs, 50).toFixed(1)} ms, exact p50 ${pct(exactMs, 50).toFixed(1)} ms; recall@10 of the index against exact search ${recall.toFixed(3)} (${recallQuestions.length} questions)`,

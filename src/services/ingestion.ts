@@ -245,7 +245,7 @@ export class IngestionService {
         // Committed but not published (the publication failed): the version stays; publish it later.
         if (committed) return;
         // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
-        await this.points.deleteByJob(jobId).catch(() => this.repo.markPointsLeft(jobId));
+        await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
         if (written.fileId) this.repo.deleteSourceFile(written.fileId);
         if (written.objectPath) await rm(written.objectPath, { force: true }).catch(() => undefined);
       },
@@ -298,7 +298,7 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
     }
     const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
     if (!repo.failJob(job.id, { errorCode: interrupted.code, error: interrupted.message }, nowTimestamp())) continue;
-    await points?.deleteByJob(job.id);
+    await points?.deleteByJob(job.tenantId, job.id);
     if (job.sourceFile) {
       repo.deleteSourceFile(job.sourceFile.id);
       await rm(job.sourceFile.objectPath, { force: true });
@@ -306,9 +306,9 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
     failed++;
   }
   if (points) {
-    for (const jobId of repo.jobsWithPointsLeft()) {
-      await points.deleteByJob(jobId);
-      repo.clearPointsLeft(jobId);
+    for (const job of repo.jobsWithPointsLeft()) {
+      await points.deleteByJob(job.tenantId, job.id);
+      repo.clearPointsLeft(job.id);
     }
     for (const version of repo.versionsWithoutPointCount()) repo.setPointCount(version.id, await points.countOfVersion(version.tenantId, version.id));
     for (const job of repo.jobsWithPublishPending()) {

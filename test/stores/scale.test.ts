@@ -215,7 +215,7 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     assert.ok(experiment.bestStrategy, "a best strategy is named");
     await (await ws.internals.context.vectors()).maintain();
 
-    app.tenants.createTenant("acme");
+    const acme = app.tenants.createTenant("acme");
     const auth = { authorization: `Bearer ${app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"]).secret}` };
     const server = await startServer(app, { host: "127.0.0.1", port: 0 });
     try {
@@ -252,7 +252,7 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     };
     assert.deepEqual(await tablesUnder("lancedb/"), ["evaluation", "v1"], "each surface in its own namespace");
     assert.deepEqual(await tablesUnder("lancedb/evaluation/"), ["chunks_hash_512.lance"]);
-    assert.deepEqual(await tablesUnder("lancedb/v1/"), ["chunks.lance"]);
+    assert.deepEqual(await tablesUnder("lancedb/v1/"), ["chunks.lance", `points_${acme.id}.lance`], "the collection and the tenant's table");
   } finally {
     await ws.cleanup();
     for (const [k, v] of Object.entries(saved)) v === undefined ? delete process.env[k] : (process.env[k] = v);
@@ -291,10 +291,11 @@ test("/v1 points past the row threshold get an ANN index that answers any top_k,
   try {
     await store.ensureCollection(8);
     const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
-    await store.add(
-      Array.from({ length: 600 }, (_, i) => ({
+    const points = (tenantId: string, n: number) =>
+      // From 1: vector(0) is all zeros, which has no cosine distance to anything.
+      Array.from({ length: n }, (_, k) => k + 1).map((i) => ({
         pointId: `p${i}`,
-        tenantId: i % 2 ? "a" : "b",
+        tenantId,
         domain: "d",
         sourceFileId: "f",
         filename: "x.docx",
@@ -306,13 +307,15 @@ test("/v1 points past the row threshold get an ANN index that answers any top_k,
         deleted: false,
         ingestionJobId: "j",
         vector: vector(i),
-      })),
-    );
-    assert.equal((await store.layout()).vectorIndexSegments, 0, "no index until upkeep runs");
+      }));
+    await store.add(points("a", 600));
+    await store.add(points("b", 100));
+    assert.equal((await store.layout("a")).vectorIndexSegments, 0, "no index until upkeep runs");
     await store.maintain();
-    assert.equal((await store.layout()).vectorIndexSegments, 1);
-    const wide = await store.nearest("a", vector(7), undefined, 400);
-    assert.equal(wide.length, 300, "a limit past the index's default search breadth still returns every live point of the tenant");
+    assert.equal((await store.layout("a")).vectorIndexSegments, 1);
+    assert.equal((await store.layout("b")).vectorIndexSegments, 0, "each tenant's table gets its index at the threshold of its own rows");
+    const wide = await store.nearest("a", vector(7), undefined, 700);
+    assert.equal(wide.length, 600, "a limit past the index's default search breadth still returns every live point of the tenant");
     assert.equal(wide[0]!.point_id, "p7");
     assert.equal((await store.nearest("a", vector(7), undefined, 1, { exact: true }))[0]!.point_id, "p7");
   } finally {

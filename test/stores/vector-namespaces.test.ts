@@ -24,7 +24,7 @@ test("each surface keeps its vectors in its own namespace: no evaluation cleanup
     const root = join(ws.dir, "data", "lancedb");
     assert.deepEqual(readdirSync(root).sort(), ["evaluation", "v1"]);
     assert.deepEqual(readdirSync(join(root, "evaluation")), ["chunks_hash_512.lance"]);
-    assert.deepEqual(readdirSync(join(root, "v1")), ["chunks.lance"]);
+    assert.deepEqual(readdirSync(join(root, "v1")).sort(), ["chunks.lance", `points_${tenantId}.lance`]);
 
     // A /v1 table named like an evaluation table, with rows that look like an uncommitted
     // generation: under the old shared folder, cleanup would have deleted them.
@@ -67,6 +67,45 @@ test("a data directory from before the namespaces is moved into them on first op
     assert.equal(existsSync(join(root, "chunks_hash_512.lance")), false);
     assert.equal(existsSync(join(root, "chunks.lance")), false);
     assert.equal((await ws.app.doctor()).consistent, true);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a /v1 collection from before tenant tables: its points move to their tenants' own tables at first use, once, and stay searchable", async () => {
+  const ws = await createWorkspace();
+  try {
+    const acme = await ingestIntoV1(ws);
+    const globex = ws.app.tenants.createTenant("globex");
+    ws.app.tenants.createDomain(globex.id, "handbooks", "Handbooks");
+    await ws.app.ingestFile(globex.id, "handbooks", "handbook.docx", handbookBytes());
+    await ws.app.close();
+    // The old layout: every tenant's points in the `chunks` table. acme's table is gone, as
+    // before the change; globex's is kept too, as a move killed before its delete leaves it.
+    const lancedb = await import("@lancedb/lancedb");
+    const db = await lancedb.connect(join(ws.dir, "data", "lancedb", "v1"));
+    const shared = await db.openTable("chunks");
+    for (const tenantId of [acme.tenantId, globex.id]) {
+      const own = await db.openTable(`points_${tenantId}`);
+      await shared.add(await own.query().toArrow());
+      own.close();
+    }
+    await db.dropTable(`points_${acme.tenantId}`);
+    assert.equal(await shared.countRows(), 2 * acme.points);
+
+    await ws.reopen();
+    for (const tenantId of [acme.tenantId, globex.id]) {
+      const page = await ws.app.listPoints(tenantId, {}, { offset: 0, limit: 500 });
+      assert.equal(page.items.length, acme.points, "every point is read back from the tenant's table, none twice");
+      const hits = await ws.app.searchPoints(tenantId, { text: "member share price", topK: 3 });
+      assert.equal(hits.length, 3);
+      assert.ok(hits.every((h) => h.tenantId === tenantId));
+    }
+    await shared.checkoutLatest(); // this handle does not look for other processes' versions by itself
+    assert.equal(await shared.countRows(), 0, "the shared table keeps no point");
+    for (const tenantId of [acme.tenantId, globex.id]) assert.equal(await (await db.openTable(`points_${tenantId}`)).countRows(), acme.points);
+    shared.close();
+    db.close();
   } finally {
     await ws.cleanup();
   }

@@ -174,8 +174,8 @@ export class IngestionRepo {
     this.db.prepare(`UPDATE ingestion_jobs SET points_left = 1 WHERE id = ?`).run(jobId);
   }
 
-  jobsWithPointsLeft(): string[] {
-    return (this.db.prepare(`SELECT id FROM ingestion_jobs WHERE points_left = 1`).all() as Array<{ id: string }>).map((r) => r.id);
+  jobsWithPointsLeft(): Array<{ id: string; tenantId: string }> {
+    return this.db.prepare(`SELECT id, tenant_id AS tenantId FROM ingestion_jobs WHERE points_left = 1`).all() as Array<{ id: string; tenantId: string }>;
   }
 
   clearPointsLeft(jobId: string): void {

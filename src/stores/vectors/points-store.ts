@@ -46,8 +46,8 @@ export interface PointsStore {
    * version's points hidden. Returns how many points it hid. Idempotent.
    */
   setLiveVersion(tenantId: string, domain: string, filename: string, version: number): Promise<number>;
-  /** Removes every point an ingestion job wrote. */
-  deleteByJob(jobId: string): Promise<void>;
+  /** Removes every point an ingestion job of the tenant wrote. */
+  deleteByJob(tenantId: string, jobId: string): Promise<void>;
   /** Points of one version of a file, live or hidden. */
   countOfVersion(tenantId: string, sourceFileId: string): Promise<number>;
   /** The tenant's points with these ids, in any order (pages of GET /v1/points are worked out in SQL). */

@@ -3,8 +3,8 @@ import type { StoreUpkeep } from "../vector-store.js";
 
 /** The indexes a table should carry: scalar indexes on its filter columns, and a vector index once it is large. */
 export interface IndexPlan {
-  /** btree for high-cardinality columns (ids), bitmap for few distinct values (strategy, domain, flags). */
-  scalar: Array<{ column: string; kind: "btree" | "bitmap" }>;
+  /** btree for high-cardinality columns (ids), bitmap for few distinct values (strategy, domain, flags), fts for text searched by words. */
+  scalar: Array<{ column: string; kind: "btree" | "bitmap" | "fts" }>;
   /** Build an ANN index on `vector` once the table holds this many rows; absent: never. */
   vectorIndexMinRows?: number;
 }
@@ -110,7 +110,7 @@ export class TableMaintainer {
     const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
     for (const { column, kind } of this.plan.scalar) {
       if (indexed.has(column)) continue;
-      await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : lancedb.Index.bitmap() });
+      await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.fts() });
     }
     const minRows = this.plan.vectorIndexMinRows;
     // Built once. Each later upkeep folds its new rows into an index segment of their own, and
