@@ -104,8 +104,8 @@ const processSeconds = (performance.now() - t) / 1000;
 const embedSeconds = embedder.stats.embedSeconds - embedBefore;
 const chunks = Object.values(chunksByStrategy).reduce((a, b) => a + b, 0);
 
-// 3. The same documents into /v1 (the default ingestion strategy), once per tenant; searches are
-// the first tenant's, so they filter the collection as a multi-tenant deployment does.
+// 3. The same documents into /v1 (the default ingestion strategy), once per tenant (each tenant's
+// points are a table of their own); searches are the first tenant's.
 const tenants = Array.from({ length: v1Tenants }, (_, i) => app.tenants.createTenant(`bench${i}`));
 const tenant = tenants[0]!;
 const { ingestion, points: pointsPort } = await internals.v1();
@@ -263,7 +263,7 @@ const vectors = chunks;
 console.log(
   `\nvectors: ${vectors} evaluation chunk vectors (${Object.entries(chunksByStrategy)
     .map(([s, n]) => `${s} ${n}`)
-    .join(", ")}), ${pointsIndexed} /v1 points (${v1Tenants} tenants; searches filter by the first)`,
+    .join(", ")}), ${pointsIndexed} /v1 points (${v1Tenants} tenants; searches are the first's)`,
 );
 console.log(
   `ingest (process, ${STRATEGY_NAMES.length} strategies): ${chunks} chunks in ${processSeconds.toFixed(1)} s; embedding ${embedSeconds.toFixed(1)} s`,

@@ -54,7 +54,7 @@ export const DEFAULTS = {
   vectorVersionRetentionSeconds: 300,
   /** Vector-store upkeep (indexes, compaction, cleanup) runs this long after a write. */
   vectorMaintenanceDelayMs: 5000,
-  /** Rows of the /v1 chunks collection past which an ANN index replaces exact search. */
+  /** Rows of a tenant's /v1 points table past which an ANN index replaces exact search. */
   vectorIndexMinRows: 10000,
   /** Sweeps (README "Variants and sweeps"): a bench of more variants than this is refused unless --max-variants raises it; */
   maxSweepVariants: 64,

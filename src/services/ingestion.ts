@@ -281,7 +281,8 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
  * completed. Failed jobs whose points could not be removed when they failed lose them now, and
  * versions committed whose publication failed are published (and versions from before point
  * counts were recorded are counted once).
- * `points` is null when the /v1 collection does not exist (then no point was written). Returns
+ * `points` is null when the /v1 collection (the `chunks` table) does not exist: then no point was
+ * written, unless someone removed it by hand, in which case points of tenant tables stay. Returns
  * how many jobs were marked failed.
  */
 export async function recoverAbandonedIngestions(repo: IngestionRepo, points: PointsStore | null, me: Owner): Promise<number> {

@@ -127,6 +127,15 @@ export class TableMaintainer {
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
   }
 
+  /** Whether the table lacks an index of the plan (a table created or moved without its writes' upkeep). */
+  async lacksIndexes(): Promise<boolean> {
+    const t = await this.table();
+    const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
+    if (this.plan.scalar.some(({ column }) => !indexed.has(column))) return true;
+    const minRows = this.plan.vectorIndexMinRows;
+    return minRows !== undefined && !indexed.has("vector") && (await t.countRows()) >= minRows;
+  }
+
   /** The table's data fragments and vector-index segments (0: no index yet), for the benchmark and tests. */
   async layout(): Promise<TableLayout> {
     const t = await this.table();

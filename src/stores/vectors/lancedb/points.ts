@@ -88,11 +88,6 @@ async function withTextIndex(table: Table): Promise<Table> {
   return table;
 }
 
-/** Whether LanceDB refused to open a table because it does not exist. */
-function isMissingTable(error: unknown): boolean {
-  return /not found|does not exist/i.test(error instanceof Error ? error.message : String(error));
-}
-
 /**
  * The points of the /v1 surface. The `chunks` table is the collection (SPEC §4 rule 4): it fixes
  * the vector dimension and holds no points. Each tenant's points live in a table of their own,
@@ -104,7 +99,8 @@ function isMissingTable(error: unknown): boolean {
  * same tenant's rows in their own table (`npm run bench:scale` measures it end to end).
  */
 export class LancePointsStore implements PointsStore {
-  private readonly tenants = new Map<string, TenantTable>();
+  /** Tenant tables opened by this process, by tenant id; an entry is in flight while its table opens. */
+  private readonly tenants = new Map<string, Promise<TenantTable | null>>();
 
   /** Points written before tenants had tables of their own, moved once per process (see `moveSharedPoints`). */
   private readonly sharedPointsMoved: () => Promise<void>;
@@ -137,7 +133,7 @@ export class LancePointsStore implements PointsStore {
 
   /** Runs pending upkeep of every tenant table this process wrote to, and waits for it (benchmarks, tests). */
   async maintain(): Promise<void> {
-    for (const tenant of this.tenants.values()) await tenant.maintainer.flush();
+    for (const opening of this.tenants.values()) await (await opening)?.maintainer.flush();
   }
 
   /** A tenant's table: its fragments and vector-index segments (benchmark output, tests). */
@@ -148,7 +144,7 @@ export class LancePointsStore implements PointsStore {
 
   /**
    * Creates the collection (the `chunks` table) for vectors of `dimension` if it does not exist,
-   * and moves points from before tenant tables (so a server does it at start, not in a request).
+   * and moves points from before tenant tables, once, when the /v1 surface first opens.
    */
   async ensureCollection(dimension: number): Promise<void> {
     if (!(await this.db.tableNames()).includes(CHUNKS_COLLECTION)) {
@@ -167,35 +163,51 @@ export class LancePointsStore implements PointsStore {
     }
   }
 
+  /**
+   * A table if it is listed, null if not. Existence is read from the listing, not guessed from an
+   * error: a table that is listed but cannot be opened (half-created by another process) fails
+   * the caller instead of passing for empty, which would hide a version's points or skip deletes.
+   */
   private async openTable(name: string): Promise<Table | null> {
-    try {
-      return await this.db.openTable(name);
-    } catch (error) {
-      if (isMissingTable(error)) return null;
-      throw error;
+    return (await this.db.tableNames()).includes(name) ? this.db.openTable(name) : null;
+  }
+
+  /**
+   * A tenant's table, opened once per process (callers at the same moment share the opening).
+   * Reads of a tenant that never had a point find none (`create: false`); its first write
+   * creates the table with the collection's schema.
+   */
+  private async tenantTable(tenantId: string, { create }: { create: boolean }): Promise<TenantTable | null> {
+    await this.sharedPointsMoved();
+    for (;;) {
+      let opening = this.tenants.get(tenantId);
+      if (!opening) {
+        opening = this.openTenantTable(tenantId, create);
+        this.tenants.set(tenantId, opening);
+        // Registered before any caller awaits it, so a "no table" result is forgotten before a writer loops.
+        void opening.then(
+          (found) => found ?? this.tenants.delete(tenantId),
+          () => this.tenants.delete(tenantId),
+        );
+      }
+      const tenant = await opening;
+      if (tenant || !create) return tenant;
     }
   }
 
   /**
-   * A tenant's table, opened once per process. Reads of a tenant that never had a point find
-   * none (`create: false`); its first write creates the table with the collection's schema.
+   * Opens (or, for a write, creates) a tenant's table. A table left without its full-text index
+   * (a process killed after creating it) gets it now, since keyword search cannot run without
+   * it, and any other index it lacks is scheduled for upkeep, which otherwise runs only after writes.
    */
-  private async tenantTable(tenantId: string, { create }: { create: boolean }): Promise<TenantTable | null> {
-    await this.sharedPointsMoved();
-    const known = this.tenants.get(tenantId);
-    if (known) return known;
+  private async openTenantTable(tenantId: string, create: boolean): Promise<TenantTable | null> {
     const name = tenantTableName(tenantId);
     const table = (await this.openTable(name)) ?? (create ? await this.createTenantTable(name) : null);
     if (!table) return null;
-    // Two callers can open the same tenant at once: the first one kept wins.
-    const raced = this.tenants.get(tenantId);
-    if (raced) {
-      table.close();
-      return raced;
-    }
-    const tenant = { table, maintainer: new TableMaintainer(async () => table, pointIndexes(this.options.vectorIndexMinRows), this.options) };
-    this.tenants.set(tenantId, tenant);
-    return tenant;
+    if (!(await table.listIndices()).some((i) => i.columns.includes("text"))) await withTextIndex(table);
+    const maintainer = new TableMaintainer(async () => table, pointIndexes(this.options.vectorIndexMinRows), this.options);
+    if (await maintainer.lacksIndexes()) maintainer.touch();
+    return { table, maintainer };
   }
 
   /** A new tenant table with the collection's schema; another process creating it at the same moment is fine (`existOk`). */
@@ -226,18 +238,18 @@ export class LancePointsStore implements PointsStore {
         const moved = await this.openTable(name);
         if (moved) moved.close();
         else {
-          const table = await this.db
-            .createTable(name, await shared.query().where(where).toArrow(), { mode: "create" })
-            .then(withTextIndex)
-            .catch(async (error: unknown) => {
-              const created = await this.openTable(name);
-              if (!created) throw error;
-              return created;
-            });
+          // Its indexes are built when the table is first opened (`openTenantTable`).
+          const table = await this.db.createTable(name, await shared.query().where(where).toArrow(), { mode: "create" }).catch(async (error: unknown) => {
+            const created = await this.openTable(name);
+            if (!created) throw error;
+            return created;
+          });
           table.close();
         }
         await shared.delete(where);
       }
+      // The moved rows' files go once the retention has passed (a later start cleans up the rest).
+      await shared.optimize({ cleanupOlderThan: new Date(Date.now() - this.options.versionRetentionMs) });
     } finally {
       shared.close();
     }
@@ -384,7 +396,9 @@ export class LancePointsStore implements PointsStore {
   }
 
   async close(): Promise<void> {
-    for (const tenant of this.tenants.values()) {
+    for (const opening of this.tenants.values()) {
+      const tenant = await opening.catch(() => null);
+      if (!tenant) continue;
       await tenant.maintainer.close().catch(() => undefined);
       tenant.table.close();
     }
