@@ -75,17 +75,22 @@ function tenantTableName(tenantId: string): string {
   return `points_${tenantId}`;
 }
 
+/** Whether the table has its full-text index, without which keyword search cannot run. */
+async function hasTextIndex(table: Table): Promise<boolean> {
+  return (await table.listIndices()).some((i) => i.columns.includes("text"));
+}
+
 /**
- * A new tenant table gets its full-text index at once, so its first points are searchable by
- * words before upkeep runs. If another process creating the same table built it first, ours
- * fails and is not needed; any other failure fails the write, and upkeep builds the index later.
+ * Builds a tenant table's full-text index if it lacks one, so new points are searchable by
+ * words before upkeep runs. If another process built it meanwhile, ours fails and is not needed;
+ * any other failure fails the caller, and upkeep builds the index later.
  */
-async function withTextIndex(table: Table): Promise<Table> {
+async function ensureTextIndex(table: Table): Promise<void> {
+  if (await hasTextIndex(table)) return;
   const lancedb = await import("@lancedb/lancedb");
-  await table.createIndex("text", { config: lancedb.Index.fts() }).catch(async (error: unknown) => {
-    if (!(await table.listIndices()).some((i) => i.columns.includes("text"))) throw error;
+  await table.createIndex("text", { config: lancedb.Index.fts(), replace: false }).catch(async (error: unknown) => {
+    if (!(await hasTextIndex(table))) throw error;
   });
-  return table;
 }
 
 /**
@@ -196,15 +201,15 @@ export class LancePointsStore implements PointsStore {
   }
 
   /**
-   * Opens (or, for a write, creates) a tenant's table. A table left without its full-text index
-   * (a process killed after creating it) gets it now, since keyword search cannot run without
-   * it, and any other index it lacks is scheduled for upkeep, which otherwise runs only after writes.
+   * Opens (or, for a write, creates) a tenant's table. A table without its full-text index (new,
+   * moved, or left by a process killed after creating it) gets it now, since keyword search cannot
+   * run without it; any other index it lacks is scheduled for upkeep, which otherwise runs only after writes.
    */
   private async openTenantTable(tenantId: string, create: boolean): Promise<TenantTable | null> {
     const name = tenantTableName(tenantId);
     const table = (await this.openTable(name)) ?? (create ? await this.createTenantTable(name) : null);
     if (!table) return null;
-    if (!(await table.listIndices()).some((i) => i.columns.includes("text"))) await withTextIndex(table);
+    await ensureTextIndex(table);
     const maintainer = new TableMaintainer(async () => table, pointIndexes(this.options.vectorIndexMinRows), this.options);
     if (await maintainer.lacksIndexes()) maintainer.touch();
     return { table, maintainer };
@@ -216,7 +221,7 @@ export class LancePointsStore implements PointsStore {
     if (!collection) throw new Error("the chunks collection does not exist");
     const schema = await collection.schema();
     collection.close();
-    return withTextIndex(await this.db.createEmptyTable(name, schema, { existOk: true }));
+    return this.db.createEmptyTable(name, schema, { existOk: true });
   }
 
   /**
