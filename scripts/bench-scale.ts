@@ -168,12 +168,11 @@ if (annBuilt) {
   const embedded = await embedder.embed(recallQuestions);
   const exactIds = await Promise.all(embedded.map(async (v) => (await points.nearest(tenant.id, v, undefined, 10, { exact: true })).map((r) => r.point_id)));
   for (const tuning of [
-    { nprobes: 4, refineFactor: 1, ef: 40 },
-    { nprobes: 10, refineFactor: 1, ef: 64 },
-    { nprobes: 10, refineFactor: 4, ef: 64 },
     { nprobes: 24, refineFactor: 1, ef: 128 },
     { nprobes: 24, refineFactor: 4, ef: 128 },
-    { nprobes: 48, refineFactor: 4, ef: 200 },
+    { nprobes: 24, refineFactor: 4, ef: 200 },
+    { nprobes: 24, refineFactor: 4, ef: 300 },
+    { nprobes: 24, refineFactor: 1, ef: 500 },
   ]) {
     let hit = 0;
     const ms: number[] = [];

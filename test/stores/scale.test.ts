@@ -282,6 +282,54 @@ test("a process sees vectors another process sharing the data directory wrote af
   }
 });
 
+test("upkeep folds each write into a new ANN index segment and rebuilds the index as one past MAX_VECTOR_INDEX_SEGMENTS, losing no point", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { LancePointsStore } = await import("../../src/stores/vectors/lancedb/points.js");
+  const { MAX_VECTOR_INDEX_SEGMENTS } = await import("../../src/stores/vectors/lancedb/maintenance.js");
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-segments-"));
+  const store = await LancePointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 50 });
+  try {
+    await store.ensureCollection(8);
+    const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, k) => from + k).map((i) => ({
+        pointId: `p${i}`,
+        tenantId: "a",
+        domain: "d",
+        sourceFileId: "f",
+        filename: "x.docx",
+        version: 1,
+        chunkIndex: i,
+        text: `text ${i}`,
+        start: 0,
+        end: 1,
+        deleted: false,
+        ingestionJobId: "j",
+        vector: vector(i),
+      }));
+    const segments: number[] = [];
+    const writes = MAX_VECTOR_INDEX_SEGMENTS + 3;
+    for (let w = 0; w < writes; w++) {
+      await store.add(batch(1 + w * 60, 60));
+      await store.maintain();
+      segments.push((await store.layout("a")).vectorIndexSegments);
+    }
+    // 1, 2, ... MAX, then the write that would make MAX + 1 segments leaves one.
+    const afterWrite = (w: number) => (w < MAX_VECTOR_INDEX_SEGMENTS ? w + 1 : w - MAX_VECTOR_INDEX_SEGMENTS + 1);
+    const expected = Array.from({ length: writes }, (_, w) => afterWrite(w));
+    assert.deepEqual(segments, expected, `segments after each write's upkeep: ${segments.join(", ")}`);
+    const all = await store.nearest("a", vector(7), undefined, writes * 60 + 10);
+    assert.equal(all.length, writes * 60, "every point is still found after the rebuilds");
+    assert.equal(new Set(all.map((r) => r.point_id)).size, writes * 60);
+    assert.equal(all[0]!.point_id, "p7");
+    assert.equal((await store.layout("a")).fragments <= MAX_VECTOR_INDEX_SEGMENTS, true, "fragments under one segment were compacted");
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("/v1 points past the row threshold get an ANN index that answers any top_k, and exact search agrees on the best match", async () => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");

@@ -10,18 +10,32 @@ export interface IndexPlan {
 }
 
 /**
- * IVF partitions for an HNSW-SQ index over `rows` vectors: about 4k vectors per partition keeps
- * each partition's graph small while the search probes enough of them (see `VECTOR_QUERY`).
+ * The ANN index is one IVF partition: one HNSW graph per index segment. Rebuilt with more
+ * partitions (k-means over the table), LanceDB 0.37's upkeep rewrote the whole index at every
+ * later `optimize`, added rows or not (measured: 6 partitions over 101k rows, 12-30 s per upkeep;
+ * 8 over 33.6k, 4-10 s); with one partition an upkeep that adds rows stays a new segment of
+ * them (0.2 s). Whether LanceDB later splits the partition of a tenant grown far past its
+ * size at the rebuild has not been measured.
  */
-function partitionsFor(rows: number): number {
-  return Math.max(1, Math.round(rows / 4096));
-}
+const VECTOR_INDEX_PARTITIONS = 1;
+
+/**
+ * Each upkeep that finds new rows folds them into a segment of their own, and a search walks
+ * every segment's graph. Past this many segments upkeep rebuilds the index as one (at 33.6k rows
+ * about 6 s, plus about 12 s for the compaction that one segment allows), so a tenant's table
+ * pays a rebuild once per this many upkeeps with new rows. Measured on `bench:scale`'s searched
+ * tenant (33.6k rows), `/v1/search` p50 against the same query at 272 rows, alternating servers:
+ * 1.46x with one segment, 1.74x with 3, 2.00x with 4.
+ */
+export const MAX_VECTOR_INDEX_SEGMENTS = 3;
 
 /**
  * Query-time parameters of the ANN index, measured by `npm run bench:scale` (recall@10 against
- * exact search on the same queries): wide probing plus re-ranking by exact distance.
+ * exact search on the same queries): wide probing plus re-ranking by exact distance. `ef` is
+ * the breadth of each graph's search; one large graph (a rebuilt index) needs about 500 for
+ * recall@10 of 0.98 on the benchmark's hash vectors, and small segments cost little more with it.
  */
-export const VECTOR_QUERY: Readonly<VectorQueryTuning> = { nprobes: 24, refineFactor: 4, ef: 128 };
+export const VECTOR_QUERY: Readonly<VectorQueryTuning> = { nprobes: 24, refineFactor: 4, ef: 500 };
 
 export interface TableLayout {
   fragments: number;
@@ -113,18 +127,16 @@ export class TableMaintainer {
       await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.fts() });
     }
     const minRows = this.plan.vectorIndexMinRows;
-    // Built once. Each later upkeep folds its new rows into an index segment of their own, and
-    // LanceDB does not compact fragments that different segments cover, so a table written over
-    // time gains a fragment and a segment per upkeep run (31 of each after `bench:scale` at 1,000
-    // documents; searches visit them all). Rebuilding the index as one segment was tried: searches
-    // got faster, but from then on every upkeep rewrote the whole table (18-21 s at 100k rows,
-    // writes waiting), so it is not done. LanceDB 0.37's Node API offers no compaction or
-    // index-merge options that would avoid both.
-    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) {
-      await t.createIndex("vector", { config: lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: partitionsFor(rows) }) });
-    }
+    const vectorIndex = () => lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: VECTOR_INDEX_PARTITIONS });
+    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
+    if ((await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
+      // Searches keep using the old index until the new one commits. LanceDB does not compact
+      // fragments that different segments cover; under one segment they can be, hence the second pass.
+      await t.createIndex("vector", { config: vectorIndex(), replace: true });
+      await this.exclusive(() => t.optimize({ cleanupOlderThan }));
+    }
   }
 
   /** Whether the table lacks an index of the plan (a table created or moved without its writes' upkeep). */
