@@ -282,6 +282,28 @@ test("a process sees vectors another process sharing the data directory wrote af
   }
 });
 
+/** An 8-dimension vector per integer; from 1, since vector(0) is all zeros and has no cosine distance to anything. */
+const sineVector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
+
+/** `n` live /v1 points of a tenant numbered from `from`, each with its sine vector. */
+function sinePoints(tenantId: string, from: number, n: number) {
+  return Array.from({ length: n }, (_, k) => from + k).map((i) => ({
+    pointId: `p${i}`,
+    tenantId,
+    domain: "d",
+    sourceFileId: "f",
+    filename: "x.docx",
+    version: 1,
+    chunkIndex: i,
+    text: `text ${i}`,
+    start: 0,
+    end: 1,
+    deleted: false,
+    ingestionJobId: "j",
+    vector: sineVector(i),
+  }));
+}
+
 test("upkeep folds each write into a new ANN index segment and rebuilds the index as one past MAX_VECTOR_INDEX_SEGMENTS, losing no point", async () => {
   const { mkdtempSync, rmSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
@@ -291,27 +313,10 @@ test("upkeep folds each write into a new ANN index segment and rebuilds the inde
   const store = await LancePointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 50 });
   try {
     await store.ensureCollection(8);
-    const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
-    const batch = (from: number, n: number) =>
-      Array.from({ length: n }, (_, k) => from + k).map((i) => ({
-        pointId: `p${i}`,
-        tenantId: "a",
-        domain: "d",
-        sourceFileId: "f",
-        filename: "x.docx",
-        version: 1,
-        chunkIndex: i,
-        text: `text ${i}`,
-        start: 0,
-        end: 1,
-        deleted: false,
-        ingestionJobId: "j",
-        vector: vector(i),
-      }));
     const segments: number[] = [];
     const writes = MAX_VECTOR_INDEX_SEGMENTS + 3;
     for (let w = 0; w < writes; w++) {
-      await store.add(batch(1 + w * 60, 60));
+      await store.add(sinePoints("a", 1 + w * 60, 60));
       await store.maintain();
       segments.push((await store.layout("a")).vectorIndexSegments);
     }
@@ -319,7 +324,7 @@ test("upkeep folds each write into a new ANN index segment and rebuilds the inde
     const afterWrite = (w: number) => (w < MAX_VECTOR_INDEX_SEGMENTS ? w + 1 : w - MAX_VECTOR_INDEX_SEGMENTS + 1);
     const expected = Array.from({ length: writes }, (_, w) => afterWrite(w));
     assert.deepEqual(segments, expected, `segments after each write's upkeep: ${segments.join(", ")}`);
-    const all = await store.nearest("a", vector(7), undefined, writes * 60 + 10);
+    const all = await store.nearest("a", sineVector(7), undefined, writes * 60 + 10);
     assert.equal(all.length, writes * 60, "every point is still found after the rebuilds");
     assert.equal(new Set(all.map((r) => r.point_id)).size, writes * 60);
     assert.equal(all[0]!.point_id, "p7");
@@ -338,34 +343,16 @@ test("/v1 points past the row threshold get an ANN index that answers any top_k,
   const store = await LancePointsStore.open(dir, { delayMs: 60_000, versionRetentionMs: 0, vectorIndexMinRows: 500 });
   try {
     await store.ensureCollection(8);
-    const vector = (i: number) => Float32Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1)));
-    const points = (tenantId: string, n: number) =>
-      // From 1: vector(0) is all zeros, which has no cosine distance to anything.
-      Array.from({ length: n }, (_, k) => k + 1).map((i) => ({
-        pointId: `p${i}`,
-        tenantId,
-        domain: "d",
-        sourceFileId: "f",
-        filename: "x.docx",
-        version: 1,
-        chunkIndex: i,
-        text: `text ${i}`,
-        start: 0,
-        end: 1,
-        deleted: false,
-        ingestionJobId: "j",
-        vector: vector(i),
-      }));
-    await store.add(points("a", 600));
-    await store.add(points("b", 100));
+    await store.add(sinePoints("a", 1, 600));
+    await store.add(sinePoints("b", 1, 100));
     assert.equal((await store.layout("a")).vectorIndexSegments, 0, "no index until upkeep runs");
     await store.maintain();
     assert.equal((await store.layout("a")).vectorIndexSegments, 1);
     assert.equal((await store.layout("b")).vectorIndexSegments, 0, "each tenant's table gets its index at the threshold of its own rows");
-    const wide = await store.nearest("a", vector(7), undefined, 700);
+    const wide = await store.nearest("a", sineVector(7), undefined, 700);
     assert.equal(wide.length, 600, "a limit past the index's default search breadth still returns every live point of the tenant");
     assert.equal(wide[0]!.point_id, "p7");
-    assert.equal((await store.nearest("a", vector(7), undefined, 1, { exact: true }))[0]!.point_id, "p7");
+    assert.equal((await store.nearest("a", sineVector(7), undefined, 1, { exact: true }))[0]!.point_id, "p7");
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
