@@ -25,7 +25,7 @@ const VECTOR_INDEX_PARTITIONS = 1;
  * about 6 s, plus about 12 s for the compaction that one segment allows), so a tenant's table
  * pays a rebuild once per this many upkeeps with new rows. Measured on `bench:scale`'s searched
  * tenant (33.6k rows), `/v1/search` p50 against the same query at 272 rows, alternating servers:
- * 1.46x with one segment, 1.74x with 3, 2.00x with 4.
+ * 1.46-1.77x with one segment, 1.62-1.89x with 3, 2.00x with 4.
  */
 export const MAX_VECTOR_INDEX_SEGMENTS = 3;
 
