@@ -314,11 +314,14 @@ test("upkeep folds each write into a new ANN index segment and rebuilds the inde
   try {
     await store.ensureCollection(8);
     const segments: number[] = [];
+    const fragments: number[] = [];
     const writes = MAX_VECTOR_INDEX_SEGMENTS + 3;
     for (let w = 0; w < writes; w++) {
       await store.add(sinePoints("a", 1 + w * 60, 60));
       await store.maintain();
-      segments.push((await store.layout("a")).vectorIndexSegments);
+      const layout = await store.layout("a");
+      segments.push(layout.vectorIndexSegments);
+      fragments.push(layout.fragments);
     }
     // 1, 2, ... MAX, then the write that would make MAX + 1 segments leaves one.
     const afterWrite = (w: number) => (w < MAX_VECTOR_INDEX_SEGMENTS ? w + 1 : w - MAX_VECTOR_INDEX_SEGMENTS + 1);
@@ -328,9 +331,98 @@ test("upkeep folds each write into a new ANN index segment and rebuilds the inde
     assert.equal(all.length, writes * 60, "every point is still found after the rebuilds");
     assert.equal(new Set(all.map((r) => r.point_id)).size, writes * 60);
     assert.equal(all[0]!.point_id, "p7");
-    assert.equal((await store.layout("a")).fragments <= MAX_VECTOR_INDEX_SEGMENTS, true, "fragments under one segment were compacted");
+    assert.equal(fragments[MAX_VECTOR_INDEX_SEGMENTS], 1, `the rebuild's upkeep compacted the table to one fragment (fragments: ${fragments.join(", ")})`);
   } finally {
     await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a tenant table left with more index segments than upkeep keeps (its process stopped first) is rebuilt when next opened, without a write", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const lancedb = await import("@lancedb/lancedb");
+  const { LancePointsStore } = await import("../../src/stores/vectors/lancedb/points.js");
+  const { MAX_VECTOR_INDEX_SEGMENTS } = await import("../../src/stores/vectors/lancedb/maintenance.js");
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-reopen-segments-"));
+  const options = { delayMs: 20, versionRetentionMs: 0, vectorIndexMinRows: 50 };
+  try {
+    const first = await LancePointsStore.open(dir, options);
+    await first.ensureCollection(8);
+    await first.add(sinePoints("a", 1, 60));
+    await first.maintain();
+    await first.close();
+    // Another writer's batches, each folded into a segment of its own and never rebuilt.
+    const db = await lancedb.connect(dir);
+    const name = (await db.tableNames()).find((n) => n.startsWith("points_"))!;
+    const raw = await db.openTable(name);
+    const template = (await raw.query().limit(1).toArray())[0] as Record<string, unknown>;
+    const batches = MAX_VECTOR_INDEX_SEGMENTS;
+    for (let b = 0; b < batches; b++) {
+      const rows = sinePoints("a", 1000 + b * 20, 20).map((p) => ({
+        ...template,
+        point_id: p.pointId,
+        chunk_index: p.chunkIndex,
+        text: p.text,
+        vector: Array.from(p.vector),
+      }));
+      await raw.add(rows);
+      await raw.optimize();
+    }
+    const vectorIndex = (await raw.listIndices()).find((i) => i.columns.includes("vector"))!;
+    assert.equal((await raw.indexStats(vectorIndex.name))!.numIndices, MAX_VECTOR_INDEX_SEGMENTS + 1, "the table is left past the limit");
+    raw.close();
+    const reopened = await LancePointsStore.open(dir, options);
+    try {
+      assert.equal((await reopened.nearest("a", sineVector(7), undefined, 1))[0]!.point_id, "p7", "opening the tenant's table");
+      const started = performance.now();
+      while ((await reopened.layout("a")).vectorIndexSegments !== 1 && performance.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+      assert.equal((await reopened.layout("a")).vectorIndexSegments, 1, "rebuilt as one segment by the upkeep scheduled at open");
+      assert.equal((await reopened.nearest("a", sineVector(7), undefined, 1000)).length, 60 + batches * 20, "no point lost");
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a failed upkeep is reported as a warning, retried later with backoff, surfaced by maintain(), and never fails close()", async () => {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const lancedb = await import("@lancedb/lancedb");
+  const { TableMaintainer } = await import("../../src/stores/vectors/lancedb/maintenance.js");
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-upkeep-failure-"));
+  const db = await lancedb.connect(dir);
+  const table = await db.createTable("t", [{ id: 1, text: "a" }]);
+  // A real table whose plan names a column it lacks: every run fails at the index build.
+  const maintainer = new TableMaintainer(async () => table, { scalar: [{ column: "missing", kind: "btree" }] }, { delayMs: 20, versionRetentionMs: 0 });
+  const warnings: Array<{ message: string; at: number }> = [];
+  const onWarning = (w: Error) => void (w.name === "ChunkevalUpkeepWarning" && warnings.push({ message: w.message, at: performance.now() }));
+  process.on("warning", onWarning);
+  try {
+    assert.equal(await maintainer.needsUpkeep(), true, "a missing index of the plan is upkeep to schedule at open");
+    const started = performance.now();
+    maintainer.touch();
+    while (warnings.length < 3 && performance.now() - started < 10_000) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(warnings.length, 3, "the failing run is retried without another write");
+    assert.match(warnings[0]!.message, /attempt 1, retried later\): .*missing/i);
+    assert.match(warnings[2]!.message, /attempt 3/);
+    // Delays 20, 40 then 80 ms: each retry waits longer than the one before.
+    assert.ok(
+      warnings[2]!.at - warnings[1]!.at > warnings[1]!.at - warnings[0]!.at,
+      `retries back off: ${warnings.map((w) => Math.round(w.at - started)).join(", ")} ms`,
+    );
+    await assert.rejects(maintainer.flush(), /missing/i, "an explicit run reports the failure");
+    await maintainer.close();
+    await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    const count = warnings.length;
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(warnings.length, count, "no retry after close");
+    assert.equal(await table.countRows(), 1, "the table's rows are untouched");
+  } finally {
+    process.off("warning", onWarning);
+    table.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -211,7 +211,7 @@ export class LancePointsStore implements PointsStore {
     if (!table) return null;
     await ensureTextIndex(table);
     const maintainer = new TableMaintainer(async () => table, pointIndexes(this.options.vectorIndexMinRows), this.options);
-    if (await maintainer.lacksIndexes()) maintainer.touch();
+    if (await maintainer.needsUpkeep()) maintainer.touch();
     return { table, maintainer };
   }
 
