@@ -35,7 +35,7 @@ import { tenantService } from "./services/tenants.js";
 import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
-import { openDatabase } from "./stores/sqlite/database.js";
+import { dataDirectoryId, openDatabase } from "./stores/sqlite/database.js";
 import { ChunksRepo } from "./stores/sqlite/chunks-repo.js";
 import { DocumentsRepo } from "./stores/sqlite/documents-repo.js";
 import { QueriesRepo } from "./stores/sqlite/queries-repo.js";
@@ -84,8 +84,11 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const openedIngestion: IngestionService[] = [];
 
   const owner = currentOwner();
+  /** Both namespaces open only once the store is known to be this data directory's. */
+  const claimedStore = once(() => vectorBackend.claim(config.vectorStoreUri, dataDirectoryId(db)));
   /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
   const rawVectors = once(async () => {
+    await claimedStore();
     const store = await vectorBackend.openVectors(config.vectorStoreUri, "evaluation", maintenance);
     openedVectors.push(store);
     return store;
@@ -152,6 +155,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const tenants = new TenantsRepo(db);
   const ingestionRepo = new IngestionRepo(db);
   const pointsStore = once(async () => {
+    await claimedStore();
     const points = await vectorBackend.openPoints(config.vectorStoreUri, "v1", { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
     openedPoints.push(points);
     return points;

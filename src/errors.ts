@@ -147,7 +147,7 @@ export class IngestionTimeoutError extends ChunkevalError {
   readonly code = "ingestion_timeout";
 }
 
-/** 502: writing chunks to the vector store raised (SPEC §7 `index_failed`). */
+/** 502: writing chunks to the vector store raised, or the store cannot be opened (SPEC §7 `index_failed`). */
 export class IndexFailedError extends ChunkevalError {
   readonly status = 502;
   readonly exitCode = ExitCode.failed;

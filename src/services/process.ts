@@ -1,4 +1,4 @@
-import { CancelledError, ChunkingError, describeError, IndexFailedError, NotFoundError, throwIfCancelled } from "../errors.js";
+import { CancelledError, ChunkevalError, ChunkingError, describeError, IndexFailedError, NotFoundError, throwIfCancelled } from "../errors.js";
 import { nowTimestamp } from "../domain/ids.js";
 import type { ProcessResult, RunOptions, StoredDocument, StrategyFailure, StrategyRunSummary } from "../domain/types.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
@@ -91,6 +91,7 @@ export async function processVariant(
   const started = performance.now();
   // A store's own message can carry file paths and source locations: name the step instead.
   const store = await ctx.vectors().catch((error: unknown) => {
+    if (error instanceof ChunkevalError) throw error; // already says what is wrong, without the store's internals
     throw new IndexFailedError("processing failed while opening the vector store", { cause: error });
   });
   const key = variant.indexKey;

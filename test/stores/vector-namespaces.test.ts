@@ -22,7 +22,7 @@ test("each surface keeps its vectors in its own namespace: no evaluation cleanup
     await ws.app.process(doc.id, ["recursive"]);
     const { tenantId, points } = await ingestIntoV1(ws);
     const root = join(ws.dir, "data", "lancedb");
-    assert.deepEqual(readdirSync(root).sort(), ["evaluation", "v1"]);
+    assert.deepEqual(readdirSync(root).sort(), ["evaluation", "owner.lance", "v1"]);
     assert.deepEqual(readdirSync(join(root, "evaluation")), ["chunks_hash_512.lance"]);
     assert.deepEqual(readdirSync(join(root, "v1")).sort(), ["chunks.lance", `points_${tenantId}.lance`]);
 

@@ -212,7 +212,16 @@ const MIGRATIONS: string[] = [
   // were published with their commit.
   `ALTER TABLE source_files ADD COLUMN published INTEGER NOT NULL DEFAULT 0;
    UPDATE source_files SET published = committed;`,
+  // Who this data directory is, so that a vector store it shares with another data directory
+  // (one vector_store_uri set for both) is refused instead of having its vectors swept as orphans.
+  `CREATE TABLE data_directory (id TEXT NOT NULL);
+   INSERT INTO data_directory (id) VALUES ('dd_' || lower(hex(randomblob(8))));`,
 ];
+
+/** The data directory's own id (made by its first migration run, then never changed). */
+export function dataDirectoryId(db: Db): string {
+  return (db.prepare("SELECT id FROM data_directory").get() as { id: string }).id;
+}
 
 /** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */
 export function openDatabase(path: string): Db {

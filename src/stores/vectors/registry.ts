@@ -14,6 +14,8 @@ export interface VectorBackend {
   name: string;
   /** URI schemes it serves besides local paths (`s3` for `s3://bucket/path`). */
   schemes: string[];
+  /** Records the store as this data directory's, or refuses it if another's (before either namespace opens). */
+  claim(uri: string, dataDirectoryId: string): Promise<void>;
   openVectors(uri: string, namespace: VectorNamespace, upkeep: StoreUpkeep): Promise<VectorStore>;
   openPoints(uri: string, namespace: VectorNamespace, options: PointsStoreOptions): Promise<PointsStore>;
 }

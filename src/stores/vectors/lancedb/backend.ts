@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { VectorBackend, VectorNamespace } from "../registry.js";
 import { isObjectStoreUri } from "./connect.js";
+import { claimStore } from "./ownership.js";
 import { LancePointsStore } from "./points.js";
 import { LanceVectorStore } from "./vectors.js";
 
@@ -36,6 +37,7 @@ function moveLegacyTables(root: string): void {
 export const lancedbBackend: VectorBackend = {
   name: "lancedb",
   schemes: ["s3", "gs", "az"],
+  claim: (uri, dataDirectoryId) => claimStore(uri, dataDirectoryId),
   openVectors: (uri, namespace, upkeep) => LanceVectorStore.open(namespaceUri(uri, namespace), upkeep),
   openPoints: (uri, namespace, options) => LancePointsStore.open(namespaceUri(uri, namespace), options),
 };
