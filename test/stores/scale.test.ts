@@ -49,6 +49,25 @@ test("re-processing a document ten times keeps the data directory within 1.5x of
   }
 });
 
+test("deleting the last document of a table frees its vectors' files at the next upkeep", async () => {
+  const ws = await createWorkspace({ vector_version_retention_seconds: 0 });
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    assert.deepEqual((await ws.app.process(doc.id, ["recursive", "semantic_parent_child"])).strategiesFailed, []);
+    const vectors = await ws.internals.context.vectors();
+    await vectors.maintain();
+    const namespace = join(ws.app.config.vectorStoreUri, "evaluation");
+    const full = folderBytes(namespace);
+    await ws.app.deleteDocument(doc.id);
+    await vectors.maintain();
+    const emptied = folderBytes(namespace);
+    // An emptied table keeps its schema, indexes' metadata and one manifest; its data files go.
+    assert.ok(emptied < full * 0.3, `evaluation vectors: ${full} bytes before the delete, ${emptied} after the upkeep`);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("the vector store's upkeep builds scalar indexes on the scope columns", async () => {
   const ws = await createWorkspace({ vector_version_retention_seconds: 0 });
   try {
@@ -250,7 +269,11 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
       const listing = await (await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2&prefix=${prefix}&delimiter=/`)).text();
       return [...listing.matchAll(/<CommonPrefixes><Prefix>[^<]*?([^</]+)\/<\/Prefix>/g)].map((m) => m[1]).sort();
     };
-    assert.deepEqual(await tablesUnder("lancedb/"), ["evaluation", "v1"], "each surface in its own namespace");
+    assert.deepEqual(
+      await tablesUnder("lancedb/"),
+      ["evaluation", "owner.lance", "v1"],
+      "each surface in its own namespace, beside the record of the data directory that owns the store",
+    );
     assert.deepEqual(await tablesUnder("lancedb/evaluation/"), ["chunks_hash_512.lance"]);
     assert.deepEqual(await tablesUnder("lancedb/v1/"), ["chunks.lance", `points_${acme.id}.lance`], "the collection and the tenant's table");
   } finally {

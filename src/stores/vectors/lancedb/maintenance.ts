@@ -137,18 +137,18 @@ export class TableMaintainer {
     const lancedb = await import("@lancedb/lancedb");
     const t = await this.table();
     const rows = await t.countRows();
-    if (rows === 0) return;
     const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
-    for (const { column, kind } of this.plan.scalar) {
+    // Indexes need rows to train on; an emptied table still gets its compaction and old versions' cleanup.
+    for (const { column, kind } of rows === 0 ? [] : this.plan.scalar) {
       if (indexed.has(column)) continue;
       await t.createIndex(column, { config: kind === "btree" ? lancedb.Index.btree() : kind === "bitmap" ? lancedb.Index.bitmap() : lancedb.Index.fts() });
     }
     const minRows = this.plan.vectorIndexMinRows;
     const vectorIndex = () => lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: VECTOR_INDEX_PARTITIONS });
-    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
+    if (minRows !== undefined && rows > 0 && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
-    if ((await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
+    if (minRows !== undefined && (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
       // Searches keep using the old index until the new one commits. LanceDB does not compact
       // fragments that different segments cover; under one segment they can be, hence the second pass.
       await t.createIndex("vector", { config: vectorIndex(), replace: true });
