@@ -18,3 +18,14 @@ test("chunkeval alone: a first-steps guide in a terminal, the usage error in a p
   assert.equal(piped.code, 2);
   assert.match(piped.stderr + piped.stdout, /Usage: chunkeval/);
 });
+
+test("a reader that closes the pipe early (chunkeval --help | head -1) ends the CLI quietly with exit 0", async () => {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [BIN, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.destroy(); // what `head` does once it has its line
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  assert.equal(stderr, "", "no EPIPE stack trace");
+  assert.equal(code, 0);
+});

@@ -30,4 +30,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`chunkeval --help | head`) closes the pipe: that is the reader's
+// choice, not a failure worth a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(ExitCode.ok);
+});
+
 process.exitCode = await main(process.argv);
