@@ -1,7 +1,7 @@
 import type { RetrievedChunk } from "../domain/types.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js";
-import type { VectorHit, VectorStore } from "../stores/vectors/vector-store.js";
+import { missingVectorsError, type VectorHit, type VectorStore } from "../stores/vectors/vector-store.js";
 import { keywordSearch } from "./bm25.js";
 import { reciprocalRankFusion } from "./fusion.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
@@ -38,7 +38,15 @@ export async function retrieve(
   const candidates = Math.max(MIN_CANDIDATES, topK * CANDIDATES_PER_RESULT);
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || mode === "hybrid" ? candidates : topK;
-  const dense = () => deps.vectors.search(state.vectorSpace, queryVector!, state, wanted);
+  const dense = async () => {
+    const found = await deps.vectors.search(state.vectorSpace, queryVector!, state, wanted);
+    // A committed strategy with chunks has their vectors; finding none means they were lost (a
+    // store shared or edited by hand), and answering from nothing would score the strategy 0 silently.
+    if (found.length === 0 && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) {
+      throw missingVectorsError();
+    }
+    return found;
+  };
   const keyword = async () =>
     keywordSearch(state.generation, () => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk"), question, wanted);
   let hits: VectorHit[];

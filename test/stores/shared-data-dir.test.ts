@@ -185,6 +185,26 @@ test("two `process` runs at once on one data directory never fail with 'database
   }
 });
 
+test("asking a processed strategy whose table is there but whose generation's vectors are gone is an error, not an empty answer", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive", "fixed_size"]);
+    // Another data directory's cleanup (a shared store) or a hand edit removed them, table kept.
+    const state = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    await (await ws.internals.context.vectors()).deleteGeneration(state.vectorSpace, state);
+    await assert.rejects(ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" }), (error: Error) => {
+      assert.equal(error.constructor.name, "IndexFailedError");
+      assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
+      return true;
+    });
+    const other = await ws.app.ask({ documentId: doc.id, strategy: "fixed_size", question: "How much does a member share cost?" });
+    assert.ok(other.retrievedChunks.length > 0, "the other strategy in the same table still answers");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("asking a processed strategy whose vectors the store cannot find is an error, not an empty answer", async () => {
   const ws = await createWorkspace();
   try {

@@ -1,3 +1,5 @@
+import { IndexFailedError } from "../../errors.js";
+
 /** One searchable chunk in the vector store. */
 export interface VectorRow {
   chunkId: string;
@@ -55,4 +57,9 @@ export interface VectorStore {
    */
   maintain(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A processed strategy whose vectors the store cannot find: an error, never an empty answer. */
+export function missingVectorsError(): IndexFailedError {
+  return new IndexFailedError("the strategy's vectors are missing from the vector store (run: chunkeval doctor)");
 }

@@ -2,8 +2,15 @@ import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
-import { IndexFailedError } from "../../../errors.js";
-import type { StoreUpkeep, VectorEntry, VectorHit, VectorRow, VectorScope, VectorStore } from "../vector-store.js";
+import {
+  missingVectorsError,
+  type StoreUpkeep,
+  type VectorEntry,
+  type VectorHit,
+  type VectorRow,
+  type VectorScope,
+  type VectorStore,
+} from "../vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
   return `document_id = ${sqlString(scope.documentId)} AND strategy = ${sqlString(scope.strategy)} AND generation = ${sqlString(scope.generation)}`;
@@ -133,7 +140,7 @@ export class LanceVectorStore implements VectorStore {
     const t = await this.existing(table);
     // Only a processed strategy is searched, so its table exists; if the store cannot find it
     // (deleted, or an object store that lists no tables), answering from nothing would hide it.
-    if (!t) throw new IndexFailedError("the strategy's vectors are missing from the vector store (run: chunkeval doctor)");
+    if (!t) throw missingVectorsError();
     const rows = await t
       .vectorSearch(Array.from(vector))
       .distanceType("cosine")
