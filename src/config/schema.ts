@@ -345,11 +345,13 @@ export const SETTINGS: SettingDeclaration[] = [
 
 function resolveVectorStoreUri(raw: string, ctx: SettingContext): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
-  if (scheme === undefined) return resolve(ctx.cwd, raw);
+  const schemes = vectorStoreSchemes();
+  // `s3:/bucket` or `s3:bucket` is a mistyped URI, not a local folder named `s3:` to write vectors into.
+  const mistyped = scheme === undefined && schemes.includes(/^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? "");
+  if (scheme === undefined && !mistyped) return resolve(ctx.cwd, raw);
   if (scheme === "file") return resolve(ctx.cwd, raw.slice("file://".length));
   // Object stores some vector backend reaches by URI; anything else with a scheme is refused, a plain path is local.
-  const schemes = vectorStoreSchemes();
-  if (!schemes.includes(scheme) || raw.length <= scheme.length + 3) {
+  if (mistyped || !schemes.includes(scheme!) || raw.length <= scheme!.length + 3) {
     ctx.errors.push(`vector_store_uri: ${JSON.stringify(raw)} is not a local path or an ${schemes.map((s) => `${s}://bucket/path`).join(", ")} URI`);
     return join(ctx.dataDir, DEFAULTS.vectorStoreFolder);
   }

@@ -205,6 +205,13 @@ test("vector_store_uri: an invalid scheme is a configuration error; a local path
   const bad = loadConfig({ cwd: "/tmp", env: {}, flags: { vector_store_uri: "http://example/x" } });
   assert.match(bad.errors.join("\n"), /vector_store_uri: "http:\/\/example\/x" is not a local path or an s3:\/\/bucket\/path/);
   assert.equal(loadConfig({ cwd: "/tmp", env: {}, flags: { vector_store_uri: "vectors" } }).config.vectorStoreUri, "/tmp/vectors");
+  for (const typo of ["s3:/bucket/x", "S3:bucket"]) {
+    assert.match(
+      loadConfig({ cwd: "/tmp", env: {}, flags: { vector_store_uri: typo } }).errors.join("\n"),
+      /is not a local path or an s3:\/\/bucket\/path/,
+      typo,
+    );
+  }
   assert.equal(loadConfig({ cwd: "/tmp", env: {}, flags: { data_dir: "/srv/ce" } }).config.vectorStoreUri, "/srv/ce/lancedb");
   assert.equal(loadConfig({ cwd: "/tmp", env: { CHUNKEVAL_VECTOR_STORE_URI: "s3://bucket/vectors" } }).config.vectorStoreUri, "s3://bucket/vectors");
 });
