@@ -42,7 +42,9 @@ export async function retrieve(
     const found = await deps.vectors.search(state.vectorSpace, queryVector!, state, wanted);
     // A committed strategy with chunks has their vectors; finding none means they were lost (a
     // store shared or edited by hand), and answering from nothing would score the strategy 0 silently.
-    if (found.length === 0 && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) {
+    // Unless the generation was replaced meanwhile (another process re-processed it): then its vectors went with it.
+    const stillCurrent = deps.chunks.state(state.documentId, state.strategy)?.generation === state.generation;
+    if (found.length === 0 && stillCurrent && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) {
       throw missingVectorsError();
     }
     return found;

@@ -205,6 +205,27 @@ test("asking a processed strategy whose table is there but whose generation's ve
   }
 });
 
+test("a search of a generation another process replaced meanwhile finds nothing without claiming the vectors are lost", async () => {
+  const { retrieve } = await import("../../src/retrieval/retrieve.js");
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive"]);
+    const { chunks } = ws.internals.context;
+    const before = chunks.state(doc.id, "recursive")!;
+    // What a benchmark holding `before` meets when a CLI `process` commits a new generation and deletes the old vectors.
+    await ws.app.process(doc.id, ["recursive"]);
+    assert.notEqual(chunks.state(doc.id, "recursive")!.generation, before.generation, "a new generation was committed");
+    const deps = { vectors: await ws.internals.context.vectors(), chunks, embedder: await ws.internals.context.embedder() };
+    const stale = await retrieve(deps, before, "How much does a member share cost?", 3);
+    assert.deepEqual(stale.chunks, []);
+    const current = await retrieve(deps, chunks.state(doc.id, "recursive")!, "How much does a member share cost?", 3);
+    assert.ok(current.chunks.length > 0);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("asking a processed strategy whose vectors the store cannot find is an error, not an empty answer", async () => {
   const ws = await createWorkspace();
   try {

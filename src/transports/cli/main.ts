@@ -31,10 +31,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // A reader that stops early (`chunkeval --help | head`) closes the pipe: that is the reader's
-// choice, not a failure worth a stack trace.
+// choice, not a failure worth a stack trace. Output past that point is dropped and the command
+// runs to its end (never cut off midway through a write), exiting with its own code.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
-  process.exit(ExitCode.ok);
 });
 
 process.exitCode = await main(process.argv);

@@ -145,10 +145,10 @@ export class TableMaintainer {
     }
     const minRows = this.plan.vectorIndexMinRows;
     const vectorIndex = () => lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: VECTOR_INDEX_PARTITIONS });
-    if (minRows !== undefined && rows > 0 && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
+    if (minRows !== undefined && rows >= minRows && rows > 0 && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
-    if (minRows !== undefined && (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
+    if (minRows !== undefined && rows > 0 && (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
       // Searches keep using the old index until the new one commits. LanceDB does not compact
       // fragments that different segments cover; under one segment they can be, hence the second pass.
       await t.createIndex("vector", { config: vectorIndex(), replace: true });
