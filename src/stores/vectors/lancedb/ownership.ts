@@ -21,7 +21,8 @@ export async function claimStore(uri: string, dataDirectoryId: string): Promise<
     throw new IndexFailedError(
       `the vector store at ${uri} belongs to another chunkeval data directory (${owner}; this one is ${dataDirectoryId}). ` +
         `Sharing it would let each delete the other's vectors: give each data directory its own vector_store_uri (e.g. a prefix of its own in the bucket). ` +
-        `If that data directory is gone for good (or this one's chunkeval.sqlite was recreated), delete the store's ${OWNER_TABLE}.lance table to let this one take the store over.`,
+        `If that data directory is gone for good (or this one's chunkeval.sqlite was recreated), ` +
+        `delete the store's ${OWNER_TABLE}.lance table to let this one take the store over.`,
     );
   }
 }
