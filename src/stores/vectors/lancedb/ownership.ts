@@ -1,5 +1,6 @@
 import { IndexFailedError } from "../../../errors.js";
 import { connectVectorStore } from "./connect.js";
+import { createOrOpenTable } from "./create-table.js";
 
 /** A table at the root of the store, beside the namespaces' folders: the data directory it belongs to. */
 const OWNER_TABLE = "owner";
@@ -31,10 +32,7 @@ export async function claimStore(uri: string, dataDirectoryId: string): Promise<
 async function readOrRecordOwner(uri: string, dataDirectoryId: string): Promise<string> {
   const db = await connectVectorStore(uri);
   try {
-    const table = await db.createTable(OWNER_TABLE, [{ data_directory_id: dataDirectoryId }], { mode: "create" }).catch(async (error: unknown) => {
-      if (!(await db.tableNames()).includes(OWNER_TABLE)) throw error;
-      return db.openTable(OWNER_TABLE);
-    });
+    const { table } = await createOrOpenTable(db, OWNER_TABLE, () => db.createTable(OWNER_TABLE, [{ data_directory_id: dataDirectoryId }], { mode: "create" }));
     const [row] = (await table.query().limit(1).toArray()) as Array<{ data_directory_id: string }>;
     table.close();
     // The table is created with its row in one commit, so it is never empty unless emptied by hand.

@@ -1,6 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type TableLayout, type VectorQueryTuning } from "./maintenance.js";
+import { createOrOpenTable } from "./create-table.js";
 import { fullTextQuery, sqlString } from "./sql.js";
 import type { Point, PointFilter, PointsStore, PointsStoreOptions, PublicPoint, ScoredPoint } from "../points-store.js";
 
@@ -244,12 +245,8 @@ export class LancePointsStore implements PointsStore {
         if (moved) moved.close();
         else {
           // Its indexes are built when the table is first opened (`openTenantTable`).
-          const table = await this.db.createTable(name, await shared.query().where(where).toArrow(), { mode: "create" }).catch(async (error: unknown) => {
-            const created = await this.openTable(name);
-            if (!created) throw error;
-            return created;
-          });
-          table.close();
+          const rows = await shared.query().where(where).toArrow();
+          (await createOrOpenTable(this.db, name, () => this.db.createTable(name, rows, { mode: "create" }))).table.close();
         }
         await shared.delete(where);
       }

@@ -1,5 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
+import { createOrOpenTable } from "./create-table.js";
 import { TableMaintainer, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
 import {
@@ -114,17 +115,10 @@ export class LanceVectorStore implements VectorStore {
     // looked: add once it exists, rather than racing its creation.
     if (this.tables.has(table)) return this.add(table, rows);
     const creating = (async () => {
-      let created: Table;
-      try {
-        created = await this.db.createTable(table, data);
-      } catch (error) {
-        // Another process sharing the data directory created it first: add to theirs.
-        if (!(await this.db.tableNames()).includes(table)) throw error;
-        const theirs = await this.db.openTable(table);
-        await theirs.add(data);
-        return theirs;
-      }
-      return created;
+      const { table: t, created } = await createOrOpenTable(this.db, table, () => this.db.createTable(table, data));
+      // Another process sharing the data directory created it first: add to theirs.
+      if (!created) await t.add(data);
+      return t;
     })();
     this.tables.set(table, creating);
     try {
