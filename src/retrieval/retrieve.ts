@@ -43,10 +43,10 @@ export async function retrieve(
     // A committed strategy with chunks has their vectors; finding none means they were lost (a
     // store shared or edited by hand), and answering from nothing would score the strategy 0 silently.
     // Unless the generation was replaced meanwhile (another process re-processed it): then its vectors went with it.
+    // Both reads happen only when nothing was found, never on the search path.
+    if (found.length > 0) return found;
     const stillCurrent = deps.chunks.state(state.documentId, state.strategy)?.generation === state.generation;
-    if (found.length === 0 && stillCurrent && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) {
-      throw missingVectorsError();
-    }
+    if (stillCurrent && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) throw missingVectorsError();
     return found;
   };
   const keyword = async () =>
