@@ -145,7 +145,7 @@ export class TableMaintainer {
     }
     const minRows = this.plan.vectorIndexMinRows;
     const vectorIndex = () => lancedb.Index.hnswSq({ distanceType: "cosine", numPartitions: VECTOR_INDEX_PARTITIONS });
-    if (minRows !== undefined && rows >= minRows && rows > 0 && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
+    if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
     if (minRows !== undefined && rows > 0 && (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
