@@ -402,7 +402,9 @@ test("a tenant table left with more index segments than upkeep keeps (its proces
     const vectorIndex = (await raw.listIndices()).find((i) => i.columns.includes("vector"))!;
     assert.equal((await raw.indexStats(vectorIndex.name))!.numIndices, MAX_VECTOR_INDEX_SEGMENTS + 1, "the table is left past the limit");
     raw.close();
-    const reopened = await LancePointsStore.open(dir, options);
+    // This test reads while the upkeep rebuilds and compacts, so old versions must outlive those
+    // reads, as the default retention ensures (with 0, a read can meet a data file just cleaned up).
+    const reopened = await LancePointsStore.open(dir, { ...options, versionRetentionMs: 60_000 });
     try {
       assert.equal((await reopened.nearest("a", sineVector(7), undefined, 1))[0]!.point_id, "p7", "opening the tenant's table");
       const started = performance.now();
