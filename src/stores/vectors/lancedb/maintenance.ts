@@ -137,7 +137,7 @@ export class TableMaintainer {
     const lancedb = await import("@lancedb/lancedb");
     const t = await this.table();
     const rows = await t.countRows();
-    const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
+    const indexed = indexedColumns(await t.listIndices());
     // Indexes need rows to train on; an emptied table still gets its compaction and old versions' cleanup.
     for (const { column, kind } of rows === 0 ? [] : this.plan.scalar) {
       if (indexed.has(column)) continue;
@@ -148,7 +148,8 @@ export class TableMaintainer {
     if (minRows !== undefined && rows >= minRows && !indexed.has("vector")) await t.createIndex("vector", { config: vectorIndex() });
     const cleanupOlderThan = new Date(Date.now() - this.options.versionRetentionMs);
     await this.exclusive(() => t.optimize({ cleanupOlderThan }));
-    if (minRows !== undefined && rows > 0 && (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS) {
+    // Listed again: this run may just have built the index.
+    if (minRows !== undefined && rows > 0 && (await vectorIndexSegments(t, await t.listIndices())) > MAX_VECTOR_INDEX_SEGMENTS) {
       // Searches keep using the old index until the new one commits. LanceDB does not compact
       // fragments that different segments cover; under one segment they can be, hence the second pass.
       await t.createIndex("vector", { config: vectorIndex(), replace: true });
@@ -163,21 +164,30 @@ export class TableMaintainer {
    */
   async needsUpkeep(): Promise<boolean> {
     const t = await this.table();
-    const indexed = new Set((await t.listIndices()).flatMap((i) => i.columns));
+    const indices = await t.listIndices();
+    const indexed = indexedColumns(indices);
     if (this.plan.scalar.some(({ column }) => !indexed.has(column))) return true;
     const minRows = this.plan.vectorIndexMinRows;
     if (minRows === undefined) return false;
     if (!indexed.has("vector")) return (await t.countRows()) >= minRows;
-    return (await this.layout()).vectorIndexSegments > MAX_VECTOR_INDEX_SEGMENTS;
+    return (await vectorIndexSegments(t, indices)) > MAX_VECTOR_INDEX_SEGMENTS;
   }
 
   /** The table's data fragments and vector-index segments (0: no index yet), for the benchmark and tests. */
   async layout(): Promise<TableLayout> {
     const t = await this.table();
-    const vectorIndex = (await t.listIndices()).find((i) => i.columns.includes("vector"));
-    return {
-      fragments: (await t.stats()).fragmentStats.numFragments,
-      vectorIndexSegments: vectorIndex ? ((await t.indexStats(vectorIndex.name))?.numIndices ?? 0) : 0,
-    };
+    return { fragments: (await t.stats()).fragmentStats.numFragments, vectorIndexSegments: await vectorIndexSegments(t, await t.listIndices()) };
   }
+}
+
+type IndexList = Awaited<ReturnType<Table["listIndices"]>>;
+
+function indexedColumns(indices: IndexList): Set<string> {
+  return new Set(indices.flatMap((i) => i.columns));
+}
+
+/** Segments of the table's vector index (0: no index yet), from an index list the caller already has. */
+async function vectorIndexSegments(t: Table, indices: IndexList): Promise<number> {
+  const vectorIndex = indices.find((i) => i.columns.includes("vector"));
+  return vectorIndex ? ((await t.indexStats(vectorIndex.name))?.numIndices ?? 0) : 0;
 }
