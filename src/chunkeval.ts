@@ -11,6 +11,7 @@ import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./evaluators/judge.js";
 import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
+import { CollectionsRepo } from "./stores/sqlite/collections-repo.js";
 import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
 import { TenantsRepo } from "./stores/sqlite/tenants-repo.js";
 import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
@@ -26,6 +27,7 @@ import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
 import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
 import { checkBenchInput, runBenchmark, type BenchInput } from "./services/bench.js";
+import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
 import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
@@ -149,6 +151,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     completer,
     judge,
     experiments: new ExperimentsRepo(db),
+    collections: new CollectionsRepo(db),
     jobs: new JobsRepo(db),
   };
 
@@ -204,6 +207,12 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
     deleteDocument: (id: string) => deleteDocument(context, id),
+    createCollection: (name: string) => createCollection(context, name),
+    addToCollection: (...args: Parameters<typeof addToCollection> extends [unknown, ...infer R] ? R : never) => addToCollection(context, ...args),
+    removeFromCollection: (collection: string, document: string) => removeFromCollection(context, collection, document),
+    deleteCollection: (collection: string) => deleteCollection(context, collection),
+    getCollection: (collection: string) => requireCollection(context, collection),
+    listCollections: (page: { offset: number; limit: number }) => listCollections(context, page),
     process: (documentId: string, strategies: string | string[], options?: ProcessOptions) => processDocument(context, documentId, strategies, options),
     /** Refuses a processing request exactly as `process` would, without doing any work (background requests). */
     checkProcess: async (documentId: string, strategies: string | string[]): Promise<void> => void (await checkProcessInput(context, documentId, strategies)),

@@ -20,8 +20,9 @@ export interface QuestionMetrics {
 export interface QuestionResult {
   question: string;
   expectedAnswer: string | null;
-  references: Array<{ text: string; start: number; end: number }>;
-  retrieved: Array<{ chunkId: string; score: number; start: number; end: number; text: string; parentId: string | null }>;
+  /** Offsets are in the reference's document (absent in experiments from before collections: the only document). */
+  references: Array<{ text: string; start: number; end: number; documentId?: string }>;
+  retrieved: Array<{ chunkId: string; documentId?: string; score: number; start: number; end: number; text: string; parentId: string | null }>;
   answer: string | null;
   /** False when the generator said the context holds no answer (not counted for hallucination). */
   answered: boolean;
@@ -110,9 +111,35 @@ export interface StrategyComparison {
   questions: number;
 }
 
+/** The documents a collection benchmark searched together. */
+export interface ExperimentCollection {
+  id: string;
+  name: string;
+  documents: Array<{ id: string; filename: string }>;
+}
+
+/**
+ * Every strategy's metrics over the questions of one document of a collection (those whose
+ * references all lie in it), with intervals, and which strategy wins there.
+ */
+export interface DocumentBreakdown {
+  /** Null for the questions whose references span several documents, or that have none. */
+  documentId: string | null;
+  /** The document's file name, or "(several documents)" / "(no references)". */
+  filename: string;
+  questions: number;
+  aggregateMetrics: Record<string, AggregateMetrics>;
+  bestStrategy: string;
+}
+
 export interface Experiment {
   experimentId: string;
+  /** The document benchmarked, or for a collection the collection's id (SPEC §2 keeps the field). */
   documentId: string;
+  /** The collection benchmarked (null for one document): its pooled results are the aggregate metrics. */
+  collection: ExperimentCollection | null;
+  /** Per document of a collection (null for one document). */
+  perDocument: DocumentBreakdown[] | null;
   strategiesUsed: string[];
   questionsCount: number;
   aggregateMetrics: Record<string, AggregateMetrics>;

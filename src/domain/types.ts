@@ -82,6 +82,8 @@ export interface ProcessResult {
 
 export interface RetrievedChunk {
   chunkId: string;
+  /** The document the chunk is from (a collection's search returns chunks of several). */
+  documentId: string;
   score: number;
   text: string;
   parentId: string | null;
@@ -128,4 +130,13 @@ export interface ProgressEvent {
 export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
   signal?: AbortSignal;
+}
+
+/** A named set of documents benchmarked together: each question searches all of them. */
+export interface CollectionRecord {
+  id: string;
+  name: string;
+  /** In the order they were added; the file names are the names references use. */
+  documents: Array<{ id: string; filename: string }>;
+  createdAt: string;
 }

@@ -4,8 +4,10 @@ import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
 
-/** A reference excerpt as written in a questions file; offsets are optional. */
+/** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
+  /** In a collection: the file name (or id) of the document the excerpt is from. */
+  document?: string;
   text: string;
   start?: number;
   end?: number;
@@ -19,6 +21,14 @@ export interface QuestionInput {
 
 /** A reference located in a document's extracted text. */
 export interface LocatedReference extends Span {
+  text: string;
+  documentId: string;
+}
+
+/** A document questions are resolved against: one of a collection, or the only one. */
+export interface CorpusDocument {
+  id: string;
+  filename: string;
   text: string;
 }
 
@@ -57,14 +67,24 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
       const field = `${where}: references[${r}]`;
       if (typeof ref === "string") return { text: ref };
       if (!ref || typeof ref !== "object" || typeof (ref as { text?: unknown }).text !== "string" || !(ref as { text: string }).text.trim()) {
-        throw new ValidationError(`${field}: must be a string or {text, start?, end?} with a non-empty text`);
+        throw new ValidationError(`${field}: must be a string or {document?, text, start?, end?} with a non-empty text`);
       }
-      const { text, start, end } = ref as { text: string; start?: unknown; end?: unknown };
+      const unknownKey = Object.keys(ref).find((k) => !["document", "text", "start", "end"].includes(k));
+      if (unknownKey) throw new ValidationError(`${field}: unknown field "${unknownKey}" (fields: document, text, start, end)`);
+      const { document, text, start, end } = ref as { document?: unknown; text: string; start?: unknown; end?: unknown };
+      if (document !== undefined && (typeof document !== "string" || !document.trim())) {
+        throw new ValidationError(`${field}: "document" must be a document's file name or id`);
+      }
       if ((start === undefined) !== (end === undefined)) throw new ValidationError(`${field}: give both start and end, or neither`);
       if (start !== undefined && (!Number.isInteger(start) || !Number.isInteger(end) || (start as number) < 0 || (end as number) <= (start as number))) {
         throw new ValidationError(`${field}: start and end must be whole numbers with 0 <= start < end`);
       }
-      return { text, start: start as number | undefined, end: end as number | undefined };
+      return {
+        ...(document !== undefined ? { document: (document as string).trim() } : {}),
+        text,
+        start: start as number | undefined,
+        end: end as number | undefined,
+      };
     });
     const expected = typeof record.expected_answer === "string" && record.expected_answer.trim() ? record.expected_answer.trim() : null;
     return { question: record.question.trim(), expectedAnswer: expected, references };
@@ -116,23 +136,53 @@ export function locateExcerpt(text: string, excerpt: string): Span | null {
   return match ? { start: match.index, end: match.index + match[0].length } : null;
 }
 
-/** Locates every reference in a document's text; a reference that is not there is an error naming it. */
-export function resolveQuestions(source: string, items: QuestionInput[], documentText: string): Question[] {
+/** The document a reference names: by id, file name, or file name without its folder. */
+function namedDocument(documents: CorpusDocument[], name: string, field: string): CorpusDocument {
+  const found =
+    documents.find((d) => d.id === name) ?? documents.find((d) => d.filename === name) ?? documents.find((d) => d.filename === name.split(/[\\/]/).pop());
+  if (!found) {
+    const names = documents.map((d) => d.filename);
+    throw new ValidationError(`${field}: no document "${name}" here (documents: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""})`);
+  }
+  return found;
+}
+
+/**
+ * Locates every reference in its document's text; a reference that is not there is an error
+ * naming it. `corpus` is the documents searched: a bare text is one document (the questions of
+ * a single-document benchmark need not name it). In a collection, a reference without a
+ * `document` must be found in exactly one document.
+ */
+export function resolveQuestions(source: string, items: QuestionInput[], corpus: string | CorpusDocument[]): Question[] {
+  const documents = typeof corpus === "string" ? [{ id: "", filename: "", text: corpus }] : corpus;
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
     references: item.references.map((ref, r) => {
       const field = `${source}: ${describeItem(index, item)}: references[${r}]`;
+      const candidates = ref.document !== undefined ? [namedDocument(documents, ref.document, field)] : documents;
       if (ref.start !== undefined && ref.end !== undefined) {
-        if (ref.end > documentText.length || normalise(documentText.slice(ref.start, ref.end)) !== normalise(ref.text)) {
+        if (candidates.length > 1) throw new ValidationError(`${field}: offsets need the document they point into ("document": file name)`);
+        const text = candidates[0]!.text;
+        if (ref.end > text.length || normalise(text.slice(ref.start, ref.end)) !== normalise(ref.text)) {
           throw new ValidationError(`${field}: the text at ${ref.start}-${ref.end} does not match the excerpt`);
         }
-        return { text: ref.text, start: ref.start, end: ref.end };
+        return { text: ref.text, start: ref.start, end: ref.end, documentId: candidates[0]!.id };
       }
-      const span = locateExcerpt(documentText, ref.text);
-      if (!span) throw new ValidationError(`${field}: excerpt not found in the document: "${ref.text.slice(0, 80)}"`);
-      return { text: ref.text, ...span };
+      const found = candidates.flatMap((d) => {
+        const span = locateExcerpt(d.text, ref.text);
+        return span ? [{ document: d, span }] : [];
+      });
+      if (found.length === 0) {
+        const where = candidates.length === 1 ? "the document" : `any of the ${candidates.length} documents`;
+        throw new ValidationError(`${field}: excerpt not found in ${where}: "${ref.text.slice(0, 80)}"`);
+      }
+      if (found.length > 1) {
+        const names = found.map((f) => f.document.filename).slice(0, 5);
+        throw new ValidationError(`${field}: the excerpt is in ${found.length} documents (${names.join(", ")}): name its "document"`);
+      }
+      return { text: ref.text, ...found[0]!.span, documentId: found[0]!.document.id };
     }),
   }));
 }

@@ -21,45 +21,55 @@ export interface Retrieval {
  * (default: the strategy's own): `dense` vectors, `keyword` BM25 over the strategy's chunks (bm25.ts), or
  * `hybrid`, both fused by reciprocal rank. A parent-child strategy searches its children and
  * answers with their parents (one entry per parent, best child's score).
+ *
+ * `states` are the strategy's states of one document, or of every document of a collection: the
+ * search then ranks all their chunks together, so the other documents compete as distractors
+ * (dense scores are cosines of one embedder, comparable across documents; BM25 runs over the
+ * union of their chunks, so term statistics are the collection's).
  */
 export async function retrieve(
   deps: { vectors: VectorStore; chunks: ChunksRepo; embedder: Embedder },
-  state: StrategyState,
+  states: StrategyState | StrategyState[],
   question: string,
   topK: number,
   signal?: AbortSignal,
-  mode: SearchMode = defaultSearchMode(state.retrieval),
+  mode?: SearchMode,
 ): Promise<Retrieval> {
+  const scopes = Array.isArray(states) ? states : [states];
+  const first = scopes[0]!;
+  const searchMode = mode ?? defaultSearchMode(first.retrieval);
   const embedStart = performance.now();
   // Keyword search needs no query vector: nothing is embedded, and no embed time is reported.
-  const queryVector = mode === "keyword" ? null : (await deps.embedder.embed([question], signal))[0]!;
+  const queryVector = searchMode === "keyword" ? null : (await deps.embedder.embed([question], signal))[0]!;
   const searchStart = performance.now();
-  const parents = state.retrieval === "parent";
+  const parents = first.retrieval === "parent";
   const candidates = Math.max(MIN_CANDIDATES, topK * CANDIDATES_PER_RESULT);
   // Parents are deduplicated after the search, so it gathers more than top-k children.
-  const wanted = parents || mode === "hybrid" ? candidates : topK;
+  const wanted = parents || searchMode === "hybrid" ? candidates : topK;
+  const searchableChunks = (state: StrategyState) => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk");
   const dense = async () => {
-    const found = await deps.vectors.search(state.vectorSpace, queryVector!, state, wanted);
+    const found = await deps.vectors.search(first.vectorSpace, queryVector!, scopes, wanted);
     // A committed strategy with chunks has their vectors; finding none means they were lost (a
     // store shared or edited by hand), and answering from nothing would score the strategy 0 silently.
     // Unless the generation was replaced meanwhile (another process re-processed it): then its vectors went with it.
     // Both reads happen only when nothing was found, never on the search path.
     if (found.length > 0) return found;
-    const stillCurrent = deps.chunks.state(state.documentId, state.strategy)?.generation === state.generation;
-    if (stillCurrent && deps.chunks.current(state.documentId, state.strategy).some((c) => c.role === "chunk")) throw missingVectorsError();
+    const lost = scopes.some(
+      (state) => deps.chunks.state(state.documentId, state.strategy)?.generation === state.generation && searchableChunks(state).length > 0,
+    );
+    if (lost) throw missingVectorsError();
     return found;
   };
-  const keyword = async () =>
-    keywordSearch(state.generation, () => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk"), question, wanted);
+  const keyword = async () => keywordSearch(scopes.map((s) => s.generation).join("+"), () => scopes.flatMap(searchableChunks), question, wanted);
   let hits: VectorHit[];
-  if (mode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
-  else if (mode === "keyword") hits = await keyword();
+  if (searchMode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
+  else if (searchMode === "keyword") hits = await keyword();
   else hits = await dense();
   if (!parents) hits = hits.slice(0, topK);
   const byId = deps.chunks.byIds(hits.map((h) => h.chunkId));
   let chunks: RetrievedChunk[] = hits.flatMap((hit) => {
     const c = byId.get(hit.chunkId);
-    return c ? [{ chunkId: c.id, score: hit.score, text: c.text, parentId: c.parentId, start: c.start, end: c.end }] : [];
+    return c ? [{ chunkId: c.id, documentId: c.documentId, score: hit.score, text: c.text, parentId: c.parentId, start: c.start, end: c.end }] : [];
   });
   if (parents) {
     const byParentId = deps.chunks.byIds(chunks.map((c) => c.parentId!).filter(Boolean));

@@ -1,8 +1,9 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
-import type { Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, StrategyIndexing } from "../domain/experiment.js";
-import { aggregate, compareWithBest, verdictSentence } from "../domain/aggregate.js";
+import type { DocumentBreakdown, Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, StrategyIndexing } from "../domain/experiment.js";
+import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
+import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
@@ -12,7 +13,8 @@ import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost 
 import { retrieve } from "../retrieval/retrieve.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
-import { findOrUploadDocument, requireDocument } from "./documents.js";
+import { requireDocument } from "./documents.js";
+import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
 import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { checkGridSize, DRY_RUN_COMPLETION_TOKENS, DRY_RUN_LLM_CALL_SECONDS, JUDGE_SENTENCES_PER_ANSWER } from "./sweep-estimate.js";
@@ -21,9 +23,13 @@ import { defaultSearchMode } from "../domain/variant-key.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 
-export interface BenchInput extends RunOptions {
-  /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
-  document: { id: string } | { filename: string; bytes: Buffer };
+/**
+ * `document`: an existing document id, or a file to upload (reused if the same bytes were
+ * uploaded before). Or `collection` by id or name, searched as one: each question ranks the
+ * chunks of all its documents together; with `add`, the files are uploaded (or reused) and
+ * added first, and the collection is created if it does not exist.
+ */
+export interface BenchInput extends RunOptions, CorpusTarget {
   questions: QuestionInput[];
   /** Where the questions came from, for the report and error messages. */
   questionsSource: string;
@@ -63,13 +69,14 @@ async function meteredLlm(ctx: ServiceContext): Promise<{ llm: ChunkingLlm | und
 }
 
 /**
- * Processes the variants whose index is missing or was made with other options or another
- * embedder, independent ones side by side (variants that differ only at search time share one
- * index). Each is metered on its own, so its cost is what it spent, whatever runs beside it.
+ * Processes, for every document, the variants whose index is missing or was made with other
+ * options or another embedder, independent ones side by side (variants that differ only at
+ * search time share one index). Each variant is metered on its own, so its cost is what it
+ * spent, whatever runs beside it; its figures add up over the documents.
  */
 async function ensureProcessed(
   ctx: ServiceContext,
-  document: StoredDocument,
+  documents: StoredDocument[],
   variants: StrategyVariant[],
   embedder: CachedEmbedder,
   options: RunOptions,
@@ -79,32 +86,39 @@ async function ensureProcessed(
     indexes,
     PROCESS_CONCURRENCY,
     async (variant): Promise<IndexingRun> => {
-      const state = ctx.chunks.state(document.id, variant.indexKey);
-      const reused = state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(variant.options);
       const meter = embedder.metered();
       const llm = await meteredLlm(ctx);
       let seconds = 0;
-      if (!reused) {
-        try {
-          seconds = (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
-            .seconds;
-        } catch (error) {
-          if (error instanceof CancelledError) throw error;
-          throw new BenchmarkError(`processing ${variant.indexKey} failed: ${describeError(error)}`);
+      let reused = true;
+      const tokenSizes: number[] = [];
+      for (const document of documents) {
+        throwIfCancelled(options.signal);
+        const state = ctx.chunks.state(document.id, variant.indexKey);
+        const current = state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(variant.options);
+        if (!current) {
+          reused = false;
+          try {
+            seconds += (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
+              .seconds;
+          } catch (error) {
+            if (error instanceof CancelledError) throw error;
+            const where = documents.length > 1 ? ` for ${document.filename}` : "";
+            throw new BenchmarkError(`processing ${variant.indexKey}${where} failed: ${describeError(error)}`);
+          }
         }
+        for (const c of ctx.chunks.current(document.id, variant.indexKey)) if (c.role === "chunk") tokenSizes.push(c.tokenCount);
       }
       const contextUsage = llm.usage();
       const embeddedTokens = meter.stats.computedTokens;
-      const chunks = ctx.chunks.current(document.id, variant.indexKey).filter((c) => c.role === "chunk");
       return {
         strategy: variant.indexKey,
-        chunks: chunks.length,
+        chunks: tokenSizes.length,
         seconds,
         embeddedTokens,
         costUsd:
           costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) +
           costOf(ctx.config.generator, contextUsage),
-        tokenSizes: chunks.map((c) => c.tokenCount),
+        tokenSizes,
         reused,
         contextTokens: contextUsage.totalTokens,
         contextUsage,
@@ -112,6 +126,16 @@ async function ensureProcessed(
     },
     () => throwIfCancelled(options.signal),
   );
+}
+
+/**
+ * The text the judge measures relevance against: the documents the question's references are
+ * in (for a single document, the document), else those the answer's context came from.
+ */
+function judgedText(q: Question, retrieved: Array<{ documentId: string }>, textOf: Map<string, string>): string {
+  const from = q.references.length > 0 ? q.references.map((r) => r.documentId) : retrieved.map((c) => c.documentId);
+  const ids = [...new Set(from)];
+  return ids.length === 0 ? [...textOf.values()].join("\n\n") : ids.map((id) => textOf.get(id)!).join("\n\n");
 }
 
 function emptyResult(q: Question): QuestionResult {
@@ -158,11 +182,16 @@ function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: 
   return {};
 }
 
-/** The spans a strategy can return for a question (for parent-child strategies, the parents): Precision_Ω's chunks. */
-function retrievableSpans(ctx: ServiceContext, documentId: string, strategy: string) {
-  const stored = ctx.chunks.current(documentId, strategy);
-  const role = stored.some((c) => c.role === "parent") ? "parent" : "chunk";
-  return stored.filter((c) => c.role === role).map((c) => ({ start: c.start, end: c.end }));
+/**
+ * The spans a strategy can return for a question (for parent-child strategies, the parents):
+ * Precision_Ω's chunks, over every document searched, on the corpus axis.
+ */
+function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[], strategy: string, axis: CorpusOffsets) {
+  return documents.flatMap((document) => {
+    const stored = ctx.chunks.current(document.id, strategy);
+    const role = stored.some((c) => c.role === "parent") ? "parent" : "chunk";
+    return stored.filter((c) => c.role === role).map((c) => axis.place(document.id, c));
+  });
 }
 
 /**
@@ -175,8 +204,55 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1))
     throw new ValidationError("max_errors must be a whole number >= 1");
-  if ("id" in input.document) resolveQuestions(input.questionsSource, input.questions, requireDocument(ctx, input.document.id).text);
+  if (!input.document === !input.collection) throw new ValidationError("a benchmark takes one document or one collection");
+  if (input.document && "id" in input.document) resolveQuestions(input.questionsSource, input.questions, [requireDocument(ctx, input.document.id)]);
+  if (input.collection && !input.collection.add) {
+    resolveQuestions(input.questionsSource, input.questions, collectionDocuments(ctx, requireCollection(ctx, input.collection.name)));
+  }
   return plan;
+}
+
+/**
+ * Which document a question belongs to in a collection's per-document breakdown: the one
+ * every reference lies in, or null when they span several documents or there are none.
+ */
+function questionDocument(q: Question): string | null {
+  const ids = new Set(q.references.map((r) => r.documentId));
+  return ids.size === 1 ? [...ids][0]! : null;
+}
+
+/**
+ * Every strategy's metrics per document of a collection, over the questions whose references
+ * lie in that document, with their intervals and the strategy that wins there. Questions whose
+ * references span documents (or that have none) form groups of their own.
+ */
+function perDocumentBreakdown(
+  corpus: Corpus,
+  questions: Question[],
+  results: Record<string, QuestionResult[]>,
+  scoring: Omit<AggregateOptions, "costUsd">,
+): DocumentBreakdown[] {
+  const groups = new Map<string | null, number[]>();
+  questions.forEach((q, i) => {
+    const key = q.references.length === 0 ? "(none)" : questionDocument(q);
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const order = [...corpus.documents.map((d) => d.id as string | null), null, "(none)"];
+  return order.flatMap((key) => {
+    const indices = groups.get(key);
+    if (!indices) return [];
+    const aggregateMetrics = Object.fromEntries(
+      Object.entries(results).map(([strategy, list]) => [
+        strategy,
+        aggregate(
+          indices.flatMap((i) => (list[i] ? [list[i]!] : [])),
+          { ...scoring, costUsd: 0 },
+        ),
+      ]),
+    );
+    const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
+    return [{ documentId: key === "(none)" ? null : key, filename, questions: indices.length, aggregateMetrics, bestStrategy: bestStrategy(aggregateMetrics) }];
+  });
 }
 
 /**
@@ -191,15 +267,18 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const dryRun = input.dryRun ?? false;
   const started = performance.now();
 
-  const documentId = await findOrUploadDocument(ctx, input.document);
-  const document = requireDocument(ctx, documentId);
-  const questions = resolveQuestions(input.questionsSource, input.questions, document.text);
+  const corpus = await corpusOf(ctx, input, input);
+  const { documents } = corpus;
+  const documentId = corpus.collection?.id ?? documents[0]!.id;
+  const textOf = new Map(documents.map((d) => [d.id, d.text]));
+  const axis = new CorpusOffsets(documents);
+  const questions = resolveQuestions(input.questionsSource, input.questions, documents);
   const sharedEmbedder = await ctx.embedder();
   // This run's embeddings, counted apart from any other run sharing the embedder.
   const embedder = sharedEmbedder.metered();
 
   const processingStart = performance.now();
-  const indexing = await ensureProcessed(ctx, document, variants, embedder, input);
+  const indexing = await ensureProcessed(ctx, documents, variants, embedder, input);
   const processingSeconds = (performance.now() - processingStart) / 1000;
 
   const generator = dryRun ? null : await ctx.generator();
@@ -213,9 +292,9 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
 
   for (const [s, variant] of variants.entries()) {
     const strategy = variant.key;
-    const state = ctx.chunks.state(documentId, variant.indexKey)!;
+    const states = documents.map((d) => ctx.chunks.state(d.id, variant.indexKey)!);
     const variantTopK = variant.topK ?? topK;
-    const units = retrievableSpans(ctx, documentId, variant.indexKey);
+    const units = retrievableSpans(ctx, documents, variant.indexKey, axis);
     results[strategy] = [];
     for (const [i, q] of questions.entries()) {
       if (stoppedEarly) break;
@@ -226,7 +305,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
         const t0 = performance.now();
         const retrieval = await retrieve(
           { vectors, chunks: ctx.chunks, embedder },
-          state,
+          states,
           q.question,
           variantTopK,
           input.signal,
@@ -235,6 +314,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
         result.retrieved = retrieval.chunks.map((c) => ({
           chunkId: c.chunkId,
+          documentId: c.documentId,
           score: c.score,
           start: c.start,
           end: c.end,
@@ -248,10 +328,14 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
           totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
         };
         if (q.references.length > 0) {
-          const spans = retrievalMetrics(q.references, retrieval.chunks);
+          const references = q.references.map((r) => axis.place(r.documentId, r));
+          const spans = retrievalMetrics(
+            references,
+            retrieval.chunks.map((c) => axis.place(c.documentId, c)),
+          );
           Object.assign(result.metrics, spans, {
-            retrievalEfficiency: retrievalEfficiency(spans.iou, q.references, document.text.length),
-            precisionOmega: precisionOmega(q.references, units),
+            retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
+            precisionOmega: precisionOmega(references, units),
           });
         }
         if (dryRun) {
@@ -274,7 +358,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
               answered: generation.answered,
               measureFaithfulness: generator!.isLlm,
               contexts: retrieval.chunks.map((c) => c.text),
-              document: document.text,
+              document: judgedText(q, retrieval.chunks, textOf),
               target,
             },
             input.signal,
@@ -373,6 +457,8 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId,
+    collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
+    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scoring),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,
@@ -394,7 +480,10 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
       [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),
     ),
     search: Object.fromEntries(
-      variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documentId, v.indexKey)!.retrieval), topK: v.topK ?? topK }]),
+      variants.map((v) => [
+        v.key,
+        { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documents[0]!.id, v.indexKey)!.retrieval), topK: v.topK ?? topK },
+      ]),
     ),
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,

@@ -12,6 +12,7 @@ import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
 import type { Judge } from "../evaluators/judge.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Owner } from "../stores/owner.js";
+import type { CollectionsRepo } from "../stores/sqlite/collections-repo.js";
 
 /**
  * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
@@ -38,5 +39,6 @@ export interface ServiceContext {
   /** A judge by spec (default: the configured one): `embedding` or `openai:<model>`. */
   judge(spec?: string): Promise<Judge>;
   experiments: ExperimentsRepo;
+  collections: CollectionsRepo;
   jobs: JobsRepo;
 }

@@ -17,17 +17,19 @@ export interface UploadInput {
   bytes: Buffer;
 }
 
-/**
- * Parses and stores an uploaded document. Parsing happens before anything is written, in a
- * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
- * original is kept under a generated name.
- */
+export { SUPPORTED_EXTENSIONS };
+
 /** True when a path names a file of a format chunkeval reads (by extension: a hint for arguments, not a check of content). */
 export function isDocumentPath(path: string): boolean {
   const lower = path.toLowerCase();
   return SUPPORTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
+/**
+ * Parses and stores an uploaded document. Parsing happens before anything is written, in a
+ * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
+ * original is kept under a generated name.
+ */
 export async function uploadDocument(ctx: ServiceContext, input: UploadInput): Promise<DocumentRecord> {
   const filename = cleanUploadName(input.filename, DEFAULTS.maxFilenameLength);
   if (!filename) throw new ValidationError("the upload has no file name");

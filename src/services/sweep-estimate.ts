@@ -8,7 +8,7 @@ import { contextPrompt } from "../strategies/contextual-retrieval.js";
 import { costOf } from "../generators/pricing.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
-import { findOrUploadDocument, requireDocument } from "./documents.js";
+import { corpusOf, type CorpusTarget } from "./collections.js";
 import { planVariants, type StrategyVariant, type VariantPlanInput } from "./variants.js";
 
 /**
@@ -69,8 +69,7 @@ const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({
 });
 const times = (u: TokenUsage, n: number): TokenUsage => usage(u.promptTokens * n, u.completionTokens * n);
 
-export interface EstimateInput extends VariantPlanInput {
-  document: { id: string } | { filename: string; bytes: Buffer };
+export interface EstimateInput extends VariantPlanInput, CorpusTarget {
   questions: QuestionInput[];
   dryRun?: boolean;
   /** The hard limit on variants, checked before anything else is done (default DEFAULTS.maxSweepVariants). */
@@ -82,29 +81,37 @@ export async function estimateBench(ctx: ServiceContext, input: EstimateInput): 
   const { variants, topK } = await planVariants(ctx, input);
   // A grid over the hard limit is refused before the document is read or a question embedded.
   checkGridSize(variants.length, input.maxVariants);
-  const document: StoredDocument = requireDocument(ctx, await findOrUploadDocument(ctx, input.document));
+  const { documents } = await corpusOf(ctx, input);
   const embedder = await ctx.embedder();
   const generatorIsLlm = ctx.config.generator.startsWith("openai:");
   const judgeIsLlm = ctx.config.judge.startsWith("openai:");
-  const docTokens = countTokens(document.text);
+  const tokensOf = new Map(documents.map((d) => [d.id, countTokens(d.text)]));
   const contextPromptTokens = countTokens(contextPrompt("", ""));
 
   const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
-  const toBuild = indexes.filter((v) => {
+  const isCurrent = (document: StoredDocument, v: (typeof indexes)[number]) => {
     const state = ctx.chunks.state(document.id, v.indexKey);
-    return !(state && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(v.options));
-  });
+    return state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(v.options);
+  };
+  // What each index still has to chunk: the tokens of the documents it was not built for.
+  const builds = indexes
+    .map((v) => ({ v, unbuilt: documents.filter((d) => !isCurrent(d, v)).map((d) => tokensOf.get(d.id)!) }))
+    .filter((b) => b.unbuilt.length > 0);
+  const toBuild = builds.map((b) => b.v);
   let embeddedTokens = 0;
   let contextUsage = ZERO_USAGE;
-  for (const v of toBuild) {
+  for (const { v, unbuilt } of builds) {
     const { size, overlap } = chunkSize(v);
-    const tokens = (docTokens * size) / (size - overlap);
-    // semantic strategies embed every sentence window before they embed their chunks
-    embeddedTokens += tokens + (v.strategy.startsWith("semantic") ? docTokens : 0);
-    if (v.strategy === "contextual_retrieval" && generatorIsLlm) {
-      const chunks = Math.ceil(tokens / size);
-      const perCall = usage(contextPromptTokens + docTokens + size, CONTEXT_COMPLETION_TOKENS);
-      contextUsage = usage(contextUsage.promptTokens + chunks * perCall.promptTokens, contextUsage.completionTokens + chunks * perCall.completionTokens);
+    for (const docTokens of unbuilt) {
+      const tokens = (docTokens * size) / (size - overlap);
+      // semantic strategies embed every sentence window before they embed their chunks
+      embeddedTokens += tokens + (v.strategy.startsWith("semantic") ? docTokens : 0);
+      if (v.strategy === "contextual_retrieval" && generatorIsLlm) {
+        // Each chunk's context prompt holds its own document.
+        const chunks = Math.ceil(tokens / size);
+        const perCall = usage(contextPromptTokens + docTokens + size, CONTEXT_COMPLETION_TOKENS);
+        contextUsage = usage(contextUsage.promptTokens + chunks * perCall.promptTokens, contextUsage.completionTokens + chunks * perCall.completionTokens);
+      }
     }
   }
   const systemTokens = countTokens(ANSWER_SYSTEM_PROMPT);

@@ -56,7 +56,7 @@ test("openai generator: answers from the prompt, token usage from the response",
   try {
     const generator = await openAiGenerator.create("gpt-test", { openai: openai(stub.baseUrl) });
     const result = await generator.answer("What is the fault line number?", [
-      { chunkId: "c1", score: 0.9, text: "Call 0800 555 0190.", parentId: null, start: 0, end: 19 },
+      { chunkId: "c1", documentId: "doc_1", score: 0.9, text: "Call 0800 555 0190.", parentId: null, start: 0, end: 19 },
     ]);
     assert.equal(result.answer, "You asked: What is the fault line number?");
     assert.deepEqual(result.usage, { promptTokens: 123, completionTokens: 45, totalTokens: 168 });

@@ -41,7 +41,7 @@ test("processing again replaces chunks only when the new generation is complete"
     assert.notEqual(replaced.generation, before.generation);
     assert.ok(replaced.chunkCount > before.chunkCount);
     const store = await ws.internals.context.vectors();
-    const hits = await store.search(replaced.vectorSpace, new Float32Array(512).fill(0.01), before, 1000);
+    const hits = await store.search(replaced.vectorSpace, new Float32Array(512).fill(0.01), [before], 1000);
     assert.equal(hits.length, 0, "old generation's vectors are gone");
   } finally {
     await ws.cleanup();
@@ -57,12 +57,12 @@ test("vectors written by a process killed before its commit are swept when the s
     const store = await ws.internals.context.vectors();
     const orphan = { documentId: doc.id, strategy: "fixed_size", generation: "gen_orphan" };
     await store.add(store.spaceFor("hash", 512), [{ ...orphan, chunkId: "chk_orphan", text: "orphan", vector: new Float32Array(512).fill(0.1) }]);
-    assert.equal((await store.search(live.vectorSpace, new Float32Array(512).fill(0.1), orphan, 10)).length, 1);
+    assert.equal((await store.search(live.vectorSpace, new Float32Array(512).fill(0.1), [orphan], 10)).length, 1);
 
     await ws.reopen();
     const reopened = await ws.internals.context.vectors();
-    assert.equal((await reopened.search(live.vectorSpace, new Float32Array(512).fill(0.1), orphan, 10)).length, 0);
-    assert.equal((await reopened.search(live.vectorSpace, new Float32Array(512).fill(0.1), live, 1000)).length, live.chunkCount);
+    assert.equal((await reopened.search(live.vectorSpace, new Float32Array(512).fill(0.1), [orphan], 10)).length, 0);
+    assert.equal((await reopened.search(live.vectorSpace, new Float32Array(512).fill(0.1), [live], 1000)).length, live.chunkCount);
   } finally {
     await ws.cleanup();
   }
@@ -98,7 +98,7 @@ test("deleting a document removes its rows, vectors and stored file", async () =
     assert.equal(existsSync(path), false);
     assert.equal(ws.internals.context.chunks.current(doc.id, "recursive").length, 0);
     const store = await ws.internals.context.vectors();
-    assert.equal((await store.search(state.vectorSpace, new Float32Array(512).fill(0.1), state, 100)).length, 0);
+    assert.equal((await store.search(state.vectorSpace, new Float32Array(512).fill(0.1), [state], 100)).length, 0);
     await assert.rejects(ws.app.deleteDocument(doc.id), /document not found/);
   } finally {
     await ws.cleanup();

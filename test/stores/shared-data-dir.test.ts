@@ -27,8 +27,8 @@ test("opening the store never sweeps a generation another live process is writin
 
     await ws.reopen(); // a new process opening the data directory runs the cleanup
     const reopened = await ws.internals.context.vectors();
-    assert.equal((await reopened.search(SPACE, vector(), live, 10)).length, 1, "the live writer's vectors stay");
-    assert.equal((await reopened.search(SPACE, vector(), dead, 10)).length, 0, "the dead writer's vectors are gone");
+    assert.equal((await reopened.search(SPACE, vector(), [live], 10)).length, 1, "the live writer's vectors stay");
+    assert.equal((await reopened.search(SPACE, vector(), [dead], 10)).length, 0, "the dead writer's vectors are gone");
     assert.deepEqual(
       ws.internals.context.chunks.pendingGenerations().map((p) => p.generation),
       ["gen_inflight"],
@@ -77,7 +77,7 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
     }
     const { sweepAbandoned } = await import("../../src/services/generations.js");
     assert.equal(await sweepAbandoned(chunks, store, ws.internals.context.owner), 0);
-    assert.equal((await store.search(ref.vectorSpace, vector(), ref, 10)).length, 1, "the committed generation keeps its vectors");
+    assert.equal((await store.search(ref.vectorSpace, vector(), [ref], 10)).length, 1, "the committed generation keeps its vectors");
   } finally {
     await ws.cleanup();
   }

@@ -226,12 +226,13 @@ export class ChunksRepo {
     ).map(toChunk);
   }
 
-  byIds(ids: string[]): Map<string, Chunk> {
-    const out = new Map<string, Chunk>();
+  /** Chunks by id, each with the document it belongs to (a collection's search spans several). */
+  byIds(ids: string[]): Map<string, Chunk & { documentId: string }> {
+    const out = new Map<string, Chunk & { documentId: string }>();
     const get = this.db.prepare(`SELECT * FROM chunks WHERE id = ?`);
     for (const id of new Set(ids)) {
-      const row = get.get(id) as ChunkRow | undefined;
-      if (row) out.set(id, toChunk(row));
+      const row = get.get(id) as (ChunkRow & { document_id: string }) | undefined;
+      if (row) out.set(id, { ...toChunk(row), documentId: row.document_id });
     }
     return out;
   }

@@ -216,6 +216,20 @@ const MIGRATIONS: string[] = [
   // (one vector_store_uri set for both) is refused instead of having its vectors swept as orphans.
   `CREATE TABLE data_directory (id TEXT NOT NULL);
    INSERT INTO data_directory (id) VALUES ('dd_' || lower(hex(randomblob(8))));`,
+  // Collections: named sets of documents benchmarked together. A deleted document leaves
+  // every collection with it (the cascade), so a collection never names a missing document.
+  `CREATE TABLE collections (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE collection_documents (
+     collection_id TEXT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+     document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     PRIMARY KEY (collection_id, document_id)
+   );
+   CREATE INDEX collection_documents_by_document ON collection_documents (document_id);`,
 ];
 
 /** The data directory's own id (made by its first migration run, then never changed). */

@@ -17,7 +17,7 @@ export interface VectorEntry extends VectorScope {
   chunkId: string;
 }
 
-/** Searches are always inside one generation of one document's strategy. */
+/** Searches are always inside generations of documents' strategies: one document's, or a collection's. */
 export interface VectorScope {
   documentId: string;
   strategy: string;
@@ -46,7 +46,8 @@ export interface StoreUpkeep {
 export interface VectorStore {
   spaceFor(embedder: string, dimension: number): string;
   add(space: string, rows: VectorRow[]): Promise<void>;
-  search(space: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]>;
+  /** The nearest `limit` rows over the union of the scopes (a collection searches one scope per document). */
+  search(space: string, vector: Float32Array, scopes: VectorScope[], limit: number): Promise<VectorHit[]>;
   deleteGeneration(space: string, scope: VectorScope): Promise<void>;
   deleteDocument(documentId: string): Promise<void>;
   /** Every stored vector row, by space (what cleanup and `chunkeval doctor` compare with SQLite). */

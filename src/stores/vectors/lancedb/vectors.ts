@@ -18,6 +18,16 @@ function scopeFilter(scope: VectorScope): string {
 }
 
 /**
+ * Several scopes (a collection's documents) as one filter: generation ids are unique, so one IN
+ * list on the indexed generation column selects them all, however many documents there are.
+ */
+function scopesFilter(scopes: VectorScope[]): string {
+  if (scopes.length === 1) return scopeFilter(scopes[0]!);
+  const strategies = [...new Set(scopes.map((s) => s.strategy))];
+  return `strategy IN (${strategies.map(sqlString).join(", ")}) AND generation IN (${scopes.map((s) => sqlString(s.generation)).join(", ")})`;
+}
+
+/**
  * Every search is scoped to one generation of one document's strategy (tens to hundreds of
  * rows), so scalar indexes on the scope columns do the narrowing and the search stays exact.
  * No ANN index is built here: with a filter that selective, LanceDB's prefiltered IVF-PQ search
@@ -130,7 +140,7 @@ export class LanceVectorStore implements VectorStore {
     this.maintainer(table).touch();
   }
 
-  async search(table: string, vector: Float32Array, scope: VectorScope, limit: number): Promise<VectorHit[]> {
+  async search(table: string, vector: Float32Array, scopes: VectorScope[], limit: number): Promise<VectorHit[]> {
     const t = await this.existing(table);
     // Only a processed strategy is searched, so its table exists; if the store cannot find it
     // (deleted, or an object store that lists no tables), answering from nothing would hide it.
@@ -138,7 +148,7 @@ export class LanceVectorStore implements VectorStore {
     const rows = await t
       .vectorSearch(Array.from(vector))
       .distanceType("cosine")
-      .where(scopeFilter(scope))
+      .where(scopesFilter(scopes))
       .select(["chunk_id", "_distance"])
       .limit(limit)
       .toArray();

@@ -17,9 +17,11 @@ import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import type { ReportFormat } from "../../../services/reports.js";
 import { writeReport } from "./report.js";
+import { resolveCorpusArgs } from "../corpus-args.js";
 
 interface BenchOptions {
   questions?: string;
+  collection?: string;
   strategies?: string;
   sweep: string[];
   topK?: number[];
@@ -75,6 +77,7 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
     ]),
   );
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
+  if (e.collection && e.perDocument) printPerDocument(e);
   for (const line of missingMetricLines(e)) printLine(line);
   printLine(`verdict: ${e.verdict}`);
   const { referenceUsd, referenceModel } = e.details.cost;
@@ -86,6 +89,26 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   if (full) printLine(`dry run: the full run would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(0)} s`);
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
+}
+
+/** A collection's results per document: which strategy wins where, with its composite and recall there. */
+function printPerDocument(e: ExperimentRecord): void {
+  printLine(`collection ${e.collection!.name}: ${e.collection!.documents.length} documents searched together; pooled above, per document below`);
+  const value = (m: ExperimentRecord["aggregateMetrics"][string] | undefined, key: string, digits: number) => {
+    const v = m ? metricValue(m, key) : null;
+    return v === null ? "n/a" : v.toFixed(digits);
+  };
+  printTable(
+    ["document", "questions", "best there", "composite", "recall", `${e.bestStrategy} (pooled best)`],
+    e.perDocument!.map((d) => [
+      d.filename,
+      String(d.questions),
+      d.bestStrategy,
+      value(d.aggregateMetrics[d.bestStrategy], "composite_score", 2),
+      value(d.aggregateMetrics[d.bestStrategy], "avg_recall", 3),
+      value(d.aggregateMetrics[e.bestStrategy], "composite_score", 2),
+    ]),
+  );
 }
 
 /** "n/a — <reason> (avg_faithfulness, hallucination_rate)", one line per distinct reason. */
@@ -154,8 +177,12 @@ export function registerBenchCommand(program: Command): void {
   program
     .command("bench")
     .description("benchmark strategies over a questions file; stores an experiment, prints a scorecard, optionally writes a report")
-    .argument("[doc]", "document id, or a .docx/.doc file (uploaded and processed if needed)")
+    .argument(
+      "[targets...]",
+      "a document id or file, or a collection: a folder, several files, a quoted glob (docs/*.md), or a collection id or name (files are uploaded and processed if needed)",
+    )
     .option("--questions <file>", "questions file (.json, .jsonl, .yaml)")
+    .option("--collection <name>", "benchmark this collection (with files: add them to it first, creating it if needed)")
     .option("-s, --strategies <list>", "comma-separated strategy names or variants (name@param=value:param=value), or all (the default without --sweep)")
     .option("--sweep <name:param=v1,v2:param=v1,v2>", "benchmark every combination of the values (repeatable)", (v: string, all: string[]) => [...all, v], [])
     .option("-k, --top-k <k[,k…]>", "chunks retrieved per question; several values run every variant at each", parseIntegerList("--top-k"))
@@ -186,8 +213,9 @@ export function registerBenchCommand(program: Command): void {
         `${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
         `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
     )
-    .action(async (docArg: string | undefined, options: BenchOptions, command: Command) => {
-      const target = await requireArgument(docArg, "doc", "Document id or Word file to benchmark:");
+    .action(async (targetArgs: string[], options: BenchOptions, command: Command) => {
+      const targets =
+        targetArgs.length > 0 || options.collection ? targetArgs : [await requireArgument(undefined, "doc", "Document id, file or folder to benchmark:")];
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
@@ -195,17 +223,23 @@ export function registerBenchCommand(program: Command): void {
       const questions = await loadQuestionsFile(questionsPath);
       await withChunkeval(command, async (app) => {
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
-        const document = await resolveDocument(app, target);
+        const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
+        if (skipped.length > 0 && !globals.quiet) {
+          process.stderr.write(
+            `chunkeval: skipped ${skipped.length} file(s) of no supported format: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`,
+          );
+        }
         const selection = {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,
           topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
         };
-        if (isSweep(options)) await confirmSweep(app, { ...selection, document, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
+        if (isSweep(options))
+          await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
         const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
         const experiment = await app
           .bench({
-            document,
+            ...target,
             questions,
             questionsSource: basename(questionsPath),
             ...selection,
