@@ -3,7 +3,7 @@ import { basename, join, relative, resolve } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
 import { hashBytes } from "../../domain/hash.js";
 import { ValidationError } from "../../errors.js";
-import { isDocumentPath, SUPPORTED_EXTENSIONS } from "../../services/documents.js";
+import { isDocumentPath, SUPPORTED_EXTENSIONS, type UploadInput } from "../../services/documents.js";
 import type { CorpusTarget } from "../../services/collections.js";
 import { readInputFile } from "./context.js";
 
@@ -89,13 +89,9 @@ export async function resolveCorpusArgs(app: Chunkeval, args: string[], collecti
     app.getDocument(only!); // not found -> exit 3
     return { document: { id: only! }, skipped: [] };
   }
-  const { files, skipped } = expandPaths(args);
-  if (files.length === 0) throw new ValidationError(`${args.join(" ")}: no document found (formats: ${SUPPORTED_EXTENSIONS.join(", ")})`);
-  const uploads = [];
-  for (const file of files) uploads.push({ filename: basename(file), bytes: await readInputFile(file, app.config.maxUploadMb) });
+  const { files, uploads, skipped } = await readDocumentFiles(app, args);
   const single = files.length === 1 && !collection && !(existsSync(only!) && statSync(only!).isDirectory());
   if (single) return { document: uploads[0]!, skipped };
-  checkDistinctNames(files);
   return {
     collection: {
       name:
@@ -108,6 +104,16 @@ export async function resolveCorpusArgs(app: Chunkeval, args: string[], collecti
     },
     skipped,
   };
+}
+
+/** The document files that paths, folders and globs name, read within max_upload_mb; file names must be distinct. */
+export async function readDocumentFiles(app: Chunkeval, args: string[]): Promise<{ files: string[]; uploads: UploadInput[]; skipped: string[] }> {
+  const { files, skipped } = expandPaths(args);
+  if (files.length === 0) throw new ValidationError(`${args.join(" ")}: no document found (formats: ${SUPPORTED_EXTENSIONS.join(", ")})`);
+  checkDistinctNames(files);
+  const uploads: UploadInput[] = [];
+  for (const file of files) uploads.push({ filename: basename(file), bytes: await readInputFile(file, app.config.maxUploadMb) });
+  return { files, uploads, skipped };
 }
 
 function tryCollection(app: Chunkeval, name: string): string | null {

@@ -10,6 +10,7 @@ import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
 import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
+import { registerCollectionsCommand } from "./commands/collections.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerDocumentCommands(program);
   registerProcessCommand(program);
   registerAskCommand(program);
+  registerCollectionsCommand(program);
   registerBenchCommand(program);
   registerQuestionsCommand(program);
   registerReportCommands(program);

@@ -6,6 +6,7 @@ import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
 import { bearerToken } from "../../services/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
+import { collectionRoutes } from "./routes/collections.js";
 import { documentRoutes } from "./routes/documents.js";
 import { jobRoutes } from "./routes/jobs.js";
 import { queryRoutes } from "./routes/queries.js";
@@ -91,6 +92,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   documentRoutes(app, deps);
   queryRoutes(app, deps);
   benchmarkRoutes(app, deps);
+  collectionRoutes(app, deps);
   questionRoutes(app, deps);
   jobRoutes(app, deps);
   healthRoutes(app, deps);

@@ -45,12 +45,26 @@ export const queryBody = {
   },
 } as const;
 
+export const collectionBody = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 100 },
+    document_ids: { type: "array", items: { type: "string", minLength: 1 }, description: "stored documents to put in it" },
+  },
+} as const;
+
 export const benchmarkBody = {
   type: "object",
   additionalProperties: false,
-  required: ["document_id"],
   properties: {
-    document_id: { type: "string", minLength: 1 },
+    document_id: { type: "string", minLength: 1, description: "the document to benchmark (or collection_id)" },
+    collection_id: {
+      type: "string",
+      minLength: 1,
+      description: "a collection (id or name) to benchmark instead: each question searches all its documents (our extension)",
+    },
     strategies: {
       type: "array",
       items: { type: "string" },

@@ -7,6 +7,7 @@ import { questionsFromRequest } from "../../../services/questions-source.js";
 import type { HttpDeps } from "../app.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
+import { ValidationError } from "../../../errors.js";
 import { enqueueBody } from "./jobs.js";
 
 /** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
@@ -20,7 +21,8 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
     { schema: { tags: ["benchmarks"], summary: "Run a benchmark (202 with a job when background=true)", querystring: backgroundQuery, body: benchmarkBody } },
     async (request, reply) => {
       const body = request.body as {
-        document_id: string;
+        document_id?: string;
+        collection_id?: string;
         strategies?: string[];
         sweep?: string[];
         max_variants?: number;
@@ -33,9 +35,11 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questionsFile: body.questions_file,
         questions: body.questions,
       });
-      chunkeval.getDocument(body.document_id);
+      if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
+      if (body.document_id) chunkeval.getDocument(body.document_id);
+      else chunkeval.getCollection(body.collection_id!);
       const input = {
-        document: { id: body.document_id },
+        ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         questions,
         questionsSource: source,
         strategies: body.strategies ?? (body.sweep ? undefined : "all"),
@@ -47,7 +51,8 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
       const params = {
-        document_id: body.document_id,
+        document_id: body.document_id ?? null,
+        collection_id: body.collection_id ?? null,
         strategies: input.strategies ?? null,
         sweep: body.sweep ?? null,
         questions_file: body.questions_file ?? null,
@@ -58,7 +63,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         "benchmark",
         params,
         async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
-        body.document_id,
+        body.document_id ?? body.collection_id!,
       );
       return reply.status(202).send(enqueueBody(job));
     },

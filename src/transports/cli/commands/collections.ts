@@ -1,0 +1,120 @@
+import type { Command } from "commander";
+import type { CollectionRecord } from "../../../domain/types.js";
+import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
+import { readDocumentFiles } from "../corpus-args.js";
+import { printJson, printLine, printTable } from "../output.js";
+import { startProgress } from "../progress.js";
+
+function printCollection(c: CollectionRecord): void {
+  printLine(`${c.name} (${c.id}): ${c.documents.length} document(s), created ${c.createdAt}`);
+  if (c.documents.length > 0)
+    printTable(
+      ["document", "filename"],
+      c.documents.map((d) => [d.id, d.filename]),
+    );
+}
+
+/** Uploads (or reuses) the files and adds them, with progress on stderr. */
+async function addFiles(command: Command, name: string, paths: string[], create: boolean): Promise<void> {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  await withChunkeval(command, async (app) => {
+    if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
+    const { uploads, skipped } = await readDocumentFiles(app, paths);
+    if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
+    const progress = await startProgress("adding documents", { quiet: globals.quiet || globals.json });
+    const collection = await app.addToCollection(name, uploads, { create, onProgress: progress.onProgress }).catch((error) => {
+      progress.fail();
+      throw error;
+    });
+    progress.succeed(`${collection.name}: ${collection.documents.length} document(s)`);
+    if (globals.json) printJson(collection);
+    else printCollection(collection);
+  });
+}
+
+export function registerCollectionsCommand(program: Command): void {
+  const collections = program
+    .command("collections")
+    .description("named sets of documents benchmarked together (bench --collection NAME): each question searches all of them");
+
+  collections
+    .command("create")
+    .description("create a collection, with files, folders or quoted globs to add (uploaded, or reused when uploaded before)")
+    .argument("<name>", "the collection's name")
+    .argument("[files...]", "documents to add")
+    .option("--json", "print only JSON on stdout")
+    .action(async (name: string, files: string[], _options, command: Command) => {
+      if (files.length > 0) {
+        await withChunkeval(command, async (app) => void app.createCollection(name));
+        return addFiles(command, name, files, false);
+      }
+      await withChunkeval(command, async (app) => {
+        const collection = app.createCollection(name);
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
+        else printCollection(collection);
+      });
+    });
+
+  collections
+    .command("add")
+    .description("add files, folders or quoted globs to a collection; only the new documents are processed at the next bench")
+    .argument("<collection>", "collection id or name")
+    .argument("<files...>", "documents to add")
+    .option("--json", "print only JSON on stdout")
+    .action(async (name: string, files: string[], _options, command: Command) => addFiles(command, name, files, false));
+
+  collections
+    .command("remove")
+    .description("take a document out of a collection (the document stays; `chunkeval delete` deletes it and its vectors)")
+    .argument("<collection>", "collection id or name")
+    .argument("<document>", "document id or file name")
+    .option("--json", "print only JSON on stdout")
+    .action(async (name: string, document: string, _options, command: Command) => {
+      await withChunkeval(command, async (app) => {
+        const collection = app.removeFromCollection(name, document);
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
+        else printCollection(collection);
+      });
+    });
+
+  collections
+    .command("show")
+    .description("a collection and its documents")
+    .argument("<collection>", "collection id or name")
+    .option("--json", "print only JSON on stdout")
+    .action(async (name: string, _options, command: Command) => {
+      await withChunkeval(command, async (app) => {
+        const collection = app.getCollection(name);
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
+        else printCollection(collection);
+      });
+    });
+
+  collections
+    .command("delete")
+    .description("delete a collection (its documents stay)")
+    .argument("<collection>", "collection id or name")
+    .option("--json", "print only JSON on stdout")
+    .action(async (name: string, _options, command: Command) => {
+      await withChunkeval(command, async (app) => {
+        const result = app.deleteCollection(name);
+        if (command.optsWithGlobals<GlobalOptions>().json) printJson(result);
+        else printLine(`deleted collection ${result.collectionId}`);
+      });
+    });
+
+  addPagingOptions(collections.command("list").description("list collections, newest first"), "collections")
+    .option("--json", "print only JSON on stdout")
+    .action(async (options: { offset: number; limit: number }, command: Command) => {
+      await withChunkeval(command, async (app) => {
+        const page = app.listCollections(checkPage(options));
+        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
+        if (page.total === 0) return printLine("No collections yet. Make one with: chunkeval collections create NAME FILES… (or chunkeval bench FOLDER)");
+        printTable(
+          ["id", "name", "documents", "created_at"],
+          page.items.map((c) => [c.id, c.name, c.documents.length, c.createdAt]),
+        );
+        printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
+      });
+    });
+}
