@@ -40,8 +40,7 @@ function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
   const skipped: string[] = [];
   for (const arg of args) {
     if (isGlob(arg)) {
-      const root = arg.split("/").findIndex((segment) => isGlob(segment));
-      const base = arg.split("/").slice(0, root).join("/") || ".";
+      const base = globBase(arg);
       const matcher = globToRegExp(relative(base, arg).split("\\").join("/"));
       const found = existsSync(base) ? filesBelow(base).filter((f) => matcher.test(relative(base, f).split("\\").join("/"))) : [];
       if (found.length === 0) throw new ValidationError(`${arg}: no file matches`);
@@ -55,9 +54,26 @@ function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
   return { files: [...new Set(files.map((f) => resolve(f)))].map((f) => relative(process.cwd(), f) || f), skipped };
 }
 
-/** A name for the collection of files given without --collection: the folder's, and a hash of the contents, so the same files reuse it. */
+/** The folder a glob searches from: its path up to the first segment with a wildcard. */
+function globBase(pattern: string): string {
+  const segments = pattern.split("/");
+  return (
+    segments
+      .slice(
+        0,
+        segments.findIndex((segment) => isGlob(segment)),
+      )
+      .join("/") || "."
+  );
+}
+
+/**
+ * A name for the collection of files given without --collection: the folder's (or the glob's
+ * folder's), and a hash of the contents, so the same files name the same collection.
+ */
 function collectionNameFor(args: string[], contents: Buffer[]): string {
-  const folder = args.length === 1 && !isGlob(args[0]!) ? basename(resolve(args[0]!)) : "files";
+  const only = args.length === 1 ? args[0]! : null;
+  const folder = only === null ? "files" : basename(resolve(isGlob(only) ? globBase(only) : only));
   const digest = hashBytes(
     Buffer.from(
       contents

@@ -1,0 +1,77 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.js";
+import { buildDocx } from "../helpers/documents.js";
+
+test("chunkeval bench FOLDER / several files / a quoted glob / --collection benchmarks a collection", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-collections-"));
+  try {
+    const docs = join(dir, "docs");
+    mkdirSync(join(docs, "more"), { recursive: true });
+    writeFileSync(join(docs, "tides.docx"), await buildDocx([{ h: "Tides" }, { p: "High tide at the north pier is at seven in the morning during spring." }]));
+    writeFileSync(join(docs, "more", "mill.docx"), await buildDocx([{ h: "Mill" }, { p: "The water mill grinds barley on Tuesdays and wheat on Thursdays." }]));
+    writeFileSync(join(docs, "notes.xyz"), "not a document");
+    writeFileSync(
+      join(dir, "q.json"),
+      JSON.stringify([
+        {
+          question: "When is high tide at the north pier?",
+          references: [{ document: "tides.docx", text: "High tide at the north pier is at seven in the morning" }],
+        },
+        { question: "What does the mill grind on Tuesdays?", references: [{ document: "mill.docx", text: "The water mill grinds barley on Tuesdays" }] },
+      ]),
+    );
+    const cli = (...args: string[]) => runCli(["--data-dir", join(dir, "data"), "--embedder", "hash", "-q", ...args], {}, dir);
+    const common = ["--questions", "q.json", "--strategies", "recursive,fixed_size", "--top-k", "2"];
+
+    const folder = await cli("bench", "docs", ...common, "--json");
+    assert.equal(folder.code, 0, folder.stderr);
+    const e = JSON.parse(folder.stdout);
+    assert.match(e.collection.name, /^docs-[0-9a-f]{8}$/);
+    assert.deepEqual(e.collection.documents.map((d: any) => d.filename).sort(), ["mill.docx", "tides.docx"], "subfolders are read; other files skipped");
+    assert.equal(e.per_document.length, 2);
+
+    // The same files again: the same collection, nothing uploaded twice.
+    const glob = await cli("bench", "docs/**/*.docx", ...common, "--json");
+    assert.equal(glob.code, 0, glob.stderr);
+    assert.equal(JSON.parse(glob.stdout).collection.id, e.collection.id);
+    const several = await cli("bench", "docs/tides.docx", "docs/more/mill.docx", ...common);
+    assert.equal(several.code, 0, several.stderr);
+    assert.match(several.stdout, /2 documents searched together; pooled above, per document below/);
+    assert.match(several.stdout, /│ tides\.docx +│ 1 +│/);
+    assert.equal(JSON.parse((await cli("documents", "--json")).stdout).total, 2);
+
+    const named = await cli("bench", "docs", "--collection", "coast", ...common, "--json");
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(JSON.parse(named.stdout).collection.name, "coast");
+    const byName = await cli("bench", "--collection", "coast", ...common, "--json");
+    assert.equal(JSON.parse(byName.stdout).collection.name, "coast");
+    const positional = await cli("bench", "coast", ...common, "--json");
+    assert.equal(positional.code, 0, positional.stderr);
+    assert.equal(JSON.parse(positional.stdout).collection.name, "coast");
+
+    const missing = await cli("bench", "--collection", "nope", ...common);
+    assert.equal(missing.code, 3);
+    assert.match(missing.stderr, /collection not found: nope/);
+    const noMatch = await cli("bench", "docs/*.pdf", ...common);
+    assert.equal(noMatch.code, 2);
+    assert.match(noMatch.stderr, /docs\/\*\.pdf: no file matches/);
+    writeFileSync(join(docs, "more", "tides.docx"), await buildDocx([{ p: "Another tides file." }]));
+    const clash = await cli("bench", "docs", ...common);
+    assert.equal(clash.code, 2);
+    assert.match(clash.stderr, /two documents named tides\.docx/);
+
+    const list = await cli("collections", "list");
+    assert.match(list.stdout, /coast/);
+    const removed = await cli("collections", "remove", "coast", "tides.docx", "--json");
+    assert.deepEqual(
+      JSON.parse(removed.stdout).documents.map((d: any) => d.filename),
+      ["mill.docx"],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

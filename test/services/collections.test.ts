@@ -1,0 +1,181 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { validateQuestions } from "../../src/evaluators/questions.js";
+import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { buildDocx } from "../helpers/documents.js";
+
+/** Three short documents on different topics, each with sections a question can point to. */
+async function corpusFiles() {
+  const lighthouse = await buildDocx([
+    { h: "Harbour lighthouse" },
+    { p: "The lighthouse lamp is serviced every March by the coastal trust. The keeper logs each inspection in the blue ledger." },
+    { h: "Visiting hours" },
+    { p: "Visitors may climb the tower on Saturdays between ten and four. Children under eight must be accompanied." },
+  ]);
+  const bakery = await buildDocx([
+    { h: "Sourdough schedule" },
+    { p: "The starter is fed at six in the morning with rye flour and water at equal weight. Loaves proof for fourteen hours in the cold room." },
+    { h: "Oven settings" },
+    { p: "The deck oven runs at two hundred and forty degrees with steam for the first twelve minutes of every bake." },
+  ]);
+  const orchard = await buildDocx([
+    { h: "Apple orchard" },
+    { p: "The orchard grows Bramley and Cox trees on the south slope. Pruning happens in January when the trees are dormant." },
+    { h: "Harvest" },
+    { p: "Picking starts in late September and the fruit is stored at three degrees in the barn." },
+  ]);
+  return [
+    { filename: "lighthouse.docx", bytes: lighthouse },
+    { filename: "bakery.docx", bytes: bakery },
+    { filename: "orchard.docx", bytes: orchard },
+  ];
+}
+
+const QUESTIONS = validateQuestions("q.json", [
+  {
+    question: "When is the lighthouse lamp serviced?",
+    references: [{ document: "lighthouse.docx", text: "The lighthouse lamp is serviced every March by the coastal trust." }],
+  },
+  {
+    question: "When can visitors climb the tower?",
+    references: [{ document: "lighthouse.docx", text: "Visitors may climb the tower on Saturdays between ten and four." }],
+  },
+  { question: "How long do loaves proof?", references: [{ document: "bakery.docx", text: "Loaves proof for fourteen hours in the cold room." }] },
+  // No document named: found in exactly one document, so it resolves there.
+  { question: "When is the orchard pruned?", references: ["Pruning happens in January when the trees are dormant."] },
+  {
+    question: "What temperatures matter for the oven and the fruit store?",
+    references: [
+      { document: "bakery.docx", text: "The deck oven runs at two hundred and forty degrees" },
+      { document: "orchard.docx", text: "the fruit is stored at three degrees in the barn" },
+    ],
+  },
+]);
+
+test("a collection benchmark searches every document, pools span metrics and breaks them down per document", async () => {
+  const ws = await createWorkspace();
+  try {
+    const files = await corpusFiles();
+    const e = await ws.app.bench({
+      collection: { name: "farm-and-sea", add: files },
+      questions: QUESTIONS,
+      questionsSource: "q.json",
+      strategies: ["recursive@chunk_size=32:chunk_overlap=0", "fixed_size@chunk_size=32:chunk_overlap=0"],
+      topK: 3,
+    });
+    const collection = ws.app.getCollection("farm-and-sea");
+    assert.equal(e.documentId, collection.id, "document_id carries the collection's id");
+    assert.deepEqual(
+      e.collection!.documents.map((d) => d.filename),
+      ["lighthouse.docx", "bakery.docx", "orchard.docx"],
+    );
+    const results = ws.app.experimentResults(e.experimentId);
+    const all = Object.values(results).flat();
+    const docIds = new Set(collection.documents.map((d) => d.id));
+    assert.ok(
+      all.every((r) => r.retrieved.every((c) => docIds.has(c.documentId!))),
+      "retrieved chunks name their document",
+    );
+    const distractors = all.flatMap((r) => r.retrieved.filter((c) => !r.references.some((ref) => ref.documentId === c.documentId)));
+    assert.ok(distractors.length > 0, "other documents' chunks are retrieved as distractors");
+    // Pooled precision counts them: with three chunks retrieved and one reference each, precision < recall.
+    for (const s of e.strategiesUsed) assert.ok(e.aggregateMetrics[s]!.avgPrecision! < e.aggregateMetrics[s]!.avgRecall!);
+
+    const groups = e.perDocument!.map((d) => [d.filename, d.questions]);
+    assert.deepEqual(groups, [
+      ["lighthouse.docx", 2],
+      ["bakery.docx", 1],
+      ["orchard.docx", 1],
+      ["(several documents)", 1],
+    ]);
+    for (const d of e.perDocument!) {
+      for (const s of e.strategiesUsed) assert.equal(d.aggregateMetrics[s]!.totalQuestions, d.questions);
+      assert.ok(e.strategiesUsed.includes(d.bestStrategy));
+    }
+    const lighthouse = e.perDocument![0]!.aggregateMetrics[e.strategiesUsed[0]!]!;
+    assert.ok(lighthouse.confidenceIntervals.avg_recall, "per-document metrics carry intervals");
+
+    // Stored and read back with the collection figures.
+    const stored = ws.app.getExperiment(e.experimentId);
+    assert.deepEqual(stored.collection, e.collection);
+    assert.equal(stored.perDocument!.length, 4);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("adding a document processes only it; deleting one removes its vectors from every strategy's index", async () => {
+  const ws = await createWorkspace();
+  try {
+    const [lighthouse, bakery, orchard] = await corpusFiles();
+    const strategies = ["recursive", "fixed_size"];
+    const bench = (add: Array<{ filename: string; bytes: Buffer }>) =>
+      ws.app.bench({ collection: { name: "c", add }, questions: QUESTIONS.slice(0, 3), questionsSource: "q.json", strategies, topK: 2 });
+    await bench([lighthouse!, bakery!]);
+    const [first, second] = ws.app.getCollection("c").documents;
+    const generations = () => Object.fromEntries(strategies.map((s) => [s, ws.internals.context.chunks.state(first!.id, s)!.generation]));
+    const before = generations();
+    const e = await bench([orchard!]);
+    assert.deepEqual(generations(), before, "the documents already processed are not processed again");
+    assert.equal(ws.app.getCollection("c").documents.length, 3);
+    const orchardId = ws.app.getCollection("c").documents[2]!.id;
+    for (const s of strategies) assert.ok(ws.internals.context.chunks.state(orchardId, s), `the new document is processed with ${s}`);
+    assert.equal(e.details.indexing.find((x) => x.strategy === "recursive")!.reused, false);
+
+    const vectors = await ws.internals.context.vectors();
+    const rowsOf = async (id: string) => (await vectors.inventory()).filter((r) => r.documentId === id);
+    assert.ok((await rowsOf(second!.id)).length > 0);
+    await ws.app.deleteDocument(second!.id);
+    assert.equal((await rowsOf(second!.id)).length, 0, "no strategy keeps the deleted document's vectors");
+    assert.deepEqual(
+      ws.app.getCollection("c").documents.map((d) => d.filename),
+      ["lighthouse.docx", "orchard.docx"],
+    );
+    // Questions about the deleted document no longer resolve: the error names the file.
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "c" }, questions: QUESTIONS, questionsSource: "q.json", strategies, topK: 2 }),
+      (error: unknown) => error instanceof ValidationError && /no document "bakery.docx"/.test(error.message),
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("collection references: ambiguous and unknown documents are clear errors; bad names and duplicates are refused", async () => {
+  const ws = await createWorkspace();
+  try {
+    const files = await corpusFiles();
+    const twin = { filename: "lighthouse-copy.docx", bytes: await buildDocx([{ p: "The lighthouse lamp is serviced every March by the coastal trust." }]) };
+    await ws.app.addToCollection("twins", [files[0]!, twin], { create: true });
+    const ask = (references: unknown[]) =>
+      ws.app.bench({
+        collection: { name: "twins" },
+        questions: validateQuestions("q.json", [{ question: "q?", references }]),
+        questionsSource: "q.json",
+        strategies: ["recursive"],
+      });
+    await assert.rejects(
+      ask(["The lighthouse lamp is serviced every March"]),
+      /is in 2 documents \(lighthouse.docx, lighthouse-copy.docx\): name its "document"/,
+    );
+    await assert.rejects(ask([{ document: "nope.pdf", text: "lamp" }]), /no document "nope.pdf" here \(documents: lighthouse.docx, lighthouse-copy.docx\)/);
+    await assert.rejects(ask([{ text: "lamp", start: 0, end: 4 }]), /offsets need the document/);
+    assert.throws(() => validateQuestions("q.json", [{ question: "q", references: [{ text: "x", page: 3 }] }]), /unknown field "page"/);
+    assert.throws(() => ws.app.createCollection("twins"), ConflictError);
+    assert.throws(() => ws.app.createCollection("  "), ValidationError);
+    assert.throws(() => ws.app.getCollection("col_missing"), NotFoundError);
+    assert.throws(() => ws.app.createCollection("bad\nname"), ValidationError);
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "empty" }, questions: validateQuestions("q", [{ question: "q" }]), questionsSource: "q", strategies: ["recursive"] }),
+      NotFoundError,
+    );
+    ws.app.createCollection("empty");
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "empty" }, questions: validateQuestions("q", [{ question: "q" }]), questionsSource: "q", strategies: ["recursive"] }),
+      /has no documents/,
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
