@@ -131,9 +131,38 @@ function missingMetrics(e: ExperimentRecord): Array<{ metrics: string[]; reason:
   return [...byReason].map(([reason, metrics]) => ({ metrics: [...metrics], reason }));
 }
 
+/** A collection's per-document rows: every strategy's composite and recall there, with intervals. */
+function perDocumentRows(e: ExperimentRecord) {
+  return (e.perDocument ?? []).map((d) => ({
+    ...d,
+    cells: e.strategiesUsed.map((s) => {
+      const m = d.aggregateMetrics[s];
+      return {
+        strategy: s,
+        best: s === d.bestStrategy,
+        composite: m?.compositeScore ?? null,
+        compositeInterval: m?.confidenceIntervals?.composite_score ?? null,
+        recall: m?.avgRecall ?? null,
+        recallInterval: m?.confidenceIntervals?.avg_recall ?? null,
+      };
+    }),
+  }));
+}
+
+/** "recursive wins on a.pdf and b.md; semantic on c.html." — which strategy wins where. */
+function winsWhere(e: ExperimentRecord): string[] {
+  const byWinner = new Map<string, string[]>();
+  for (const d of e.perDocument ?? []) if (d.documentId !== null) byWinner.set(d.bestStrategy, [...(byWinner.get(d.bestStrategy) ?? []), d.filename]);
+  return [...byWinner].map(
+    ([strategy, names]) => `${strategy} wins on ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}.`,
+  );
+}
+
 function viewModel(input: ReportInput, view: ReportView) {
   const e = input.experiment;
   const strategies = e.strategiesUsed;
+  // In a collection, references and chunks are named by their document's file name.
+  const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
   const agg = (s: string) => e.aggregateMetrics[s]!;
   const bars = (metric: string) =>
     strategies.map((s) => ({
@@ -206,11 +235,22 @@ function viewModel(input: ReportInput, view: ReportView) {
   const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
     question: first.question,
     expectedAnswer: first.expectedAnswer,
-    references: first.references,
+    references: first.references.map((ref) => ({ ...ref, documentName: ref.documentId ? documentName.get(ref.documentId) : undefined })),
     perStrategy: strategies
       .map((s) => {
         const r = input.results[s]?.[i];
-        return r ? { strategy: s, ...r, chunks: r.retrieved.map((c, rank) => ({ ...c, rank: rank + 1, segments: highlight(c, r.references) })) } : null;
+        if (!r) return null;
+        const chunks = r.retrieved.map((c, rank) => ({
+          ...c,
+          rank: rank + 1,
+          documentName: c.documentId ? documentName.get(c.documentId) : undefined,
+          // Only references of the chunk's own document can overlap it.
+          segments: highlight(
+            c,
+            r.references.filter((ref) => ref.documentId === c.documentId),
+          ),
+        }));
+        return { strategy: s, ...r, chunks };
       })
       .filter(Boolean),
   }));
@@ -230,6 +270,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     },
     charts,
     sweeps: sweepFamilies(e),
+    perDocument: e.perDocument ? perDocumentRows(e) : null,
+    winsWhere: winsWhere(e),
     chunkStats,
     latency,
     questions,

@@ -100,6 +100,18 @@ test("a collection benchmark searches every document, pools span metrics and bre
     const stored = ws.app.getExperiment(e.experimentId);
     assert.deepEqual(stored.collection, e.collection);
     assert.equal(stored.perDocument!.length, 4);
+
+    // Reports: pooled scorecard first, then the per-document table naming files and the winners.
+    for (const view of ["managerial", "technical"] as const) {
+      const html = ws.app.renderReport(e.experimentId, { view }).body as string;
+      assert.ok(html.indexOf("<h2>Per document</h2>") > html.indexOf("scorecard") && html.includes("collection farm-and-sea (3 documents)"), view);
+      for (const name of ["lighthouse.docx", "bakery.docx", "orchard.docx", "(several documents)"])
+        assert.ok(html.includes(`<td>${name}</td>`), `${view}: ${name}`);
+      assert.match(html, / wins on /);
+    }
+    const technical = ws.app.renderReport(e.experimentId, { view: "technical" }).body as string;
+    assert.match(technical, /Reference in bakery\.docx \[/, "the drill-down names each reference's document");
+    assert.match(ws.app.renderReport(e.experimentId, { format: "md" }).body as string, /### Per document \(3 documents of farm-and-sea searched together/);
   } finally {
     await ws.cleanup();
   }
