@@ -4,10 +4,13 @@ import { newId, nowTimestamp } from "../domain/ids.js";
 import type { QueryRecord } from "../domain/types.js";
 import { retrieve } from "../retrieval/retrieve.js";
 import type { ServiceContext } from "./context.js";
+import { resolveVariant } from "./variants.js";
 import { requireDocument } from "./documents.js";
 
 export interface AskInput {
+  /** A document id, or a collection's id or name: then every document of it is searched. */
   documentId: string;
+  /** A strategy name or a variant (`recursive@chunk_size=128:retrieval=keyword`), as processed. */
   strategy: string;
   question: string;
   topK?: number;
@@ -32,25 +35,33 @@ export function checkTopK(topK: number): number {
 export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise<QueryRecord> {
   const question = input.question.trim();
   if (!question) throw new ValidationError("the question is empty");
-  const topK = checkTopK(input.topK ?? ctx.config.topK);
-  if (!ctx.strategies.names().includes(input.strategy)) {
-    throw new QueryError(`unknown strategy "${input.strategy}" (valid: ${ctx.strategies.names().join(", ")})`);
-  }
-  requireDocument(ctx, input.documentId);
-  const state = ctx.chunks.state(input.documentId, input.strategy);
-  if (!state) {
+  const variant = await resolveVariant(ctx, input.strategy, { topK: ctx.config.topK }, QueryError);
+  const topK = checkTopK(input.topK ?? variant.topK ?? ctx.config.topK);
+  const collection = ctx.collections.find(input.documentId);
+  const documentIds = collection ? collection.documents.map((d) => d.id) : [requireDocument(ctx, input.documentId).id];
+  if (documentIds.length === 0) throw new QueryError(`collection ${collection!.name} has no documents`);
+  const states = documentIds.map((id) => {
+    const state = ctx.chunks.state(id, variant.indexKey);
+    if (!state) {
+      throw new QueryError(
+        `document ${id} has not been processed with strategy ${variant.indexKey}; ` + `run: chunkeval process ${id} --strategies ${variant.indexKey}`,
+      );
+    }
+    return state;
+  });
+  if (new Set(states.map((s) => s.vectorSpace)).size > 1) {
     throw new QueryError(
-      `document ${input.documentId} has not been processed with strategy ${input.strategy}; ` +
-        `run: chunkeval process ${input.documentId} --strategies ${input.strategy}`,
+      `the documents were processed with ${variant.indexKey} by different embedders; process them again with one embedder (chunkeval bench does)`,
     );
   }
   const started = performance.now();
   const retrieval = await retrieve(
-    { vectors: await ctx.vectors(), chunks: ctx.chunks, embedder: await ctx.embedder(state.embedder) },
-    state,
+    { vectors: await ctx.vectors(), chunks: ctx.chunks, embedder: await ctx.embedder(states[0]!.embedder) },
+    states,
     question,
     topK,
     input.signal,
+    variant.retrieval ?? undefined,
   );
   const generator = await ctx.generator();
   const answerStart = performance.now();
@@ -59,7 +70,7 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   const record: QueryRecord = {
     queryId: newId("qry"),
     documentId: input.documentId,
-    strategy: input.strategy,
+    strategy: variant.key,
     question,
     answer: generation.answer,
     retrievedChunks: retrieval.chunks,

@@ -59,7 +59,7 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
       assert.match(q.answer, /0800 555 0190/, `${strategy}: ${q.answer}`);
       assert.equal(q.retrieved_chunks.length, 3);
       for (const c of q.retrieved_chunks) {
-        assert.deepEqual(Object.keys(c).sort(), ["chunk_id", "end", "parent_id", "score", "start", "text"]);
+        assert.deepEqual(Object.keys(c).sort(), ["chunk_id", "document_id", "end", "parent_id", "score", "start", "text"]);
         assert.equal(c.parent_id === null, strategy !== "semantic_parent_child");
       }
       for (const k of ["embed_seconds", "search_seconds", "answer_seconds", "total_seconds"]) assert.equal(typeof q.latency_breakdown[k], "number");

@@ -40,7 +40,7 @@ test("every bundled questions file locates all its references in its example", a
 test("offsets are found exactly, then ignoring white space, and given offsets are checked", () => {
   const text = "Alpha beta.\n\nGamma   delta epsilon.";
   const [q] = resolveQuestions("f", validateQuestions("f", [{ question: "q", references: ["Gamma delta"], expected_answer: null }]), text);
-  assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26 });
+  assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26, documentId: "" });
   assert.throws(
     () => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 0, end: 4 }] }]), text),
     /the text at 0-4 does not match/,
@@ -53,7 +53,7 @@ test("invalid files get errors naming the item and field", async () => {
     [[], /has no questions/],
     [[{ question: "" }], /item 1: "question" must be a non-empty string/],
     [[item, { question: "Why?", expected_answer: 3 }], /item 2 \("Why\?"\): "expected_answer" must be a string/],
-    [[{ question: "Why?", references: [{ start: 1 }] }], /item 1 \("Why\?"\): references\[0\]: must be a string or \{text, start\?, end\?\}/],
+    [[{ question: "Why?", references: [{ start: 1 }] }], /item 1 \("Why\?"\): references\[0\]: must be a string or \{document\?, text, start\?, end\?\}/],
     [[{ question: "Why?", references: [{ text: "x", start: 1 }] }], /give both start and end/],
     [[{ question: "Why?", answer: "x" }], /unknown field "answer"/],
   ];

@@ -83,16 +83,19 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       dry_run: false,
     });
     assert.equal(bench.status, 201, bench.text);
-    // The spec's fields, plus the verdict with its comparisons and each metric's scale and direction.
+    // The spec's fields, plus the verdict with its comparisons, each metric's scale and direction, and the collection fields (null here).
+    assert.deepEqual([bench.body.collection, bench.body.per_document], [null, null]);
     assert.deepEqual(Object.keys(bench.body).sort(), [
       "aggregate_metrics",
       "best_strategy",
+      "collection",
       "comparisons",
       "created_at",
       "document_id",
       "estimated_cost_usd",
       "experiment_id",
       "metrics",
+      "per_document",
       "questions_count",
       "strategies_used",
       "total_latency_seconds",

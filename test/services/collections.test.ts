@@ -96,6 +96,24 @@ test("a collection benchmark searches every document, pools span metrics and bre
     const lighthouse = e.perDocument![0]!.aggregateMetrics[e.strategiesUsed[0]!]!;
     assert.ok(lighthouse.confidenceIntervals.avg_recall, "per-document metrics carry intervals");
 
+    // ask takes the collection and a variant: chunks of every document compete.
+    const asked = await ws.app.ask({
+      documentId: "farm-and-sea",
+      strategy: "recursive@chunk_size=32:chunk_overlap=0",
+      question: "How long do loaves proof?",
+      topK: 5,
+    });
+    assert.equal(asked.strategy, "recursive@chunk_size=32:chunk_overlap=0");
+    assert.ok(new Set(asked.retrievedChunks.map((c) => c.documentId)).size > 1, "chunks of several documents");
+    assert.equal(asked.retrievedChunks[0]!.documentId, collection.documents[1]!.id, "the bakery's chunk ranks first");
+    const keyword = await ws.app.ask({
+      documentId: "farm-and-sea",
+      strategy: "recursive@chunk_size=32:chunk_overlap=0:retrieval=keyword",
+      question: "loaves proof",
+    });
+    assert.equal(keyword.latencyBreakdown.embedSeconds, 0, "keyword search embeds nothing");
+    await assert.rejects(ws.app.ask({ documentId: "farm-and-sea", strategy: "semantic", question: "q" }), /has not been processed with strategy semantic/);
+
     // Stored and read back with the collection figures.
     const stored = ws.app.getExperiment(e.experimentId);
     assert.deepEqual(stored.collection, e.collection);

@@ -38,8 +38,8 @@ export const queryBody = {
   additionalProperties: false,
   required: ["document_id", "strategy", "question"],
   properties: {
-    document_id: { type: "string", minLength: 1 },
-    strategy: { type: "string", minLength: 1 },
+    document_id: { type: "string", minLength: 1, description: "a document id, or a collection's id or name (every document searched)" },
+    strategy: { type: "string", minLength: 1, description: "a strategy or a variant it was processed with, e.g. recursive@chunk_size=128" },
     question: { type: "string", minLength: 1 },
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
   },

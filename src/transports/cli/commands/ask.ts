@@ -26,10 +26,14 @@ function printQuery(q: QueryRecord): void {
 export function registerAskCommand(program: Command): void {
   program
     .command("ask")
-    .description("ask a question about a processed document with one strategy")
-    .argument("[doc]", "document id")
+    .description("ask a question about a processed document, or a collection (every document searched), with one strategy or variant")
+    .argument("[doc]", "document id, or a collection id or name")
     .argument("[question]", "the question")
-    .option("-s, --strategy <name>", "strategy the document was processed with", "recursive")
+    .option(
+      "-s, --strategy <name>",
+      "strategy or variant the document was processed with (recursive@chunk_size=128; retrieval= and top_k= apply at search time)",
+      "recursive",
+    )
     .option("-k, --top-k <k>", "chunks to retrieve", parseInteger("--top-k"))
     .option("--show <query_id>", "print a stored query instead of asking")
     .option("--json", "print only JSON on stdout")
