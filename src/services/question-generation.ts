@@ -1,7 +1,7 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { addUsage, ZERO_USAGE } from "../domain/metrics.js";
 import { nowTimestamp } from "../domain/ids.js";
-import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
+import type { CollectionRecord, RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
 import { cosine } from "../domain/vectors.js";
 import { BenchmarkError, throwIfCancelled, ValidationError } from "../errors.js";
 import { TEMPLATE_NOTICE, templateQuestions } from "../evaluators/template-questions.js";
@@ -10,11 +10,13 @@ import { buildQuestionPrompt, parseQuestionReply, QUESTION_PROMPT_TEMPLATE, type
 import { matchExcerpt } from "../text/excerpt-match.js";
 import type { Span } from "../text/spans.js";
 import type { ServiceContext } from "./context.js";
-import { findOrUploadDocument, requireDocument, type UploadInput } from "./documents.js";
+import { corpusOf, type CorpusTarget } from "./collections.js";
 
-export interface GenerateQuestionsInput extends RunOptions {
-  /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
-  document: { id: string } | UploadInput;
+/**
+ * `document`: an existing document id, or a file to upload (reused if the same bytes were
+ * uploaded before); or `collection`: the questions are spread over its documents.
+ */
+export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   count: number;
   /** `openai:<model>` for LLM questions, `template` for the offline generator; default: the configured generator. */
   generator?: string;
@@ -28,7 +30,8 @@ export interface GenerateQuestionsInput extends RunOptions {
 export interface GeneratedQuestion {
   question: string;
   expectedAnswer: string | null;
-  references: Array<Span & { text: string }>;
+  /** In a collection each reference names its document's file name, as `bench` reads it. */
+  references: Array<Span & { text: string; document?: string }>;
 }
 
 export type DropReason = "poor_excerpt" | "duplicate" | "malformed";
@@ -40,7 +43,10 @@ export interface QuestionGenerationMetadata {
   generator: string;
   model: string | null;
   prompt: string | null;
+  /** The document, or for a collection the collection (its name as the file name). */
   document: { id: string; filename: string; title: string };
+  /** For a collection: how many questions each document got (in proportion to its length). */
+  collection: { id: string; name: string; documents: Array<{ id: string; filename: string; questions: number; skipped: string | null }> } | null;
   thresholds: { minExcerptSimilarity: number; duplicateSimilarity: number } | null;
   duplicateEmbedder: string | null;
   budget: { maxCalls: number; malformedRetries: number } | null;
@@ -128,11 +134,117 @@ function documentInfo(doc: StoredDocument) {
  */
 export async function generateQuestions(ctx: ServiceContext, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
   checkInput(input);
-  const doc = requireDocument(ctx, await findOrUploadDocument(ctx, input.document));
   const spec = input.generator ?? ctx.config.generator;
-  if (spec === "template" || spec === "extractive") return generateTemplateQuestions(doc, input.count);
-  if (!spec.startsWith("openai:")) throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);
+  if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
+    throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);
+  }
+  const { documents, collection } = await corpusOf(ctx, input, input);
+  if (!collection) return generateForDocument(ctx, documents[0]!, spec, input);
+  return generateForCollection(ctx, collection, documents, spec, input);
+}
+
+function generateForDocument(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
+  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count));
   return generateLlmQuestions(ctx, doc, spec, input);
+}
+
+/**
+ * How many of `count` questions each document gets: in proportion to its length (largest
+ * remainders), at least one each while `count` allows; with fewer questions than documents,
+ * one each for the longest.
+ */
+export function questionQuotas(lengths: number[], count: number): number[] {
+  const quotas = lengths.map(() => 0);
+  const byLength = lengths.map((length, i) => ({ length, i })).sort((a, b) => b.length - a.length || a.i - b.i);
+  if (count <= lengths.length) {
+    for (const { i } of byLength.slice(0, count)) quotas[i] = 1;
+    return quotas;
+  }
+  // Largest remainders over the lengths, then every document given one, taken from the largest share.
+  const total = lengths.reduce((a, b) => a + b, 0) || 1;
+  const shares = lengths.map((length) => (count * length) / total);
+  shares.forEach((share, i) => (quotas[i] = Math.floor(share)));
+  const left = count - quotas.reduce((a, b) => a + b, 0);
+  const byRemainder = shares.map((share, i) => ({ r: share - Math.floor(share), i })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of byRemainder.slice(0, left)) quotas[i]!++;
+  for (const [i, quota] of quotas.entries()) {
+    if (quota > 0) continue;
+    const largest = quotas.reduce((best, q, j) => (q > quotas[best]! ? j : best), 0);
+    quotas[largest]!--;
+    quotas[i] = 1;
+  }
+  return quotas;
+}
+
+/**
+ * Questions for a collection: each document's share of `count` is generated from it alone, and
+ * every reference names its document. A document that yields none is recorded as skipped with
+ * the reason; the call budget is shared out like the questions.
+ */
+async function generateForCollection(
+  ctx: ServiceContext,
+  collection: CollectionRecord,
+  documents: StoredDocument[],
+  spec: string,
+  input: GenerateQuestionsInput,
+): Promise<GeneratedQuestionsFile> {
+  const quotas = questionQuotas(
+    documents.map((d) => d.text.length),
+    input.count,
+  );
+  const files: Array<{ doc: StoredDocument; file: GeneratedQuestionsFile | null; skipped: string | null }> = [];
+  for (const [i, doc] of documents.entries()) {
+    throwIfCancelled(input.signal);
+    if (quotas[i] === 0) {
+      files.push({ doc, file: null, skipped: null });
+      continue;
+    }
+    input.onProgress?.({ stage: "generating", message: `${doc.filename}: ${quotas[i]} question(s)`, done: i, total: documents.length });
+    const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round((input.maxCalls * quotas[i]!) / input.count));
+    try {
+      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, maxCalls }), skipped: null });
+    } catch (error) {
+      if (!(error instanceof BenchmarkError)) throw error;
+      files.push({ doc, file: null, skipped: error.message });
+    }
+  }
+  const made = files.filter((f) => f.file !== null).map((f) => ({ doc: f.doc, file: f.file! }));
+  if (made.length === 0) throw new BenchmarkError(`no document of ${collection.name} yielded a question: ${files.map((f) => f.skipped).filter(Boolean)[0]}`);
+  const questions = made.flatMap(({ doc, file }) =>
+    file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ document: doc.filename, ...r })) })),
+  );
+  const first = made[0]!.file.metadata;
+  const sum = (pick: (m: QuestionGenerationMetadata) => number) => made.reduce((n, { file }) => n + pick(file.metadata), 0);
+  const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
+  for (const { file } of made) for (const reason of Object.keys(dropped) as DropReason[]) dropped[reason] += file.metadata.counts.dropped[reason];
+  const tokenUsage = made.reduce((u, { file }) => addUsage(u, file.metadata.tokenUsage), ZERO_USAGE);
+  return {
+    metadata: {
+      ...first,
+      document: { id: collection.id, filename: collection.name, title: collection.name },
+      collection: {
+        id: collection.id,
+        name: collection.name,
+        documents: files.map(({ doc, file, skipped }) => ({ id: doc.id, filename: doc.filename, questions: file?.questions.length ?? 0, skipped })),
+      },
+      budget: first.budget && input.maxCalls !== undefined ? { ...first.budget, maxCalls: input.maxCalls } : first.budget,
+      counts: {
+        requested: input.count,
+        kept: questions.length,
+        calls: sum((m) => m.counts.calls),
+        cachedReplies: sum((m) => m.counts.cachedReplies),
+        malformedReplies: sum((m) => m.counts.malformedReplies),
+        passagesAvailable: sum((m) => m.counts.passagesAvailable),
+        passagesUsed: sum((m) => m.counts.passagesUsed),
+        dropped,
+      },
+      drops: made.flatMap(({ doc, file }) => file.metadata.drops.map((d) => ({ ...d, detail: `${doc.filename}: ${d.detail}` }))),
+      tokenUsage,
+      costUsd: costOf(spec, tokenUsage),
+      createdAt: nowTimestamp(),
+    },
+    questions,
+  };
 }
 
 function generateTemplateQuestions(doc: StoredDocument, count: number): GeneratedQuestionsFile {
@@ -150,6 +262,7 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
       model: null,
       prompt: null,
       document: documentInfo(doc),
+      collection: null,
       thresholds: null,
       duplicateEmbedder: null,
       budget: null,
@@ -278,6 +391,7 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     model: spec.slice("openai:".length),
     prompt: QUESTION_PROMPT_TEMPLATE,
     document: documentInfo(doc),
+    collection: null,
     thresholds: { minExcerptSimilarity, duplicateSimilarity },
     duplicateEmbedder: embedder.name,
     budget: { maxCalls, malformedRetries },

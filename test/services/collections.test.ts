@@ -4,6 +4,8 @@ import { validateQuestions } from "../../src/evaluators/questions.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx } from "../helpers/documents.js";
+import { questionQuotas } from "../../src/services/question-generation.js";
+import { toWire } from "../../src/transports/serialize.js";
 
 /** Three short documents on different topics, each with sections a question can point to. */
 async function corpusFiles() {
@@ -204,6 +206,57 @@ test("collection references: ambiguous and unknown documents are clear errors; b
     await assert.rejects(
       ws.app.bench({ collection: { name: "empty" }, questions: validateQuestions("q", [{ question: "q" }]), questionsSource: "q", strategies: ["recursive"] }),
       /has no documents/,
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("questions for a collection: spread by length (at least one each while the count allows), references name their document, and bench reads them back", async () => {
+  assert.deepEqual(questionQuotas([100, 100, 100], 3), [1, 1, 1]);
+  assert.deepEqual(questionQuotas([1000, 100, 100], 8), [6, 1, 1], "one each, the rest by length");
+  assert.deepEqual(questionQuotas([100, 300, 200], 2), [0, 1, 1], "fewer questions than documents: the longest get one");
+  assert.deepEqual(questionQuotas([300, 100], 6), [5, 1], "a tie of remainders goes to the first");
+  for (const [lengths, count] of [
+    [[5, 7, 11, 13], 17],
+    [[1, 1], 9],
+    [[40, 0, 3], 5],
+  ] as const) {
+    assert.equal(
+      questionQuotas([...lengths], count).reduce((a, b) => a + b, 0),
+      count,
+    );
+  }
+
+  const ws = await createWorkspace();
+  try {
+    const files = await corpusFiles();
+    await ws.app.addToCollection("farm", files, { create: true });
+    const generated = await ws.app.generateQuestions({ collection: { name: "farm" }, count: 5, generator: "template" });
+    assert.equal(generated.metadata.kind, "template");
+    assert.deepEqual(
+      generated.metadata.collection!.documents.map((d) => [d.filename, d.questions]),
+      [
+        ["lighthouse.docx", 2],
+        ["bakery.docx", 2],
+        ["orchard.docx", 1],
+      ],
+    );
+    assert.equal(generated.questions.length, 5);
+    assert.ok(generated.questions.every((q) => q.references.every((r) => ["lighthouse.docx", "bakery.docx", "orchard.docx"].includes(r.document!))));
+    const e = await ws.app.bench({
+      collection: { name: "farm" },
+      questions: validateQuestions("generated.json", JSON.parse(JSON.stringify(toWire(generated)))),
+      questionsSource: "generated.json",
+      strategies: ["recursive"],
+    });
+    assert.deepEqual(
+      e.perDocument!.map((d) => [d.filename, d.questions]),
+      [
+        ["lighthouse.docx", 2],
+        ["bakery.docx", 2],
+        ["orchard.docx", 1],
+      ],
     );
   } finally {
     await ws.cleanup();

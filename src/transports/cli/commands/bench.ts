@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
@@ -9,9 +8,8 @@ import { sweepDecision, type EstimateInput } from "../../../services/sweep-estim
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
 import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
-import { isDocumentPath } from "../../../services/documents.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
-import { parseInteger, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
+import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
@@ -162,15 +160,6 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
   if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {
     throw new CancelledError("the sweep was not confirmed; nothing was run");
   }
-}
-
-/** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
-export async function resolveDocument(app: Chunkeval, target: string) {
-  if (isDocumentPath(target) || existsSync(target)) {
-    return { filename: basename(target), bytes: await readInputFile(target, app.config.maxUploadMb) };
-  }
-  app.getDocument(target); // not found -> exit 3
-  return { id: target };
 }
 
 export function registerBenchCommand(program: Command): void {

@@ -7,9 +7,10 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import { resolveDocument } from "./bench.js";
+import { resolveCorpusArgs } from "../corpus-args.js";
 
 interface GenerateOptions {
+  collection?: string;
   count: number;
   out?: string;
   maxCalls?: number;
@@ -30,10 +31,14 @@ export function registerQuestionsCommand(program: Command): void {
   const questions = program.command("questions").description("questions files: generate one for your own document");
   questions
     .command("generate")
-    .description("write a questions file for a document: with an LLM (--generator openai:<model>) or, offline, template questions")
-    .argument("[doc]", "document id, or a .docx/.doc file (uploaded if needed)")
+    .description("write a questions file for a document or a collection: with an LLM (--generator openai:<model>) or, offline, template questions")
+    .argument(
+      "[targets...]",
+      "a document id or file, or a collection: a folder, several files, a quoted glob or a collection id or name (questions spread over its documents by length)",
+    )
+    .option("--collection <name>", "write questions for this collection (with files: add them to it first, creating it if needed)")
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
-    .option("--out <file>", "questions file to write (default: <document name>.questions.json)")
+    .option("--out <file>", "questions file to write (default: <document or collection name>.questions.json)")
     .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
     .option(
       "--min-excerpt-similarity <x>",
@@ -52,16 +57,18 @@ export function registerQuestionsCommand(program: Command): void {
       "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such." +
         "\nThen: chunkeval bench DOC --questions FILE",
     )
-    .action(async (docArg: string | undefined, options: GenerateOptions, command: Command) => {
-      const target = await requireArgument(docArg, "doc", "Document id or Word file to write questions for:");
+    .action(async (targetArgs: string[], options: GenerateOptions, command: Command) => {
+      const targets =
+        targetArgs.length > 0 || options.collection
+          ? targetArgs
+          : [await requireArgument(undefined, "doc", "Document id, file or folder to write questions for:")];
       const globals = command.optsWithGlobals<GlobalOptions>();
-      const out = options.out ?? `${basename(target, extname(target))}.questions.json`;
       await withChunkeval(command, async (app) => {
-        const document = await resolveDocument(app, target);
+        const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         const progress = await startProgress("generating questions", { quiet: globals.quiet || globals.json });
         const file = await app
           .generateQuestions({
-            document,
+            ...target,
             count: options.count,
             generator: options.template ? "template" : undefined,
             maxCalls: options.maxCalls,
@@ -73,8 +80,10 @@ export function registerQuestionsCommand(program: Command): void {
             progress.fail();
             throw error;
           });
-        await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
         const m = file.metadata;
+        // Named after the document's (or collection's) name, as uploaded: `questions generate <id>` too.
+        const out = options.out ?? `${basename(m.document.filename, extname(m.document.filename))}.questions.json`;
+        await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
         progress.succeed(`${m.counts.kept} questions written to ${out}`);
         if (globals.json) return printJson({ out, ...m });
         if (m.notice) printLine(`NOTE: ${m.notice}`);
@@ -94,7 +103,11 @@ export function registerQuestionsCommand(program: Command): void {
           process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
         }
         printLine(`wrote ${out}`);
-        printLine(`next: chunkeval bench ${target} --questions ${out}`);
+        if (m.collection) {
+          const spread = m.collection.documents.map((d) => `${d.filename} ${d.questions}${d.skipped ? ` (skipped: ${d.skipped})` : ""}`);
+          printLine(`per document: ${spread.join("; ")}`);
+        }
+        printLine(`next: chunkeval bench ${m.collection ? `--collection ${m.collection.name}` : targets.join(" ")} --questions ${out}`);
       });
     });
 }

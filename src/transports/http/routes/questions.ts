@@ -4,13 +4,18 @@ import type { HttpDeps } from "../app.js";
 import { backgroundQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
+import { ValidationError } from "../../../errors.js";
 
 const generateBody = {
   type: "object",
-  required: ["document_id"],
   additionalProperties: false,
   properties: {
-    document_id: { type: "string", minLength: 1 },
+    document_id: { type: "string", minLength: 1, description: "the document (or collection_id)" },
+    collection_id: {
+      type: "string",
+      minLength: 1,
+      description: "a collection (id or name): questions spread over its documents in proportion to their length, each reference naming its document",
+    },
     count: { type: "integer", minimum: 1, maximum: DEFAULTS.maxGeneratedQuestions, default: 10 },
     generator: { type: "string", pattern: "^(template|openai:.+)$", description: "template, or openai:<model>; the configured generator when absent" },
     max_calls: { type: "integer", minimum: 1 },
@@ -20,7 +25,8 @@ const generateBody = {
 } as const;
 
 interface GenerateBody {
-  document_id: string;
+  document_id?: string;
+  collection_id?: string;
   count: number;
   generator?: string;
   max_calls?: number;
@@ -41,9 +47,11 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     },
     async (request, reply) => {
       const body = request.body as GenerateBody;
-      chunkeval.getDocument(body.document_id);
+      if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
+      if (body.document_id) chunkeval.getDocument(body.document_id);
+      else chunkeval.getCollection(body.collection_id!);
       const input = {
-        document: { id: body.document_id },
+        ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         count: body.count,
         generator: body.generator,
         maxCalls: body.max_calls,
@@ -55,7 +63,7 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         "question_generation",
         body,
         async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
-        body.document_id, // deleting the document cancels the job
+        body.document_id ?? body.collection_id!, // deleting the document cancels the job
       );
       return reply.status(202).send(enqueueBody(job));
     },
