@@ -102,7 +102,8 @@ export function structureSpans(index: TokenIndex, blocks: readonly Block[], max:
 export const structureStrategy: StrategyDefinition = {
   name: "structure",
   description:
-    "One chunk per section along the heading path (heading included); larger sections split at subsections, tables (kept whole if they fit) and then recursively; small sections merged.",
+    "One chunk per section along the heading path (heading included); larger sections split at subsections, " +
+    "tables (kept whole if they fit) and then recursively; small sections merged.",
   parameters,
   async create(given) {
     const options = resolveOptions("structure", parameters, given);
