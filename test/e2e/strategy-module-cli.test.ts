@@ -99,6 +99,12 @@ test("process and bench run a strategy module like a built-in strategy, variants
     const experiment = JSON.parse(bench.stdout);
     assert.deepEqual(experiment.strategies_used, ["recursive", "block_groups@size=3"]);
     assert.ok(experiment.aggregate_metrics["block_groups@size=3"]);
+    const sweep = await runCli(
+      [...flags, "bench", doc.id, "--questions", join(ws.dir, "questions.json"), "--sweep", "block_groups:size=2,5", "--yes", "--json"],
+      ws.env,
+    );
+    assert.equal(sweep.code, 0, sweep.stderr);
+    assert.deepEqual(JSON.parse(sweep.stdout).strategies_used, ["block_groups", "block_groups@size=5"]);
 
     const badValue = await runCli([...flags, "process", doc.id, "-s", "block_groups@size=0"], ws.env);
     assert.equal(badValue.code, 2);
