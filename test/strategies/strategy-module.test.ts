@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadStrategyModule, locateChunks, MODULE_HASH_OPTION, registerStrategyModules } from "../../src/strategies/strategy-module.js";
@@ -10,6 +10,7 @@ import type { StoredDocument } from "../../src/domain/types.js";
 import type { StrategyModule } from "../../src/index.js";
 import { countTokens } from "../../src/text/tokens.js";
 import { startTestServer } from "../helpers/server.js";
+import { loadConfig } from "../../src/config/load.js";
 import { handbookBytes } from "../helpers/documents.js";
 
 function tempDir() {
@@ -152,6 +153,29 @@ test("modules are checked on load: exports, names, parameters, and clashes", asy
     await registerStrategyModules(registry, ["named.mjs", "named.mjs"], dir);
     assert.equal(registry.names().at(-1), "named");
     await assert.rejects(registerStrategyModules(registry, [join(dir, "twin.mjs")]), /twin\.mjs: the name "named" is taken by/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("strategy_modules: a file's list is relative to the file; the variable splits at commas; flags replace both", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const config = join(dir, "conf", "chunkeval.yaml");
+    mkdirSync(join(dir, "conf"));
+    writeFileSync(config, "strategy_modules:\n  - mods/a.mjs\n  - /abs/b.mjs\n");
+    const cwd = join(dir, "elsewhere");
+    const fromFile = loadConfig({ cwd, configFile: config, env: {} });
+    assert.deepEqual(fromFile.errors, []);
+    assert.deepEqual(fromFile.config.strategyModules, [join(dir, "conf", "mods", "a.mjs"), "/abs/b.mjs"]);
+    const fromEnv = loadConfig({ cwd, configFile: config, env: { CHUNKEVAL_STRATEGY_MODULES: "x.mjs, y.mjs" } });
+    assert.deepEqual(fromEnv.config.strategyModules, [join(cwd, "x.mjs"), join(cwd, "y.mjs")]);
+    assert.equal(fromEnv.sources.strategy_modules, "env");
+    const fromFlags = loadConfig({ cwd, configFile: config, env: { CHUNKEVAL_STRATEGY_MODULES: "x.mjs" }, flags: { strategy_modules: ["z.mjs"] } });
+    assert.deepEqual(fromFlags.config.strategyModules, [join(cwd, "z.mjs")]);
+    assert.deepEqual(loadConfig({ cwd, env: {}, flags: { strategy_modules: [] } }).config.strategyModules, []);
+    writeFileSync(config, "strategy_modules: 3\n");
+    assert.match(loadConfig({ cwd, configFile: config, env: {} }).errors.join(), /strategy_modules \(file\): 3 is not a valid list of paths/);
   } finally {
     cleanup();
   }
