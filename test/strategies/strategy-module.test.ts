@@ -11,6 +11,7 @@ import type { StrategyModule } from "../../src/index.js";
 import { countTokens } from "../../src/text/tokens.js";
 import { startTestServer } from "../helpers/server.js";
 import { loadConfig } from "../../src/config/load.js";
+import { chunkOffThread } from "../../src/strategies/offload.js";
 import { handbookBytes } from "../helpers/documents.js";
 
 function tempDir() {
@@ -113,6 +114,34 @@ test("a loaded module chunks with exact token counts, async or not, and records 
     const editedHash = (await edited.create()).options[MODULE_HASH_OPTION];
     assert.notEqual(editedHash, hash);
     await assert.rejects(edited.create(strategy.options), /halves: the module .*halves\.mjs changed since chunkeval loaded it/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("the chunking worker imports the module itself, and refuses a file edited since this thread loaded it", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const path = join(dir, "words.mjs");
+    const source = (per: number) => `export default { name: "words", description: "x", chunk: ({ text }) => {
+      const words = text.split(" ");
+      const out = [];
+      for (let i = 0; i < words.length; i += ${per}) out.push(words.slice(i, i + ${per}).join(" "));
+      return out;
+    } };`;
+    writeFileSync(path, source(2));
+    const strategy = await (await loadStrategyModule(path)).create();
+    const context = { document: document("one two three four five six seven"), embed: async () => [] };
+    const drafts = await chunkOffThread(strategy, context, { timeoutSeconds: 30 });
+    assert.deepEqual(
+      drafts.map((d) => d.text),
+      ["one two", "three four", "five six", "seven"],
+    );
+    writeFileSync(path, source(3));
+    await assert.rejects(
+      chunkOffThread(strategy, context, { timeoutSeconds: 30 }),
+      (e: unknown) => e instanceof ValidationError && /words: the module .* changed since chunkeval loaded it/.test(e.message),
+    );
   } finally {
     cleanup();
   }
