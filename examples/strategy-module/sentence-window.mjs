@@ -10,7 +10,7 @@
 
 // @ts-check
 
-/** @type {import("chunkeval").StrategyModule} */
+/** @type {import("chunkeval").StrategyModule<"sentences" | "overlap">} */
 const strategy = {
   // The name used on the command line, in variants (`sentence_window@sentences=8`) and in reports:
   // lowercase letters, digits and _, starting with a letter, and not a built-in strategy's name.

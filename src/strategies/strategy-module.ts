@@ -11,8 +11,11 @@ import { resolveOptions } from "./options.js";
 import { spansToDrafts } from "./packing.js";
 import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
 
-/** What a strategy module's `chunk` is given: the extracted text, its structure, and the options in effect. */
-export interface StrategyModuleInput {
+/**
+ * What a strategy module's `chunk` is given: the extracted text, its structure, and the options in
+ * effect. `P` names the module's parameters (e.g. `"sentences" | "overlap"`) for typed options.
+ */
+export interface StrategyModuleInput<P extends string = string> {
   /** The document's extracted text; returned offsets index into it. */
   text: string;
   /** Headings, paragraphs, list items and table rows with their offsets in `text` (a copy: changing it changes nothing). */
@@ -21,15 +24,15 @@ export interface StrategyModuleInput {
   /** The format that read the document, e.g. `docx`. */
   format: string;
   /** Every declared parameter: its default, or the configured or variant value. */
-  options: Record<string, number>;
+  options: Record<P, number>;
 }
 
 /** A chunk as a module returns it: a span of `text` (end exclusive), or the chunk's text itself, which chunkeval locates. */
 export type StrategyModuleChunk = { start: number; end: number } | string;
 
-export interface StrategyModuleParameter {
+export interface StrategyModuleParameter<P extends string = string> {
   /** Lowercase letters, digits and `_`, starting with a letter; used in variants (`name@param=value`). */
-  name: string;
+  name: P;
   description: string;
   default: number;
 }
@@ -37,16 +40,17 @@ export interface StrategyModuleParameter {
 /**
  * A chunking strategy written by a user (`--strategy-module FILE`, config key `strategy_modules`):
  * the default export or the named export `strategy` of a JavaScript module. See README "Your own
- * chunker" and examples/strategy-module/.
+ * chunker" and examples/strategy-module/. `P` optionally names the parameters, for typed options:
+ * `StrategyModule<"sentences" | "overlap">`.
  */
-export interface StrategyModule {
+export interface StrategyModule<P extends string = string> {
   /** Lowercase letters, digits and `_`, starting with a letter; not a built-in strategy's name. */
   name: string;
   description: string;
-  parameters?: StrategyModuleParameter[];
+  parameters?: Array<StrategyModuleParameter<P>>;
   /** Optional: throws to refuse options (a usage error naming the strategy) before any document is chunked. */
-  validate?(options: Record<string, number>): void;
-  chunk(input: StrategyModuleInput): StrategyModuleChunk[] | Promise<StrategyModuleChunk[]>;
+  validate?(options: Record<P, number>): void;
+  chunk(input: StrategyModuleInput<P>): StrategyModuleChunk[] | Promise<StrategyModuleChunk[]>;
 }
 
 /**
