@@ -1,5 +1,5 @@
 /**
- * Benchmarks the large bundled example with its questions over all five strategies on the
+ * Benchmarks the large bundled example with its questions over all built-in strategies on the
  * default offline stack, twice over the same data directory, and prints for each run: wall
  * time split into processing, retrieval, generation and judging; embeddings computed vs
  * served from the cache; and the process's peak resident memory (worker threads included).
@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { createChunkeval } from "../src/chunkeval.js";
 import { loadConfig } from "../src/config/load.js";
 import { loadQuestionsFile } from "../src/evaluators/questions.js";
+import { STRATEGY_NAMES } from "../src/strategies/registry.js";
 
 const { values } = parseArgs({ options: { embedder: { type: "string" } } });
 const dataDir = mkdtempSync(join(tmpdir(), "chunkeval-bench-"));
@@ -25,7 +26,7 @@ const bytes = readFileSync(new URL("../examples/harbor-light-handbook.docx", imp
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 console.log(
-  `${questions.length} questions x 5 strategies; embedder ${loaded.config.embedder} (${loaded.config.embedderWorkers} workers), generator ${loaded.config.generator}, judge ${loaded.config.judge}`,
+  `${questions.length} questions x ${STRATEGY_NAMES.length} strategies; embedder ${loaded.config.embedder} (${loaded.config.embedderWorkers} workers), generator ${loaded.config.generator}, judge ${loaded.config.judge}`,
 );
 
 for (const label of ["first run (empty data directory)", "second run (same command, same data directory)"]) {

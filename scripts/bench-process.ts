@@ -1,5 +1,5 @@
 /**
- * Processes the large bundled example with all five strategies on the default stack and prints,
+ * Processes the large bundled example with every built-in strategy on the default stack and prints,
  * per strategy: wall time, time waiting on the embedder, everything else, texts embedded vs served
  * from the cache; then the same for a second run over the same data (the cache at work), and the
  * peak resident memory of the process (worker threads included).

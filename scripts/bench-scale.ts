@@ -95,7 +95,7 @@ const chunksByStrategy: Record<string, number> = {};
 const embedBefore = embedder.stats.embedSeconds;
 t = performance.now();
 for (const [i, d] of docs.entries()) {
-  const result = await app.process(d.id, STRATEGY_NAMES);
+  const result = await app.process(d.id, [...STRATEGY_NAMES]);
   if (result.strategiesFailed.length) throw new Error(`${d.filename}: ${JSON.stringify(result.strategiesFailed)}`);
   for (const s of result.strategiesCompleted) chunksByStrategy[s.strategy] = (chunksByStrategy[s.strategy] ?? 0) + s.chunksProduced;
   if ((i + 1) % 50 === 0) console.error(`  processed ${i + 1}/${documents} (${((performance.now() - t) / 1000).toFixed(0)} s)`);

@@ -35,6 +35,7 @@ try {
     "src/reports/templates/technical.njk",
     "examples/harbor-light-handbook.docx",
     "examples/greyhill-site-visit.doc",
+    "examples/strategy-module/sentence-window.mjs",
     "questions/harbor-light-handbook.json",
     "README.md",
   ];

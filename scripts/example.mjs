@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The quick start's main job: benchmark all five strategies on the bundled handbook with its
+// The quick start's main job: benchmark all six built-in strategies on the bundled handbook with its
 // questions, on the default offline stack, and write both HTML report views. Uses ./.chunkeval
 // unless CHUNKEVAL_DATA_DIR says otherwise.
 import { spawnSync } from "node:child_process";

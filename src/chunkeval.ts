@@ -37,6 +37,7 @@ import { tenantService } from "./services/tenants.js";
 import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
+import { registerStrategyModules } from "./strategies/strategy-module.js";
 import { dataDirectoryId, openDatabase } from "./stores/sqlite/database.js";
 import { ChunksRepo } from "./stores/sqlite/chunks-repo.js";
 import { DocumentsRepo } from "./stores/sqlite/documents-repo.js";
@@ -62,6 +63,8 @@ function once<T>(factory: () => Promise<T>): () => Promise<T> {
  */
 export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const strategies = createStrategyRegistry();
+  // Strategy modules join the registry before anything reads it: variants, `all`, GET /strategies.
+  await registerStrategyModules(strategies, config.strategyModules ?? []);
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
   const db = openDatabase(join(config.dataDir, "chunkeval.sqlite"));

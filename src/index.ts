@@ -4,3 +4,4 @@ export { loadConfig, describeConfig, type LoadedConfig, type LoadConfigOptions }
 export type { ChunkevalConfig } from "./config/schema.js";
 export * from "./errors.js";
 export type * from "./domain/types.js";
+export type { StrategyModule, StrategyModuleChunk, StrategyModuleInput, StrategyModuleParameter } from "./strategies/strategy-module.js";

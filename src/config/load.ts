@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { DEFAULT_WEIGHTS } from "../domain/metrics.js";
 import { SETTINGS, type ChunkevalConfig, type SettingContext } from "./schema.js";
 
 export interface LoadConfigOptions {
-  /** Flag values by file key (e.g. { data_dir: "/tmp/x" }); undefined entries are ignored. */
-  flags?: Record<string, string | number | boolean | undefined>;
+  /** Flag values by file key (e.g. { data_dir: "/tmp/x" }); undefined entries (and empty lists) are ignored. */
+  flags?: Record<string, string | number | boolean | readonly string[] | undefined>;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   /** An explicit config file; otherwise chunkeval.config.{json,yaml,yml} in cwd, if present. */
@@ -41,7 +41,13 @@ function readConfigFile(path: string, errors: string[]): Record<string, unknown>
   }
 }
 
-function coerce(kind: string, value: unknown): { ok: true; value: string | number | boolean } | { ok: false } {
+function coerce(kind: string, value: unknown): { ok: true; value: string | number | boolean | string[] } | { ok: false } {
+  if (kind === "paths") {
+    const list = typeof value === "string" ? value.split(new RegExp(`[,${delimiter === ";" ? ";" : ":"}]`)) : value;
+    if (!Array.isArray(list) || !list.every((p) => typeof p === "string")) return { ok: false };
+    const paths = list.map((p: string) => p.trim()).filter((p) => p !== "");
+    return paths.length === list.length || typeof value === "string" ? { ok: true, value: paths } : { ok: false };
+  }
   if (kind === "int") {
     const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
     return Number.isInteger(n) && n >= 0 ? { ok: true, value: n } : { ok: false };
@@ -81,7 +87,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
     else if (!knownFileKeys.has(key)) warnings.push(`${filePath}: unknown key "${key}" ignored`);
   }
 
-  const values: Record<string, string | number | boolean | undefined> = {};
+  const values: Record<string, string | number | boolean | readonly string[] | undefined> = {};
   for (const setting of SETTINGS) {
     // [source, value, the environment variable it came from]
     const candidates: Array<[string, unknown, string?]> = [
@@ -91,14 +97,15 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
       ["file", setting.secret ? undefined : file[setting.key]],
     ];
     for (const [source, raw, variable] of candidates) {
-      if (raw === undefined || raw === "") continue;
+      if (raw === undefined || raw === "" || (Array.isArray(raw) && raw.length === 0 && source === "flag")) continue;
       const parsed = coerce(setting.kind, raw);
       if (!parsed.ok) {
-        const expected = setting.kind === "int" ? "whole number >= 0" : setting.kind === "number" ? "number > 0" : setting.kind;
+        const expected = { int: "whole number >= 0", number: "number > 0", paths: "list of paths" }[setting.kind as string] ?? setting.kind;
         errors.push(`${setting.key} (${source}): ${JSON.stringify(raw)} is not a valid ${expected}`);
         break;
       }
-      values[setting.key] = parsed.value;
+      // Paths in a config file are relative to the file, so a project's config works from any folder.
+      values[setting.key] = Array.isArray(parsed.value) ? parsed.value.map((p) => resolve(source === "file" ? dirname(filePath!) : cwd, p)) : parsed.value;
       sources[setting.key] = source;
       if (variable) variables[setting.key] = variable;
       break;
@@ -166,7 +173,7 @@ const SECRET_MASK = "********";
 export function describeConfig(loaded: LoadedConfig): Array<{ key: string; value: string; source: string; env: string }> {
   return SETTINGS.map((s) => {
     const value = getPath(loaded.config, s.path);
-    const shown = value === undefined ? "(not set)" : s.secret ? SECRET_MASK : String(value);
+    const shown = value === undefined ? "(not set)" : s.secret ? SECRET_MASK : Array.isArray(value) ? value.join(", ") || "(none)" : String(value);
     return { key: s.key, value: shown, source: loaded.sources[s.key] ?? "default", env: loaded.variables[s.key] ?? s.env };
   });
 }

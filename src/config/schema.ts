@@ -32,13 +32,16 @@ export interface ChunkevalConfig {
   chunkTimeoutSeconds: number;
   /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
   strategyOptions: Record<string, Record<string, number>>;
+  /** Absolute paths of strategy modules (README "Your own chunker") registered beside the built-in strategies. */
+  strategyModules: readonly string[];
 }
 
-type Kind = "string" | "int" | "number" | "bool";
+/** `paths`: a list of file paths (a file's list, or one string split at commas and the platform's path delimiter). */
+type Kind = "string" | "int" | "number" | "bool" | "paths";
 
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer timeout would fire at once. */
 const MAX_TIMER_SECONDS = 2_000_000;
-type Value = string | number | boolean;
+type Value = string | number | boolean | readonly string[];
 
 /** What a setting's default or resolution may depend on. */
 export interface SettingContext {
@@ -247,6 +250,15 @@ export const SETTINGS: SettingDeclaration[] = [
     secret: true,
     path: "apiKey",
     description: "when set, required on every evaluation route; environment only",
+  }),
+  setting({
+    key: "strategy_modules",
+    env: "CHUNKEVAL_STRATEGY_MODULES",
+    kind: "paths",
+    path: "strategyModules",
+    default: [],
+    description:
+      "JavaScript modules that each add a chunking strategy (paths relative to the config file, or to the current folder for flags and the variable)",
   }),
   setting({
     key: "ingestion_strategy",

@@ -3,7 +3,11 @@
  * snake_case wire shapes (SPEC §2) in one place.
  */
 
-export type StrategyName = "recursive" | "fixed_size" | "semantic" | "contextual_retrieval" | "semantic_parent_child";
+/**
+ * A strategy's registry name: a built-in one (strategies/registry.ts, STRATEGY_NAMES) or one a
+ * strategy module (`--strategy-module`) brings.
+ */
+export type StrategyName = string;
 
 /** A structural unit of an extracted document, with its offsets in the extracted text. */
 export interface Block {

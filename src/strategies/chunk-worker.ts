@@ -3,20 +3,26 @@ import { serveTasks } from "../worker-threads.js";
 import type { StoredDocument } from "../domain/types.js";
 import { blocksWithText, type BlockShape } from "../domain/blocks.js";
 import { createStrategyRegistry } from "./registry.js";
+import { loadStrategyModule } from "./strategy-module.js";
 
 /**
- * A chunking worker thread: {strategy, options, document, llm} -> the strategy's drafts (the
+ * A chunking worker thread: {strategy, module, options, document, llm} -> the strategy's drafts (the
  * document comes with its blocks' texts left out, see domain/blocks.ts). The
  * embedder and the LLM stay in the thread that asked (with their caches and meters); the
- * strategy reaches them through `call`, so only the chunking's own work runs here.
+ * strategy reaches them through `call`, so only the chunking's own work runs here. A strategy
+ * module's strategy is recreated from its file (imported once per contents; its options carry
+ * the contents' hash, so a file edited since the asking thread loaded it is refused, not used).
  */
 const registry = createStrategyRegistry();
 
 type SentDocument = Omit<StoredDocument, "blocks"> & { blocks: BlockShape[] };
 
-serveTasks(parentPort!, async (message: { strategy: string; options: Record<string, number>; document: SentDocument; llm: string | null }, call) => {
+type ChunkTask = { strategy: string; module: string | null; options: Record<string, number>; document: SentDocument; llm: string | null };
+
+serveTasks(parentPort!, async (message: ChunkTask, call) => {
   const document: StoredDocument = { ...message.document, blocks: blocksWithText(message.document.blocks, message.document.text) };
-  const strategy = await registry.get(message.strategy).create(message.options);
+  const definition = message.module === null ? registry.get(message.strategy) : await loadStrategyModule(message.module);
+  const strategy = await definition.create(message.options);
   const embed = (texts: string[]): Promise<Float32Array[]> => call({ embed: texts });
   const llm = message.llm === null ? undefined : { name: message.llm, complete: (prompt: string): Promise<string> => call({ complete: prompt }) };
   return { result: await strategy.chunk({ document, embed, llm }) };

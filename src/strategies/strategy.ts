@@ -37,6 +37,8 @@ export interface ChunkingStrategy {
   readonly retrieval: RetrievalMode;
   /** Options in effect after defaults, recorded with the chunks. */
   readonly options: Readonly<Record<string, number>>;
+  /** The file of a strategy module (strategy-module.ts): a chunking worker imports it to recreate the strategy. */
+  readonly module?: string;
   chunk(context: ChunkingContext): Promise<ChunkDraft[]>;
 }
 

@@ -39,7 +39,7 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
     assert.equal(result.document_id, doc.id);
     assert.deepEqual(
       result.strategies_completed.map((s: any) => s.strategy),
-      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"],
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child", "structure"],
     );
     for (const s of result.strategies_completed) {
       assert.equal(s.status, "completed");
@@ -127,7 +127,10 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
     const doc = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout);
     const unknown = await runCli(["process", doc.id, "-s", "recursive,sliding"], env);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child, or all\)/);
+    assert.match(
+      unknown.stderr,
+      /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child, structure, or all\)/,
+    );
 
     const unprocessed = await runCli(["ask", doc.id, "Anything?", "-s", "semantic"], env);
     assert.equal(unprocessed.code, 1);

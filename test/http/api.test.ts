@@ -34,7 +34,7 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     const strategies = await t.request("GET", "/strategies");
     assert.deepEqual(
       strategies.body.strategies.map((s: any) => s.name),
-      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child"],
+      ["recursive", "fixed_size", "semantic", "contextual_retrieval", "semantic_parent_child", "structure"],
     );
     assert.ok(strategies.body.strategies.every((s: any) => typeof s.description === "string"));
     const recursive = strategies.body.strategies.find((s: any) => s.name === "recursive");

@@ -74,7 +74,7 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
       ["recursive@top_k=3", "recursive", "recursive@top_k=10"],
       "the configured top_k (5) is the plain strategy",
     );
-    assert.equal((await keys("all")).length, 5);
+    assert.equal((await keys("all")).length, 6, "all is every built-in strategy");
     assert.equal((await keys("recursive", { sweep: ["recursive:chunk_size=128,256,512:chunk_overlap=0,32"] })).length, 6, "recursive is in the grid already");
 
     const refused = async (strategies: string, pattern: RegExp, ErrorClass: Function = ValidationError) => {

@@ -24,6 +24,7 @@ const OPTIONS: Record<string, Array<Record<string, number>>> = {
   fixed_size: [{}, { chunk_size: 64, chunk_overlap: 8 }, { chunk_size: 8, chunk_overlap: 2 }],
   semantic: [{}, { min_tokens: 8, max_tokens: 40 }],
   semantic_parent_child: [{}, { child_size: 16, child_overlap: 4 }],
+  structure: [{}, { max_tokens: 64, min_tokens: 8 }],
 };
 
 function documentOf(name: string, text: string): StoredDocument {
@@ -142,6 +143,25 @@ const PINNED: Record<string, string> = {
   'semantic {"min_tokens":8,"max_tokens":40} no white space at all': "54:4892d5a5df46128a",
   "semantic_parent_child {} no white space at all": "27:292c5f3be0f22ba8",
   'semantic_parent_child {"child_size":16,"child_overlap":4} no white space at all': "114:8be41d3400314ba8",
+  // structure: pinned when it was added (no earlier output to compare with).
+  "structure {} handbook": "16:25252f0f7580871a",
+  'structure {"max_tokens":64,"min_tokens":8} handbook': "94:ed667d5ab63887e0",
+  "structure {} prose": "20:50e8b9563faab2f8",
+  'structure {"max_tokens":64,"min_tokens":8} prose': "166:a1394da5820c155c",
+  "structure {} long words in prose": "14:9cca9b2f3f2b8ce5",
+  'structure {"max_tokens":64,"min_tokens":8} long words in prose': "103:72cd8d0e92ab1896",
+  "structure {} single long word": "5:53eb33ea81b99a0d",
+  'structure {"max_tokens":64,"min_tokens":8} single long word': "33:5713fa50e5a37c14",
+  "structure {} repeated paragraph": "13:d45f2b4a8b4f3712",
+  'structure {"max_tokens":64,"min_tokens":8} repeated paragraph': "125:3234e13c129fca31",
+  "structure {} repeated sentence without breaks": "3:95a425d1d7076919",
+  'structure {"max_tokens":64,"min_tokens":8} repeated sentence without breaks': "18:4c00bf61678df861",
+  "structure {} punctuation run": "2:d3f5479a6fd69e6e",
+  'structure {"max_tokens":64,"min_tokens":8} punctuation run': "11:08fbc3829cbada69",
+  "structure {} odd white space": "3:200b1ccd45d9ef2a",
+  'structure {"max_tokens":64,"min_tokens":8} odd white space': "20:b7d2d79e71a2c118",
+  "structure {} no white space at all": "4:79ef2d1377591f4b",
+  'structure {"max_tokens":64,"min_tokens":8} no white space at all': "34:d9cf0e468d51a1d3",
 };
 
 test("chunkers produce exactly the pinned chunks on the handbook and the stress texts", async () => {

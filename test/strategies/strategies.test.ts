@@ -145,7 +145,7 @@ test("options are validated when a strategy is created", async () => {
 test("an unknown strategy name is an error that lists the valid ones", () => {
   assert.throws(
     () => registry.get("sliding"),
-    /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child\)/,
+    /unknown strategy "sliding" \(valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child, structure\)/,
   );
 });
 

@@ -10,6 +10,7 @@ export interface GlobalOptions {
   config?: string;
   embedder?: string;
   generator?: string;
+  strategyModule?: string[];
   quiet?: boolean;
   json?: boolean;
 }
@@ -19,7 +20,7 @@ export function loadCliConfig(command: Command): LoadedConfig {
   const o = command.optsWithGlobals<GlobalOptions>();
   const loaded = loadConfig({
     configFile: o.config,
-    flags: { data_dir: o.dataDir, embedder: o.embedder, generator: o.generator },
+    flags: { data_dir: o.dataDir, embedder: o.embedder, generator: o.generator, strategy_modules: o.strategyModule },
   });
   if (loaded.errors.length > 0) throw new ValidationError(`invalid configuration: ${loaded.errors.join("; ")}`);
   if (!o.json && !o.quiet) for (const w of loaded.warnings) process.stderr.write(`chunkeval: warning: ${w}\n`);

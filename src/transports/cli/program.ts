@@ -20,6 +20,12 @@ export function buildProgram(): Command {
     .option("--config <file>", "configuration file (default chunkeval.config.{json,yaml} in the current folder)")
     .option("--embedder <spec>", "use | hash | hf:<model-id> | openai:<model> (env CHUNKEVAL_EMBEDDER)")
     .option("--generator <spec>", "extractive | openai:<model> (env CHUNKEVAL_GENERATOR)")
+    .option(
+      "--strategy-module <file>",
+      "a JavaScript module that adds a chunking strategy; repeatable (env CHUNKEVAL_STRATEGY_MODULES, config strategy_modules)",
+      (file: string, previous: string[]) => [...previous, file],
+      [] as string[],
+    )
     .option("-q, --quiet", "no progress output on stderr")
     .showHelpAfterError()
     .exitOverride()

@@ -10,8 +10,11 @@ export function registerInfoCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
       const { createStrategyRegistry } = await import("../../../strategies/registry.js");
+      const { registerStrategyModules } = await import("../../../strategies/strategy-module.js");
       const { listStrategies } = await import("../../../services/strategies.js");
-      const all = listStrategies(createStrategyRegistry());
+      const registry = createStrategyRegistry();
+      await registerStrategyModules(registry, loadCliConfig(command).config.strategyModules);
+      const all = listStrategies(registry);
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ strategies: all });
       for (const s of all) {
         printLine(`${s.name}: ${s.description}`);

@@ -1,0 +1,238 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Block } from "../domain/types.js";
+import { ChunkingError, ValidationError } from "../errors.js";
+import type { Registry } from "../registry.js";
+import type { Span } from "../text/spans.js";
+import { TokenIndex } from "../text/token-index.js";
+import { resolveOptions } from "./options.js";
+import { spansToDrafts } from "./packing.js";
+import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
+
+/**
+ * What a strategy module's `chunk` is given: the extracted text, its structure, and the options in
+ * effect. `P` names the module's parameters (e.g. `"sentences" | "overlap"`) for typed options.
+ */
+export interface StrategyModuleInput<P extends string = string> {
+  /** The document's extracted text; returned offsets index into it. */
+  text: string;
+  /** Headings, paragraphs, list items and table rows with their offsets in `text` (a copy: changing it changes nothing). */
+  blocks: Block[];
+  title: string;
+  /** The format that read the document, e.g. `docx`. */
+  format: string;
+  /** Every declared parameter: its default, or the configured or variant value. */
+  options: Record<P, number>;
+}
+
+/** A chunk as a module returns it: a span of `text` (end exclusive), or the chunk's text itself, which chunkeval locates. */
+export type StrategyModuleChunk = { start: number; end: number } | string;
+
+export interface StrategyModuleParameter<P extends string = string> {
+  /** Lowercase letters, digits and `_`, starting with a letter; used in variants (`name@param=value`). */
+  name: P;
+  description: string;
+  default: number;
+}
+
+/**
+ * A chunking strategy written by a user (`--strategy-module FILE`, config key `strategy_modules`):
+ * the default export or the named export `strategy` of a JavaScript module. See README "Your own
+ * chunker" and examples/strategy-module/. `P` optionally names the parameters, for typed options:
+ * `StrategyModule<"sentences" | "overlap">`.
+ */
+export interface StrategyModule<P extends string = string> {
+  /** Lowercase letters, digits and `_`, starting with a letter; not a built-in strategy's name. */
+  name: string;
+  description: string;
+  parameters?: Array<StrategyModuleParameter<P>>;
+  /** Optional: throws to refuse options (a usage error naming the strategy) before any document is chunked. */
+  validate?(options: Record<P, number>): void;
+  chunk(input: StrategyModuleInput<P>): StrategyModuleChunk[] | Promise<StrategyModuleChunk[]>;
+}
+
+/**
+ * A hidden option every module strategy records with its chunks: a hash of the module file's
+ * contents. Cached chunks are reused only when the recorded options equal the variant's
+ * (services/bench.ts, `ensureProcessed`), and a user who edits their chunker keeps its name and
+ * parameters, so without this the edited module would be benchmarked on the old module's chunks.
+ * It is a number (48 bits of SHA-256) because options are numbers everywhere they are stored.
+ */
+export const MODULE_HASH_OPTION = "module_hash";
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+const RESERVED_PARAMETERS = ["retrieval", "top_k", MODULE_HASH_OPTION];
+const PREVIEW_CHARACTERS = 60;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return JSON.stringify(flat.length > PREVIEW_CHARACTERS ? `${flat.slice(0, PREVIEW_CHARACTERS).trimEnd()}…` : flat);
+}
+
+/**
+ * Turns what a module's `chunk` returned into spans of `text`. Spans are checked (whole numbers,
+ * 0 <= start < end <= text.length). A string is looked for from the end of the previous chunk
+ * (chunks in reading order, no overlap), then from just after the previous chunk's start
+ * (overlapping chunks), then from the start of the text (chunks out of order); its first
+ * occurrence there is its place. A string found nowhere is an error naming the chunk.
+ */
+export function locateChunks(strategy: string, text: string, chunks: unknown): Span[] {
+  if (!Array.isArray(chunks)) throw new ChunkingError(`${strategy}: chunk() must return an array of spans or strings, got ${typeof chunks}`);
+  const spans: Span[] = [];
+  let previous: Span | null = null;
+  for (const [i, item] of chunks.entries()) {
+    const which = `chunk ${i + 1} of ${chunks.length}`;
+    let span: Span;
+    if (typeof item === "string") {
+      if (item.length === 0) throw new ChunkingError(`${strategy}: ${which} is an empty string`);
+      const from: number[] = previous ? [previous.end, previous.start + 1, 0] : [0];
+      let at = -1;
+      for (const start of from) if ((at = text.indexOf(item, start)) !== -1) break;
+      if (at === -1) throw new ChunkingError(`${strategy}: ${which} is not in the document text: ${preview(item)}`);
+      span = { start: at, end: at + item.length };
+    } else if (item !== null && typeof item === "object" && "start" in item && "end" in item) {
+      const { start, end } = item as { start: unknown; end: unknown };
+      const valid =
+        Number.isInteger(start) && Number.isInteger(end) && (start as number) >= 0 && (start as number) < (end as number) && (end as number) <= text.length;
+      if (!valid) {
+        throw new ChunkingError(
+          `${strategy}: ${which} is not a span of the text: {start: ${String(start)}, end: ${String(end)}} ` +
+            `(need whole numbers, 0 <= start < end <= ${text.length})`,
+        );
+      }
+      span = { start: start as number, end: end as number };
+    } else {
+      throw new ChunkingError(`${strategy}: ${which} is neither a string nor {start, end}: ${preview(JSON.stringify(item) ?? String(item))}`);
+    }
+    spans.push(span);
+    previous = span;
+  }
+  return spans;
+}
+
+function checkShape(exported: unknown, fail: (problem: string) => ValidationError): StrategyModule {
+  if (exported === null || typeof exported !== "object") throw fail("it exports no strategy (a default export or an export named `strategy`, an object)");
+  const m = exported as Record<string, unknown>;
+  if (typeof m.name !== "string" || !NAME.test(m.name)) {
+    throw fail(`"name" must be lowercase letters, digits and _, starting with a letter; got ${JSON.stringify(m.name)}`);
+  }
+  if (m.name === "all") throw fail(`"all" is not a strategy name (it means every strategy)`);
+  if (typeof m.description !== "string" || m.description.trim() === "") throw fail(`"description" must be a non-empty string`);
+  if (typeof m.chunk !== "function") throw fail(`"chunk" must be a function`);
+  if (m.validate !== undefined && typeof m.validate !== "function") throw fail(`"validate", if given, must be a function`);
+  if (m.parameters !== undefined && !Array.isArray(m.parameters)) throw fail(`"parameters" must be an array`);
+  const seen = new Set<string>();
+  for (const [i, p] of ((m.parameters as unknown[] | undefined) ?? []).entries()) {
+    const q = (p ?? {}) as Record<string, unknown>;
+    const which = `parameter ${i + 1}${typeof q.name === "string" ? ` ("${q.name}")` : ""}`;
+    if (typeof q.name !== "string" || !NAME.test(q.name)) throw fail(`${which}: "name" must be lowercase letters, digits and _, starting with a letter`);
+    if (RESERVED_PARAMETERS.includes(q.name)) throw fail(`${which}: "${q.name}" is reserved (${RESERVED_PARAMETERS.join(", ")})`);
+    if (seen.has(q.name)) throw fail(`${which}: declared twice`);
+    seen.add(q.name);
+    if (typeof q.description !== "string") throw fail(`${which}: "description" must be a string`);
+    if (typeof q.default !== "number" || !Number.isFinite(q.default)) throw fail(`${which}: "default" must be a finite number`);
+  }
+  return m as unknown as StrategyModule;
+}
+
+/** The registry entry of a checked module; `hash` is recorded with its chunks (MODULE_HASH_OPTION). */
+function definitionOf(module: StrategyModule, path: string, hash: number): StrategyDefinition {
+  const name = module.name;
+  const parameters: StrategyParameter[] = (module.parameters ?? []).map((p) => ({ name: p.name, description: p.description, default: p.default }));
+  return {
+    name,
+    description: module.description,
+    parameters,
+    async create(given = {}) {
+      const { [MODULE_HASH_OPTION]: pinned, ...rest } = given;
+      // Options recorded by another load of the module (the chunking worker gets the options this
+      // thread resolved) must come from the same file contents, or the chunks would be mislabelled.
+      if (pinned !== undefined && Number(pinned) !== hash) {
+        throw new ValidationError(`${name}: the module ${path} changed since chunkeval loaded it; run the command again (restart \`serve\`)`);
+      }
+      const options = resolveOptions(name, parameters, rest);
+      if (module.validate) {
+        try {
+          module.validate({ ...options });
+        } catch (error) {
+          throw new ValidationError(`${name}: ${messageOf(error)}`);
+        }
+      }
+      const strategy: ChunkingStrategy = {
+        name,
+        retrieval: "dense",
+        options: { ...options, [MODULE_HASH_OPTION]: hash },
+        module: path,
+        async chunk({ document }) {
+          const input: StrategyModuleInput = {
+            text: document.text,
+            blocks: document.blocks.map((b) => ({ ...b })),
+            title: document.title,
+            format: document.format,
+            options: { ...options },
+          };
+          let returned: unknown;
+          try {
+            returned = await module.chunk(input);
+          } catch (error) {
+            throw new ChunkingError(`${name}: chunk() failed: ${messageOf(error)}`);
+          }
+          const index = new TokenIndex(document.text);
+          return spansToDrafts(index, locateChunks(name, document.text, returned));
+        },
+      };
+      return strategy;
+    },
+  };
+}
+
+/**
+ * Imports a strategy module and checks it, as a registry entry. The module is imported under a
+ * URL carrying its content hash: the same contents are imported once per thread, and edited
+ * contents are imported afresh (a long-running server's worker meets them as a changed module).
+ * Anything wrong is a ValidationError naming the file and the problem.
+ */
+export async function loadStrategyModule(file: string, cwd = process.cwd()): Promise<StrategyDefinition> {
+  const path = resolve(cwd, file);
+  const fail = (problem: string) => new ValidationError(`strategy module ${path}: ${problem}`);
+  let source: Buffer;
+  try {
+    source = await readFile(path);
+  } catch (error) {
+    throw fail(`cannot read it (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
+  }
+  const digest = createHash("sha256").update(source).digest("hex");
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(`${pathToFileURL(path).href}?sha256=${digest.slice(0, 16)}`)) as Record<string, unknown>;
+  } catch (error) {
+    throw fail(`cannot import it: ${messageOf(error)}`);
+  }
+  const exported = namespace.default ?? namespace.strategy;
+  return definitionOf(checkShape(exported, fail), path, Number.parseInt(digest.slice(0, 12), 16));
+}
+
+/**
+ * Loads strategy modules into a registry beside the built-in strategies. A module may not take a
+ * name already registered (a built-in strategy's or another module's).
+ */
+export async function registerStrategyModules(registry: Registry<StrategyDefinition>, files: readonly string[], cwd = process.cwd()): Promise<void> {
+  const from = new Map<string, string>();
+  for (const file of files) {
+    const path = resolve(cwd, file);
+    if ([...from.values()].includes(path)) continue; // the same file listed twice
+    const definition = await loadStrategyModule(path);
+    if (registry.names().includes(definition.name)) {
+      const other = from.get(definition.name);
+      throw new ValidationError(
+        `strategy module ${path}: the name "${definition.name}" is taken by ${other ? `the strategy module ${other}` : "a built-in strategy"}; choose another`,
+      );
+    }
+    registry.register(definition);
+    from.set(definition.name, path);
+  }
+}
