@@ -212,7 +212,7 @@ test("collection references: ambiguous and unknown documents are clear errors; b
   }
 });
 
-test("questions for a collection: spread by length (at least one each while the count allows), references name their document, and bench reads them back", async () => {
+test("collection questions: spread by length (one each while the count allows), references name their document, bench reads them", async () => {
   assert.deepEqual(questionQuotas([100, 100, 100], 3), [1, 1, 1]);
   assert.deepEqual(questionQuotas([1000, 100, 100], 8), [6, 1, 1], "one each, the rest by length");
   assert.deepEqual(questionQuotas([100, 300, 200], 2), [0, 1, 1], "fewer questions than documents: the longest get one");

@@ -37,8 +37,10 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
     {
       schema: {
         tags,
-        summary:
-          "Add documents: a JSON body {document_ids} of stored documents, or multipart/form-data with one `file` (uploaded, or reused when the same bytes were uploaded before). Only the added document is ever processed for it.",
+        summary: "Add documents: JSON {document_ids} of stored documents, or multipart/form-data with one `file`",
+        description:
+          "An uploaded file is parsed and stored (or reused when the same bytes were uploaded before). " +
+          "Only the added document is ever processed for the collection: the others keep their chunks.",
         params: idParams("collection_id"),
         consumes: ["application/json", "multipart/form-data"],
       },
