@@ -94,7 +94,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
   const rawVectors = once(async () => {
     await claimedStore();
-    const store = await vectorBackend.openVectors(config.vectorStoreUri, "evaluation", maintenance);
+    const store = await vectorBackend.openVectors(config.vectorStoreUri, "evaluation", {
+      ...maintenance,
+      vectorIndexMinRows: DEFAULTS.evaluationVectorIndexMinRows,
+    });
     openedVectors.push(store);
     return store;
   });

@@ -56,6 +56,8 @@ export const DEFAULTS = {
   vectorMaintenanceDelayMs: 5000,
   /** Rows of a tenant's /v1 points table past which an ANN index replaces exact search. */
   vectorIndexMinRows: 10000,
+  /** Evaluation tables (and collection searches) past this many rows use an ANN index; smaller scopes stay exact. */
+  evaluationVectorIndexMinRows: 20000,
   /** Sweeps (README "Variants and sweeps"): a bench of more variants than this is refused unless --max-variants raises it; */
   maxSweepVariants: 64,
   /** above any of these, a terminal asks before running (and without a terminal, --yes is needed). */

@@ -1,6 +1,6 @@
 import { lancedbBackend } from "./lancedb/backend.js";
 import type { PointsStore, PointsStoreOptions } from "./points-store.js";
-import type { StoreUpkeep, VectorStore } from "./vector-store.js";
+import type { VectorStore, VectorStoreOptions } from "./vector-store.js";
 
 /**
  * The surfaces that keep vectors. Each opens its own namespace of the store (a folder or key
@@ -16,7 +16,7 @@ export interface VectorBackend {
   schemes: string[];
   /** Records the store as this data directory's, or refuses it if another's (before either namespace opens). */
   claim(uri: string, dataDirectoryId: string): Promise<void>;
-  openVectors(uri: string, namespace: VectorNamespace, upkeep: StoreUpkeep): Promise<VectorStore>;
+  openVectors(uri: string, namespace: VectorNamespace, options: VectorStoreOptions): Promise<VectorStore>;
   openPoints(uri: string, namespace: VectorNamespace, options: PointsStoreOptions): Promise<PointsStore>;
 }
 

@@ -22,6 +22,8 @@ export interface VectorScope {
   documentId: string;
   strategy: string;
   generation: string;
+  /** How many vectors it holds, when known: a store may search many rows approximately, few exactly. */
+  chunkCount?: number;
 }
 
 export interface VectorHit {
@@ -36,6 +38,15 @@ export interface StoreUpkeep {
   delayMs: number;
   /** Old versions are deleted once older than this; other processes may still read younger ones. */
   versionRetentionMs: number;
+}
+
+/** How the evaluation store keeps and searches its tables. */
+export interface VectorStoreOptions extends StoreUpkeep {
+  /**
+   * Past this many rows a table gets an ANN index, and a search whose scopes hold at least this
+   * many rows (a large collection's) uses it; smaller scopes are always searched exactly.
+   */
+  vectorIndexMinRows: number;
 }
 
 /**

@@ -38,6 +38,6 @@ export const lancedbBackend: VectorBackend = {
   name: "lancedb",
   schemes: ["s3", "gs", "az"],
   claim: (uri, dataDirectoryId) => claimStore(uri, dataDirectoryId),
-  openVectors: (uri, namespace, upkeep) => LanceVectorStore.open(namespaceUri(uri, namespace), upkeep),
+  openVectors: (uri, namespace, options) => LanceVectorStore.open(namespaceUri(uri, namespace), options),
   openPoints: (uri, namespace, options) => LancePointsStore.open(namespaceUri(uri, namespace), options),
 };

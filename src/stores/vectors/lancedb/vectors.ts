@@ -1,16 +1,16 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
 import { createOrOpenTable } from "./create-table.js";
-import { TableMaintainer, type IndexPlan } from "./maintenance.js";
+import { TableMaintainer, VECTOR_QUERY, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
 import {
   missingVectorsError,
-  type StoreUpkeep,
   type VectorEntry,
   type VectorHit,
   type VectorRow,
   type VectorScope,
   type VectorStore,
+  type VectorStoreOptions,
 } from "../vector-store.js";
 
 function scopeFilter(scope: VectorScope): string {
@@ -28,19 +28,24 @@ function scopesFilter(scopes: VectorScope[]): string {
 }
 
 /**
- * Every search is scoped to one generation of one document's strategy (tens to hundreds of
- * rows), so scalar indexes on the scope columns do the narrowing and the search stays exact.
- * No ANN index is built here: with a filter that selective, LanceDB's prefiltered IVF-PQ search
- * found 0.29 of the exact top 10 and HNSW-SQ was slower than the exact scan of the scope
- * (100k rows, 512 dimensions; README "Scale").
+ * A search scoped to one document's strategy (tens to hundreds of rows) is exact: scalar
+ * indexes on the scope columns do the narrowing. An ANN index would not serve it: with a filter
+ * that selective, LanceDB's prefiltered IVF-PQ search found 0.29 of the exact top 10 and
+ * HNSW-SQ was slower than the exact scan of the scope (100k rows, 512 dimensions; README
+ * "Scale"). A collection's search spans every document's rows, and the exact scan of 110k rows
+ * took 60-90 ms; so a table this large also gets an ANN index, and searches whose scopes hold at
+ * least `vectorIndexMinRows` use it (5.6 ms on the same rows, recall measured by `bench:scale -- --collection`).
  */
-const EVALUATION_INDEXES: IndexPlan = {
-  scalar: [
-    { column: "document_id", kind: "btree" },
-    { column: "strategy", kind: "bitmap" },
-    { column: "generation", kind: "btree" },
-  ],
-};
+function evaluationIndexes(vectorIndexMinRows: number): IndexPlan {
+  return {
+    scalar: [
+      { column: "document_id", kind: "btree" },
+      { column: "strategy", kind: "bitmap" },
+      { column: "generation", kind: "btree" },
+    ],
+    vectorIndexMinRows,
+  };
+}
 
 /**
  * LanceDB at a local path or an object-store URI (the evaluation namespace: every table there
@@ -55,11 +60,11 @@ export class LanceVectorStore implements VectorStore {
 
   private constructor(
     private readonly db: Connection,
-    private readonly maintenance: StoreUpkeep,
+    private readonly options: VectorStoreOptions,
   ) {}
 
-  static async open(uri: string, maintenance: StoreUpkeep): Promise<LanceVectorStore> {
-    return new LanceVectorStore(await connectVectorStore(uri), maintenance);
+  static async open(uri: string, options: VectorStoreOptions): Promise<LanceVectorStore> {
+    return new LanceVectorStore(await connectVectorStore(uri), options);
   }
 
   /** A table per embedder and dimension; the name is kept stable because SQLite records it. */
@@ -70,7 +75,7 @@ export class LanceVectorStore implements VectorStore {
   private maintainer(name: string): TableMaintainer {
     let m = this.maintainers.get(name);
     if (!m) {
-      m = new TableMaintainer(async () => (await this.existing(name))!, EVALUATION_INDEXES, this.maintenance);
+      m = new TableMaintainer(async () => (await this.existing(name))!, evaluationIndexes(this.options.vectorIndexMinRows), this.options);
       this.maintainers.set(name, m);
     }
     return m;
@@ -145,14 +150,13 @@ export class LanceVectorStore implements VectorStore {
     // Only a processed strategy is searched, so its table exists; if the store cannot find it
     // (deleted, or an object store that lists no tables), answering from nothing would hide it.
     if (!t) throw missingVectorsError();
-    const rows = await t
-      .vectorSearch(Array.from(vector))
-      .distanceType("cosine")
-      .where(scopesFilter(scopes))
-      .select(["chunk_id", "_distance"])
-      .limit(limit)
-      .toArray();
-    return rows.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
+    const query = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(scopesFilter(scopes)).select(["chunk_id", "_distance"]).limit(limit);
+    const rows = scopes.reduce((n, s) => n + (s.chunkCount ?? 0), 0);
+    // HNSW refuses a search breadth below the candidates it must return (limit x refine factor).
+    if (rows >= this.options.vectorIndexMinRows) query.refineFactor(VECTOR_QUERY.refineFactor).ef(Math.max(VECTOR_QUERY.ef, limit * VECTOR_QUERY.refineFactor));
+    else query.bypassVectorIndex();
+    const found = await query.toArray();
+    return found.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
   }
 
   async deleteGeneration(table: string, scope: VectorScope): Promise<void> {
