@@ -22,7 +22,7 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 
 export interface BenchInput extends RunOptions {
-  /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
+  /** An existing document id, or a document file to upload (reused if the same bytes were uploaded before). */
   document: { id: string } | { filename: string; bytes: Buffer };
   questions: QuestionInput[];
   /** Where the questions came from, for the report and error messages. */

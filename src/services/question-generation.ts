@@ -13,7 +13,7 @@ import type { ServiceContext } from "./context.js";
 import { findOrUploadDocument, requireDocument, type UploadInput } from "./documents.js";
 
 export interface GenerateQuestionsInput extends RunOptions {
-  /** An existing document id, or a Word file to upload (reused if the same bytes were uploaded before). */
+  /** An existing document id, or a document file to upload (reused if the same bytes were uploaded before). */
   document: { id: string } | UploadInput;
   count: number;
   /** `openai:<model>` for LLM questions, `template` for the offline generator; default: the configured generator. */

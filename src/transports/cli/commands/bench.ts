@@ -141,7 +141,7 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
   }
 }
 
-/** A document argument: a Word file to upload (reused when uploaded before) or a stored document id. */
+/** A document argument: a document file to upload (reused when uploaded before) or a stored document id. */
 export async function resolveDocument(app: Chunkeval, target: string) {
   if (isDocumentPath(target) || existsSync(target)) {
     return { filename: basename(target), bytes: await readInputFile(target, app.config.maxUploadMb) };
@@ -154,7 +154,7 @@ export function registerBenchCommand(program: Command): void {
   program
     .command("bench")
     .description("benchmark strategies over a questions file; stores an experiment, prints a scorecard, optionally writes a report")
-    .argument("[doc]", "document id, or a .docx/.doc file (uploaded and processed if needed)")
+    .argument("[doc]", "document id, or a .docx/.doc/.pdf/.md/.txt/.html file (uploaded and processed if needed)")
     .option("--questions <file>", "questions file (.json, .jsonl, .yaml)")
     .option("-s, --strategies <list>", "comma-separated strategy names or variants (name@param=value:param=value), or all (the default without --sweep)")
     .option("--sweep <name:param=v1,v2:param=v1,v2>", "benchmark every combination of the values (repeatable)", (v: string, all: string[]) => [...all, v], [])
@@ -187,7 +187,7 @@ export function registerBenchCommand(program: Command): void {
         `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
     )
     .action(async (docArg: string | undefined, options: BenchOptions, command: Command) => {
-      const target = await requireArgument(docArg, "doc", "Document id or Word file to benchmark:");
+      const target = await requireArgument(docArg, "doc", "Document id or document file to benchmark:");
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];

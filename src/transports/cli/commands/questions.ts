@@ -31,7 +31,7 @@ export function registerQuestionsCommand(program: Command): void {
   questions
     .command("generate")
     .description("write a questions file for a document: with an LLM (--generator openai:<model>) or, offline, template questions")
-    .argument("[doc]", "document id, or a .docx/.doc file (uploaded if needed)")
+    .argument("[doc]", "document id, or a .docx/.doc/.pdf/.md/.txt/.html file (uploaded if needed)")
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
     .option("--out <file>", "questions file to write (default: <document name>.questions.json)")
     .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
@@ -53,7 +53,7 @@ export function registerQuestionsCommand(program: Command): void {
         "\nThen: chunkeval bench DOC --questions FILE",
     )
     .action(async (docArg: string | undefined, options: GenerateOptions, command: Command) => {
-      const target = await requireArgument(docArg, "doc", "Document id or Word file to write questions for:");
+      const target = await requireArgument(docArg, "doc", "Document id or document file to write questions for:");
       const globals = command.optsWithGlobals<GlobalOptions>();
       const out = options.out ?? `${basename(target, extname(target))}.questions.json`;
       await withChunkeval(command, async (app) => {
