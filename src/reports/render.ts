@@ -6,6 +6,7 @@ import { barChart, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import { sweepFamilies } from "./sweep.js";
 import { parseVariantKey } from "../domain/variant-key.js";
+import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
@@ -210,7 +211,18 @@ function viewModel(input: ReportInput, view: ReportView) {
     perStrategy: strategies
       .map((s) => {
         const r = input.results[s]?.[i];
-        return r ? { strategy: s, ...r, chunks: r.retrieved.map((c, rank) => ({ ...c, rank: rank + 1, segments: highlight(c, r.references) })) } : null;
+        return r
+          ? {
+              strategy: s,
+              ...r,
+              chunks: r.retrieved.map((c, rank) => ({
+                ...c,
+                rank: rank + 1,
+                pages: pageLabel(input.chunkMap?.pages ?? [], c.start, c.end),
+                segments: highlight(c, r.references),
+              })),
+            }
+          : null;
       })
       .filter(Boolean),
   }));
