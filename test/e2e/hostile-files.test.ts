@@ -9,7 +9,16 @@ import { runCli } from "../helpers/cli.js";
 import { buildOverlappingZip, buildZip, deflated, packDocx, repeatedDeflate, unpackDocx } from "../helpers/zip.js";
 import { startServe } from "../../scripts/load-helpers.js";
 import { storedPointRows } from "../helpers/stored-points.js";
-import { buildEncryptedPdf, buildFlateBomb, buildImageOnlyPdf, buildPageTreeBomb, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
+import {
+  buildEncryptedPdf,
+  buildFlateBomb,
+  buildGraphicsStateBomb,
+  buildImageOnlyPdf,
+  buildLzwBomb,
+  buildPageTreeBomb,
+  buildPdf,
+  layoutParagraphs,
+} from "../helpers/pdf.js";
 
 const MB = 1024 * 1024;
 const PARAGRAPH = Buffer.from("<w:p><w:r><w:t>a</w:t></w:r></w:p>");
@@ -100,6 +109,20 @@ const CASES: HostileCase[] = [
     documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb \(100 MB\)/ },
     v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
     cli: /stream\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/,
+  },
+  {
+    name: "PDF stream bomb: LZW inflating to 300 MB",
+    filename: "lzw.pdf",
+    bytes: async () => buildLzwBomb(300),
+    documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
+  },
+  {
+    name: "PDF nesting bomb: 100,000 nested graphics states",
+    filename: "nested.pdf",
+    bytes: async () => buildGraphicsStateBomb(100_000),
+    documents: { status: 400, type: "ChunkingError", message: /nests graphics states \(q operators\) more than 256 deep/ },
+    v1: { status: 400, code: "unprocessable_document", message: /nests graphics states/ },
   },
   {
     name: "HTML bomb: 100,000 nested divs",

@@ -221,3 +221,65 @@ function zlibRepeated(block: Buffer, times: number, tail: Buffer): Buffer {
   const one = deflateRawSync(block, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: times }, () => one), deflateRawSync(tail), Buffer.alloc(4)]);
 }
+
+/**
+ * LZWDecode data (EarlyChange 1) of the given codes followed by end-of-data, packed at the widths
+ * a decoder reads them with: 9 bits, growing as its table fills (an entry per code after the first).
+ */
+function packLzw(codes: number[]): Buffer {
+  const out: number[] = [];
+  let acc = 0;
+  let held = 0;
+  let tableLength = 258;
+  let bits = 9;
+  const write = (code: number) => {
+    acc = (acc << bits) | code;
+    held += bits;
+    while (held >= 8) {
+      out.push((acc >>> (held - 8)) & 255);
+      held -= 8;
+    }
+    acc &= (1 << held) - 1;
+  };
+  codes.forEach((code, i) => {
+    write(code);
+    if (i > 0 && tableLength < 4096) tableLength++;
+    if (tableLength + 1 >= 1 << bits && bits < 12) bits++;
+  });
+  write(257);
+  if (held > 0) out.push((acc << (8 - held)) & 255);
+  return Buffer.from(out);
+}
+
+/** One page whose content stream is LZWDecode data: `text` as literal codes (no compression). */
+export function buildLzwPdf(text: string): Buffer {
+  const content = packLzw([...Buffer.from(`BT /F1 12 Tf 72 700 Td (${escapePdfString(text)}) Tj ET\n`, "latin1")]);
+  return singleContentPdf("<< /Filter /LZWDecode >>", content);
+}
+
+/**
+ * The LZW bomb: spaces coded as ever longer runs until the table is full, then its longest run
+ * (3,839 spaces in 12 bits) repeated, about 2,500:1; `inflatedMb` of spaces in a few hundred KB.
+ */
+export function buildLzwBomb(inflatedMb: number): Buffer {
+  const codes = [0x20];
+  for (let code = 258; code < 4096; code++) codes.push(code);
+  const repeats = Math.ceil((inflatedMb * 1024 * 1024) / 3839);
+  for (let i = 0; i < repeats; i++) codes.push(4095);
+  return singleContentPdf("<< /Filter /LZWDecode >>", packLzw(codes));
+}
+
+/** One page whose content stream nests `depth` graphics states (q) before its text: a CPU bomb for pdfjs. */
+export function buildGraphicsStateBomb(depth: number): Buffer {
+  return singleContentPdf("<< >>", Buffer.from(`${"q ".repeat(depth)}BT /F1 12 Tf 72 700 Td (nested) Tj ET\n`));
+}
+
+function singleContentPdf(dict: string, content: Buffer): Buffer {
+  return serialise([
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: "<< /Type /Pages /Kids [4 0 R] /Count 1 >>" },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" },
+    { body: dict, stream: content },
+  ]);
+}

@@ -5,6 +5,7 @@ import { ChunkingError, DocumentLimitError } from "../../src/errors.js";
 import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
 import type { ParsedDocument } from "../../src/domain/types.js";
 import { buildDocx } from "../helpers/documents.js";
+import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf } from "../helpers/pdf.js";
 import { buildEncryptedPdf, buildFlateBomb, buildImageOnlyPdf, buildManyPagesPdf, buildPageTreeBomb, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 /** Every block is exactly the document text between its offsets. */
@@ -200,6 +201,27 @@ test("a PDF whose content stream inflates past max_unpacked_mb is refused before
   // Under the limit it is read (the one text operator after 20 MB of spaces).
   const small = await parseDocument(buildFlateBomb(20), "small.pdf");
   assert.equal(small.text, "bomb");
+});
+
+test("LZW content is read; an LZW bomb is refused at max_unpacked_mb like a Flate one", async () => {
+  assert.equal((await parseDocument(buildLzwPdf("Text coded with LZW."), "lzw.pdf")).text, "Text coded with LZW.");
+  const bomb = buildLzwBomb(300);
+  assert.ok(bomb.length < 512 * 1024, `${bomb.length} bytes`);
+  const started = performance.now();
+  await rejects(bomb, "lzw-bomb.pdf", DocumentLimitError, /lzw-bomb\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/);
+  assert.ok(performance.now() - started < 10_000, `${performance.now() - started} ms`);
+});
+
+test("a content stream nesting graphics states 100,000 deep (minutes of pdfjs CPU) is refused at once", async () => {
+  const started = performance.now();
+  await rejects(
+    buildGraphicsStateBomb(100_000),
+    "nested.pdf",
+    ChunkingError,
+    /nested\.pdf: a content stream nests graphics states \(q operators\) more than 256 deep/,
+  );
+  assert.ok(performance.now() - started < 5_000);
+  assert.equal((await parseDocument(buildGraphicsStateBomb(20), "ok.pdf")).text, "nested");
 });
 
 test("HTML bombs are refused at the element or depth limit, fast", async () => {
