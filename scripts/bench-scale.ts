@@ -10,6 +10,8 @@
  * The /v1 collection holds the corpus once per tenant (`--v1-tenants`, default 3), each in the
  * tenant's own table, and searches are the first tenant's.
  *
+ * With `-- --collection`, scripts/bench-scale-collection.ts measures a collection of every format instead.
+ *
  *   npm run bench:scale [-- --documents N] [-- --use-documents M] [-- --v1-tenants K] [-- --requests R] [-- --data-dir DIR]
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -22,6 +24,12 @@ import { loadConfig } from "../src/config/load.js";
 import { STRATEGY_NAMES } from "../src/strategies/registry.js";
 import { measure, startServe } from "./load-helpers.js";
 import { generateDocument, seeded } from "./scale-corpus.js";
+
+// `-- --collection`: the collection figures (every format, parsing against its library) instead.
+if (process.argv.includes("--collection")) {
+  await import("./bench-scale-collection.js");
+  process.exit();
+}
 
 const { values } = parseArgs({
   options: {
