@@ -88,3 +88,37 @@ test("/collections: create, add by id and by upload, benchmark with collection_i
     await t.close();
   }
 });
+
+test("/collections: malformed input is a 4xx with the error body, never a 500, and stores nothing", async () => {
+  const t = await startTestServer();
+  try {
+    const id = (await t.request("POST", "/collections", { name: "c" })).body.id as string;
+    const cases: Array<[string, string, unknown, Record<string, string>?]> = [
+      ["POST", "/collections", { name: "x".repeat(101) }],
+      ["POST", "/collections", { name: "" }],
+      ["POST", "/collections", { name: "ok", extra: 1 }],
+      ["POST", "/collections", { name: "ok", document_ids: "doc_1" }],
+      ["POST", "/collections", "{not json"],
+      ["POST", `/collections/${id}/documents`, { document_ids: [1, 2] }],
+      ["POST", `/collections/${id}/documents`, "[]"],
+      ["POST", `/collections/${id}/documents`, "--x\r\nbroken", { "content-type": "multipart/form-data; boundary=x" }],
+      ["POST", `/collections/${id}/documents`, "plain", { "content-type": "text/plain" }],
+      ["POST", "/benchmarks", { collection_id: "", questions: [{ question: "q" }] }],
+      ["POST", "/benchmarks", { collection_id: id, questions: [{ question: "q" }], top_k: 1e9 }],
+    ];
+    for (const [method, path, body, headers] of cases) {
+      const r = await t.request(method, path, body, headers);
+      assert.ok(r.status >= 400 && r.status < 500, `${method} ${path} ${JSON.stringify(body).slice(0, 60)}: ${r.status} ${r.text.slice(0, 200)}`);
+      assert.equal(typeof r.body?.detail, "string", `${path}: {detail, type}`);
+      assert.equal(typeof r.body?.type, "string");
+    }
+    const list = await t.request("GET", "/collections");
+    assert.deepEqual(
+      list.body.items.map((c: any) => [c.name, c.documents.length]),
+      [["c", 0]],
+      "nothing was created or added",
+    );
+  } finally {
+    await t.close();
+  }
+});
