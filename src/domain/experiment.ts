@@ -95,6 +95,13 @@ export interface ExperimentDetails {
   stageSeconds: { processing: number; retrieval: number; generation: number; judging: number };
   embeddings: { computed: number; cached: number };
   stoppedEarly: string | null;
+  /**
+   * How the questions' reference excerpts were found in the text (absent before this was
+   * recorded): as written (`exact`), up to white space (`normalised`), approximately (`fuzzy`:
+   * markup or typography differs), at their offsets (`offsets`) or near them (`relocated`: the
+   * offsets pointed elsewhere, e.g. into a Markdown source with its markup).
+   */
+  referencesLocated?: Record<string, number>;
 }
 
 /** The best strategy's composite against another's, paired over the same questions. */

@@ -3,6 +3,7 @@ import { basename, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
+import { matchExcerpt } from "../text/excerpt-match.js";
 
 /** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
@@ -23,6 +24,8 @@ export interface QuestionInput {
 export interface LocatedReference extends Span {
   text: string;
   documentId: string;
+  /** How it was found (see {@link locateExcerpt}); counted in the experiment's details. */
+  located: ReferenceLocation;
 }
 
 /** A document questions are resolved against: one of a collection, or the only one. */
@@ -124,16 +127,43 @@ export function parseQuestionsText(source: string, extension: string, text: stri
   throw new ValidationError(`${source}: questions files are .json, .jsonl, .yaml or .yml`);
 }
 
-/** Finds an excerpt in a text: exactly first, then ignoring differences in white space. */
-export function locateExcerpt(text: string, excerpt: string): Span | null {
-  const exact = text.indexOf(excerpt);
-  if (exact !== -1) return { start: exact, end: exact + excerpt.length };
-  const words = excerpt
-    .trim()
-    .split(/\s+/)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const match = new RegExp(words.join("\\s+")).exec(text);
-  return match ? { start: match.index, end: match.index + match[0].length } : null;
+/**
+ * How alike an excerpt and a passage must be (character-bigram Dice over letters and digits)
+ * for the passage to stand for a reference that is not in the text as written: markup the
+ * parser stripped (`**bold**`, `[link](url)`, list markers), typographic quotes and dashes.
+ */
+export const REFERENCE_MIN_SIMILARITY = 0.9;
+
+/** How a reference was found: as written, up to white space, approximately, or at its given offsets (or near them). */
+export type ReferenceLocation = "exact" | "normalised" | "fuzzy" | "offsets" | "relocated";
+
+/** Every start of `needle` in `text` (a bounded number), for choosing the one nearest a hint. */
+function occurrences(text: string, pattern: RegExp, limit = 1000): Span[] {
+  const out: Span[] = [];
+  for (const m of text.matchAll(pattern)) {
+    out.push({ start: m.index, end: m.index + m[0].length });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+const nearest = (spans: Span[], near: number | undefined) =>
+  near === undefined ? spans[0]! : spans.reduce((best, s) => (Math.abs(s.start - near) < Math.abs(best.start - near) ? s : best));
+
+/**
+ * Finds an excerpt in a text: as written first, then ignoring differences in white space, then
+ * (when neither finds it) the most similar passage if it is at least REFERENCE_MIN_SIMILARITY
+ * alike. With `near`, of several occurrences the one starting nearest it is taken.
+ */
+export function locateExcerpt(text: string, excerpt: string, near?: number): (Span & { method: "exact" | "normalised" | "fuzzy" }) | null {
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const exact = occurrences(text, new RegExp(escape(excerpt), "g"));
+  if (exact.length > 0) return { ...nearest(exact, near), method: "exact" };
+  const words = excerpt.trim().split(/\s+/).map(escape);
+  const loose = occurrences(text, new RegExp(words.join("\\s+"), "g"));
+  if (loose.length > 0) return { ...nearest(loose, near), method: "normalised" };
+  const fuzzy = matchExcerpt(text, excerpt);
+  return fuzzy && fuzzy.similarity >= REFERENCE_MIN_SIMILARITY ? { start: fuzzy.start, end: fuzzy.end, method: "fuzzy" } : null;
 }
 
 /** The document a reference names: by id, file name, or file name without its folder. */
@@ -159,30 +189,37 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
-    references: item.references.map((ref, r) => {
+    references: item.references.map((ref, r): LocatedReference => {
       const field = `${source}: ${describeItem(index, item)}: references[${r}]`;
       const candidates = ref.document !== undefined ? [namedDocument(documents, ref.document, field)] : documents;
       if (ref.start !== undefined && ref.end !== undefined) {
         if (candidates.length > 1) throw new ValidationError(`${field}: offsets need the document they point into ("document": file name)`);
-        const text = candidates[0]!.text;
-        if (ref.end > text.length || normalise(text.slice(ref.start, ref.end)) !== normalise(ref.text)) {
-          throw new ValidationError(`${field}: the text at ${ref.start}-${ref.end} does not match the excerpt`);
+        const document = candidates[0]!;
+        if (ref.end <= document.text.length && normalise(document.text.slice(ref.start, ref.end)) === normalise(ref.text)) {
+          return { text: ref.text, start: ref.start, end: ref.end, documentId: document.id, located: "offsets" };
         }
-        return { text: ref.text, start: ref.start, end: ref.end, documentId: candidates[0]!.id };
+        // Offsets into the source file (Markdown with its markup, say) differ from the extracted
+        // text's: the excerpt is found by its text instead, the occurrence nearest the offsets.
+        const found = locateExcerpt(document.text, ref.text, ref.start);
+        if (!found) throw new ValidationError(`${field}: the text at ${ref.start}-${ref.end} does not match the excerpt, which is not in the document either`);
+        return { text: ref.text, start: found.start, end: found.end, documentId: document.id, located: "relocated" };
       }
-      const found = candidates.flatMap((d) => {
+      const located = candidates.flatMap((d) => {
         const span = locateExcerpt(d.text, ref.text);
         return span ? [{ document: d, span }] : [];
       });
-      if (found.length === 0) {
+      if (located.length === 0) {
         const where = candidates.length === 1 ? "the document" : `any of the ${candidates.length} documents`;
         throw new ValidationError(`${field}: excerpt not found in ${where}: "${ref.text.slice(0, 80)}"`);
       }
-      if (found.length > 1) {
-        const names = found.map((f) => f.document.filename).slice(0, 5);
-        throw new ValidationError(`${field}: the excerpt is in ${found.length} documents (${names.join(", ")}): name its "document"`);
+      // An excerpt found as written somewhere is not also looked for approximately elsewhere.
+      const best = located.some((l) => l.span.method !== "fuzzy") ? located.filter((l) => l.span.method !== "fuzzy") : located;
+      if (best.length > 1) {
+        const names = best.map((f) => f.document.filename).slice(0, 5);
+        throw new ValidationError(`${field}: the excerpt is in ${best.length} documents (${names.join(", ")}): name its "document"`);
       }
-      return { text: ref.text, ...found[0]!.span, documentId: found[0]!.document.id };
+      const { document, span } = best[0]!;
+      return { text: ref.text, start: span.start, end: span.end, documentId: document.id, located: span.method };
     }),
   }));
 }

@@ -212,6 +212,12 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
   return plan;
 }
 
+function countBy(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
 /**
  * Which document a question belongs to in a collection's per-document breakdown: the one
  * every reference lies in, or null when they span several documents or there are none.
@@ -498,6 +504,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
     fullRunEstimate,
     stageSeconds: { processing: processingSeconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
+    referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

@@ -40,10 +40,42 @@ test("every bundled questions file locates all its references in its example", a
 test("offsets are found exactly, then ignoring white space, and given offsets are checked", () => {
   const text = "Alpha beta.\n\nGamma   delta epsilon.";
   const [q] = resolveQuestions("f", validateQuestions("f", [{ question: "q", references: ["Gamma delta"], expected_answer: null }]), text);
-  assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26, documentId: "" });
+  assert.deepEqual(q!.references[0], { text: "Gamma delta", start: 13, end: 26, documentId: "", located: "normalised" });
+  const [given] = resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 6, end: 10 }] }]), text);
+  assert.deepEqual(given!.references[0], { text: "beta", start: 6, end: 10, documentId: "", located: "offsets" });
   assert.throws(
-    () => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "beta", start: 0, end: 4 }] }]), text),
-    /the text at 0-4 does not match/,
+    () => resolveQuestions("f", validateQuestions("f", [{ question: "q", references: [{ text: "zeta", start: 0, end: 4 }] }]), text),
+    /the text at 0-4 does not match the excerpt, which is not in the document either/,
+  );
+});
+
+test("references copied from a source with markup or other typography are located approximately; offsets into the source are relocated", () => {
+  // The extracted text of a Markdown file: markup stripped, curly apostrophe as the author typed it.
+  const text = "Lamp service\n\nThe harbour lamp is serviced every March by the coastal trust.\n\nI’ve kept the keys in the blue ledger since 2019.";
+  const items = validateQuestions("q.json", [
+    { question: "When?", references: ["The harbour **lamp** is serviced every _March_ by the coastal trust."] },
+    { question: "Keys?", references: ["I've kept the keys in the blue ledger since 2019."] },
+    // Offsets into the Markdown source ("# Lamp service\n\n" is 16 characters, not 14): relocated near them.
+    { question: "Who?", references: [{ text: "by the coastal trust", start: 62, end: 82 }] },
+  ]);
+  const [markup, quote, offsets] = resolveQuestions("q.json", items, text);
+  assert.equal(markup!.references[0]!.located, "fuzzy");
+  assert.equal(text.slice(markup!.references[0]!.start, markup!.references[0]!.end), "The harbour lamp is serviced every March by the coastal trust.");
+  assert.equal(quote!.references[0]!.located, "fuzzy");
+  assert.equal(text.slice(quote!.references[0]!.start, quote!.references[0]!.end), "I’ve kept the keys in the blue ledger since 2019.");
+  assert.deepEqual(
+    [offsets!.references[0]!.located, text.slice(offsets!.references[0]!.start, offsets!.references[0]!.end)],
+    ["relocated", "by the coastal trust"],
+  );
+  // A passage that is only somewhat alike is not taken for the reference.
+  assert.throws(
+    () =>
+      resolveQuestions(
+        "q.json",
+        validateQuestions("q.json", [{ question: "q", references: ["The harbour bell is rung every May by the coastal guard."] }]),
+        text,
+      ),
+    /excerpt not found in the document/,
   );
 });
 
