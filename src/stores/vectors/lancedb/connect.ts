@@ -19,6 +19,10 @@ export function isObjectStoreUri(uri: string): boolean {
  * the environment (`AWS_*`, `GOOGLE_*`, `AZURE_*`), so secrets never enter the configuration.
  */
 export async function connectVectorStore(uri: string): Promise<Connection> {
+  // Lance's Rust logger warns on every ANN index build, into the user's terminal, that a future
+  // release will leave centroids out of index statistics unless this is set; chunkeval never
+  // reads those statistics, so it opts in to the new behaviour (a user's own setting stands).
+  process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= "false";
   const lancedb = await import("@lancedb/lancedb");
   return lancedb.connect(uri, { readConsistencyInterval: isObjectStoreUri(uri) ? READ_CONSISTENCY_SECONDS.objectStore : READ_CONSISTENCY_SECONDS.local });
 }
