@@ -22,6 +22,15 @@ export const DEFAULTS = {
   maxUnpackedMb: 100,
   maxCompressionRatio: 100,
   maxZipEntries: 1000,
+  /**
+   * A PDF's pages (read from its page tree before any page is), and an HTML file's elements and
+   * nesting depth (counted while streaming, so a bomb stops at the limit, not at the deadline).
+   * 2,000 pages is a long book; 200,000 elements is several MB of ordinary markup; 256 levels is
+   * far deeper than any real page (browsers' own parsers cap nesting at 512).
+   */
+  maxPdfPages: 2000,
+  maxHtmlElements: 200_000,
+  maxHtmlDepth: 256,
   /** The parsing worker: its deadline and its heap (a 50,000-paragraph .docx needs about 320 MB). */
   parseTimeoutSeconds: 60,
   parseMemoryMb: 512,

@@ -18,7 +18,16 @@ export interface ChunkevalConfig {
   questionsDir: string;
   maxUploadMb: number;
   /** Limits of opening an uploaded file (parsers/limits.ts). */
-  parsing: { maxUnpackedMb: number; maxCompressionRatio: number; maxZipEntries: number; timeoutSeconds: number; memoryMb: number };
+  parsing: {
+    maxUnpackedMb: number;
+    maxCompressionRatio: number;
+    maxZipEntries: number;
+    maxPdfPages: number;
+    maxHtmlElements: number;
+    maxHtmlDepth: number;
+    timeoutSeconds: number;
+    memoryMb: number;
+  };
   maxJsonBodyKb: number;
   maxBackgroundJobs: number;
   ingestion: { strategy: string; maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
@@ -178,7 +187,7 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "parsing.maxUnpackedMb",
     default: DEFAULTS.maxUnpackedMb,
     min: 1,
-    description: "largest unpacked size of a .docx package, checked before parsing",
+    description: "largest unpacked size of a .docx package or of a PDF's compressed streams, checked before parsing",
   }),
   setting({
     key: "max_compression_ratio",
@@ -197,6 +206,33 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.maxZipEntries,
     min: 1,
     description: "most entries of a .docx package, checked before parsing",
+  }),
+  setting({
+    key: "max_pdf_pages",
+    env: "CHUNKEVAL_MAX_PDF_PAGES",
+    kind: "int",
+    path: "parsing.maxPdfPages",
+    default: DEFAULTS.maxPdfPages,
+    min: 1,
+    description: "most pages of a PDF, read from its page tree before any page is",
+  }),
+  setting({
+    key: "max_html_elements",
+    env: "CHUNKEVAL_MAX_HTML_ELEMENTS",
+    kind: "int",
+    path: "parsing.maxHtmlElements",
+    default: DEFAULTS.maxHtmlElements,
+    min: 1,
+    description: "most elements of an HTML file, counted while it is read",
+  }),
+  setting({
+    key: "max_html_depth",
+    env: "CHUNKEVAL_MAX_HTML_DEPTH",
+    kind: "int",
+    path: "parsing.maxHtmlDepth",
+    default: DEFAULTS.maxHtmlDepth,
+    min: 1,
+    description: "deepest element nesting of an HTML file, counted while it is read",
   }),
   setting({
     key: "parse_timeout_seconds",

@@ -17,6 +17,8 @@ export interface Block {
   text: string;
   start: number;
   end: number;
+  /** The 1-based page the block is on, for formats that have pages (PDF); absent otherwise. */
+  page?: number;
 }
 
 /** A parsed document: blocks joined by blank lines make `text`, the offsets' reference. */

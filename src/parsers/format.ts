@@ -12,10 +12,16 @@ export type BlockDraft = Omit<Block, "start" | "end">;
 export interface DocumentFormat {
   /** Stored as the document's `format`, e.g. "docx". */
   name: string;
-  /** The file extension users know it by, with the dot. */
+  /** The file extension users know it by, with the dot; `extensions` adds the others it is known by (.htm, .markdown). */
   extension: string;
-  /** True when the bytes are this format. The format is decided by content, never by file name. */
-  detect(bytes: Buffer): boolean;
+  extensions?: readonly string[];
+  /**
+   * True when the bytes are this format. The format is decided by content: a binary signature
+   * (zip, OLE, %PDF-) or, for text, valid UTF-8 and its markup. The file name is a hint only
+   * where bytes cannot tell: Markdown and plain text are the same bytes, so a `.md` name picks
+   * Markdown within the text family. A name never overrides bytes (a PDF named .docx is a PDF).
+   */
+  detect(bytes: Buffer, filename: string): boolean;
   /**
    * The document's blocks in reading order. Every way the file can be unusable is thrown as
    * {@link unusable} with a reason a user can act on.

@@ -10,6 +10,11 @@ export interface ParseLimits {
   /** `max_upload_mb`, for every entry point (CLI, POST /documents, POST /v1/files). */
   maxUploadBytes: number;
   zip: ZipLimits;
+  /** `max_pdf_pages`. */
+  maxPdfPages: number;
+  /** `max_html_elements` and `max_html_depth`. */
+  maxHtmlElements: number;
+  maxHtmlDepth: number;
   /** `parse_timeout_seconds`: the parsing worker is stopped past it. */
   timeoutSeconds: number;
   /** `parse_memory_mb`: the parsing worker's heap; a file that needs more is refused. */
@@ -24,6 +29,9 @@ export function parseLimitsOf(config: Pick<ChunkevalConfig, "maxUploadMb" | "par
       maxCompressionRatio: config.parsing.maxCompressionRatio,
       maxEntries: config.parsing.maxZipEntries,
     },
+    maxPdfPages: config.parsing.maxPdfPages,
+    maxHtmlElements: config.parsing.maxHtmlElements,
+    maxHtmlDepth: config.parsing.maxHtmlDepth,
     timeoutSeconds: config.parsing.timeoutSeconds,
     memoryMb: config.parsing.memoryMb,
   };
@@ -35,6 +43,9 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = parseLimitsOf({
     maxUnpackedMb: DEFAULTS.maxUnpackedMb,
     maxCompressionRatio: DEFAULTS.maxCompressionRatio,
     maxZipEntries: DEFAULTS.maxZipEntries,
+    maxPdfPages: DEFAULTS.maxPdfPages,
+    maxHtmlElements: DEFAULTS.maxHtmlElements,
+    maxHtmlDepth: DEFAULTS.maxHtmlDepth,
     timeoutSeconds: DEFAULTS.parseTimeoutSeconds,
     memoryMb: DEFAULTS.parseMemoryMb,
   },

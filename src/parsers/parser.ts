@@ -4,12 +4,17 @@ import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 import { DOCUMENT_FORMATS } from "./registry.js";
 
-/** Upload extensions chunkeval reads, from the format registry. */
-export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.map((f) => f.extension);
+/** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
+export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
+
+/** The formats as users name them, for messages: ".docx, .doc, .pdf, .html, .md or .txt". */
+export const SUPPORTED_FORMATS_TEXT = ((names: string[]) => `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`)(
+  DOCUMENT_FORMATS.map((f) => f.extension),
+);
 
 /**
  * Parses an uploaded document. The format is the first registered one whose `detect` accepts
- * the bytes (never the file's name), and every way a file can be unusable (empty, unknown
+ * the bytes (the name only tells Markdown from plain text), and every way a file can be unusable (empty, unknown
  * format, corrupt, encrypted, no text) becomes a ChunkingError whose message names the file and
  * the reason. This runs in the calling thread: uploads go through {@link parseInWorker}
  * (parse-pool.ts), which bounds its memory and time.
@@ -17,10 +22,15 @@ export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.map((f) => f.extension);
 export async function parseDocument(bytes: Buffer, filename: string, limits: ParseLimits = DEFAULT_PARSE_LIMITS): Promise<ParsedDocument> {
   if (bytes.length === 0) unusable(filename, "the file is empty");
   checkUploadSize(bytes.length, filename, limits.maxUploadBytes);
-  const format = DOCUMENT_FORMATS.find((f) => f.detect(bytes));
+  const format = DOCUMENT_FORMATS.find((f) => f.detect(bytes, filename));
   if (!format) {
+    // Every text format accepts valid UTF-8, so what is left is binary or text in another encoding.
     const ext = extname(filename).toLowerCase();
-    unusable(filename, `not a supported document (${SUPPORTED_EXTENSIONS.join(" or ")})${ext ? `: its content does not match ${ext}` : ""}`);
+    unusable(
+      filename,
+      `not a supported document (${SUPPORTED_FORMATS_TEXT}): its bytes match none of them${ext ? `, whatever its ${ext} name says` : ""} ` +
+        "(not UTF-8 text? save text as UTF-8)",
+    );
   }
   const drafts = await format.parse(bytes, filename, limits);
   const nonEmpty = drafts.filter((b) => b.text.length > 0);

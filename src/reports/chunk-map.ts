@@ -1,4 +1,5 @@
 import type { QuestionResult } from "../domain/experiment.js";
+import { pageLabel, type PageSpan } from "../domain/pages.js";
 
 /** What the chunk map is drawn from: the document's extracted text and each strategy's chunks. */
 export interface ChunkMapSource {
@@ -6,6 +7,8 @@ export interface ChunkMapSource {
   chunks: Record<string, Array<{ start: number; end: number; role: "chunk" | "parent" }>>;
   /** Said above the map, e.g. that chunks were re-processed after the experiment. */
   note: string | null;
+  /** Where each page's blocks lie in the text (PDF documents; empty or absent otherwise), for page labels. */
+  pages?: PageSpan[];
 }
 
 /** A run of text whose chunk coverage, reference marking and retrieving questions are the same. */
@@ -15,6 +18,8 @@ export interface MapSegment {
   classes: string;
   /** Chunk numbers (1-based, in document order) starting here, shown as boundary marks. */
   starts: number[];
+  /** The pages of each of those chunks, "p. 3" or "pp. 3–4" (a PDF's; "" for formats without pages). */
+  startPages: string[];
   /** Parent numbers starting here (parent-child strategies). */
   parentStarts: number[];
   /** Hover text: which chunks cover the run. */
@@ -69,7 +74,7 @@ function visibleWindows(text: string, references: Span[]): { windows: Span[]; no
 function segmentWindow(
   text: string,
   window: Span,
-  chunks: Span[],
+  chunks: Array<Span & { pages: string }>,
   parents: Span[],
   references: Span[],
   retrieved: Array<{ question: number; span: Span }>,
@@ -93,8 +98,12 @@ function segmentWindow(
       text: text.slice(a, b),
       classes: classes.join(" "),
       starts: chunks.flatMap((c, n) => (c.start === a ? [n + 1] : [])),
+      startPages: chunks.flatMap((c) => (c.start === a ? [c.pages] : [])),
       parentStarts: parents.flatMap((p, n) => (p.start === a ? [n + 1] : [])),
-      title: [covering.length ? `chunk ${covering.map((n) => n + 1).join(", ")}` : "in no chunk", parent !== -1 ? `parent ${parent + 1}` : ""]
+      title: [
+        covering.length ? `chunk ${covering.map((n) => n + 1 + (chunks[n]!.pages ? ` (${chunks[n]!.pages})` : "")).join(", ")}` : "in no chunk",
+        parent !== -1 ? `parent ${parent + 1}` : "",
+      ]
         .filter(Boolean)
         .join(", "),
     });
@@ -119,7 +128,7 @@ export function buildChunkMap(source: ChunkMapSource, strategies: string[], resu
     questionCount: first.length,
     strategies: strategies.map((strategy) => {
       const all = [...(source.chunks[strategy] ?? [])].sort((a, b) => a.start - b.start || a.end - b.end);
-      const chunks = all.filter((c) => c.role === "chunk");
+      const chunks = all.filter((c) => c.role === "chunk").map((c) => ({ ...c, pages: pageLabel(source.pages ?? [], c.start, c.end) }));
       const parents = all.filter((c) => c.role === "parent");
       const retrieved = (results[strategy] ?? []).flatMap((r, i) => r.retrieved.map((c) => ({ question: i + 1, span: { start: c.start, end: c.end } })));
       const pieces: ChunkMapView["strategies"][number]["pieces"] = [];

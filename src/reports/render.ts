@@ -6,6 +6,7 @@ import { barChart, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import { sweepFamilies } from "./sweep.js";
 import { parseVariantKey } from "../domain/variant-key.js";
+import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
@@ -244,6 +245,7 @@ function viewModel(input: ReportInput, view: ReportView) {
           ...c,
           rank: rank + 1,
           documentName: c.documentId ? documentName.get(c.documentId) : undefined,
+          pages: pageLabel(input.chunkMap?.pages ?? [], c.start, c.end),
           // Only references of the chunk's own document can overlap it.
           segments: highlight(
             c,

@@ -2,6 +2,7 @@ import type { ChunkMapSource } from "../reports/chunk-map.js";
 import type { ServiceContext } from "./context.js";
 import { getExperiment } from "./experiments.js";
 import { indexKeyOf } from "../domain/variant-key.js";
+import { pageSpans } from "../domain/pages.js";
 
 /**
  * The document text and current chunks of each strategy of an experiment, for the technical
@@ -26,5 +27,5 @@ export function chunkMapSource(ctx: ServiceContext, experimentId: string): Chunk
       ? `${changed.join(", ")} ${changed.length > 1 ? "were" : "was"} processed again after this experiment; ` +
         "the map shows the current chunks, the drill-down the ones the experiment retrieved."
       : null;
-  return { text: document.text, chunks, note };
+  return { text: document.text, chunks, note, pages: pageSpans(document.blocks) };
 }

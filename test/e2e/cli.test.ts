@@ -104,7 +104,7 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
   const env = { ...ws.env, CHUNKEVAL_EMBEDDER: "hash" };
   try {
     const notWord = join(ws.dir, "notes.docx");
-    writeFileSync(notWord, "plain text");
+    writeFileSync(notWord, Buffer.from("caf\xe9 notes", "latin1")); // neither a binary format nor UTF-8 text
     const locked = join(ws.dir, "locked.docx");
     writeFileSync(locked, buildEncryptedDocx());
     for (const [file, reason] of [

@@ -9,6 +9,16 @@ import { runCli } from "../helpers/cli.js";
 import { buildOverlappingZip, buildZip, deflated, packDocx, repeatedDeflate, unpackDocx } from "../helpers/zip.js";
 import { startServe } from "../../scripts/load-helpers.js";
 import { storedPointRows } from "../helpers/stored-points.js";
+import {
+  buildEncryptedPdf,
+  buildFlateBomb,
+  buildGraphicsStateBomb,
+  buildImageOnlyPdf,
+  buildLzwBomb,
+  buildPageTreeBomb,
+  buildPdf,
+  layoutParagraphs,
+} from "../helpers/pdf.js";
 
 const MB = 1024 * 1024;
 const PARAGRAPH = Buffer.from("<w:p><w:r><w:t>a</w:t></w:r></w:p>");
@@ -38,8 +48,10 @@ interface HostileCase {
   bytes: () => Promise<Buffer>;
   documents: { status: number; type: string; message?: RegExp };
   v1: { status: number | number[]; code?: string | string[]; message?: RegExp };
-  /** A successful /documents upload is stored; check what was recorded. */
-  stored?: (doc: any) => void;
+  /** A successful /documents upload is stored; check what was recorded (and the stored original's name). */
+  stored?: (doc: any, storedFiles: string[]) => void;
+  /** Also upload it with `chunkeval upload`, which must exit 2 with this message on stderr (refused cases). */
+  cli?: RegExp;
 }
 
 async function docxWithDocumentXml(xml: string | Buffer): Promise<Buffer> {
@@ -50,7 +62,111 @@ async function docxWithDocumentXml(xml: string | Buffer): Promise<Buffer> {
 
 const NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
+/** `n` bytes of seeded noise: no format's signature, not UTF-8. */
+function noise(n: number): Buffer {
+  let x = 88172645;
+  const out = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = (x >>> 0) & 255;
+  }
+  out[0] = 0xc3; // a UTF-8 lead byte followed by no continuation byte
+  out[1] = 0x28;
+  return out;
+}
+
 const CASES: HostileCase[] = [
+  {
+    name: "encrypted PDF (RC4, user password)",
+    filename: "locked.pdf",
+    bytes: async () => buildEncryptedPdf(),
+    documents: { status: 400, type: "ChunkingError", message: /^locked\.pdf: the PDF is encrypted \(password-protected\)/ },
+    v1: { status: 400, code: "unprocessable_document", message: /the PDF is encrypted/ },
+    cli: /locked\.pdf: the PDF is encrypted/,
+  },
+  {
+    name: "image-only PDF (no text layer)",
+    filename: "scan.pdf",
+    bytes: async () => buildImageOnlyPdf(3),
+    documents: { status: 400, type: "ChunkingError", message: /^scan\.pdf: no text layer: run OCR first/ },
+    v1: { status: 400, code: "unprocessable_document", message: /no text layer: run OCR first/ },
+    cli: /scan\.pdf: no text layer: run OCR first/,
+  },
+  {
+    name: "PDF page bomb: a page tree of a million pages in 8 KB",
+    filename: "pages.pdf",
+    bytes: async () => buildPageTreeBomb(1000),
+    documents: { status: 413, type: "DocumentLimitError", message: /the PDF has 1000000 pages, more than max_pdf_pages \(2000\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_pdf_pages/ },
+    cli: /pages\.pdf: the PDF has 1000000 pages, more than max_pdf_pages/,
+  },
+  {
+    name: "PDF stream bomb: a content stream inflating to 300 MB",
+    filename: "stream.pdf",
+    bytes: async () => buildFlateBomb(300),
+    documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb \(100 MB\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
+    cli: /stream\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/,
+  },
+  {
+    name: "PDF stream bomb: LZW inflating to 300 MB",
+    filename: "lzw.pdf",
+    bytes: async () => buildLzwBomb(300),
+    documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
+  },
+  {
+    name: "PDF nesting bomb: 100,000 nested graphics states",
+    filename: "nested.pdf",
+    bytes: async () => buildGraphicsStateBomb(100_000),
+    documents: { status: 400, type: "ChunkingError", message: /nests graphics states \(q operators\) more than 256 deep/ },
+    v1: { status: 400, code: "unprocessable_document", message: /nests graphics states/ },
+  },
+  {
+    name: "HTML bomb: 100,000 nested divs",
+    filename: "deep.html",
+    bytes: async () => Buffer.from(`<!DOCTYPE html><html><body>${"<div>".repeat(100_000)}deep${"</div>".repeat(100_000)}</body></html>`),
+    documents: { status: 413, type: "DocumentLimitError", message: /deeper than max_html_depth \(256\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_html_depth/ },
+    cli: /deep\.html: the HTML nests elements deeper than max_html_depth/,
+  },
+  {
+    name: "HTML bomb: 2 million elements",
+    filename: "wide.htm",
+    bytes: async () => Buffer.from(`<html><body>${"<p>x</p>".repeat(2_000_000)}</body></html>`),
+    documents: { status: 413, type: "DocumentLimitError", message: /more than max_html_elements \(200000\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_html_elements/ },
+    cli: /wide\.htm: the HTML has more than max_html_elements/,
+  },
+  {
+    name: "text in Latin-1, not UTF-8",
+    filename: "latin1.txt",
+    bytes: async () => Buffer.from("Caf\xe9 cr\xe8me: the menu of the harbour caf\xe9, written in Latin-1.\n", "latin1"),
+    documents: { status: 400, type: "ChunkingError", message: /^latin1\.txt: not a supported document .*not UTF-8 text\?/ },
+    v1: { status: 400, code: "unprocessable_document", message: /not UTF-8 text\?/ },
+    cli: /latin1\.txt: not a supported document .*not UTF-8 text\?/,
+  },
+  {
+    name: "bytes of no format",
+    filename: "blob.docx",
+    bytes: async () => noise(64 * 1024),
+    documents: { status: 400, type: "ChunkingError", message: /^blob\.docx: not a supported document \(\.docx, \.doc, \.pdf, \.html, \.md or \.txt\)/ },
+    v1: { status: 400, code: "unprocessable_document", message: /not a supported document/ },
+    cli: /blob\.docx: not a supported document/,
+  },
+  {
+    name: "a PDF named x.docx",
+    filename: "x.docx",
+    bytes: async () => buildPdf([layoutParagraphs([{ lines: ["A PDF whose name says Word."] }])]),
+    documents: { status: 201, type: "" },
+    v1: { status: 201 },
+    stored: (doc, storedFiles) => {
+      assert.equal(doc.filename, "x.docx");
+      assert.ok(storedFiles.includes(`${doc.id}.pdf`), `stored as ${doc.id}.pdf: ${storedFiles.join(", ")}`);
+    },
+  },
   {
     name: "zip bomb: document.xml of 200 MB in a small file",
     filename: "bomb-size.docx",
@@ -272,7 +388,7 @@ test("hostile files: the right error, bounded memory, the server answering throu
         if (c.documents.message) assert.match(documents.body.detail, c.documents.message, label);
       } else {
         storedDocuments++;
-        c.stored?.(documents.body);
+        c.stored?.(documents.body, readdirSync(join(dataDir, "files")));
       }
       const v1Statuses = ([] as number[]).concat(c.v1.status);
       assert.ok(v1Statuses.includes(v1.status), label + " " + JSON.stringify(v1.body).slice(0, 300));
@@ -283,6 +399,15 @@ test("hostile files: the right error, bounded memory, the server answering throu
         livePoints += v1.body.points_created;
         storedV1Files++;
         if (c.stored) assert.ok(!/[\u0000-\u001f]/.test(v1.body.filename) && v1.body.filename.length <= 255, label);
+      }
+
+      if (c.cli) {
+        const path = join(dir, c.filename);
+        writeFileSync(path, bytes);
+        const cli = await runCli(["upload", path], env);
+        rmSync(path);
+        assert.equal(cli.code, 2, `${label}: chunkeval upload ${cli.stderr}`);
+        assert.match(cli.stderr, c.cli, label);
       }
 
       assert.ok(peak < 1024, `${label}: server peak RSS ${peak.toFixed(0)} MB`);

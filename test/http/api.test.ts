@@ -215,9 +215,10 @@ test("errors are {detail, type} with the spec's status codes", async () => {
     const badView = await t.request("GET", `/benchmarks/${exp.experiment_id}/report?view=fancy`);
     assert.deepEqual([badView.status, badView.body.type], [422, "ValidationError"]);
 
-    const notWord = await t.upload("notes.docx", Buffer.from("plain text"));
+    // Text in a legacy encoding (Latin-1): neither a binary format nor UTF-8 text.
+    const notWord = await t.upload("notes.docx", Buffer.from("caf\xe9 notes", "latin1"));
     assert.deepEqual([notWord.status, notWord.body.type], [400, "ChunkingError"]);
-    assert.match(notWord.body.detail, /notes\.docx: not a supported document/);
+    assert.match(notWord.body.detail, /notes\.docx: not a supported document .*not UTF-8 text\?/);
     const tooBig = await t.upload("big.docx", Buffer.alloc(2 * 1024 * 1024, 1));
     assert.deepEqual([tooBig.status, tooBig.body.type], [413, "PayloadTooLargeError"]);
     const noFile = await t.request("POST", "/documents", { file: "x" });

@@ -14,7 +14,7 @@ import { registerCollectionsCommand } from "./commands/collections.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
-    .description("Find the chunking strategy that gives the best retrieval-augmented answers for your Word documents.")
+    .description("Find the chunking strategy that gives the best retrieval-augmented answers for your documents (Word, PDF, Markdown, HTML, plain text).")
     .version("0.1.0")
     .option("--data-dir <dir>", "data directory (env CHUNKEVAL_DATA_DIR, default ./.chunkeval)")
     .option("--config <file>", "configuration file (default chunkeval.config.{json,yaml} in the current folder)")

@@ -15,11 +15,11 @@ function printDocument(doc: DocumentRecord): void {
 export function registerDocumentCommands(program: Command): void {
   program
     .command("upload")
-    .description("upload a .docx or .doc document and print its Document record")
-    .argument("[file]", "path of the Word document")
+    .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record")
+    .argument("[file]", "path of the document")
     .option("--json", "print only JSON on stdout")
     .action(async (fileArg: string | undefined, _options, command: Command) => {
-      const file = await requireArgument(fileArg, "file", "Word document to upload (.docx or .doc):");
+      const file = await requireArgument(fileArg, "file", "Document to upload (.docx, .doc, .pdf, .md, .txt or .html):");
       await withChunkeval(command, async (app) => {
         const bytes = await readInputFile(file, app.config.maxUploadMb);
         const doc = await app.upload({ filename: basename(file), bytes });
@@ -34,7 +34,7 @@ export function registerDocumentCommands(program: Command): void {
       await withChunkeval(command, async (app) => {
         const page = app.listDocuments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-        if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE.docx");
+        if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE (.docx, .doc, .pdf, .md, .txt or .html)");
         if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);
         printTable(
           ["id", "filename", "paragraphs", "chunk counts", "created_at"],

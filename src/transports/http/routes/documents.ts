@@ -13,7 +13,13 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
 
   app.post(
     "/documents",
-    { schema: { tags: ["documents"], summary: "Upload a .docx or .doc (multipart/form-data, part `file`)", consumes: ["multipart/form-data"] } },
+    {
+      schema: {
+        tags: ["documents"],
+        summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",
+        consumes: ["multipart/form-data"],
+      },
+    },
     async (request, reply) => {
       const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
       if (!file) throw new ValidationError("the multipart body has no `file` part");

@@ -128,7 +128,11 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     "/files",
     {
       config: { scopes: ["files:write"] },
-      schema: { tags: ["v1"], summary: "Upload a source file into a domain (files:write): multipart `file` and `domain`", consumes: ["multipart/form-data"] },
+      schema: {
+        tags: ["v1"],
+        summary: "Upload a source file (.docx, .doc, .pdf, .md, .txt or .html) into a domain (files:write): multipart `file` and `domain`",
+        consumes: ["multipart/form-data"],
+      },
     },
     async (request, reply) => {
       const { file, fields } = await readMultipartUpload(request, FILE_FIELDS, chunkeval.config.maxUploadMb);

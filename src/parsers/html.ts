@@ -1,0 +1,175 @@
+import { Parser } from "htmlparser2";
+import { DocumentLimitError } from "../errors.js";
+import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import type { ParseLimits } from "./limits.js";
+import { decodeUtf8, isUtf8Text } from "./text-family.js";
+
+/** Elements whose content is never text of the document. */
+const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "canvas", "select", "textarea"]);
+/** Elements that end the running paragraph when they open or close. */
+const BLOCK_LEVEL = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+  "blockquote",
+  "pre",
+  "figure",
+  "figcaption",
+  "address",
+  "dl",
+  "dt",
+  "dd",
+  "form",
+  "fieldset",
+  "legend",
+  "table",
+  "caption",
+  "hr",
+  "body",
+  "html",
+  "details",
+  "summary",
+  "ul",
+  "ol",
+]);
+
+/** How far into the file the markup that says "HTML" may start (after a BOM, whitespace and comments). */
+const SNIFF_CHARS = 4096;
+
+/**
+ * True when text starts as an HTML document does: a doctype or an html/head/body tag, after
+ * whitespace and comments. A Markdown or text file that merely contains tags further down is
+ * not HTML.
+ */
+export function looksLikeHtml(bytes: Buffer): boolean {
+  let head = bytes
+    .subarray(0, SNIFF_CHARS)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+  for (;;) {
+    head = head.trimStart();
+    if (!head.startsWith("<!--")) break;
+    const end = head.indexOf("-->");
+    if (end === -1) return false;
+    head = head.slice(end + 3);
+  }
+  return /^<(!doctype\s+html|html|head|body)[\s>/]/i.test(head);
+}
+
+/**
+ * Blocks of HTML, read with htmlparser2's streaming parser (no DOM is built): headings h1-h6,
+ * paragraphs of running text (p, div and the other block elements end one), list items with
+ * their nesting depth, table rows with cells joined by " | ". Script, style and the other
+ * non-text elements are skipped; entities are decoded by the parser. Elements and nesting depth
+ * are counted as they open, so a bomb is refused at the limit, before it costs memory or time.
+ */
+export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">): BlockDraft[] {
+  const blocks: BlockDraft[] = [];
+  let current: BlockDraft | null = null;
+  let elements = 0;
+  let depth = 0;
+  let skipping = 0;
+  let listDepth = 0;
+  let row: string[] | null = null;
+  let cell: string | null = null;
+
+  const flush = () => {
+    if (current && current.text.trim()) blocks.push(current);
+    current = null;
+  };
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        elements++;
+        depth++;
+        if (elements > limits.maxHtmlElements) {
+          throw new DocumentLimitError(`${filename}: the HTML has more than max_html_elements (${limits.maxHtmlElements}) elements`);
+        }
+        if (depth > limits.maxHtmlDepth) {
+          throw new DocumentLimitError(`${filename}: the HTML nests elements deeper than max_html_depth (${limits.maxHtmlDepth})`);
+        }
+        if (skipping > 0 || SKIPPED.has(name)) {
+          skipping++;
+          return;
+        }
+        if (name === "br") {
+          if (cell !== null) cell += " ";
+          else if (current) current.text += " ";
+        } else if (/^h[1-6]$/.test(name)) {
+          flush();
+          current = { kind: "heading", level: Number(name[1]), text: "" };
+        } else if (name === "li") {
+          flush();
+          current = { kind: "list_item", level: Math.max(1, listDepth), text: "" };
+        } else if (name === "tr") {
+          flush();
+          row = [];
+        } else if (name === "td" || name === "th") {
+          if (row) cell = "";
+        } else if (BLOCK_LEVEL.has(name) && cell === null) {
+          flush();
+        } else if (cell !== null && (name === "p" || name === "div")) {
+          cell += " ";
+        }
+        if (name === "ul" || name === "ol") listDepth++;
+      },
+      ontext(text) {
+        if (skipping > 0) return;
+        if (cell !== null) cell += text;
+        else if (row)
+          return; // text between cells (whitespace) belongs to no cell
+        else {
+          current ??= { kind: "paragraph", level: 0, text: "" };
+          current.text += text;
+        }
+      },
+      onclosetag(name) {
+        depth--;
+        if (skipping > 0) {
+          skipping--;
+          return;
+        }
+        if (name === "ul" || name === "ol") listDepth = Math.max(0, listDepth - 1);
+        if (/^h[1-6]$/.test(name) || name === "li") {
+          flush();
+        } else if ((name === "td" || name === "th") && row && cell !== null) {
+          row.push(cell.replace(/\s+/g, " ").trim());
+          cell = null;
+        } else if (name === "tr" && row) {
+          const cells = row.filter((c) => c.length > 0);
+          if (cells.length > 0) blocks.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+          row = null;
+          cell = null;
+        } else if (BLOCK_LEVEL.has(name) && cell === null) {
+          flush();
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, recognizeSelfClosing: true },
+  );
+  parser.end(html);
+  flush();
+  return blocks;
+}
+
+/** HTML (.html, .htm), recognised by its opening markup whatever the file is called. */
+export const htmlFormat: DocumentFormat = {
+  name: "html",
+  extension: ".html",
+  extensions: [".htm"],
+  detect: (bytes) => isUtf8Text(bytes) && looksLikeHtml(bytes),
+  async parse(bytes, filename, limits) {
+    try {
+      return htmlBlocks(decodeUtf8(bytes), filename, limits);
+    } catch (error) {
+      if (error instanceof DocumentLimitError) throw error;
+      unusable(filename, `the HTML cannot be read (${conciseReason(error)})`, error);
+    }
+  },
+};

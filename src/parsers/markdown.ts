@@ -1,0 +1,129 @@
+import { Lexer, type Token, type Tokens } from "marked";
+import { DocumentLimitError } from "../errors.js";
+import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { htmlBlocks } from "./html.js";
+import type { ParseLimits } from "./limits.js";
+import { decodeUtf8, extensionOf, isUtf8Text } from "./text-family.js";
+
+const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
+
+type HtmlLimits = Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">;
+
+const escapeText = (text: string) => text.replace(/</g, "&lt;");
+const escapeAll = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+
+/**
+ * Inline tokens as HTML whose text is the plain text: marked keeps entities (`&amp;`) and inline
+ * tags in its tokens, so the markup is rebuilt and read back with the HTML reader, which decodes
+ * entities and drops tags. Link and image text is kept, URLs are not; code spans are literal.
+ */
+function inlineHtml(tokens: Token[] | undefined): string {
+  let out = "";
+  for (const t of tokens ?? []) {
+    switch (t.type) {
+      case "text":
+      case "escape":
+        out += "tokens" in t && t.tokens?.length ? inlineHtml(t.tokens) : t.type === "escape" ? escapeAll(t.text) : escapeText(t.text);
+        break;
+      case "codespan":
+        out += escapeAll(t.text);
+        break;
+      case "html":
+        out += t.text;
+        break;
+      case "br":
+        out += " ";
+        break;
+      default:
+        if ("tokens" in t && t.tokens) out += inlineHtml(t.tokens);
+        else if ("text" in t && typeof t.text === "string" && t.type !== "space") out += escapeText(t.text);
+    }
+  }
+  return out;
+}
+
+function plainText(tokens: Token[] | undefined, filename: string, limits: HtmlLimits): string {
+  const html = inlineHtml(tokens);
+  if (!/[<&]/.test(html)) return html;
+  return htmlBlocks(`<p>${html}</p>`, filename, limits)
+    .map((b) => b.text)
+    .join(" ");
+}
+
+/** Blocks of a token list (the document, a blockquote, a list item's content). */
+function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], filename: string, limits: HtmlLimits): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case "heading":
+        out.push({ kind: "heading", level: Math.min(6, Math.max(1, (token as Tokens.Heading).depth)), text: plainText(token.tokens, filename, limits) });
+        break;
+      case "paragraph":
+        out.push({ kind: "paragraph", level: 0, text: plainText(token.tokens, filename, limits) });
+        break;
+      case "text": // a list item's own text (tight lists)
+        out.push({ kind: listLevel > 0 ? "list_item" : "paragraph", level: listLevel, text: plainText(token.tokens ?? [token], filename, limits) });
+        break;
+      case "code":
+        out.push({ kind: "paragraph", level: 0, text: (token as Tokens.Code).text });
+        break;
+      case "blockquote":
+        tokenBlocks((token as Tokens.Blockquote).tokens, listLevel, out, filename, limits);
+        break;
+      case "list":
+        for (const item of (token as Tokens.List).items) listItemBlocks(item, listLevel + 1, out, filename, limits);
+        break;
+      case "table": {
+        const table = token as Tokens.Table;
+        for (const row of [table.header, ...table.rows]) {
+          const cells = row.map((c) => plainText(c.tokens, filename, limits).replace(/\s+/g, " ").trim()).filter((c) => c.length > 0);
+          if (cells.length > 0) out.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+        }
+        break;
+      }
+      case "html":
+        out.push(...htmlBlocks((token as Tokens.HTML).text, filename, limits));
+        break;
+      default: // space, hr, def (link definitions): no text
+        break;
+    }
+  }
+}
+
+/** A list item: its own text as a list_item at its depth, then what it holds (nested lists one deeper). */
+function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[], filename: string, limits: HtmlLimits): void {
+  const own: BlockDraft = { kind: "list_item", level, text: "" };
+  out.push(own);
+  const rest: Token[] = [];
+  for (const t of item.tokens) {
+    // The item's first text or paragraph is its own text; what follows (nested lists, more paragraphs) comes after it.
+    if (!own.text && rest.length === 0 && (t.type === "text" || t.type === "paragraph")) own.text = plainText(t.tokens ?? [t], filename, limits);
+    else if (t.type !== "checkbox") rest.push(t);
+  }
+  tokenBlocks(rest, level, out, filename, limits);
+}
+
+/** Markdown (.md, .markdown): UTF-8 text whose name says it is Markdown, read with marked's lexer. */
+export const markdownFormat: DocumentFormat = {
+  name: "md",
+  extension: ".md",
+  extensions: [".markdown"],
+  // Bytes cannot tell Markdown from plain text: within valid UTF-8 text, the name decides.
+  detect: (bytes, filename) => MARKDOWN_EXTENSIONS.includes(extensionOf(filename)) && isUtf8Text(bytes),
+  async parse(bytes, filename, limits) {
+    let tokens: Token[];
+    try {
+      tokens = Lexer.lex(decodeUtf8(bytes), { gfm: true });
+    } catch (error) {
+      // marked recurses per nesting level: a hostile nesting of quotes or lists can exhaust the stack.
+      unusable(filename, `the Markdown cannot be read (${conciseReason(error)})`, error);
+    }
+    const blocks: BlockDraft[] = [];
+    try {
+      tokenBlocks(tokens, 0, blocks, filename, limits);
+    } catch (error) {
+      if (error instanceof DocumentLimitError) throw error;
+      unusable(filename, `the Markdown cannot be read (${conciseReason(error)})`, error);
+    }
+    return blocks;
+  },
+};

@@ -1,0 +1,285 @@
+import { createCipheriv, createHash } from "node:crypto";
+import { constants, deflateRawSync } from "node:zlib";
+
+/**
+ * A tiny PDF writer for tests: numbered objects, a classic xref table and a trailer. Pages use
+ * the standard Helvetica font (no font program embedded), so text is `BT /F1 size Tf x y Td (text) Tj ET`.
+ */
+
+/** One line of text on a page, at `y` points from the bottom (A4-ish page, 842 high). */
+export interface PdfLine {
+  text: string;
+  size?: number;
+  y: number;
+  x?: number;
+}
+
+/** A page: lines of text, or none (an image-only page: a drawn rectangle and no text operator). */
+export type PdfPage = PdfLine[];
+
+function escapePdfString(text: string): string {
+  return text.replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+/** A page's content stream. */
+function contentOf(page: PdfPage): Buffer {
+  if (page.length === 0) return Buffer.from("q 0.5 g 72 72 400 600 re f Q\n");
+  return Buffer.from(page.map((l) => `BT /F1 ${l.size ?? 12} Tf ${l.x ?? 72} ${l.y} Td (${escapePdfString(l.text)}) Tj ET`).join("\n") + "\n", "latin1");
+}
+
+interface PdfObject {
+  /** The dictionary (or other object) text, without `obj`/`endobj`. */
+  body: string;
+  stream?: Buffer;
+}
+
+/** Serialises objects 1..n (object i+1 is objects[i]), with the catalog as object 1; `encrypt` adds the trailer's /Encrypt and /ID. */
+function serialise(objects: PdfObject[], trailerExtra = ""): Buffer {
+  const parts: Buffer[] = [Buffer.from("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", "latin1")];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  const push = (b: Buffer) => {
+    parts.push(b);
+    length += b.length;
+  };
+  objects.forEach((o, i) => {
+    offsets.push(length);
+    if (o.stream) {
+      push(Buffer.from(`${i + 1} 0 obj\n${o.body.replace(/>>\s*$/, ` /Length ${o.stream.length} >>`)}\nstream\n`, "latin1"));
+      push(o.stream);
+      push(Buffer.from("\nendstream\nendobj\n", "latin1"));
+    } else {
+      push(Buffer.from(`${i + 1} 0 obj\n${o.body}\nendobj\n`, "latin1"));
+    }
+  });
+  const xrefAt = length;
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`)].join("");
+  push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${trailerExtra} >>\nstartxref\n${xrefAt}\n%%EOF\n`, "latin1"));
+  return Buffer.concat(parts);
+}
+
+/** Objects of a plain document: 1 catalog, 2 pages, 3 font, then per page its page object and content stream. */
+function documentObjects(pages: PdfPage[], countOverride?: number): PdfObject[] {
+  const kids = pages.map((_, i) => `${4 + 2 * i} 0 R`).join(" ");
+  const objects: PdfObject[] = [
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: `<< /Type /Pages /Kids [${kids}] /Count ${countOverride ?? pages.length} >>` },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>" },
+  ];
+  pages.forEach((page, i) => {
+    objects.push({ body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>` });
+    objects.push({ body: "<< >>", stream: contentOf(page) });
+  });
+  return objects;
+}
+
+/** A PDF with the given pages. */
+export function buildPdf(pages: PdfPage[]): Buffer {
+  return serialise(documentObjects(pages));
+}
+
+/** Lines of paragraphs laid out top-down: a blank line's worth of gap between paragraphs, `size`-point text. */
+export function layoutParagraphs(paragraphs: Array<{ lines: string[]; size?: number }>, top = 780): PdfPage {
+  const page: PdfPage = [];
+  let y = top;
+  for (const p of paragraphs) {
+    const size = p.size ?? 12;
+    for (const line of p.lines) {
+      page.push({ text: line, size, y });
+      y -= Math.round(size * 1.25);
+    }
+    y -= 14; // the paragraph gap
+  }
+  return page;
+}
+
+/** A page with no text at all: what a scanner produces (here a grey rectangle stands in for the image). */
+export function buildImageOnlyPdf(pages = 2): Buffer {
+  return buildPdf(Array.from({ length: pages }, () => []));
+}
+
+const PASSWORD_PAD = Buffer.from("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a", "hex");
+
+function md5(...parts: Buffer[]): Buffer {
+  const h = createHash("md5");
+  for (const p of parts) h.update(p);
+  return h.digest();
+}
+
+/** RC4 (the standard security handler's cipher); a few lines, since OpenSSL 3 may not offer it. */
+function rc4(key: Buffer, data: Buffer): Buffer {
+  try {
+    const cipher = createCipheriv("rc4", key, null);
+    return Buffer.concat([cipher.update(data), cipher.final()]);
+  } catch {
+    const s = Array.from({ length: 256 }, (_, i) => i);
+    for (let i = 0, j = 0; i < 256; i++) {
+      j = (j + s[i]! + key[i % key.length]!) & 255;
+      [s[i], s[j]] = [s[j]!, s[i]!];
+    }
+    const out = Buffer.alloc(data.length);
+    for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+      i = (i + 1) & 255;
+      j = (j + s[i]!) & 255;
+      [s[i], s[j]] = [s[j]!, s[i]!];
+      out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
+    }
+    return out;
+  }
+}
+
+/**
+ * A PDF encrypted with the standard security handler, revision 2 (RC4, 40-bit key), with a
+ * non-empty user password: a reader cannot open it without the password (PDF 1.7, 7.6.3).
+ */
+export function buildEncryptedPdf(userPassword = "secret", ownerPassword = "owner"): Buffer {
+  const pad = (p: string) => Buffer.concat([Buffer.from(p, "latin1"), PASSWORD_PAD]).subarray(0, 32);
+  const permissions = -4; // every permission bit set but the reserved low ones
+  const fileId = md5(Buffer.from("chunkeval-test-pdf"));
+  // Algorithm 3: the O entry, from the owner password.
+  const ownerKey = md5(pad(ownerPassword)).subarray(0, 5);
+  const o = rc4(ownerKey, pad(userPassword));
+  // Algorithm 2: the file key, from the user password.
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const key = md5(pad(userPassword), o, p, fileId).subarray(0, 5);
+  // Algorithm 4 (R2): U = RC4(key, padding).
+  const u = rc4(key, PASSWORD_PAD);
+  const objects = documentObjects([layoutParagraphs([{ lines: ["Quarterly results are confidential."] }])]);
+  // Every stream and string is encrypted with its object's key (Algorithm 1); only the content stream has either.
+  objects.forEach((obj, i) => {
+    if (!obj.stream) return;
+    const num = Buffer.alloc(5);
+    num.writeUIntLE(i + 1, 0, 3);
+    num.writeUIntLE(0, 3, 2);
+    const objKey = md5(key, num).subarray(0, Math.min(key.length + 5, 16));
+    obj.stream = rc4(objKey, obj.stream);
+  });
+  const encryptNum = objects.length + 1;
+  objects.push({ body: `<< /Filter /Standard /V 1 /R 2 /Length 40 /O <${o.toString("hex")}> /U <${u.toString("hex")}> /P ${permissions} >>` });
+  return serialise(objects, ` /Encrypt ${encryptNum} 0 R /ID [<${fileId.toString("hex")}> <${fileId.toString("hex")}>]`);
+}
+
+/**
+ * The page bomb: a page tree of `fan` × `fan` pages in three small objects (the root's kids are
+ * one intermediate node `fan` times over, whose kids are one page `fan` times over). The counts
+ * are true, so a reader believes it: 1,000 × 1,000 is a million pages in about 8 KB.
+ */
+export function buildPageTreeBomb(fan: number): Buffer {
+  return serialise([
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: `<< /Type /Pages /Kids [${Array(fan).fill("3 0 R").join(" ")}] /Count ${fan * fan} >>` },
+    { body: `<< /Type /Pages /Parent 2 0 R /Kids [${Array(fan).fill("4 0 R").join(" ")}] /Count ${fan} >>` },
+    { body: "<< /Type /Page /Parent 3 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R >>" },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< >>", stream: contentOf(layoutParagraphs([{ lines: ["The same page again."] }])) },
+  ]);
+}
+
+/**
+ * A page tree with `pages` real pages that share one content stream: a small file with many
+ * pages (each page object is about 150 bytes).
+ */
+export function buildManyPagesPdf(pages: number): Buffer {
+  const objects: PdfObject[] = [
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${5 + i} 0 R`).join(" ")}] /Count ${pages} >>` },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< >>", stream: contentOf(layoutParagraphs([{ lines: ["A page."] }])) },
+  ];
+  for (let i = 0; i < pages; i++)
+    objects.push({ body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>" });
+  return serialise(objects);
+}
+
+/**
+ * One page whose content stream is FlateDecode data inflating to `inflatedMb` MB of spaces and
+ * then one text operator: the PDF object-stream bomb (a ~1000:1 ratio, so 300 MB fit in ~300 KB).
+ * A reader that inflates all of it to find the text needs that much memory.
+ */
+export function buildFlateBomb(inflatedMb: number): Buffer {
+  const objects: PdfObject[] = [
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: "<< /Type /Pages /Kids [4 0 R] /Count 1 >>" },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" },
+    {
+      body: "<< /Filter /FlateDecode >>",
+      stream: zlibRepeated(Buffer.alloc(1024 * 1024, 0x20), inflatedMb, Buffer.from("BT /F1 12 Tf 72 700 Td (bomb) Tj ET\n")),
+    },
+  ];
+  return serialise(objects);
+}
+
+/**
+ * A zlib stream of `block` repeated `times` times, then `tail`, built without ever holding the
+ * inflated data: fully flushed raw deflate blocks concatenate into one valid stream (as in
+ * helpers/zip.ts), behind a zlib header. The Adler-32 trailer is left zero (readers of
+ * FlateDecode, pdfjs included, do not check it).
+ */
+function zlibRepeated(block: Buffer, times: number, tail: Buffer): Buffer {
+  const one = deflateRawSync(block, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: times }, () => one), deflateRawSync(tail), Buffer.alloc(4)]);
+}
+
+/**
+ * LZWDecode data (EarlyChange 1) of the given codes followed by end-of-data, packed at the widths
+ * a decoder reads them with: 9 bits, growing as its table fills (an entry per code after the first).
+ */
+function packLzw(codes: number[]): Buffer {
+  const out: number[] = [];
+  let acc = 0;
+  let held = 0;
+  let tableLength = 258;
+  let bits = 9;
+  const write = (code: number) => {
+    acc = (acc << bits) | code;
+    held += bits;
+    while (held >= 8) {
+      out.push((acc >>> (held - 8)) & 255);
+      held -= 8;
+    }
+    acc &= (1 << held) - 1;
+  };
+  codes.forEach((code, i) => {
+    write(code);
+    if (i > 0 && tableLength < 4096) tableLength++;
+    if (tableLength + 1 >= 1 << bits && bits < 12) bits++;
+  });
+  write(257);
+  if (held > 0) out.push((acc << (8 - held)) & 255);
+  return Buffer.from(out);
+}
+
+/** One page whose content stream is LZWDecode data: `text` as literal codes (no compression). */
+export function buildLzwPdf(text: string): Buffer {
+  const content = packLzw([...Buffer.from(`BT /F1 12 Tf 72 700 Td (${escapePdfString(text)}) Tj ET\n`, "latin1")]);
+  return singleContentPdf("<< /Filter /LZWDecode >>", content);
+}
+
+/**
+ * The LZW bomb: spaces coded as ever longer runs until the table is full, then its longest run
+ * (3,839 spaces in 12 bits) repeated, about 2,500:1; `inflatedMb` of spaces in a few hundred KB.
+ */
+export function buildLzwBomb(inflatedMb: number): Buffer {
+  const codes = [0x20];
+  for (let code = 258; code < 4096; code++) codes.push(code);
+  const repeats = Math.ceil((inflatedMb * 1024 * 1024) / 3839);
+  for (let i = 0; i < repeats; i++) codes.push(4095);
+  return singleContentPdf("<< /Filter /LZWDecode >>", packLzw(codes));
+}
+
+/** One page whose content stream nests `depth` graphics states (q) before its text: a CPU bomb for pdfjs. */
+export function buildGraphicsStateBomb(depth: number): Buffer {
+  return singleContentPdf("<< >>", Buffer.from(`${"q ".repeat(depth)}BT /F1 12 Tf 72 700 Td (nested) Tj ET\n`));
+}
+
+function singleContentPdf(dict: string, content: Buffer): Buffer {
+  return serialise([
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: "<< /Type /Pages /Kids [4 0 R] /Count 1 >>" },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" },
+    { body: dict, stream: content },
+  ]);
+}
