@@ -245,6 +245,7 @@ function viewModel(input: ReportInput, view: ReportView) {
           ...c,
           rank: rank + 1,
           documentName: c.documentId ? documentName.get(c.documentId) : undefined,
+          // Pages of a single document's chunks (a collection's chunk map is not drawn, so it has none).
           pages: pageLabel(input.chunkMap?.pages ?? [], c.start, c.end),
           // Only references of the chunk's own document can overlap it.
           segments: highlight(
