@@ -12,6 +12,7 @@ import { storedPointRows } from "../helpers/stored-points.js";
 import {
   buildEncryptedPdf,
   buildFlateBomb,
+  flateBombStream,
   buildGraphicsStateBomb,
   buildImageOnlyPdf,
   buildLzwBomb,
@@ -109,6 +110,13 @@ const CASES: HostileCase[] = [
     documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb \(100 MB\)/ },
     v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
     cli: /stream\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/,
+  },
+  {
+    name: "PDF stream bomb inside AES-256 encryption that opens without a password",
+    filename: "restricted.pdf",
+    bytes: async () => buildEncryptedPdf({ cipher: "aes-256", userPassword: "", content: flateBombStream(300) }),
+    documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
   },
   {
     name: "PDF stream bomb: LZW inflating to 300 MB",

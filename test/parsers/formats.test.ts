@@ -5,7 +5,7 @@ import { ChunkingError, DocumentLimitError } from "../../src/errors.js";
 import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
 import type { ParsedDocument } from "../../src/domain/types.js";
 import { buildDocx } from "../helpers/documents.js";
-import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf } from "../helpers/pdf.js";
+import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf, flateBombStream } from "../helpers/pdf.js";
 import { buildEncryptedPdf, buildFlateBomb, buildImageOnlyPdf, buildManyPagesPdf, buildPageTreeBomb, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 /** Every block is exactly the document text between its offsets. */
@@ -170,16 +170,24 @@ const rejects = async (
     return true;
   });
 
-test("an encrypted PDF (a real /Encrypt dictionary, RC4 with a user password) is refused as encrypted", async () => {
-  await rejects(buildEncryptedPdf(), "locked.pdf", ChunkingError, /^locked\.pdf: the PDF is encrypted \(password-protected\)/);
-  // The encryption is real: with the user password pdfjs decrypts the text.
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = pdfjs.getDocument({ data: new Uint8Array(buildEncryptedPdf()), password: "secret", verbosity: 0 });
-  const page = await (await task.promise).getPage(1);
-  const items = (await page.getTextContent()).items as Array<{ str?: string }>;
-  assert.equal(items.map((i) => i.str ?? "").join(""), "Quarterly results are confidential.");
-  await task.destroy();
-});
+for (const cipher of ["rc4-40", "aes-128", "aes-256"] as const) {
+  test(`an encrypted PDF (${cipher}, a real /Encrypt dictionary with a user password) is refused as encrypted`, async () => {
+    await rejects(buildEncryptedPdf({ cipher }), "locked.pdf", ChunkingError, /^locked\.pdf: the PDF is encrypted \(password-protected\)/);
+    // The encryption is real: with the user password pdfjs decrypts the text.
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const task = pdfjs.getDocument({ data: new Uint8Array(buildEncryptedPdf({ cipher })), password: "secret", verbosity: 0 });
+    const page = await (await task.promise).getPage(1);
+    const items = (await page.getTextContent()).items as Array<{ str?: string }>;
+    assert.equal(items.map((i) => i.str ?? "").join(""), "Quarterly results are confidential.");
+    await task.destroy();
+  });
+
+  test(`an encrypted PDF (${cipher}) that opens without a password is read, and a bomb inside it is still refused`, async () => {
+    assert.equal((await parseDocument(buildEncryptedPdf({ cipher, userPassword: "" }), "restricted.pdf")).text, "Quarterly results are confidential.");
+    const bomb = buildEncryptedPdf({ cipher, userPassword: "", content: flateBombStream(300) });
+    await rejects(bomb, "restricted-bomb.pdf", DocumentLimitError, /restricted-bomb\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/);
+  });
+}
 
 test("an image-only PDF is refused: no text layer, run OCR first", async () => {
   await rejects(buildImageOnlyPdf(3), "scan.pdf", ChunkingError, /^scan\.pdf: no text layer: run OCR first/);
