@@ -149,6 +149,21 @@ const CASES: HostileCase[] = [
     cli: /wide\.htm: the HTML has more than max_html_elements/,
   },
   {
+    name: "Markdown bomb: quotes nested a million deep",
+    filename: "quotes.md",
+    bytes: async () => Buffer.from(`${">".repeat(1_000_000)} deep`),
+    documents: { status: 413, type: "DocumentLimitError", message: /nests quotes or lists deeper than max_html_depth \(256\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_html_depth/ },
+  },
+  {
+    name: "Markdown: a 1 MB paragraph of emphasis markers",
+    filename: "stars.md",
+    bytes: async () => Buffer.from("*a".repeat(500_000)),
+    documents: { status: 201, type: "" },
+    v1: { status: [201, 413, 504], code: ["chunk_limit_exceeded", "ingestion_timeout"] },
+    stored: (doc) => assert.equal(doc.paragraph_count, 1),
+  },
+  {
     name: "text in Latin-1, not UTF-8",
     filename: "latin1.txt",
     bytes: async () => Buffer.from("Caf\xe9 cr\xe8me: the menu of the harbour caf\xe9, written in Latin-1.\n", "latin1"),

@@ -244,6 +244,33 @@ test("HTML bombs are refused at the element or depth limit, fast", async () => {
   assert.ok(performance.now() - started < 10_000, `${performance.now() - started} ms`);
 });
 
+test("Markdown bombs: quote and list nesting past max_html_depth and cells past max_html_elements are refused before marked reads them", async () => {
+  const started = performance.now();
+  await rejects(
+    Buffer.from(`${">".repeat(1_000_000)} deep`),
+    "quotes.md",
+    DocumentLimitError,
+    /quotes\.md: the Markdown nests quotes or lists deeper than max_html_depth \(256\)/,
+  );
+  const lists = Array.from({ length: 2000 }, (_, i) => `${" ".repeat(i * 2)}- item`).join("\n");
+  await rejects(Buffer.from(lists), "lists.md", DocumentLimitError, /max_html_depth/);
+  const wide = `|${"a|".repeat(100_000)}\n|${"-|".repeat(100_000)}\n${`|${"b|".repeat(100_000)}\n`.repeat(20)}`;
+  await rejects(Buffer.from(wide), "wide.md", DocumentLimitError, /wide\.md: the Markdown has more than max_html_elements \(200000\) table cells/);
+  assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+  // 250 levels are within the limit and read.
+  const deepButFine = await parseDocument(Buffer.from(Array.from({ length: 250 }, (_, i) => `${" ".repeat(i * 2)}- item ${i}`).join("\n")), "ok.md");
+  assert.equal(deepButFine.blocks.length, 250);
+  assert.equal(deepButFine.blocks[249]!.level, 250);
+});
+
+test("a 1 MB Markdown paragraph of emphasis markers (quadratic in marked) is read in bounded time", async () => {
+  const started = performance.now();
+  const doc = await parseDocument(Buffer.from(`Intro with *emphasis* kept short.\n\n${"*a".repeat(500_000)}`), "stars.md");
+  assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+  assert.equal(doc.blocks[0]!.text, "Intro with emphasis kept short.");
+  assert.equal(doc.blocks[1]!.text, "a".repeat(500_000));
+});
+
 test("bytes that are neither a known signature nor UTF-8 text are refused, naming the file", async () => {
   await rejects(
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
