@@ -155,6 +155,10 @@ test("HTML: headings, paragraphs, nested list items, table rows; script, style a
 test("a .md file that merely contains HTML tags further down stays Markdown; an .html file without HTML markup is text", async () => {
   assert.equal((await parseDocument(Buffer.from("Intro\n\n<b>bold</b>\n"), "a.md")).format, "md");
   assert.equal((await parseDocument(Buffer.from("no markup at all"), "a.html")).format, "txt");
+  const xhtml =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!-- x -->\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>XHTML &#233;t&eacute;</p></body></html>';
+  const doc = await parseDocument(Buffer.from(xhtml), "page.xhtml");
+  assert.deepEqual([doc.format, doc.text], ["html", "XHTML été"]);
 });
 
 const rejects = async (
