@@ -103,11 +103,15 @@ async function extractPdfBlocks(bytes: Buffer, filename: string, limits: ParseLi
   const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes),
-    verbosity: 0, // pdfjs.VerbosityLevel.ERRORS would print; nothing goes to stdout/stderr
+    // VerbosityLevel.ERRORS: pdfjs's warnings (and its info lines) are not printed, so nothing
+    // reaches stdout/stderr; what is wrong with a file surfaces as the error it throws.
+    verbosity: 0,
+    // No code generated from the file (PostScript functions), no system or embedded fonts
+    // loaded: the text layer needs none of them, and nothing is fetched or drawn.
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
-    // The text layer needs no font files: nothing is fetched, no canvas is drawn.
+    // A damaged part of a page loses its text, not the whole document.
     stopAtErrors: false,
   });
   try {
