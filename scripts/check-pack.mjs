@@ -37,6 +37,12 @@ try {
     "examples/greyhill-site-visit.doc",
     "examples/strategy-module/sentence-window.mjs",
     "questions/harbor-light-handbook.json",
+    "examples/corpus/tidewater-quay-lease.pdf",
+    "examples/corpus/alder-street-trip-policy.docx",
+    "examples/corpus/ledgerline-runbook.md",
+    "examples/corpus/millbrook-museum-visit.html",
+    "examples/corpus/brisa-kettle-recall.txt",
+    "questions/corpus.json",
     "README.md",
   ];
   const missing = required.filter((f) => !files.includes(f));

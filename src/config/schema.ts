@@ -223,7 +223,7 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "parsing.maxHtmlElements",
     default: DEFAULTS.maxHtmlElements,
     min: 1,
-    description: "most elements of an HTML file, counted while it is read",
+    description: "most elements of an HTML file (table cells of a Markdown file), counted while it is read",
   }),
   setting({
     key: "max_html_depth",
@@ -232,7 +232,7 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "parsing.maxHtmlDepth",
     default: DEFAULTS.maxHtmlDepth,
     min: 1,
-    description: "deepest element nesting of an HTML file, counted while it is read",
+    description: "deepest element nesting of an HTML file (quotes and lists of a Markdown file), counted while it is read",
   }),
   setting({
     key: "parse_timeout_seconds",

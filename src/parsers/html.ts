@@ -44,7 +44,7 @@ const SNIFF_CHARS = 4096;
 
 /**
  * True when text starts as an HTML document does: a doctype or an html/head/body tag, after
- * whitespace and comments. A Markdown or text file that merely contains tags further down is
+ * whitespace, comments and (XHTML) an XML declaration. A Markdown or text file that merely contains tags further down is
  * not HTML.
  */
 export function looksLikeHtml(bytes: Buffer): boolean {
@@ -54,10 +54,11 @@ export function looksLikeHtml(bytes: Buffer): boolean {
     .replace(/^\uFEFF/, "");
   for (;;) {
     head = head.trimStart();
-    if (!head.startsWith("<!--")) break;
-    const end = head.indexOf("-->");
+    const opener = head.startsWith("<!--") ? "-->" : /^<\?xml\s/i.test(head) ? "?>" : null; // comments; XHTML's XML declaration
+    if (!opener) break;
+    const end = head.indexOf(opener);
     if (end === -1) return false;
-    head = head.slice(end + 3);
+    head = head.slice(end + opener.length);
   }
   return /^<(!doctype\s+html|html|head|body)[\s>/]/i.test(head);
 }

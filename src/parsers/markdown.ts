@@ -6,6 +6,12 @@ import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, extensionOf, isUtf8Text } from "./text-family.js";
 
 const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
+/**
+ * Longest inline run (a paragraph, heading, cell) given to marked's inline lexer with emphasis:
+ * its emphasis matching is quadratic in the run (64 KB of "*a" took 0.5 s, 1 MB minutes), so a
+ * longer run loses its emphasis markers (* ~ and word-edge _) first and is lexed without them.
+ */
+const MAX_EMPHASIS_RUN = 4096;
 
 type HtmlLimits = Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">;
 
@@ -102,6 +108,46 @@ function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[],
   tokenBlocks(rest, level, out, filename, limits);
 }
 
+/**
+ * Checks, before marked reads the text, what its lexer cannot bound: quote and list nesting (it
+ * recurses per level, and a list nested 2,000 deep exhausted a 512 MB heap) against
+ * `max_html_depth`, and table cells ("|") against `max_html_elements` (100,000 columns over 20
+ * rows did too). Both are counted per line in one pass; a refusal names the setting.
+ */
+function checkMarkdownShape(text: string, filename: string, limits: HtmlLimits): void {
+  let pipes = 0;
+  for (let at = text.indexOf("|"); at !== -1; at = text.indexOf("|", at + 1)) {
+    if (++pipes > limits.maxHtmlElements) {
+      throw new DocumentLimitError(`${filename}: the Markdown has more than max_html_elements (${limits.maxHtmlElements}) table cells`);
+    }
+  }
+  const nesting = /^([ \t>]*)(?:([-*+]|\d{1,9}[.)])[ \t])?/gm;
+  let m: RegExpExecArray | null;
+  while ((m = nesting.exec(text)) !== null) {
+    const prefix = m[1]!;
+    const quotes = prefix.split(">").length - 1;
+    const indent = prefix.slice(prefix.lastIndexOf(">") + 1).replace(/\t/g, "    ").length;
+    const depth = quotes + (m[2] ? Math.floor(indent / 2) + 1 : 0);
+    if (depth > limits.maxHtmlDepth) {
+      throw new DocumentLimitError(`${filename}: the Markdown nests quotes or lists deeper than max_html_depth (${limits.maxHtmlDepth})`);
+    }
+    if (m[0].length === 0) nesting.lastIndex++;
+  }
+}
+
+/** marked's lexing (block tokens, then each inline run), with runs past MAX_EMPHASIS_RUN lexed without emphasis. */
+function lexMarkdown(text: string): Token[] {
+  const lexer = new Lexer({ gfm: true });
+  const tokens = lexer.blockTokens(text, lexer.tokens);
+  for (const run of lexer.inlineQueue) {
+    lexer.state.inRawBlock = false;
+    const src = run.src.length > MAX_EMPHASIS_RUN ? run.src.replace(/[*~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g, "") : run.src;
+    lexer.inlineTokens(src, run.tokens);
+  }
+  lexer.inlineQueue = [];
+  return tokens;
+}
+
 /** Markdown (.md, .markdown): UTF-8 text whose name says it is Markdown, read with marked's lexer. */
 export const markdownFormat: DocumentFormat = {
   name: "md",
@@ -110,9 +156,11 @@ export const markdownFormat: DocumentFormat = {
   // Bytes cannot tell Markdown from plain text: within valid UTF-8 text, the name decides.
   detect: (bytes, filename) => MARKDOWN_EXTENSIONS.includes(extensionOf(filename)) && isUtf8Text(bytes),
   async parse(bytes, filename, limits) {
+    const text = decodeUtf8(bytes);
+    checkMarkdownShape(text, filename, limits);
     let tokens: Token[];
     try {
-      tokens = Lexer.lex(decodeUtf8(bytes), { gfm: true });
+      tokens = lexMarkdown(text);
     } catch (error) {
       // marked recurses per nesting level: a hostile nesting of quotes or lists can exhaust the stack.
       unusable(filename, `the Markdown cannot be read (${conciseReason(error)})`, error);

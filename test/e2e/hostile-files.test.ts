@@ -12,6 +12,7 @@ import { storedPointRows } from "../helpers/stored-points.js";
 import {
   buildEncryptedPdf,
   buildFlateBomb,
+  flateBombStream,
   buildGraphicsStateBomb,
   buildImageOnlyPdf,
   buildLzwBomb,
@@ -111,6 +112,13 @@ const CASES: HostileCase[] = [
     cli: /stream\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/,
   },
   {
+    name: "PDF stream bomb inside AES-256 encryption that opens without a password",
+    filename: "restricted.pdf",
+    bytes: async () => buildEncryptedPdf({ cipher: "aes-256", userPassword: "", content: flateBombStream(300) }),
+    documents: { status: 413, type: "DocumentLimitError", message: /compressed streams unpack to more than max_unpacked_mb/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_unpacked_mb/ },
+  },
+  {
     name: "PDF stream bomb: LZW inflating to 300 MB",
     filename: "lzw.pdf",
     bytes: async () => buildLzwBomb(300),
@@ -139,6 +147,21 @@ const CASES: HostileCase[] = [
     documents: { status: 413, type: "DocumentLimitError", message: /more than max_html_elements \(200000\)/ },
     v1: { status: 413, code: "document_limit_exceeded", message: /max_html_elements/ },
     cli: /wide\.htm: the HTML has more than max_html_elements/,
+  },
+  {
+    name: "Markdown bomb: quotes nested a million deep",
+    filename: "quotes.md",
+    bytes: async () => Buffer.from(`${">".repeat(1_000_000)} deep`),
+    documents: { status: 413, type: "DocumentLimitError", message: /nests quotes or lists deeper than max_html_depth \(256\)/ },
+    v1: { status: 413, code: "document_limit_exceeded", message: /max_html_depth/ },
+  },
+  {
+    name: "Markdown: a 1 MB paragraph of emphasis markers",
+    filename: "stars.md",
+    bytes: async () => Buffer.from("*a".repeat(500_000)),
+    documents: { status: 201, type: "" },
+    v1: { status: [201, 413, 504], code: ["chunk_limit_exceeded", "ingestion_timeout"] },
+    stored: (doc) => assert.equal(doc.paragraph_count, 1),
   },
   {
     name: "text in Latin-1, not UTF-8",

@@ -108,56 +108,132 @@ function md5(...parts: Buffer[]): Buffer {
 
 /** RC4 (the standard security handler's cipher); a few lines, since OpenSSL 3 may not offer it. */
 function rc4(key: Buffer, data: Buffer): Buffer {
-  try {
-    const cipher = createCipheriv("rc4", key, null);
-    return Buffer.concat([cipher.update(data), cipher.final()]);
-  } catch {
-    const s = Array.from({ length: 256 }, (_, i) => i);
-    for (let i = 0, j = 0; i < 256; i++) {
-      j = (j + s[i]! + key[i % key.length]!) & 255;
-      [s[i], s[j]] = [s[j]!, s[i]!];
-    }
-    const out = Buffer.alloc(data.length);
-    for (let n = 0, i = 0, j = 0; n < data.length; n++) {
-      i = (i + 1) & 255;
-      j = (j + s[i]!) & 255;
-      [s[i], s[j]] = [s[j]!, s[i]!];
-      out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
-    }
-    return out;
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
   }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + s[i]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
+  }
+  return out;
+}
+
+/** Algorithm 2.B of ISO 32000-2 (R6 password hash), written here independently of src/. */
+function hashR6(password: Buffer, salt: Buffer, udata: Buffer): Buffer {
+  let k = createHash("sha256").update(password).update(salt).update(udata).digest();
+  let round = 0;
+  let e = Buffer.alloc(0);
+  while (round < 64 || e[e.length - 1]! > round - 32) {
+    const k1 = Buffer.concat(Array.from({ length: 64 }, () => Buffer.concat([password, k, udata])));
+    const cipher = createCipheriv("aes-128-cbc", k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
+    e = Buffer.concat([cipher.update(k1), cipher.final()]);
+    const mod = [...e.subarray(0, 16)].reduce((a, b) => a + b, 0) % 3;
+    k = createHash(["sha256", "sha384", "sha512"][mod]!).update(e).digest();
+    round++;
+  }
+  return k.subarray(0, 32);
+}
+
+export interface EncryptionOptions {
+  /** "" opens without a password (an owner-restricted file, which readers open as readily). */
+  userPassword?: string;
+  ownerPassword?: string;
+  /** rc4-40: R2; aes-128: V4 R4 AESV2; aes-256: V5 R6 AESV3. */
+  cipher?: "rc4-40" | "aes-128" | "aes-256";
+  /** The page's content stream in place of one line of text: its dictionary and (encoded) data. */
+  content?: { dict: string; stream: Buffer };
 }
 
 /**
- * A PDF encrypted with the standard security handler, revision 2 (RC4, 40-bit key), with a
- * non-empty user password: a reader cannot open it without the password (PDF 1.7, 7.6.3).
+ * A PDF encrypted with the standard security handler (PDF 1.7 7.6.3, ISO 32000-2 7.6.4), every
+ * stream encrypted with its object's key. With a non-empty user password a reader cannot open it
+ * without the password; with an empty one it opens as usual.
  */
-export function buildEncryptedPdf(userPassword = "secret", ownerPassword = "owner"): Buffer {
+export function buildEncryptedPdf(options: EncryptionOptions = {}): Buffer {
+  const { userPassword = "secret", ownerPassword = "owner", cipher = "rc4-40" } = options;
   const pad = (p: string) => Buffer.concat([Buffer.from(p, "latin1"), PASSWORD_PAD]).subarray(0, 32);
   const permissions = -4; // every permission bit set but the reserved low ones
   const fileId = md5(Buffer.from("chunkeval-test-pdf"));
-  // Algorithm 3: the O entry, from the owner password.
-  const ownerKey = md5(pad(ownerPassword)).subarray(0, 5);
-  const o = rc4(ownerKey, pad(userPassword));
-  // Algorithm 2: the file key, from the user password.
   const p = Buffer.alloc(4);
   p.writeInt32LE(permissions);
-  const key = md5(pad(userPassword), o, p, fileId).subarray(0, 5);
-  // Algorithm 4 (R2): U = RC4(key, padding).
-  const u = rc4(key, PASSWORD_PAD);
-  const objects = documentObjects([layoutParagraphs([{ lines: ["Quarterly results are confidential."] }])]);
-  // Every stream and string is encrypted with its object's key (Algorithm 1); only the content stream has either.
+  const content = options.content ?? { dict: "<< >>", stream: contentOf(layoutParagraphs([{ lines: ["Quarterly results are confidential."] }])) };
+  const objects: PdfObject[] = [
+    { body: "<< /Type /Catalog /Pages 2 0 R >>" },
+    { body: "<< /Type /Pages /Kids [4 0 R] /Count 1 >>" },
+    { body: "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>" },
+    { body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>" },
+    { body: content.dict, stream: content.stream },
+  ];
+  const iv = Buffer.from("0123456789abcdef");
+  const aes = (key: Buffer, data: Buffer) => {
+    const c = createCipheriv(key.length === 32 ? "aes-256-cbc" : "aes-128-cbc", key, iv);
+    return Buffer.concat([iv, c.update(data), c.final()]);
+  };
+  let encrypt: string;
+  let streamKey: (objectNumber: number) => (data: Buffer) => Buffer;
+  if (cipher === "aes-256") {
+    const fileKey = createHash("sha256").update("chunkeval file key").digest();
+    const [uvs, uks, ovs, oks] = ["uvsalt01", "ukslt001", "ovsalt01", "okslt001"].map((x) => Buffer.from(x));
+    const user = Buffer.from(userPassword, "utf8");
+    const owner = Buffer.from(ownerPassword, "utf8");
+    const wrap = (key: Buffer) => {
+      const c = createCipheriv("aes-256-cbc", key, Buffer.alloc(16)).setAutoPadding(false);
+      return Buffer.concat([c.update(fileKey), c.final()]);
+    };
+    const u = Buffer.concat([hashR6(user, uvs!, Buffer.alloc(0)), uvs!, uks!]);
+    const ue = wrap(hashR6(user, uks!, Buffer.alloc(0)));
+    const o = Buffer.concat([hashR6(owner, ovs!, u), ovs!, oks!]);
+    const oe = wrap(hashR6(owner, oks!, u));
+    const permsPlain = Buffer.concat([p, Buffer.from([255, 255, 255, 255]), Buffer.from("Tadb"), Buffer.from("0000")]);
+    const ecb = createCipheriv("aes-256-ecb", fileKey, null).setAutoPadding(false);
+    const perms = Buffer.concat([ecb.update(permsPlain), ecb.final()]);
+    encrypt =
+      `<< /Filter /Standard /V 5 /R 6 /Length 256 /CF << /StdCF << /CFM /AESV3 /AuthEvent /DocOpen /Length 32 >> >> /StmF /StdCF /StrF /StdCF ` +
+      `/O <${o.toString("hex")}> /U <${u.toString("hex")}> /OE <${oe.toString("hex")}> /UE <${ue.toString("hex")}> ` +
+      `/P ${permissions} /Perms <${perms.toString("hex")}> >>`;
+    streamKey = () => (data) => aes(fileKey, data);
+  } else {
+    const r = cipher === "rc4-40" ? 2 : 4;
+    const n = r === 2 ? 5 : 16;
+    // Algorithm 3: the O entry, from the owner password.
+    let ownerKey = md5(pad(ownerPassword));
+    if (r >= 3) for (let i = 0; i < 50; i++) ownerKey = md5(ownerKey);
+    ownerKey = ownerKey.subarray(0, n);
+    let o = rc4(ownerKey, pad(userPassword));
+    if (r >= 3) for (let i = 1; i <= 19; i++) o = rc4(Buffer.from(ownerKey.map((b) => b ^ i)), o);
+    // Algorithm 2: the file key, from the user password.
+    let key = md5(pad(userPassword), o, p, fileId);
+    if (r >= 3) for (let i = 0; i < 50; i++) key = md5(key.subarray(0, n));
+    key = key.subarray(0, n);
+    // Algorithms 4 (R2) and 5 (R3+): the U entry.
+    let u: Buffer;
+    if (r === 2) u = rc4(key, PASSWORD_PAD);
+    else {
+      u = rc4(key, md5(PASSWORD_PAD, fileId));
+      for (let i = 1; i <= 19; i++) u = rc4(Buffer.from(key.map((b) => b ^ i)), u);
+      u = Buffer.concat([u, Buffer.alloc(16, 0x2a)]);
+    }
+    const cf = r === 4 ? "/CF << /StdCF << /CFM /AESV2 /AuthEvent /DocOpen /Length 16 >> >> /StmF /StdCF /StrF /StdCF " : "";
+    const entries = `/O <${o.toString("hex")}> /U <${u.toString("hex")}> /P ${permissions}`;
+    encrypt = `<< /Filter /Standard /V ${r === 2 ? 1 : 4} /R ${r} /Length ${n * 8} ${cf}${entries} >>`;
+    streamKey = (objectNumber) => {
+      const num = Buffer.alloc(5);
+      num.writeUIntLE(objectNumber, 0, 3);
+      // Algorithm 1: the object's key (AESV2 salts it with "sAlT").
+      const objectKey = md5(key, num, r === 4 ? Buffer.from("sAlT") : Buffer.alloc(0)).subarray(0, Math.min(n + 5, 16));
+      return (data) => (r === 4 ? aes(objectKey, data) : rc4(objectKey, data));
+    };
+  }
   objects.forEach((obj, i) => {
-    if (!obj.stream) return;
-    const num = Buffer.alloc(5);
-    num.writeUIntLE(i + 1, 0, 3);
-    num.writeUIntLE(0, 3, 2);
-    const objKey = md5(key, num).subarray(0, Math.min(key.length + 5, 16));
-    obj.stream = rc4(objKey, obj.stream);
+    if (obj.stream) obj.stream = streamKey(i + 1)(obj.stream);
   });
-  const encryptNum = objects.length + 1;
-  objects.push({ body: `<< /Filter /Standard /V 1 /R 2 /Length 40 /O <${o.toString("hex")}> /U <${u.toString("hex")}> /P ${permissions} >>` });
-  return serialise(objects, ` /Encrypt ${encryptNum} 0 R /ID [<${fileId.toString("hex")}> <${fileId.toString("hex")}>]`);
+  objects.push({ body: encrypt });
+  return serialise(objects, ` /Encrypt ${objects.length} 0 R /ID [<${fileId.toString("hex")}> <${fileId.toString("hex")}>]`);
 }
 
 /**
@@ -197,6 +273,13 @@ export function buildManyPagesPdf(pages: number): Buffer {
  * then one text operator: the PDF object-stream bomb (a ~1000:1 ratio, so 300 MB fit in ~300 KB).
  * A reader that inflates all of it to find the text needs that much memory.
  */
+export function flateBombStream(inflatedMb: number): { dict: string; stream: Buffer } {
+  return {
+    dict: "<< /Filter /FlateDecode >>",
+    stream: zlibRepeated(Buffer.alloc(1024 * 1024, 0x20), inflatedMb, Buffer.from("BT /F1 12 Tf 72 700 Td (bomb) Tj ET\n")),
+  };
+}
+
 export function buildFlateBomb(inflatedMb: number): Buffer {
   const objects: PdfObject[] = [
     { body: "<< /Type /Catalog /Pages 2 0 R >>" },

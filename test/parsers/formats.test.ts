@@ -5,7 +5,7 @@ import { ChunkingError, DocumentLimitError } from "../../src/errors.js";
 import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
 import type { ParsedDocument } from "../../src/domain/types.js";
 import { buildDocx } from "../helpers/documents.js";
-import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf } from "../helpers/pdf.js";
+import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf, flateBombStream } from "../helpers/pdf.js";
 import { buildEncryptedPdf, buildFlateBomb, buildImageOnlyPdf, buildManyPagesPdf, buildPageTreeBomb, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 /** Every block is exactly the document text between its offsets. */
@@ -155,6 +155,10 @@ test("HTML: headings, paragraphs, nested list items, table rows; script, style a
 test("a .md file that merely contains HTML tags further down stays Markdown; an .html file without HTML markup is text", async () => {
   assert.equal((await parseDocument(Buffer.from("Intro\n\n<b>bold</b>\n"), "a.md")).format, "md");
   assert.equal((await parseDocument(Buffer.from("no markup at all"), "a.html")).format, "txt");
+  const xhtml =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!-- x -->\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>XHTML &#233;t&eacute;</p></body></html>';
+  const doc = await parseDocument(Buffer.from(xhtml), "page.xhtml");
+  assert.deepEqual([doc.format, doc.text], ["html", "XHTML été"]);
 });
 
 const rejects = async (
@@ -170,16 +174,24 @@ const rejects = async (
     return true;
   });
 
-test("an encrypted PDF (a real /Encrypt dictionary, RC4 with a user password) is refused as encrypted", async () => {
-  await rejects(buildEncryptedPdf(), "locked.pdf", ChunkingError, /^locked\.pdf: the PDF is encrypted \(password-protected\)/);
-  // The encryption is real: with the user password pdfjs decrypts the text.
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = pdfjs.getDocument({ data: new Uint8Array(buildEncryptedPdf()), password: "secret", verbosity: 0 });
-  const page = await (await task.promise).getPage(1);
-  const items = (await page.getTextContent()).items as Array<{ str?: string }>;
-  assert.equal(items.map((i) => i.str ?? "").join(""), "Quarterly results are confidential.");
-  await task.destroy();
-});
+for (const cipher of ["rc4-40", "aes-128", "aes-256"] as const) {
+  test(`an encrypted PDF (${cipher}, a real /Encrypt dictionary with a user password) is refused as encrypted`, async () => {
+    await rejects(buildEncryptedPdf({ cipher }), "locked.pdf", ChunkingError, /^locked\.pdf: the PDF is encrypted \(password-protected\)/);
+    // The encryption is real: with the user password pdfjs decrypts the text.
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const task = pdfjs.getDocument({ data: new Uint8Array(buildEncryptedPdf({ cipher })), password: "secret", verbosity: 0 });
+    const page = await (await task.promise).getPage(1);
+    const items = (await page.getTextContent()).items as Array<{ str?: string }>;
+    assert.equal(items.map((i) => i.str ?? "").join(""), "Quarterly results are confidential.");
+    await task.destroy();
+  });
+
+  test(`an encrypted PDF (${cipher}) that opens without a password is read, and a bomb inside it is still refused`, async () => {
+    assert.equal((await parseDocument(buildEncryptedPdf({ cipher, userPassword: "" }), "restricted.pdf")).text, "Quarterly results are confidential.");
+    const bomb = buildEncryptedPdf({ cipher, userPassword: "", content: flateBombStream(300) });
+    await rejects(bomb, "restricted-bomb.pdf", DocumentLimitError, /restricted-bomb\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/);
+  });
+}
 
 test("an image-only PDF is refused: no text layer, run OCR first", async () => {
   await rejects(buildImageOnlyPdf(3), "scan.pdf", ChunkingError, /^scan\.pdf: no text layer: run OCR first/);
@@ -234,6 +246,33 @@ test("HTML bombs are refused at the element or depth limit, fast", async () => {
   );
   await rejects(Buffer.from(`<html><body>${"<p>x</p>".repeat(2_000_000)}</body></html>`), "many.html", DocumentLimitError, /max_html_elements \(200000\)/);
   assert.ok(performance.now() - started < 10_000, `${performance.now() - started} ms`);
+});
+
+test("Markdown bombs: quote and list nesting past max_html_depth and cells past max_html_elements are refused before marked reads them", async () => {
+  const started = performance.now();
+  await rejects(
+    Buffer.from(`${">".repeat(1_000_000)} deep`),
+    "quotes.md",
+    DocumentLimitError,
+    /quotes\.md: the Markdown nests quotes or lists deeper than max_html_depth \(256\)/,
+  );
+  const lists = Array.from({ length: 2000 }, (_, i) => `${" ".repeat(i * 2)}- item`).join("\n");
+  await rejects(Buffer.from(lists), "lists.md", DocumentLimitError, /max_html_depth/);
+  const wide = `|${"a|".repeat(100_000)}\n|${"-|".repeat(100_000)}\n${`|${"b|".repeat(100_000)}\n`.repeat(20)}`;
+  await rejects(Buffer.from(wide), "wide.md", DocumentLimitError, /wide\.md: the Markdown has more than max_html_elements \(200000\) table cells/);
+  assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+  // 250 levels are within the limit and read.
+  const deepButFine = await parseDocument(Buffer.from(Array.from({ length: 250 }, (_, i) => `${" ".repeat(i * 2)}- item ${i}`).join("\n")), "ok.md");
+  assert.equal(deepButFine.blocks.length, 250);
+  assert.equal(deepButFine.blocks[249]!.level, 250);
+});
+
+test("a 1 MB Markdown paragraph of emphasis markers (quadratic in marked) is read in bounded time", async () => {
+  const started = performance.now();
+  const doc = await parseDocument(Buffer.from(`Intro with *emphasis* kept short.\n\n${"*a".repeat(500_000)}`), "stars.md");
+  assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+  assert.equal(doc.blocks[0]!.text, "Intro with emphasis kept short.");
+  assert.equal(doc.blocks[1]!.text, "a".repeat(500_000));
 });
 
 test("bytes that are neither a known signature nor UTF-8 text are refused, naming the file", async () => {
