@@ -1,10 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
 import { buildDocx } from "../helpers/documents.js";
+import { startServe } from "../../scripts/load-helpers.js";
 
 test("chunkeval bench FOLDER / several files / a quoted glob / --collection benchmarks a collection", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-collections-"));
@@ -71,6 +72,57 @@ test("chunkeval bench FOLDER / several files / a quoted glob / --collection benc
       JSON.parse(removed.stdout).documents.map((d: any) => d.filename),
       ["mill.docx"],
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("two processes adding to one collection at once (a CLI and a serve) lose nothing, and a bench sees every document", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-collections-shared-"));
+  try {
+    const data = join(dir, "data");
+    const files = await Promise.all(
+      ["alpha", "bravo", "charlie", "delta"].map(async (name) => {
+        const path = join(dir, `${name}.docx`);
+        writeFileSync(path, await buildDocx([{ h: name }, { p: `The ${name} section explains the ${name} procedure in detail.` }]));
+        return path;
+      }),
+    );
+    const cli = (...args: string[]) => runCli(["--data-dir", data, "--embedder", "hash", "-q", ...args], {}, dir);
+    assert.equal((await cli("collections", "create", "shared")).code, 0);
+    const { url, stop } = await startServe({ ...process.env, CHUNKEVAL_DATA_DIR: data, CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_EMBEDDER_WORKERS: "0" });
+    try {
+      const viaHttp = async (path: string) => {
+        const form = new FormData();
+        form.append("file", new Blob([readFileSync(path)]), path.split("/").pop()!);
+        return (await fetch(`${url}/collections/shared/documents`, { method: "POST", body: form })).status;
+      };
+      const [a, b, c, d] = await Promise.all([
+        cli("collections", "add", "shared", files[0]!),
+        viaHttp(files[1]!),
+        cli("collections", "add", "shared", files[2]!),
+        viaHttp(files[3]!),
+      ]);
+      assert.deepEqual([a.code, b, c.code, d], [0, 200, 0, 200], a.stderr + c.stderr);
+      const shown = JSON.parse((await cli("collections", "show", "shared", "--json")).stdout);
+      assert.deepEqual(shown.documents.map((x: any) => x.filename).sort(), ["alpha.docx", "bravo.docx", "charlie.docx", "delta.docx"]);
+      const served = (await (await fetch(`${url}/collections/shared`)).json()) as { documents: unknown[] };
+      assert.equal(served.documents.length, 4, "the server sees what the CLI added");
+      writeFileSync(
+        join(dir, "q.json"),
+        JSON.stringify([
+          {
+            question: "What does the delta section explain?",
+            references: [{ document: "delta.docx", text: "The delta section explains the delta procedure" }],
+          },
+        ]),
+      );
+      const bench = await cli("bench", "--collection", "shared", "--questions", "q.json", "--strategies", "recursive", "--json");
+      assert.equal(bench.code, 0, bench.stderr);
+      assert.equal(JSON.parse(bench.stdout).collection.documents.length, 4);
+    } finally {
+      await stop();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
