@@ -207,7 +207,7 @@ function viewModel(input: ReportInput, view: ReportView) {
   const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
     question: first.question,
     expectedAnswer: first.expectedAnswer,
-    references: first.references,
+    references: first.references.map((r) => ({ ...r, pages: pageLabel(input.chunkMap?.pages ?? [], r.start, r.end) })),
     perStrategy: strategies
       .map((s) => {
         const r = input.results[s]?.[i];
