@@ -8,6 +8,9 @@ const PDF_MAGIC = Buffer.from("%PDF-");
 /** Readers accept the header anywhere in the first KB (junk before it is common). */
 const HEADER_WINDOW = 1024;
 
+/** A bullet glyph and the space after it, opening a list item's first line. */
+const BULLET = /^[•◦▪‣∙●○■□➢►–]\s+/;
+
 /** A line of text rebuilt from pdfjs's text items. */
 interface Line {
   text: string;
@@ -67,7 +70,8 @@ function bodySize(lines: Line[]): number {
 
 /**
  * Paragraphs from lines: a new one starts on a new page, where the vertical gap to the previous
- * line is clearly wider than the line spacing, or where the font height changes. A short
+ * line is clearly wider than the line spacing, where the font height changes, or at a bullet
+ * (a bulleted paragraph is a list item). A short
  * paragraph set larger than the body text is a heading; the largest heading size is level 1, the
  * next level 2, and so on (at most 6).
  */
@@ -78,7 +82,8 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
     const last = paragraphs[paragraphs.length - 1];
     const sameSize = prev !== null && Math.abs(prev.size - line.size) <= 0.5;
     const gap = prev !== null ? prev.y - line.y : 0;
-    if (!last || !prev || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6) paragraphs.push({ lines: [line] });
+    const newItem = BULLET.test(line.text.trimStart());
+    if (!last || !prev || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6 || newItem) paragraphs.push({ lines: [line] });
     else last.lines.push(line);
     prev = line;
   }
@@ -93,6 +98,8 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
     const text = p.lines.map((l) => l.text.trim()).join(" ");
     const page = p.lines[0]!.page;
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
+    // A bulleted line starts a list item; the bullet glyph is layout, not text (as mammoth drops Word's).
+    if (BULLET.test(text)) return { kind: "list_item" as const, level: 1, text: text.replace(BULLET, ""), page };
     return { kind: "paragraph" as const, level: 0, text, page };
   });
 }

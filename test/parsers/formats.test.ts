@@ -22,7 +22,11 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { lines: ["The lighthouse opens at dawn and", "closes at dusk (except Mondays)."] },
       { lines: ["Tickets cost four euros."] },
     ]),
-    layoutParagraphs([{ lines: ["Winter Hours"], size: 16 }, { lines: ["In winter the lighthouse closes at four."] }]),
+    layoutParagraphs([
+      { lines: ["Winter Hours"], size: 16 },
+      { lines: ["In winter the lighthouse closes at four."] },
+      { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
+    ]),
   ]);
   const doc = await parseDocument(bytes, "guide.pdf");
   assert.equal(doc.format, "pdf");
@@ -35,6 +39,8 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       ["paragraph", 0, "Tickets cost four euros.", 1],
       ["heading", 2, "Winter Hours", 2],
       ["paragraph", 0, "In winter the lighthouse closes at four.", 2],
+      ["list_item", 1, "Bring a coat", 2],
+      ["list_item", 1, "Bring a lamp that lasts an hour", 2],
     ],
   );
   assertOffsets(doc);
