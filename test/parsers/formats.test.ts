@@ -294,6 +294,8 @@ test("bytes that are neither a known signature nor UTF-8 text are refused, namin
     ChunkingError,
     /latin1\.txt: not a supported document.*not UTF-8 text\?/,
   );
+  // Valid UTF-8 without a NUL, but control bytes throughout: binary, not text.
+  await rejects(Buffer.alloc(4096, 0x01), "ones.txt", ChunkingError, /ones\.txt: not a supported document/);
 });
 
 test("a Word file is still Word", async () => {
