@@ -61,6 +61,22 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
   return lines.filter((l) => l.text.trim().length > 0);
 }
 
+/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12". */
+const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*\d{1,5}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
+
+/**
+ * The lines without the page numbers printed as a page's first or last line: they are layout,
+ * and left in they would split paragraphs that run across pages and land in chunks as noise.
+ */
+function withoutPageNumbers(lines: Line[]): Line[] {
+  return lines.filter((line, i) => {
+    if (!PAGE_NUMBER.test(line.text.trim())) return true;
+    const first = i === 0 || lines[i - 1]!.page !== line.page;
+    const last = i === lines.length - 1 || lines[i + 1]!.page !== line.page;
+    return !(first || last);
+  });
+}
+
 /** The font height most of the document's characters are set in: the body text. */
 function bodySize(lines: Line[]): number {
   const weight = new Map<number, number>();
@@ -142,7 +158,7 @@ async function extractPdfBlocks(bytes: Buffer, filename: string, limits: ParseLi
       page.cleanup();
     }
     if (lines.length === 0) unusable(filename, "no text layer: run OCR first (the PDF's pages hold no text, only images or drawings)");
-    return linesToBlocks(lines);
+    return linesToBlocks(withoutPageNumbers(lines));
   } catch (error) {
     if (error instanceof ChunkevalError) throw error;
     unusable(filename, `corrupt .pdf file (${conciseReason(error)})`, error);

@@ -26,6 +26,7 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { lines: ["Winter Hours"], size: 16 },
       { lines: ["In winter the lighthouse closes at four."] },
       { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
+      { lines: ["- 2 -"] }, // the page number, printed last on the page, is not text
     ]),
   ]);
   const doc = await parseDocument(bytes, "guide.pdf");
@@ -101,6 +102,14 @@ test("Markdown: headings with levels, nested lists, table rows, code, quotes; in
   assertOffsets(doc);
   assert.ok(!doc.text.includes("https://"), "link URLs are not text");
   assert.deepEqual(await parseDocument(Buffer.from(md), "guide.md"), doc);
+});
+
+test("Markdown: YAML front matter is metadata, not a heading", async () => {
+  const doc = await parseDocument(Buffer.from("---\ntitle: Ferry notes\ndate: 2024-05-01\n---\n\n# Ferry\n\nLeaves at noon.\n"), "post.md");
+  assert.deepEqual(shape(doc), [
+    ["heading", 1, "Ferry"],
+    ["paragraph", 0, "Leaves at noon."],
+  ]);
 });
 
 test("the same text is Markdown when named .md and plain text otherwise (no invented headings)", async () => {
