@@ -135,6 +135,16 @@ function checkMarkdownShape(text: string, filename: string, limits: HtmlLimits):
   }
 }
 
+/**
+ * The text without a leading YAML front matter block ("---" lines around metadata, as static
+ * site generators write): marked would read its closing "---" as a setext underline and make
+ * the metadata a heading.
+ */
+function withoutFrontMatter(text: string): string {
+  const m = /^---[ \t]*\n[\s\S]*?\n(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(text);
+  return m && m[0].length <= 64 * 1024 ? text.slice(m[0].length) : text;
+}
+
 /** marked's lexing (block tokens, then each inline run), with runs past MAX_EMPHASIS_RUN lexed without emphasis. */
 function lexMarkdown(text: string): Token[] {
   const lexer = new Lexer({ gfm: true });
@@ -156,7 +166,7 @@ export const markdownFormat: DocumentFormat = {
   // Bytes cannot tell Markdown from plain text: within valid UTF-8 text, the name decides.
   detect: (bytes, filename) => MARKDOWN_EXTENSIONS.includes(extensionOf(filename)) && isUtf8Text(bytes),
   async parse(bytes, filename, limits) {
-    const text = decodeUtf8(bytes);
+    const text = withoutFrontMatter(decodeUtf8(bytes));
     checkMarkdownShape(text, filename, limits);
     let tokens: Token[];
     try {

@@ -8,6 +8,9 @@ const PDF_MAGIC = Buffer.from("%PDF-");
 /** Readers accept the header anywhere in the first KB (junk before it is common). */
 const HEADER_WINDOW = 1024;
 
+/** A bullet glyph and the space after it, opening a list item's first line. */
+const BULLET = /^[•◦▪‣∙●○■□➢►–]\s+/;
+
 /** A line of text rebuilt from pdfjs's text items. */
 interface Line {
   text: string;
@@ -58,6 +61,22 @@ function pageLines(items: TextItemLike[], page: number): Line[] {
   return lines.filter((l) => l.text.trim().length > 0);
 }
 
+/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12". */
+const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*\d{1,5}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
+
+/**
+ * The lines without the page numbers printed as a page's first or last line: they are layout,
+ * and left in they would split paragraphs that run across pages and land in chunks as noise.
+ */
+function withoutPageNumbers(lines: Line[]): Line[] {
+  return lines.filter((line, i) => {
+    if (!PAGE_NUMBER.test(line.text.trim())) return true;
+    const first = i === 0 || lines[i - 1]!.page !== line.page;
+    const last = i === lines.length - 1 || lines[i + 1]!.page !== line.page;
+    return !(first || last);
+  });
+}
+
 /** The font height most of the document's characters are set in: the body text. */
 function bodySize(lines: Line[]): number {
   const weight = new Map<number, number>();
@@ -67,7 +86,8 @@ function bodySize(lines: Line[]): number {
 
 /**
  * Paragraphs from lines: a new one starts on a new page, where the vertical gap to the previous
- * line is clearly wider than the line spacing, or where the font height changes. A short
+ * line is clearly wider than the line spacing, where the font height changes, or at a bullet
+ * (a bulleted paragraph is a list item). A short
  * paragraph set larger than the body text is a heading; the largest heading size is level 1, the
  * next level 2, and so on (at most 6).
  */
@@ -78,7 +98,8 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
     const last = paragraphs[paragraphs.length - 1];
     const sameSize = prev !== null && Math.abs(prev.size - line.size) <= 0.5;
     const gap = prev !== null ? prev.y - line.y : 0;
-    if (!last || !prev || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6) paragraphs.push({ lines: [line] });
+    const newItem = BULLET.test(line.text.trimStart());
+    if (!last || !prev || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6 || newItem) paragraphs.push({ lines: [line] });
     else last.lines.push(line);
     prev = line;
   }
@@ -93,6 +114,8 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
     const text = p.lines.map((l) => l.text.trim()).join(" ");
     const page = p.lines[0]!.page;
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
+    // A bulleted line starts a list item; the bullet glyph is layout, not text (as mammoth drops Word's).
+    if (BULLET.test(text)) return { kind: "list_item" as const, level: 1, text: text.replace(BULLET, ""), page };
     return { kind: "paragraph" as const, level: 0, text, page };
   });
 }
@@ -135,7 +158,7 @@ async function extractPdfBlocks(bytes: Buffer, filename: string, limits: ParseLi
       page.cleanup();
     }
     if (lines.length === 0) unusable(filename, "no text layer: run OCR first (the PDF's pages hold no text, only images or drawings)");
-    return linesToBlocks(lines);
+    return linesToBlocks(withoutPageNumbers(lines));
   } catch (error) {
     if (error instanceof ChunkevalError) throw error;
     unusable(filename, `corrupt .pdf file (${conciseReason(error)})`, error);

@@ -236,7 +236,11 @@ function viewModel(input: ReportInput, view: ReportView) {
   const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
     question: first.question,
     expectedAnswer: first.expectedAnswer,
-    references: first.references.map((ref) => ({ ...ref, documentName: ref.documentId ? documentName.get(ref.documentId) : undefined })),
+    references: first.references.map((ref) => ({
+      ...ref,
+      documentName: ref.documentId ? documentName.get(ref.documentId) : undefined,
+      pages: pageLabel(input.chunkMap?.pages ?? [], ref.start, ref.end),
+    })),
     perStrategy: strategies
       .map((s) => {
         const r = input.results[s]?.[i];

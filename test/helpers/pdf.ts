@@ -17,8 +17,9 @@ export interface PdfLine {
 /** A page: lines of text, or none (an image-only page: a drawn rectangle and no text operator). */
 export type PdfPage = PdfLine[];
 
+/** Text as a PDF literal string in WinAnsiEncoding (Latin-1 plus a few, such as the bullet at 0x95). */
 function escapePdfString(text: string): string {
-  return text.replace(/[\\()]/g, (c) => `\\${c}`);
+  return text.replace(/[\\()]/g, (c) => `\\${c}`).replace(/[\u2022\u2013\u2014]/g, (c) => ({ "\u2022": "\x95", "\u2013": "\x96", "\u2014": "\x97" })[c]!);
 }
 
 /** A page's content stream. */

@@ -126,11 +126,12 @@ function cases(docx: Buffer): Case[] {
       type: "ValidationError",
     },
     {
-      name: "upload: a text file",
+      // Plain UTF-8 text is a document now (read as .txt whatever its name); Latin-1 text is not.
+      name: "upload: text that is not UTF-8",
       method: "POST",
       path: "/documents",
       headers: mp("XyZ"),
-      body: multipart("XyZ", [{ name: "file", filename: "a.docx", body: "hello" }]),
+      body: multipart("XyZ", [{ name: "file", filename: "a.docx", body: Buffer.from("h\xe9llo", "latin1") }]),
       status: 400,
       type: "ChunkingError",
     },
@@ -382,13 +383,13 @@ function cases(docx: Buffer): Case[] {
       code: "unknown_domain",
     },
     {
-      name: "v1 files: a text file",
+      name: "v1 files: text that is not UTF-8",
       method: "POST",
       path: "/v1/files",
       headers: mp("XyZ"),
       body: v1Upload([
         { name: "domain", body: "docs" },
-        { name: "file", filename: "a.docx", body: "hello" },
+        { name: "file", filename: "a.docx", body: Buffer.from("h\xe9llo", "latin1") },
       ]),
       status: 400,
       code: "unprocessable_document",

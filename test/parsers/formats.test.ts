@@ -22,7 +22,12 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { lines: ["The lighthouse opens at dawn and", "closes at dusk (except Mondays)."] },
       { lines: ["Tickets cost four euros."] },
     ]),
-    layoutParagraphs([{ lines: ["Winter Hours"], size: 16 }, { lines: ["In winter the lighthouse closes at four."] }]),
+    layoutParagraphs([
+      { lines: ["Winter Hours"], size: 16 },
+      { lines: ["In winter the lighthouse closes at four."] },
+      { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
+      { lines: ["- 2 -"] }, // the page number, printed last on the page, is not text
+    ]),
   ]);
   const doc = await parseDocument(bytes, "guide.pdf");
   assert.equal(doc.format, "pdf");
@@ -35,6 +40,8 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       ["paragraph", 0, "Tickets cost four euros.", 1],
       ["heading", 2, "Winter Hours", 2],
       ["paragraph", 0, "In winter the lighthouse closes at four.", 2],
+      ["list_item", 1, "Bring a coat", 2],
+      ["list_item", 1, "Bring a lamp that lasts an hour", 2],
     ],
   );
   assertOffsets(doc);
@@ -95,6 +102,14 @@ test("Markdown: headings with levels, nested lists, table rows, code, quotes; in
   assertOffsets(doc);
   assert.ok(!doc.text.includes("https://"), "link URLs are not text");
   assert.deepEqual(await parseDocument(Buffer.from(md), "guide.md"), doc);
+});
+
+test("Markdown: YAML front matter is metadata, not a heading", async () => {
+  const doc = await parseDocument(Buffer.from("---\ntitle: Ferry notes\ndate: 2024-05-01\n---\n\n# Ferry\n\nLeaves at noon.\n"), "post.md");
+  assert.deepEqual(shape(doc), [
+    ["heading", 1, "Ferry"],
+    ["paragraph", 0, "Leaves at noon."],
+  ]);
 });
 
 test("the same text is Markdown when named .md and plain text otherwise (no invented headings)", async () => {
@@ -288,6 +303,8 @@ test("bytes that are neither a known signature nor UTF-8 text are refused, namin
     ChunkingError,
     /latin1\.txt: not a supported document.*not UTF-8 text\?/,
   );
+  // Valid UTF-8 without a NUL, but control bytes throughout: binary, not text.
+  await rejects(Buffer.alloc(4096, 0x01), "ones.txt", ChunkingError, /ones\.txt: not a supported document/);
 });
 
 test("a Word file is still Word", async () => {

@@ -38,7 +38,13 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
     const bytes = buildPdf([page("Harbor", 1), page("Beacon", 2), page("Ferry", 3)]);
     const experiment = await ws.app.bench({
       document: { filename: "rules.pdf", bytes },
-      questions: [{ question: "What does beacon rule number 3 say?", expectedAnswer: null, references: [] }],
+      questions: [
+        {
+          question: "What does beacon rule number 3 say?",
+          expectedAnswer: null,
+          references: [{ text: "The beacon rule number 3 of page 2 says the lighthouse keeper writes every visitor in the log book." }],
+        },
+      ],
       questionsSource: "inline",
       strategies: ["fixed_size"],
       topK: 2,
@@ -54,6 +60,8 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
     assert.match(html, /<sup>1 · p{1,2}\. 1(–\d)?<\/sup>/);
     // Drill-down: each retrieved chunk's offsets are followed by its pages.
     assert.match(html, /score [\d.]+ \[\d+-\d+\] pp?\. \d/);
+    // The reference excerpt is on page 2.
+    assert.match(html, /Reference \[\d+-\d+\] p\. 2:/);
     // A document without pages says nothing of pages.
     const plain = await ws.app.bench({
       document: { filename: "rules.txt", bytes: Buffer.from("The harbor rule says the keeper writes every visitor in the log book.\n\nAnother paragraph.") },
