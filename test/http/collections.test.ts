@@ -122,3 +122,34 @@ test("/collections: malformed input is a 4xx with the error body, never a 500, a
     await t.close();
   }
 });
+
+test("a background benchmark of a collection runs past the runner's deleted-document checks and completes", async () => {
+  const t = await startTestServer();
+  try {
+    const tide = await buildDocx([{ h: "Tides" }, { p: "High tide at the north pier is at seven in the morning during spring." }]);
+    const mill = await buildDocx([{ h: "Mill" }, { p: "The water mill grinds barley on Tuesdays and wheat on Thursdays." }]);
+    const ids = [(await t.upload("tides.docx", tide)).body.id, (await t.upload("mill.docx", mill)).body.id];
+    await t.request("POST", "/collections", { name: "long", document_ids: ids });
+    // Enough questions to run for seconds: the runner checks every second that its jobs' documents exist.
+    const questions = Array.from({ length: 400 }, (_, i) => ({
+      question: `${i}: when is high tide at the north pier?`,
+      references: [{ document: "tides.docx", text: "High tide at the north pier" }],
+    }));
+    const job = await t.request("POST", "/benchmarks?background=true", {
+      collection_id: "long",
+      questions,
+      strategies: ["recursive", "fixed_size", "structure"],
+    });
+    assert.equal(job.status, 202, job.text);
+    const started = performance.now();
+    let polled = await t.request("GET", `/jobs/${job.body.job_id}`);
+    while (!["completed", "failed"].includes(polled.body.status) && performance.now() - started < 120_000) {
+      await new Promise((r) => setTimeout(r, 50));
+      polled = await t.request("GET", `/jobs/${job.body.job_id}`);
+    }
+    assert.equal(polled.body.status, "completed", polled.body.error);
+    assert.ok(performance.now() - started > 1100, "the job outlived at least one check");
+  } finally {
+    await t.close();
+  }
+});

@@ -63,7 +63,8 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         "benchmark",
         params,
         async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
-        body.document_id ?? body.collection_id!,
+        // Deleting the document cancels the job; a collection job is no one document's (it fails on its own if one goes).
+        body.document_id,
       );
       return reply.status(202).send(enqueueBody(job));
     },

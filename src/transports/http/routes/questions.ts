@@ -63,7 +63,7 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         "question_generation",
         body,
         async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
-        body.document_id ?? body.collection_id!, // deleting the document cancels the job
+        body.document_id, // deleting the document cancels the job; a collection job is no one document's
       );
       return reply.status(202).send(enqueueBody(job));
     },
