@@ -22,6 +22,8 @@ import { mapWithConcurrency } from "../domain/concurrency.js";
 import { defaultSearchMode } from "../domain/variant-key.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
+import type { ChunksImport } from "../strategies/imported-chunks.js";
+import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -46,6 +48,11 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   maxErrors?: number;
   judge?: string;
   weights?: Record<string, number>;
+  /**
+   * Chunks a user's own pipeline made (README "Your own chunks"), each benchmarked for this run as
+   * a strategy named after it, beside `strategies`.
+   */
+  chunks?: ChunksImport[];
 }
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
@@ -199,15 +206,28 @@ function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[], stra
  * them before its 202, so it is refused exactly as the synchronous one would be.
  */
 export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): Promise<VariantPlan> {
-  const plan = await planVariants(ctx, { strategies: input.strategies, sweep: input.sweep, topK: input.topK }, BenchmarkError);
+  return checkPlannedInput(withImportedChunks(ctx, input), input);
+}
+
+/** `checkBenchInput` in the run's context (imported chunks registered): what `runBenchmark` plans with. */
+async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, input: BenchInput): Promise<VariantPlan> {
+  const { ctx } = run;
+  const plan = await planVariants(ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK }, BenchmarkError);
   checkGridSize(plan.variants.length, input.maxVariants);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1))
     throw new ValidationError("max_errors must be a whole number >= 1");
   if (!input.document === !input.collection) throw new ValidationError("a benchmark takes one document or one collection");
-  if (input.document && "id" in input.document) resolveQuestions(input.questionsSource, input.questions, [requireDocument(ctx, input.document.id)]);
-  if (input.collection && !input.collection.add) {
-    resolveQuestions(input.questionsSource, input.questions, collectionDocuments(ctx, requireCollection(ctx, input.collection.name)));
+  // Documents already stored are checked now (questions, imported chunks); uploads once they are read, still before any processing.
+  const known =
+    input.document && "id" in input.document
+      ? [requireDocument(ctx, input.document.id)]
+      : input.collection && !input.collection.add
+        ? collectionDocuments(ctx, requireCollection(ctx, input.collection.name))
+        : null;
+  if (known) {
+    resolveQuestions(input.questionsSource, input.questions, known);
+    checkImportedChunks(input.chunks, known);
   }
   return plan;
 }
@@ -266,8 +286,10 @@ function perDocumentBreakdown(
  * when references exist, then (unless a dry run) an answer and the judge's scores. A question
  * that fails is recorded with its error and the run goes on, up to `maxErrors`.
  */
-export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
-  const { variants, topK } = await checkBenchInput(ctx, input);
+export async function runBenchmark(shared: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
+  const run = withImportedChunks(shared, input);
+  const { ctx } = run;
+  const { variants, topK } = await checkPlannedInput(run, input);
   const strategies = variants.map((v) => v.key);
   const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
   const dryRun = input.dryRun ?? false;
@@ -279,6 +301,7 @@ export async function runBenchmark(ctx: ServiceContext, input: BenchInput): Prom
   const textOf = new Map(documents.map((d) => [d.id, d.text]));
   const axis = new CorpusOffsets(documents);
   const questions = resolveQuestions(input.questionsSource, input.questions, documents);
+  checkImportedChunks(input.chunks, documents);
   const sharedEmbedder = await ctx.embedder();
   // This run's embeddings, counted apart from any other run sharing the embedder.
   const embedder = sharedEmbedder.metered();

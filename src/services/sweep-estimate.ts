@@ -9,6 +9,8 @@ import { costOf } from "../generators/pricing.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
+import type { ChunksImport } from "../strategies/imported-chunks.js";
+import { withImportedChunks } from "./imported-chunks.js";
 import { planVariants, type StrategyVariant, type VariantPlanInput } from "./variants.js";
 
 /**
@@ -70,6 +72,8 @@ const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({
 const times = (u: TokenUsage, n: number): TokenUsage => usage(u.promptTokens * n, u.completionTokens * n);
 
 export interface EstimateInput extends VariantPlanInput, CorpusTarget {
+  /** Imported chunks (README "Your own chunks"), estimated as strategies beside the others. */
+  chunks?: ChunksImport[];
   questions: QuestionInput[];
   dryRun?: boolean;
   /** The hard limit on variants, checked before anything else is done (default DEFAULTS.maxSweepVariants). */
@@ -77,8 +81,9 @@ export interface EstimateInput extends VariantPlanInput, CorpusTarget {
 }
 
 /** Estimates a bench's size, cost and time without chunking, embedding or calling a model. */
-export async function estimateBench(ctx: ServiceContext, input: EstimateInput): Promise<BenchEstimate> {
-  const { variants, topK } = await planVariants(ctx, input);
+export async function estimateBench(shared: ServiceContext, input: EstimateInput): Promise<BenchEstimate> {
+  const { ctx, strategies } = withImportedChunks(shared, input);
+  const { variants, topK } = await planVariants(ctx, { ...input, strategies });
   // A grid over the hard limit is refused before the document is read or a question embedded.
   checkGridSize(variants.length, input.maxVariants);
   const { documents } = await corpusOf(ctx, input);

@@ -21,7 +21,14 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
     throw new Error("a chunking worker asked for something this thread does not offer");
   };
   const document = { ...context.document, blocks: blockShapes(context.document.blocks) };
-  const message = { strategy: strategy.name, module: strategy.module ?? null, options: strategy.options, document, llm: context.llm?.name ?? null };
+  const message = {
+    strategy: strategy.name,
+    module: strategy.module ?? null,
+    spans: strategy.importedSpans?.(context.document) ?? null,
+    options: strategy.options,
+    document,
+    llm: context.llm?.name ?? null,
+  };
   try {
     return await pool.run<ChunkDraft[]>(message, { signal: context.signal, onRequest, timeoutMs: limits.timeoutSeconds * 1000 });
   } catch (error) {

@@ -62,15 +62,45 @@ export interface StrategyModule<P extends string = string> {
  */
 export const MODULE_HASH_OPTION = "module_hash";
 
-const NAME = /^[a-z][a-z0-9_]*$/;
+/** What a user-named strategy (module or imported chunks) may be called: lowercase letters, digits and `_`, starting with a letter. */
+export const STRATEGY_NAME = /^[a-z][a-z0-9_]*$/;
+const NAME = STRATEGY_NAME;
 const RESERVED_PARAMETERS = ["retrieval", "top_k", MODULE_HASH_OPTION];
 const PREVIEW_CHARACTERS = 60;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function preview(text: string): string {
+/** A chunk's text for an error message: its first 60 characters, white space flattened, quoted. */
+export function preview(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return JSON.stringify(flat.length > PREVIEW_CHARACTERS ? `${flat.slice(0, PREVIEW_CHARACTERS).trimEnd()}…` : flat);
+}
+
+/**
+ * Where a chunk given as a string lies in `text`, after the chunk before it (`previous`, null for
+ * the first): looked for from the end of the previous chunk (chunks in reading order, no
+ * overlap), then from just after the previous chunk's start (overlapping chunks), then from the
+ * start of the text (chunks out of order); its first occurrence there is its place. With
+ * `looseWhiteSpace`, a chunk found nowhere exactly is looked for again in the same order with any
+ * run of white space matching any other (its span is then the text's, white space included).
+ * Null when it is nowhere.
+ */
+export function locateString(text: string, chunk: string, previous: Span | null, options: { looseWhiteSpace?: boolean } = {}): Span | null {
+  const from: number[] = previous ? [previous.end, previous.start + 1, 0] : [0];
+  for (const start of from) {
+    const at = text.indexOf(chunk, start);
+    if (at !== -1) return { start: at, end: at + chunk.length };
+  }
+  if (!options.looseWhiteSpace) return null;
+  const words = chunk.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return null;
+  const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"), "g");
+  for (const start of from) {
+    pattern.lastIndex = start;
+    const match = pattern.exec(text);
+    if (match) return { start: match.index, end: match.index + match[0].length };
+  }
+  return null;
 }
 
 /**
@@ -89,11 +119,9 @@ export function locateChunks(strategy: string, text: string, chunks: unknown): S
     let span: Span;
     if (typeof item === "string") {
       if (item.length === 0) throw new ChunkingError(`${strategy}: ${which} is an empty string`);
-      const from: number[] = previous ? [previous.end, previous.start + 1, 0] : [0];
-      let at = -1;
-      for (const start of from) if ((at = text.indexOf(item, start)) !== -1) break;
-      if (at === -1) throw new ChunkingError(`${strategy}: ${which} is not in the document text: ${preview(item)}`);
-      span = { start: at, end: at + item.length };
+      const found = locateString(text, item, previous);
+      if (!found) throw new ChunkingError(`${strategy}: ${which} is not in the document text: ${preview(item)}`);
+      span = found;
     } else if (item !== null && typeof item === "object" && "start" in item && "end" in item) {
       const { start, end } = item as { start: unknown; end: unknown };
       const valid =

@@ -39,6 +39,11 @@ export interface ChunkingStrategy {
   readonly options: Readonly<Record<string, number>>;
   /** The file of a strategy module (strategy-module.ts): a chunking worker imports it to recreate the strategy. */
   readonly module?: string;
+  /**
+   * Chunks made elsewhere (imported-chunks.ts): their spans in the document's text, found in this
+   * thread; the chunking worker only measures them (token counts), so no file is read there.
+   */
+  importedSpans?(document: StoredDocument): Array<{ start: number; end: number }>;
   chunk(context: ChunkingContext): Promise<ChunkDraft[]>;
 }
 

@@ -81,6 +81,12 @@ export const benchmarkBody = {
     questions: { type: "array", items: { type: "object" }, description: "inline questions (our extension), instead of questions_file" },
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
     dry_run: { type: "boolean", default: false },
+    chunks: {
+      type: "object",
+      additionalProperties: { type: "array", items: { type: "object" } },
+      description:
+        "chunks your own pipeline made (our extension), benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; README: Your own chunks",
+    },
   },
 } as const;
 

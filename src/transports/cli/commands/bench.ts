@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
@@ -16,6 +17,7 @@ import { confirm, requireArgument } from "../prompts.js";
 import type { ReportFormat } from "../../../services/reports.js";
 import { writeReport } from "./report.js";
 import { resolveCorpusArgs } from "../corpus-args.js";
+import { parseChunksJsonl, type ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions {
   questions?: string;
@@ -33,6 +35,7 @@ interface BenchOptions {
   baseline?: string;
   maxErrors?: number;
   judge?: string;
+  chunks: string[];
 }
 
 /** The scorecard's columns: metric keys from the catalogue, with the digits they are shown with. */
@@ -140,6 +143,21 @@ const VARIANT_HELP = `Variants and sweeps:
   or ${DEFAULTS.confirmSweepSeconds} s it asks in a terminal (--yes skips; without a terminal --yes is required),
   and above --max-variants (default ${DEFAULTS.maxSweepVariants}) it is refused.`;
 
+/** `--chunks name=FILE`: the file read and checked line by line (README "Your own chunks"). */
+async function loadChunks(spec: string): Promise<ChunksImport> {
+  const equals = spec.indexOf("=");
+  if (equals < 1 || equals === spec.length - 1) throw new ValidationError(`--chunks takes name=FILE.jsonl, got "${spec}"`);
+  const name = spec.slice(0, equals).trim();
+  const file = spec.slice(equals + 1).trim();
+  let content: string;
+  try {
+    content = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ValidationError(`chunks file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseChunksJsonl(name, file, content);
+}
+
 function parseIntegerList(name: string) {
   const one = parseInteger(name);
   return (value: string): number[] => value.split(",").map((v) => one(v.trim()));
@@ -203,6 +221,12 @@ export function registerBenchCommand(program: Command): void {
     .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
     .option("--max-errors <n>", "stop after this many failed questions", parseInteger("--max-errors"))
     .option("--judge <spec>", "embedding | openai:<model> (env CHUNKEVAL_JUDGE)")
+    .option(
+      "--chunks <name=file.jsonl>",
+      "benchmark chunks your own pipeline made, as strategy name (repeatable; README: Your own chunks)",
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
     .option("--json", "print only the Experiment JSON on stdout")
     .addHelpText(
       "after",
@@ -218,6 +242,7 @@ export function registerBenchCommand(program: Command): void {
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
+      const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
@@ -230,6 +255,7 @@ export function registerBenchCommand(program: Command): void {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,
           topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
+          chunks,
         };
         if (isSweep(options))
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);

@@ -9,6 +9,7 @@ import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from
 import { toWire } from "../../serialize.js";
 import { ValidationError } from "../../../errors.js";
 import { enqueueBody } from "./jobs.js";
+import { chunksFromList } from "../../../strategies/imported-chunks.js";
 
 /** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
 export function experimentBody(e: ExperimentRecord) {
@@ -30,6 +31,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questions?: unknown;
         top_k?: number;
         dry_run: boolean;
+        chunks?: Record<string, unknown>;
       };
       const { questions, source } = await questionsFromRequest(chunkeval.config.questionsDir, {
         questionsFile: body.questions_file,
@@ -47,6 +49,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         maxVariants: body.max_variants,
         topK: body.top_k,
         dryRun: body.dry_run,
+        chunks: Object.entries(body.chunks ?? {}).map(([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
@@ -58,6 +61,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questions_file: body.questions_file ?? null,
         top_k: body.top_k ?? null,
         dry_run: body.dry_run,
+        chunks: body.chunks ? Object.keys(body.chunks) : null,
       };
       const job = jobs.enqueue(
         "benchmark",
