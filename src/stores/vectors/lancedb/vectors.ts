@@ -106,9 +106,18 @@ export class LanceVectorStore implements VectorStore {
   private async existing(name: string): Promise<Table | null> {
     const cached = this.tables.get(name);
     if (cached) return cached;
-    if (!(await this.db.tableNames()).includes(name)) return null;
+    const listed = (await this.db.tableNames()).includes(name);
+    // Another call of this process may have begun creating the table while the listing ran; the
+    // listing can show its folder before the first commit, when opening it fails. Opening then
+    // would also replace the creation in the cache with that failure, and every later write to
+    // the table would fail with it (seen: a collection's second document, variants side by side).
+    const meanwhile = this.tables.get(name);
+    if (meanwhile) return meanwhile;
+    if (!listed) return null;
     const opening = this.db.openTable(name);
     this.tables.set(name, opening);
+    // A failed opening is not kept: the next call lists and opens again.
+    opening.catch(() => this.tables.get(name) === opening && this.tables.delete(name));
     return opening;
   }
 
