@@ -97,9 +97,9 @@ export interface ExperimentDetails {
   stoppedEarly: string | null;
   /**
    * How the questions' reference excerpts were found in the text (absent before this was
-   * recorded): as written (`exact`), up to white space (`normalised`), approximately (`fuzzy`:
-   * markup or typography differs), at their offsets (`offsets`) or near them (`relocated`: the
-   * offsets pointed elsewhere, e.g. into a Markdown source with its markup).
+   * recorded): as written (`exact`), up to white space (`normalised`), as the same words in the
+   * same order (`words`: markup, punctuation or quotes differ), at their offsets (`offsets`) or
+   * near them (`relocated`: the offsets pointed elsewhere, e.g. into a Markdown source with its markup).
    */
   referencesLocated?: Record<string, number>;
 }

@@ -3,7 +3,7 @@ import { basename, extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
-import { matchExcerpt } from "../text/excerpt-match.js";
+import { WordSequence } from "../text/word-sequence.js";
 
 /** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
@@ -128,16 +128,14 @@ export function parseQuestionsText(source: string, extension: string, text: stri
 }
 
 /**
- * How alike an excerpt and a passage must be (character-bigram Dice over letters and digits)
- * for the passage to stand for a reference that is not in the text as written: markup the
- * parser stripped (`**bold**`, `[link](url)`, list markers), typographic quotes and dashes.
+ * How a reference was found: as written (`exact`), up to white space (`normalised`), as the same
+ * words in the same order whatever markup, punctuation, quotes or case lie between them
+ * (`words`), at its given offsets (`offsets`), or, the offsets pointing elsewhere, at the
+ * occurrence nearest them (`relocated`).
  */
-export const REFERENCE_MIN_SIMILARITY = 0.9;
+export type ReferenceLocation = "exact" | "normalised" | "words" | "offsets" | "relocated";
 
-/** How a reference was found: as written, up to white space, approximately, or at its given offsets (or near them). */
-export type ReferenceLocation = "exact" | "normalised" | "fuzzy" | "offsets" | "relocated";
-
-/** Every start of `needle` in `text` (a bounded number), for choosing the one nearest a hint. */
+/** Every occurrence (a bounded number) of a pattern, for choosing the one nearest a hint. */
 function occurrences(text: string, pattern: RegExp, limit = 1000): Span[] {
   const out: Span[] = [];
   for (const m of text.matchAll(pattern)) {
@@ -152,18 +150,25 @@ const nearest = (spans: Span[], near: number | undefined) =>
 
 /**
  * Finds an excerpt in a text: as written first, then ignoring differences in white space, then
- * (when neither finds it) the most similar passage if it is at least REFERENCE_MIN_SIMILARITY
- * alike. With `near`, of several occurrences the one starting nearest it is taken.
+ * as the same words in the same order (an excerpt copied from a Markdown or HTML source with its
+ * markup, or typed with other quotes and dashes). A changed number, an added "not" or words in
+ * another order are not the same words, so such an excerpt is not found. With `near`, of several
+ * occurrences the one starting nearest it is taken. `words` may be given to reuse a text's index.
  */
-export function locateExcerpt(text: string, excerpt: string, near?: number): (Span & { method: "exact" | "normalised" | "fuzzy" }) | null {
+export function locateExcerpt(
+  text: string,
+  excerpt: string,
+  near?: number,
+  words?: WordSequence,
+): (Span & { method: "exact" | "normalised" | "words" }) | null {
   const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const exact = occurrences(text, new RegExp(escape(excerpt), "g"));
   if (exact.length > 0) return { ...nearest(exact, near), method: "exact" };
-  const words = excerpt.trim().split(/\s+/).map(escape);
-  const loose = occurrences(text, new RegExp(words.join("\\s+"), "g"));
+  const pieces = excerpt.trim().split(/\s+/).map(escape);
+  const loose = occurrences(text, new RegExp(pieces.join("\\s+"), "g"));
   if (loose.length > 0) return { ...nearest(loose, near), method: "normalised" };
-  const fuzzy = matchExcerpt(text, excerpt);
-  return fuzzy && fuzzy.similarity >= REFERENCE_MIN_SIMILARITY ? { start: fuzzy.start, end: fuzzy.end, method: "fuzzy" } : null;
+  const sameWords = (words ?? new WordSequence(text)).find(excerpt);
+  return sameWords.length > 0 ? { ...nearest(sameWords, near), method: "words" } : null;
 }
 
 /** The document a reference names: by id, file name, or file name without its folder. */
@@ -186,6 +191,10 @@ function namedDocument(documents: CorpusDocument[], name: string, field: string)
 export function resolveQuestions(source: string, items: QuestionInput[], corpus: string | CorpusDocument[]): Question[] {
   const documents = typeof corpus === "string" ? [{ id: "", filename: "", text: corpus }] : corpus;
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
+  // Each document's word index is built once, for every reference that needs it.
+  const wordIndexes = new Map<CorpusDocument, WordSequence>();
+  const locate = (d: CorpusDocument, excerpt: string, near?: number) =>
+    locateExcerpt(d.text, excerpt, near, wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d));
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
@@ -200,26 +209,29 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
         }
         // Offsets into the source file (Markdown with its markup, say) differ from the extracted
         // text's: the excerpt is found by its text instead, the occurrence nearest the offsets.
-        const found = locateExcerpt(document.text, ref.text, ref.start);
+        const found = locate(document, ref.text, ref.start);
         if (!found) throw new ValidationError(`${field}: the text at ${ref.start}-${ref.end} does not match the excerpt, which is not in the document either`);
-        return { text: ref.text, start: found.start, end: found.end, documentId: document.id, located: "relocated" };
+        // The document's own text: what the answer is compared with when there is no expected answer.
+        return { text: document.text.slice(found.start, found.end), start: found.start, end: found.end, documentId: document.id, located: "relocated" };
       }
       const located = candidates.flatMap((d) => {
-        const span = locateExcerpt(d.text, ref.text);
+        const span = locate(d, ref.text);
         return span ? [{ document: d, span }] : [];
       });
       if (located.length === 0) {
         const where = candidates.length === 1 ? "the document" : `any of the ${candidates.length} documents`;
         throw new ValidationError(`${field}: excerpt not found in ${where}: "${ref.text.slice(0, 80)}"`);
       }
-      // An excerpt found as written somewhere is not also looked for approximately elsewhere.
-      const best = located.some((l) => l.span.method !== "fuzzy") ? located.filter((l) => l.span.method !== "fuzzy") : located;
+      // An excerpt found as written somewhere wins over the same words found elsewhere.
+      const best = located.some((l) => l.span.method !== "words") ? located.filter((l) => l.span.method !== "words") : located;
       if (best.length > 1) {
         const names = best.map((f) => f.document.filename).slice(0, 5);
         throw new ValidationError(`${field}: the excerpt is in ${best.length} documents (${names.join(", ")}): name its "document"`);
       }
       const { document, span } = best[0]!;
-      return { text: ref.text, start: span.start, end: span.end, documentId: document.id, located: span.method };
+      // Found by its words, the reference is the document's own text (markup and all stripped).
+      const text = span.method === "words" ? document.text.slice(span.start, span.end) : ref.text;
+      return { text, start: span.start, end: span.end, documentId: document.id, located: span.method };
     }),
   }));
 }

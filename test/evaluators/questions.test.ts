@@ -49,34 +49,62 @@ test("offsets are found exactly, then ignoring white space, and given offsets ar
   );
 });
 
-test("references copied from a source with markup or other typography are located approximately; offsets into the source are relocated", () => {
+test("references copied from a source with markup or other typography are found as the same words; offsets into the source are relocated", () => {
   // The extracted text of a Markdown file: markup stripped, curly apostrophe as the author typed it.
-  const text = "Lamp service\n\nThe harbour lamp is serviced every March by the coastal trust.\n\nI’ve kept the keys in the blue ledger since 2019.";
+  const text =
+    "Lamp service\n\nThe harbour lamp is serviced every March by the coastal trust; see the rules.\n\nI’ve kept the keys in the blue ledger since 2019. The deposit is 15 euros.";
   const items = validateQuestions("q.json", [
-    { question: "When?", references: ["The harbour **lamp** is serviced every _March_ by the coastal trust."] },
+    { question: "When?", references: ["The harbour **lamp** is serviced every _March_ by the coastal trust; see the [rules](http://example.com/rules)."] },
     { question: "Keys?", references: ["I've kept the keys in the blue ledger since 2019."] },
     // Offsets into the Markdown source ("# Lamp service\n\n" is 16 characters, not 14): relocated near them.
     { question: "Who?", references: [{ text: "by the coastal trust", start: 62, end: 82 }] },
   ]);
   const [markup, quote, offsets] = resolveQuestions("q.json", items, text);
-  assert.equal(markup!.references[0]!.located, "fuzzy");
-  assert.equal(text.slice(markup!.references[0]!.start, markup!.references[0]!.end), "The harbour lamp is serviced every March by the coastal trust.");
-  assert.equal(quote!.references[0]!.located, "fuzzy");
-  assert.equal(text.slice(quote!.references[0]!.start, quote!.references[0]!.end), "I’ve kept the keys in the blue ledger since 2019.");
+  assert.equal(markup!.references[0]!.located, "words");
+  const markupRef = markup!.references[0]!;
+  assert.equal(text.slice(markupRef.start, markupRef.end), "The harbour lamp is serviced every March by the coastal trust; see the rules");
+  assert.equal(markupRef.text, text.slice(markupRef.start, markupRef.end), "the reference is the document's own text");
+  assert.equal(quote!.references[0]!.located, "words");
+  assert.equal(text.slice(quote!.references[0]!.start, quote!.references[0]!.end), "I’ve kept the keys in the blue ledger since 2019");
   assert.deepEqual(
     [offsets!.references[0]!.located, text.slice(offsets!.references[0]!.start, offsets!.references[0]!.end)],
     ["relocated", "by the coastal trust"],
   );
-  // A passage that is only somewhat alike is not taken for the reference.
-  assert.throws(
-    () =>
-      resolveQuestions(
-        "q.json",
-        validateQuestions("q.json", [{ question: "q", references: ["The harbour bell is rung every May by the coastal guard."] }]),
-        text,
-      ),
-    /excerpt not found in the document/,
+  // Not the same words: a changed number, an added negation, another order. None is taken for the reference.
+  for (const wrong of [
+    "The deposit is 50 euros.",
+    "I’ve not kept the keys in the blue ledger since 2019.",
+    "The keys I’ve kept in the blue ledger since 2019.",
+  ]) {
+    assert.throws(
+      () => resolveQuestions("q.json", validateQuestions("q.json", [{ question: "q", references: [wrong] }]), text),
+      /excerpt not found in the document/,
+      wrong,
+    );
+  }
+});
+
+test("a 1,000-character excerpt with markup is found by its words among 200 documents of 30 KB, in the right one", () => {
+  const documents = Array.from({ length: 200 }, (_, d) => ({
+    id: `doc_${d}`,
+    filename: `d${d}.md`,
+    text: Array.from({ length: 600 }, (_, i) => `Clause ${d}.${i} sets the fee at ${(d * 7 + i) % 97} euros for item ${i}.`).join(" "),
+  }));
+  const passage = documents[137]!.text
+    .slice(9000, 10000)
+    .replace(/^\S*\s/, "")
+    .replace(/\s\S*$/, "");
+  const marked = passage.replace(/fee/g, "**fee**").replace(/euros/g, "_euros_");
+  const [q] = resolveQuestions(
+    "q.json",
+    validateQuestions(
+      "q.json",
+      Array.from({ length: 30 }, () => ({ question: "q", references: [marked] })),
+    ),
+    documents,
   );
+  assert.equal(q!.references[0]!.documentId, "doc_137");
+  assert.equal(q!.references[0]!.located, "words");
 });
 
 test("invalid files get errors naming the item and field", async () => {

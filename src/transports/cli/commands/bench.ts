@@ -80,11 +80,11 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
   if (e.collection && e.perDocument) printPerDocument(e);
   const located = e.details.referencesLocated ?? {};
-  const approximate = (located.fuzzy ?? 0) + (located.relocated ?? 0);
-  if (approximate > 0) {
+  const notAsWritten = (located.words ?? 0) + (located.relocated ?? 0);
+  if (notAsWritten > 0) {
     printLine(
-      `note: ${approximate} reference excerpt(s) were not in the text as written and were located approximately ` +
-        `(${located.fuzzy ?? 0} by similarity ≥ 0.9: markup or typography differs; ${located.relocated ?? 0} away from offsets that pointed elsewhere)`,
+      `note: ${notAsWritten} reference excerpt(s) were not in the extracted text as written: ${located.words ?? 0} found as the same words ` +
+        `(markup, punctuation or quotes differ), ${located.relocated ?? 0} away from offsets that pointed elsewhere`,
     );
   }
   for (const line of missingMetricLines(e)) printLine(line);

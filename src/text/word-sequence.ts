@@ -1,0 +1,69 @@
+import type { Span } from "./spans.js";
+
+/**
+ * A text as its sequence of words (runs of letters and digits, compatibility-folded and lower
+ * case), with each word's offsets in the text: what stays of a passage whatever markup,
+ * punctuation, quotes, dashes, ligatures or white space surround its words.
+ */
+export class WordSequence {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  /** The words joined by a separator no word contains, framed by it: a word-aligned indexOf target. */
+  private readonly joined: string;
+  /** Where each word starts in `joined`, for mapping a match back to its word. */
+  private readonly joinedAt: number[] = [];
+
+  constructor(text: string) {
+    const keys: string[] = [];
+    let at = 1;
+    for (const m of text.matchAll(WORD)) {
+      const key = fold(m[0]);
+      this.starts.push(m.index);
+      this.ends.push(m.index + m[0].length);
+      this.joinedAt.push(at);
+      keys.push(key);
+      at += key.length + 1;
+    }
+    this.joined = SEPARATOR + keys.join(SEPARATOR) + SEPARATOR;
+  }
+
+  /**
+   * Every place (a bounded number) where the excerpt's words occur in this text in order and
+   * adjacent, as spans from the first word's start to the last word's end. Linear in the text.
+   */
+  find(excerpt: string, limit = 1000): Span[] {
+    const words = [...stripLinkTargets(excerpt).matchAll(WORD)].map((m) => fold(m[0]));
+    if (words.length === 0) return [];
+    const needle = SEPARATOR + words.join(SEPARATOR) + SEPARATOR;
+    const out: Span[] = [];
+    for (let at = this.joined.indexOf(needle); at !== -1 && out.length < limit; at = this.joined.indexOf(needle, at + 1)) {
+      const first = this.wordAt(at + 1);
+      out.push({ start: this.starts[first]!, end: this.ends[first + words.length - 1]! });
+    }
+    return out;
+  }
+
+  private wordAt(joinedOffset: number): number {
+    let lo = 0;
+    let hi = this.joinedAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.joinedAt[mid]! <= joinedOffset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const SEPARATOR = "\u0001";
+const fold = (word: string) => word.normalize("NFKC").toLowerCase();
+
+/**
+ * The targets of Markdown links and images (`[text](url)` keeps `[text]`) and HTML tags: parsers
+ * keep a link's text, never its URL or tag, so an excerpt copied from the source would otherwise
+ * carry words the extracted text does not have.
+ */
+function stripLinkTargets(excerpt: string): string {
+  return excerpt.replace(/\]\([^)]*\)/g, "]").replace(/<[^>]*>/g, " ");
+}
