@@ -52,7 +52,8 @@ test("offsets are found exactly, then ignoring white space, and given offsets ar
 test("references copied from a source with markup or other typography are found as the same words; offsets into the source are relocated", () => {
   // The extracted text of a Markdown file: markup stripped, curly apostrophe as the author typed it.
   const text =
-    "Lamp service\n\nThe harbour lamp is serviced every March by the coastal trust; see the rules.\n\nI’ve kept the keys in the blue ledger since 2019. The deposit is 15 euros.";
+    "Lamp service\n\nThe harbour lamp is serviced every March by the coastal trust; see the rules.\n\n" +
+    "I’ve kept the keys in the blue ledger since 2019. The deposit is 15 euros.";
   const items = validateQuestions("q.json", [
     { question: "When?", references: ["The harbour **lamp** is serviced every _March_ by the coastal trust; see the [rules](http://example.com/rules)."] },
     { question: "Keys?", references: ["I've kept the keys in the blue ledger since 2019."] },
