@@ -3,6 +3,7 @@ import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, isUtf8Text } from "./text-family.js";
+import { collapseWhitespace } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
 const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "canvas", "select", "textarea"]);
@@ -38,6 +39,9 @@ const BLOCK_LEVEL = new Set([
   "ul",
   "ol",
 ]);
+
+/** h1-h6 (names arrive lower-cased): a regex per tag event costs more than the tag's own handling. */
+const isHeading = (name: string) => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
 
 /** How far into the file the markup that says "HTML" may start (after a BOM, whitespace and comments). */
 const SNIFF_CHARS = 4096;
@@ -101,9 +105,9 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
         if (name === "br") {
           if (cell !== null) cell += " ";
           else if (current) current.text += " ";
-        } else if (/^h[1-6]$/.test(name)) {
+        } else if (isHeading(name)) {
           flush();
-          current = { kind: "heading", level: Number(name[1]), text: "" };
+          current = { kind: "heading", level: name.charCodeAt(1) - 48, text: "" };
         } else if (name === "li") {
           flush();
           current = { kind: "list_item", level: Math.max(1, listDepth), text: "" };
@@ -136,10 +140,10 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           return;
         }
         if (name === "ul" || name === "ol") listDepth = Math.max(0, listDepth - 1);
-        if (/^h[1-6]$/.test(name) || name === "li") {
+        if (isHeading(name) || name === "li") {
           flush();
         } else if ((name === "td" || name === "th") && row && cell !== null) {
-          row.push(cell.replace(/\s+/g, " ").trim());
+          row.push(collapseWhitespace(cell));
           cell = null;
         } else if (name === "tr" && row) {
           const cells = row.filter((c) => c.length > 0);
@@ -163,7 +167,8 @@ export const htmlFormat: DocumentFormat = {
   name: "html",
   extension: ".html",
   extensions: [".htm"],
-  detect: (bytes) => isUtf8Text(bytes) && looksLikeHtml(bytes),
+  // The sniff reads 4 KB; the UTF-8 check reads the whole file, so it comes second.
+  detect: (bytes) => looksLikeHtml(bytes) && isUtf8Text(bytes),
   async parse(bytes, filename, limits) {
     try {
       return htmlBlocks(decodeUtf8(bytes), filename, limits);
