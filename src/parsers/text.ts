@@ -10,25 +10,41 @@ const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(\S.*)$/;
  * nesting level). Plain text marks no headings, so none are invented.
  */
 export function textBlocks(text: string): BlockDraft[] {
+  // One pass over the lines. A line of only spaces and tabs ends the paragraph (as splitting on
+  // /\n[ \t]*\n/ did: a blank first or last line has nothing before or after it to separate), a
+  // line of other white space only is skipped, and the list regex runs only on lines whose first
+  // character can start a list marker.
   const blocks: BlockDraft[] = [];
-  for (const paragraph of text.split(/\n[ \t]*\n/)) {
-    const lines = paragraph.split("\n").filter((l) => l.trim().length > 0);
-    let current: BlockDraft | null = null;
-    for (const line of lines) {
-      const item = LIST_ITEM.exec(line);
-      if (item) {
-        if (current) blocks.push(current);
-        const indent = item[1]!.replace(/\t/g, "  ").length;
-        current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: item[2]! };
-      } else if (current) {
-        current.text += ` ${line.trim()}`; // a wrapped line continues the paragraph or list item
-      } else {
-        current = { kind: "paragraph", level: 0, text: line.trim() };
-      }
+  let current: BlockDraft | null = null;
+  for (const line of text.split("\n")) {
+    const first = line.charCodeAt(0);
+    if (line.length === 0 || ((first === 0x20 || first === 0x09) && BLANK_LINE.test(line))) {
+      if (current) blocks.push(current);
+      current = null;
+      continue;
     }
-    if (current) blocks.push(current);
+    const trimmed = line.trim();
+    if (trimmed.length === 0) continue;
+    const item = mayStartListItem(trimmed.charCodeAt(0)) ? LIST_ITEM.exec(line) : null;
+    if (item) {
+      if (current) blocks.push(current);
+      const indent = item[1]!.replace(/\t/g, "  ").length;
+      current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: item[2]! };
+    } else if (current) {
+      current.text += ` ${trimmed}`; // a wrapped line continues the paragraph or list item
+    } else {
+      current = { kind: "paragraph", level: 0, text: trimmed };
+    }
   }
+  if (current) blocks.push(current);
   return blocks;
+}
+
+const BLANK_LINE = /^[ \t]*$/;
+
+/** The characters a list marker starts with: - * + • a digit or a lower-case letter. */
+function mayStartListItem(c: number): boolean {
+  return c === 0x2d || c === 0x2a || c === 0x2b || c === 0x2022 || (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a);
 }
 
 /** Plain text (.txt, or any valid UTF-8 text that no other format claims). Last in the registry. */
