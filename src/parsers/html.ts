@@ -1,9 +1,10 @@
+import { isAscii } from "node:buffer";
 import { Parser } from "htmlparser2";
 import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, isUtf8Text } from "./text-family.js";
-import { collapseWhitespace } from "./whitespace.js";
+import { collapseWhitespace, markSingleLine, OTHER_WHITESPACE } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
 const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "canvas", "select", "textarea"]);
@@ -73,9 +74,13 @@ export function looksLikeHtml(bytes: Buffer): boolean {
  * non-text elements are skipped; entities are decoded by the parser. Elements and nesting depth
  * are counted as they open, so a bomb is refused at the limit, before it costs memory or time.
  */
-export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">): BlockDraft[] {
+export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">, singleSpaced = false): BlockDraft[] {
   const blocks: BlockDraft[] = [];
   let current: BlockDraft | null = null;
+  // With a `singleSpaced` source (see singleSpacedSource), a block's text is already a single line
+  // unless a line feed, an entity that decodes to white space, two pieces meeting space to space or
+  // white space at its ends made it otherwise: tracked here so that assembleDocument need not scan it.
+  let spaced = false;
   let elements = 0;
   let depth = 0;
   let skipping = 0;
@@ -84,8 +89,23 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   let cell: string | null = null;
 
   const flush = () => {
-    if (current && current.text.trim()) blocks.push(current);
+    if (current) {
+      const trimmed = current.text.trim();
+      if (trimmed) {
+        if (singleSpaced && !spaced && trimmed.length === current.text.length && !current.text.includes("\n")) markSingleLine(current);
+        blocks.push(current);
+      }
+    }
     current = null;
+    spaced = false;
+  };
+  const append = (block: BlockDraft, text: string) => {
+    if (singleSpaced && !spaced) {
+      const before = block.text;
+      // A source slice holds no white space but spaces (never two) and line feeds; an entity is one code point.
+      spaced = (before.charCodeAt(before.length - 1) === 0x20 && text.charCodeAt(0) === 0x20) || (text.length <= 2 && OTHER_WHITESPACE.test(text));
+    }
+    block.text += text;
   };
   const parser = new Parser(
     {
@@ -104,7 +124,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
         }
         if (name === "br") {
           if (cell !== null) cell += " ";
-          else if (current) current.text += " ";
+          else if (current) append(current, " ");
         } else if (isHeading(name)) {
           flush();
           current = { kind: "heading", level: name.charCodeAt(1) - 48, text: "" };
@@ -130,7 +150,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           return; // text between cells (whitespace) belongs to no cell
         else {
           current ??= { kind: "paragraph", level: 0, text: "" };
-          current.text += text;
+          append(current, text);
         }
       },
       onclosetag(name) {
@@ -147,7 +167,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           cell = null;
         } else if (name === "tr" && row) {
           const cells = row.filter((c) => c.length > 0);
-          if (cells.length > 0) blocks.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+          if (cells.length > 0) blocks.push(markSingleLine({ kind: "table_row", level: 0, text: cells.join(" | ") })); // collapsed cells
           row = null;
           cell = null;
         } else if (BLOCK_LEVEL.has(name) && cell === null) {
@@ -162,6 +182,36 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   return blocks;
 }
 
+/**
+ * True when the file holds no white space but spaces, line feeds and carriage returns (which
+ * decoding turns into line feeds), and never two spaces in a row: every piece of text the parser
+ * cuts from it is then a single line but for its line feeds. ASCII only (no-break and other
+ * Unicode spaces are multi-byte), and no byte-order mark.
+ */
+export function singleSpacedSource(bytes: Buffer): boolean {
+  return isAscii(bytes) && bytes.indexOf(0x09) === -1 && bytes.indexOf(0x0b) === -1 && bytes.indexOf(0x0c) === -1 && !hasTwoSpaces(bytes);
+}
+
+/**
+ * Two spaces in a row, found by reading byte pairs as 16-bit units (0x2020 is two spaces either
+ * way round): TypedArray indexOf is a native scan, several times faster than a regex or a string
+ * search for "  ", whose first character recurs every few bytes. Pairs at even offsets are read in
+ * place (when the buffer's offset allows a 16-bit view), the others through a small reused copy.
+ */
+function hasTwoSpaces(bytes: Buffer): boolean {
+  const aligned = bytes.byteOffset % 2 === 0;
+  if (aligned && new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 1).indexOf(0x2020) !== -1) return true;
+  for (let first = aligned ? 1 : 0; first < 2; first++) {
+    for (let from = first; from + 1 < bytes.length; from += PAIR_SCRATCH.length) {
+      const copied = bytes.copy(PAIR_SCRATCH, 0, from, Math.min(bytes.length, from + PAIR_SCRATCH.length));
+      if (new Uint16Array(PAIR_SCRATCH.buffer, PAIR_SCRATCH.byteOffset, copied >>> 1).indexOf(0x2020) !== -1) return true;
+    }
+  }
+  return false;
+}
+/** Even-sized, so that pairs stay pairs from one copy to the next; at offset 0 of its own memory. */
+const PAIR_SCRATCH = Buffer.allocUnsafeSlow(64 * 1024);
+
 /** HTML (.html, .htm), recognised by its opening markup whatever the file is called. */
 export const htmlFormat: DocumentFormat = {
   name: "html",
@@ -171,7 +221,7 @@ export const htmlFormat: DocumentFormat = {
   detect: (bytes) => looksLikeHtml(bytes) && isUtf8Text(bytes),
   async parse(bytes, filename, limits) {
     try {
-      return htmlBlocks(decodeUtf8(bytes), filename, limits);
+      return htmlBlocks(decodeUtf8(bytes), filename, limits, singleSpacedSource(bytes));
     } catch (error) {
       if (error instanceof DocumentLimitError) throw error;
       unusable(filename, `the HTML cannot be read (${conciseReason(error)})`, error);

@@ -14,7 +14,7 @@ export function collapseWhitespace(text: string): string {
 }
 
 /** Any white space `\s` matches except the space: a tab, a line break, a no-break space... */
-const OTHER_WHITESPACE = /[^\S ]/;
+export const OTHER_WHITESPACE = /[^\S ]/;
 /** Two spaces in a row (a separate scan: one alternation of both is slower than two plain scans). */
 const TWO_SPACES = / {2}/;
 /** A run `\s+` would replace by something else than itself: starting with other white space, or a space and more. */
@@ -26,4 +26,21 @@ function isWhitespace(c: number): boolean {
   return (
     c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
   );
+}
+
+/** The mark of a draft whose text is known to be single-line already: a symbol, so no copy, JSON or block carries it. */
+const SINGLE_LINE: unique symbol = Symbol("single line");
+
+/**
+ * Marks a draft whose parser knows its text is already what {@link collapseWhitespace} would
+ * return (no run of white space, nothing at its ends), so that assembleDocument skips the scan.
+ * A property rather than a WeakSet: adding to a WeakSet per block cost more than the scan saved.
+ */
+export function markSingleLine<T extends object>(draft: T): T {
+  (draft as { [SINGLE_LINE]?: true })[SINGLE_LINE] = true;
+  return draft;
+}
+
+export function isMarkedSingleLine(draft: object): boolean {
+  return (draft as { [SINGLE_LINE]?: true })[SINGLE_LINE] === true;
 }
