@@ -1,9 +1,8 @@
-import { isAscii } from "node:buffer";
 import { Parser } from "htmlparser2";
 import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
-import { decodeUtf8, isUtf8Text } from "./text-family.js";
+import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
 import { collapseWhitespace, markSingleLine, OTHER_WHITESPACE } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
@@ -181,36 +180,6 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   flush();
   return blocks;
 }
-
-/**
- * True when the file holds no white space but spaces, line feeds and carriage returns (which
- * decoding turns into line feeds), and never two spaces in a row: every piece of text the parser
- * cuts from it is then a single line but for its line feeds. ASCII only (no-break and other
- * Unicode spaces are multi-byte), and no byte-order mark.
- */
-export function singleSpacedSource(bytes: Buffer): boolean {
-  return isAscii(bytes) && bytes.indexOf(0x09) === -1 && bytes.indexOf(0x0b) === -1 && bytes.indexOf(0x0c) === -1 && !hasTwoSpaces(bytes);
-}
-
-/**
- * Two spaces in a row, found by reading byte pairs as 16-bit units (0x2020 is two spaces either
- * way round): TypedArray indexOf is a native scan, several times faster than a regex or a string
- * search for "  ", whose first character recurs every few bytes. Pairs at even offsets are read in
- * place (when the buffer's offset allows a 16-bit view), the others through a small reused copy.
- */
-function hasTwoSpaces(bytes: Buffer): boolean {
-  const aligned = bytes.byteOffset % 2 === 0;
-  if (aligned && new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 1).indexOf(0x2020) !== -1) return true;
-  for (let first = aligned ? 1 : 0; first < 2; first++) {
-    for (let from = first; from + 1 < bytes.length; from += PAIR_SCRATCH.length) {
-      const copied = bytes.copy(PAIR_SCRATCH, 0, from, Math.min(bytes.length, from + PAIR_SCRATCH.length));
-      if (new Uint16Array(PAIR_SCRATCH.buffer, PAIR_SCRATCH.byteOffset, copied >>> 1).indexOf(0x2020) !== -1) return true;
-    }
-  }
-  return false;
-}
-/** Even-sized, so that pairs stay pairs from one copy to the next; at offset 0 of its own memory. */
-const PAIR_SCRATCH = Buffer.allocUnsafeSlow(64 * 1024);
 
 /** HTML (.html, .htm), recognised by its opening markup whatever the file is called. */
 export const htmlFormat: DocumentFormat = {

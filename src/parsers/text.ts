@@ -1,5 +1,6 @@
 import type { BlockDraft, DocumentFormat } from "./format.js";
-import { decodeUtf8, isUtf8Text } from "./text-family.js";
+import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
+import { markSingleLine } from "./whitespace.js";
 
 /** A line that starts a list item: "- ", "* ", "+ ", "• ", "1. ", "1) ", "a) ", indented or not. */
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(\S.*)$/;
@@ -9,17 +10,22 @@ const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(\S.*)$/;
  * joined. Lines that look like list items become list items (two spaces or a tab of indent per
  * nesting level). Plain text marks no headings, so none are invented.
  */
-export function textBlocks(text: string): BlockDraft[] {
+export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
   // One pass over the lines. A line of only spaces and tabs ends the paragraph (as splitting on
   // /\n[ \t]*\n/ did: a blank first or last line has nothing before or after it to separate), a
   // line of other white space only is skipped, and the list regex runs only on lines whose first
   // character can start a list marker.
   const blocks: BlockDraft[] = [];
   let current: BlockDraft | null = null;
+  // In a single-spaced file (see singleSpacedSource) lines hold no white space but single spaces,
+  // so a block of trimmed lines joined by spaces is a single line already, unless it is a list
+  // item whose own text (the rest of its line) ends with a space.
+  let singleLine = false;
+  const push = (block: BlockDraft) => blocks.push(singleLine ? markSingleLine(block) : block);
   for (const line of text.split("\n")) {
     const first = line.charCodeAt(0);
     if (line.length === 0 || ((first === 0x20 || first === 0x09) && BLANK_LINE.test(line))) {
-      if (current) blocks.push(current);
+      if (current) push(current);
       current = null;
       continue;
     }
@@ -27,16 +33,18 @@ export function textBlocks(text: string): BlockDraft[] {
     if (trimmed.length === 0) continue;
     const item = mayStartListItem(trimmed.charCodeAt(0)) ? LIST_ITEM.exec(line) : null;
     if (item) {
-      if (current) blocks.push(current);
+      if (current) push(current);
       const indent = item[1]!.replace(/\t/g, "  ").length;
       current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: item[2]! };
+      singleLine = singleSpaced && item[2]!.charCodeAt(item[2]!.length - 1) !== 0x20;
     } else if (current) {
       current.text += ` ${trimmed}`; // a wrapped line continues the paragraph or list item
     } else {
       current = { kind: "paragraph", level: 0, text: trimmed };
+      singleLine = singleSpaced;
     }
   }
-  if (current) blocks.push(current);
+  if (current) push(current);
   return blocks;
 }
 
@@ -53,6 +61,6 @@ export const textFormat: DocumentFormat = {
   extension: ".txt",
   detect: (bytes) => isUtf8Text(bytes),
   async parse(bytes) {
-    return textBlocks(decodeUtf8(bytes));
+    return textBlocks(decodeUtf8(bytes), singleSpacedSource(bytes));
   },
 };
