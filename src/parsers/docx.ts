@@ -1,6 +1,6 @@
 import mammoth from "mammoth";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
-import { collapseWhitespace, markSingleLine } from "./whitespace.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { inspectZip, verifyZipContents } from "./zip-guard.js";
 
 /** h1-h6 (names are lower-cased): no regex per tag. */
@@ -92,7 +92,7 @@ async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
         cell = null;
       } else if (name === "tr" && row) {
         const cells = row.filter((c) => c.length > 0);
-        if (cells.length > 0) blocks.push(markSingleLine({ kind: "table_row", level: 0, text: cells.join(" | ") })); // collapsed cells
+        if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
         row = null;
       }
     }

@@ -3,7 +3,7 @@ import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
-import { collapseWhitespace, markSingleLine, OTHER_WHITESPACE } from "./whitespace.js";
+import { collapseWhitespace, isWhitespace, SingleLineDraft } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
 const SKIPPED = new Set(["script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object", "canvas", "select", "textarea"]);
@@ -43,6 +43,19 @@ const BLOCK_LEVEL = new Set([
 /** h1-h6 (names arrive lower-cased): a regex per tag event costs more than the tag's own handling. */
 const isHeading = (name: string) => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
 
+/**
+ * In a single-spaced source, whether appending a piece of text makes white space to collapse: two
+ * spaces where the pieces meet, or an entity decoding to white space other than a space (a piece
+ * cut from the source holds no white space but single spaces and line feeds; an entity is one
+ * code point, at most two code units).
+ */
+function makesSpace(before: string, text: string): boolean {
+  if (before.charCodeAt(before.length - 1) === 0x20 && text.charCodeAt(0) === 0x20) return true;
+  if (text.length > 2) return false;
+  const isOther = (c: number) => c !== 0x20 && isWhitespace(c);
+  return isOther(text.charCodeAt(0)) || (text.length === 2 && isOther(text.charCodeAt(1)));
+}
+
 /** How far into the file the markup that says "HTML" may start (after a BOM, whitespace and comments). */
 const SNIFF_CHARS = 4096;
 
@@ -76,10 +89,11 @@ export function looksLikeHtml(bytes: Buffer): boolean {
 export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">, singleSpaced = false): BlockDraft[] {
   const blocks: BlockDraft[] = [];
   let current: BlockDraft | null = null;
-  // With a `singleSpaced` source (see singleSpacedSource), a block's text is already a single line
-  // unless a line feed, an entity that decodes to white space, two pieces meeting space to space or
-  // white space at its ends made it otherwise: tracked here so that assembleDocument need not scan it.
+  // With a `singleSpaced` source (see singleSpacedSource), a block's (or cell's) text is already a
+  // single line unless a line feed, an entity that decodes to white space, two pieces meeting space
+  // to space or white space at its ends made it otherwise: tracked here so that it need not be scanned.
   let spaced = false;
+  let cellSpaced = false;
   let elements = 0;
   let depth = 0;
   let skipping = 0;
@@ -87,24 +101,23 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   let row: string[] | null = null;
   let cell: string | null = null;
 
+  const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n");
   const flush = () => {
     if (current) {
-      const trimmed = current.text.trim();
-      if (trimmed) {
-        if (singleSpaced && !spaced && trimmed.length === current.text.length && !current.text.includes("\n")) markSingleLine(current);
-        blocks.push(current);
-      }
+      const text = current.text;
+      const trimmed = text.trim();
+      if (trimmed) blocks.push(singleSpaced && !spaced && isSingleLine(text, trimmed) ? new SingleLineDraft(current.kind, current.level, text) : current);
     }
     current = null;
     spaced = false;
   };
   const append = (block: BlockDraft, text: string) => {
-    if (singleSpaced && !spaced) {
-      const before = block.text;
-      // A source slice holds no white space but spaces (never two) and line feeds; an entity is one code point.
-      spaced = (before.charCodeAt(before.length - 1) === 0x20 && text.charCodeAt(0) === 0x20) || (text.length <= 2 && OTHER_WHITESPACE.test(text));
-    }
+    if (singleSpaced && !spaced) spaced = makesSpace(block.text, text);
     block.text += text;
+  };
+  const appendToCell = (text: string) => {
+    if (singleSpaced && !cellSpaced) cellSpaced = makesSpace(cell!, text);
+    cell += text;
   };
   const parser = new Parser(
     {
@@ -122,7 +135,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           return;
         }
         if (name === "br") {
-          if (cell !== null) cell += " ";
+          if (cell !== null) appendToCell(" ");
           else if (current) append(current, " ");
         } else if (isHeading(name)) {
           flush();
@@ -134,17 +147,20 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           flush();
           row = [];
         } else if (name === "td" || name === "th") {
-          if (row) cell = "";
+          if (row) {
+            cell = "";
+            cellSpaced = false;
+          }
         } else if (BLOCK_LEVEL.has(name) && cell === null) {
           flush();
         } else if (cell !== null && (name === "p" || name === "div")) {
-          cell += " ";
+          appendToCell(" ");
         }
         if (name === "ul" || name === "ol") listDepth++;
       },
       ontext(text) {
         if (skipping > 0) return;
-        if (cell !== null) cell += text;
+        if (cell !== null) appendToCell(text);
         else if (row)
           return; // text between cells (whitespace) belongs to no cell
         else {
@@ -162,11 +178,11 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
         if (isHeading(name) || name === "li") {
           flush();
         } else if ((name === "td" || name === "th") && row && cell !== null) {
-          row.push(collapseWhitespace(cell));
+          row.push(singleSpaced && !cellSpaced && isSingleLine(cell, cell.trim()) ? cell : collapseWhitespace(cell));
           cell = null;
         } else if (name === "tr" && row) {
           const cells = row.filter((c) => c.length > 0);
-          if (cells.length > 0) blocks.push(markSingleLine({ kind: "table_row", level: 0, text: cells.join(" | ") })); // collapsed cells
+          if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
           row = null;
           cell = null;
         } else if (BLOCK_LEVEL.has(name) && cell === null) {

@@ -4,7 +4,7 @@ import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from ".
 import { htmlBlocks } from "./html.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, extensionOf, isUtf8Text } from "./text-family.js";
-import { collapseWhitespace, markSingleLine } from "./whitespace.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
 const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
 
@@ -78,7 +78,7 @@ function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], file
         const table = token as Tokens.Table;
         for (const row of [table.header, ...table.rows]) {
           const cells = row.map((c) => collapseWhitespace(plainText(c.tokens, filename, limits))).filter((c) => c.length > 0);
-          if (cells.length > 0) out.push(markSingleLine({ kind: "table_row", level: 0, text: cells.join(" | ") })); // collapsed cells
+          if (cells.length > 0) out.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
         }
         break;
       }

@@ -3,7 +3,7 @@ import type { Block, ParsedDocument } from "../domain/types.js";
 import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 import { DOCUMENT_FORMATS } from "./registry.js";
-import { collapseWhitespace, isMarkedSingleLine } from "./whitespace.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
 /** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
 export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
@@ -46,7 +46,7 @@ export function assembleDocument(format: string, drafts: BlockDraft[], filename:
   const parts: string[] = [];
   let length = 0;
   for (const draft of drafts) {
-    const clean = isMarkedSingleLine(draft) ? draft.text : collapseWhitespace(draft.text);
+    const clean = draft instanceof SingleLineDraft ? draft.text : collapseWhitespace(draft.text);
     if (!clean) continue;
     if (parts.length > 0) length += 2; // the "\n\n" between blocks
     const start = length;

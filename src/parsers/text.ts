@@ -1,6 +1,6 @@
 import type { BlockDraft, DocumentFormat } from "./format.js";
 import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
-import { markSingleLine } from "./whitespace.js";
+import { SingleLineDraft } from "./whitespace.js";
 
 /** A line that starts a list item: "- ", "* ", "+ ", "• ", "1. ", "1) ", "a) ", indented or not. */
 const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(\S.*)$/;
@@ -21,7 +21,7 @@ export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
   // so a block of trimmed lines joined by spaces is a single line already, unless it is a list
   // item whose own text (the rest of its line) ends with a space.
   let singleLine = false;
-  const push = (block: BlockDraft) => blocks.push(singleLine ? markSingleLine(block) : block);
+  const push = (block: BlockDraft) => blocks.push(singleLine ? new SingleLineDraft(block.kind, block.level, block.text) : block);
   for (const line of text.split("\n")) {
     const first = line.charCodeAt(0);
     if (line.length === 0 || ((first === 0x20 || first === 0x09) && BLANK_LINE.test(line))) {

@@ -1,3 +1,5 @@
+import type { BlockDraft } from "./format.js";
+
 /**
  * `text.replace(/\s+/g, " ").trim()`, the single-line form of a block's text, without its cost
  * when there is nothing to change. `\s+` matches every single space between words, so the
@@ -21,26 +23,26 @@ const TWO_SPACES = / {2}/;
 const RUN_TO_COLLAPSE = /[^\S ]\s*| \s+/g;
 
 /** True for the characters of `\s` (and `String.prototype.trim`): ASCII and Unicode white space and line terminators. */
-function isWhitespace(c: number): boolean {
+export function isWhitespace(c: number): boolean {
   if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   return (
     c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
   );
 }
 
-/** The mark of a draft whose text is known to be single-line already: a symbol, so no copy, JSON or block carries it. */
-const SINGLE_LINE: unique symbol = Symbol("single line");
-
 /**
- * Marks a draft whose parser knows its text is already what {@link collapseWhitespace} would
- * return (no run of white space, nothing at its ends), so that assembleDocument skips the scan.
- * A property rather than a WeakSet: adding to a WeakSet per block cost more than the scan saved.
+ * A draft whose parser knows its text is already what {@link collapseWhitespace} would return (no
+ * run of white space, nothing at its ends), so that assembleDocument skips the scan. A class
+ * rather than a mark added to the draft: adding a property to an object literal (or an entry to a
+ * WeakSet) per block cost a good part of the scan it saves.
  */
-export function markSingleLine<T extends object>(draft: T): T {
-  (draft as { [SINGLE_LINE]?: true })[SINGLE_LINE] = true;
-  return draft;
-}
-
-export function isMarkedSingleLine(draft: object): boolean {
-  return (draft as { [SINGLE_LINE]?: true })[SINGLE_LINE] === true;
+export class SingleLineDraft implements BlockDraft {
+  kind: BlockDraft["kind"];
+  level: number;
+  text: string;
+  constructor(kind: BlockDraft["kind"], level: number, text: string) {
+    this.kind = kind;
+    this.level = level;
+    this.text = text;
+  }
 }
