@@ -46,8 +46,8 @@ const isHeading = (name: string) => name.length === 2 && name.charCodeAt(0) === 
 /**
  * In a single-spaced source, whether appending a piece of text makes white space to collapse: two
  * spaces where the pieces meet, or an entity decoding to white space other than a space (a piece
- * cut from the source holds no white space but single spaces and line feeds; an entity is one
- * code point, at most two code units).
+ * cut from the source holds no white space but single spaces, tabs and line feeds, looked for when
+ * the block ends; an entity is one code point, at most two code units).
  */
 function makesSpace(before: string, text: string): boolean {
   if (before.charCodeAt(before.length - 1) === 0x20 && text.charCodeAt(0) === 0x20) return true;
@@ -90,8 +90,8 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   const blocks: BlockDraft[] = [];
   let current: BlockDraft | null = null;
   // With a `singleSpaced` source (see singleSpacedSource), a block's (or cell's) text is already a
-  // single line unless a line feed, an entity that decodes to white space, two pieces meeting space
-  // to space or white space at its ends made it otherwise: tracked here so that it need not be scanned.
+  // single line unless a line feed or tab, an entity that decodes to white space, two pieces meeting
+  // space to space or white space at its ends made it otherwise: tracked so that it need not be scanned.
   let spaced = false;
   let cellSpaced = false;
   let elements = 0;
@@ -101,7 +101,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   let row: string[] | null = null;
   let cell: string | null = null;
 
-  const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n");
+  const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n") && !text.includes("\t");
   const flush = () => {
     if (current) {
       const text = current.text;

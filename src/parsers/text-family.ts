@@ -27,13 +27,13 @@ export function extensionOf(filename: string): string {
 }
 
 /**
- * True when the file holds no white space but spaces, line feeds and carriage returns (which
- * decoding turns into line feeds), and never two spaces in a row: any slice of its text is then a
- * single line but for its line feeds, which lets a parser skip the white-space scan of its blocks.
- * ASCII only (no-break and other Unicode spaces are multi-byte), and no byte-order mark.
+ * True when the file holds no white space but spaces, tabs, line feeds and carriage returns (which
+ * decoding turns into line feeds), and never two spaces in a row: any slice of its text without a
+ * tab or line feed (two native character searches) is then a single line, which lets a parser skip
+ * the white-space scan of its blocks. ASCII only (no-break and other Unicode spaces are multi-byte).
  */
 export function singleSpacedSource(bytes: Buffer): boolean {
-  return isAscii(bytes) && bytes.indexOf(0x09) === -1 && bytes.indexOf(0x0b) === -1 && bytes.indexOf(0x0c) === -1 && !hasTwoSpaces(bytes);
+  return isAscii(bytes) && bytes.indexOf(0x0b) === -1 && bytes.indexOf(0x0c) === -1 && !hasTwoSpaces(bytes);
 }
 
 /**

@@ -17,9 +17,9 @@ export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
   // character can start a list marker.
   const blocks: BlockDraft[] = [];
   let current: BlockDraft | null = null;
-  // In a single-spaced file (see singleSpacedSource) lines hold no white space but single spaces,
-  // so a block of trimmed lines joined by spaces is a single line already, unless it is a list
-  // item whose own text (the rest of its line) ends with a space.
+  // In a single-spaced file (see singleSpacedSource) lines hold no white space but single spaces and
+  // tabs, so a block of trimmed lines without a tab joined by spaces is a single line already (a
+  // list item's own text, the rest of its line, must not end with white space either).
   let singleLine = false;
   const push = (block: BlockDraft) => blocks.push(singleLine ? new SingleLineDraft(block.kind, block.level, block.text) : block);
   for (const line of text.split("\n")) {
@@ -36,12 +36,15 @@ export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
       if (current) push(current);
       const indent = item[1]!.replace(/\t/g, "  ").length;
       current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: item[2]! };
-      singleLine = singleSpaced && item[2]!.charCodeAt(item[2]!.length - 1) !== 0x20;
+      const own = item[2]!;
+      const last = own.charCodeAt(own.length - 1);
+      singleLine = singleSpaced && last !== 0x20 && last !== 0x09 && !own.includes("\t");
     } else if (current) {
       current.text += ` ${trimmed}`; // a wrapped line continues the paragraph or list item
+      if (singleLine && trimmed.includes("\t")) singleLine = false;
     } else {
       current = { kind: "paragraph", level: 0, text: trimmed };
-      singleLine = singleSpaced;
+      singleLine = singleSpaced && !trimmed.includes("\t");
     }
   }
   if (current) push(current);
