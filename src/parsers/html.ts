@@ -40,9 +40,6 @@ const BLOCK_LEVEL = new Set([
   "ol",
 ]);
 
-/** h1-h6 (names arrive lower-cased): a regex per tag event costs more than the tag's own handling. */
-const isHeading = (name: string) => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
-
 /**
  * In a single-spaced source, whether appending a piece of text makes white space to collapse: two
  * spaces where the pieces meet, or an entity decoding to white space other than a space (a piece
@@ -55,6 +52,32 @@ function makesSpace(before: string, text: string): boolean {
   const isOther = (c: number) => c !== 0x20 && isWhitespace(c);
   return isOther(text.charCodeAt(0)) || (text.length === 2 && isOther(text.charCodeAt(1)));
 }
+
+/** What an element does to the blocks, looked up once per tag event (one hash lookup, not a chain of tests). */
+const enum Role {
+  Skipped = 1,
+  Break,
+  Heading,
+  ListItem,
+  Row,
+  Cell,
+  /** Block-level: ends the running paragraph. */
+  Block,
+  /** p and div: block-level, or a word break inside a table cell. */
+  Paragraph,
+  /** ul and ol: block-level, and one list level deeper. */
+  List,
+}
+const ROLES = new Map<string, Role>([
+  ...[...SKIPPED].map((name) => [name, Role.Skipped] as const),
+  ...[...BLOCK_LEVEL].map((name) => [name, name === "p" || name === "div" ? Role.Paragraph : name === "ul" || name === "ol" ? Role.List : Role.Block] as const),
+  ...["h1", "h2", "h3", "h4", "h5", "h6"].map((name) => [name, Role.Heading] as const),
+  ["br", Role.Break],
+  ["li", Role.ListItem],
+  ["tr", Role.Row],
+  ["td", Role.Cell],
+  ["th", Role.Cell],
+]);
 
 /** How far into the file the markup that says "HTML" may start (after a BOM, whitespace and comments). */
 const SNIFF_CHARS = 4096;
@@ -130,33 +153,46 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
         if (depth > limits.maxHtmlDepth) {
           throw new DocumentLimitError(`${filename}: the HTML nests elements deeper than max_html_depth (${limits.maxHtmlDepth})`);
         }
-        if (skipping > 0 || SKIPPED.has(name)) {
+        const role = ROLES.get(name);
+        if (skipping > 0 || role === Role.Skipped) {
           skipping++;
           return;
         }
-        if (name === "br") {
-          if (cell !== null) appendToCell(" ");
-          else if (current) append(current, " ");
-        } else if (isHeading(name)) {
-          flush();
-          current = { kind: "heading", level: name.charCodeAt(1) - 48, text: "" };
-        } else if (name === "li") {
-          flush();
-          current = { kind: "list_item", level: Math.max(1, listDepth), text: "" };
-        } else if (name === "tr") {
-          flush();
-          row = [];
-        } else if (name === "td" || name === "th") {
-          if (row) {
-            cell = "";
-            cellSpaced = false;
-          }
-        } else if (BLOCK_LEVEL.has(name) && cell === null) {
-          flush();
-        } else if (cell !== null && (name === "p" || name === "div")) {
-          appendToCell(" ");
+        switch (role) {
+          case Role.Break:
+            if (cell !== null) appendToCell(" ");
+            else if (current) append(current, " ");
+            break;
+          case Role.Heading:
+            flush();
+            current = { kind: "heading", level: name.charCodeAt(1) - 48, text: "" };
+            break;
+          case Role.ListItem:
+            flush();
+            current = { kind: "list_item", level: Math.max(1, listDepth), text: "" };
+            break;
+          case Role.Row:
+            flush();
+            row = [];
+            break;
+          case Role.Cell:
+            if (row) {
+              cell = "";
+              cellSpaced = false;
+            }
+            break;
+          case Role.Block:
+            if (cell === null) flush();
+            break;
+          case Role.Paragraph: // inside a cell, a paragraph or div only separates words
+            if (cell === null) flush();
+            else appendToCell(" ");
+            break;
+          case Role.List:
+            if (cell === null) flush();
+            listDepth++;
+            break;
         }
-        if (name === "ul" || name === "ol") listDepth++;
       },
       ontext(text) {
         if (skipping > 0) return;
@@ -174,19 +210,33 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
           skipping--;
           return;
         }
-        if (name === "ul" || name === "ol") listDepth = Math.max(0, listDepth - 1);
-        if (isHeading(name) || name === "li") {
-          flush();
-        } else if ((name === "td" || name === "th") && row && cell !== null) {
-          row.push(singleSpaced && !cellSpaced && isSingleLine(cell, cell.trim()) ? cell : collapseWhitespace(cell));
-          cell = null;
-        } else if (name === "tr" && row) {
-          const cells = row.filter((c) => c.length > 0);
-          if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
-          row = null;
-          cell = null;
-        } else if (BLOCK_LEVEL.has(name) && cell === null) {
-          flush();
+        switch (ROLES.get(name)) {
+          case Role.Heading:
+          case Role.ListItem:
+            flush();
+            break;
+          case Role.Cell:
+            if (row && cell !== null) {
+              row.push(singleSpaced && !cellSpaced && isSingleLine(cell, cell.trim()) ? cell : collapseWhitespace(cell));
+              cell = null;
+            }
+            break;
+          case Role.Row:
+            if (row) {
+              const cells = row.filter((c) => c.length > 0);
+              if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
+              row = null;
+              cell = null;
+            }
+            break;
+          case Role.List:
+            listDepth = Math.max(0, listDepth - 1);
+            if (cell === null) flush();
+            break;
+          case Role.Block:
+          case Role.Paragraph:
+            if (cell === null) flush();
+            break;
         }
       },
     },
