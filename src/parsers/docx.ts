@@ -1,5 +1,5 @@
 import mammoth from "mammoth";
-import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { conciseReason, startsWithBytes, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { inspectZip, verifyZipContents } from "./zip-guard.js";
 
@@ -105,7 +105,7 @@ async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
 export const docxFormat: DocumentFormat = {
   name: "docx",
   extension: ".docx",
-  detect: (bytes) => bytes.subarray(0, 4).equals(ZIP_MAGIC),
+  detect: (bytes) => startsWithBytes(bytes, ZIP_MAGIC),
   async parse(bytes, filename, limits) {
     verifyZipContents(bytes, filename, inspectZip(bytes, filename, limits.zip));
     return extractDocxBlocks(bytes).catch((error: unknown) => unusable(filename, `corrupt .docx file (${conciseReason(error)})`, error));

@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from "node:buffer";
+import { startsWithBytes } from "./format.js";
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -14,7 +15,7 @@ export function isUtf8Text(bytes: Buffer): boolean {
 
 /** The text of UTF-8 bytes without a byte-order mark, line endings as \n. */
 export function decodeUtf8(bytes: Buffer): string {
-  const body = bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
+  const body = startsWithBytes(bytes, UTF8_BOM) ? bytes.subarray(3) : bytes;
   const text = body.toString("utf8");
   // Looking for a CR byte is a memchr; the regex would scan the whole text to replace nothing.
   return body.indexOf(0x0d) === -1 ? text : text.replace(/\r\n?/g, "\n");
