@@ -124,12 +124,16 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   let row: string[] | null = null;
   let cell: string | null = null;
 
+  // In a single-spaced file nearly every block stays a single line: its draft is a SingleLineDraft
+  // from the start (no copy per block), replaced by a plain one when it turns out otherwise.
+  const newDraft = (kind: BlockDraft["kind"], level: number): BlockDraft => (singleSpaced ? new SingleLineDraft(kind, level, "") : { kind, level, text: "" });
   const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n") && !text.includes("\t");
   const flush = () => {
     if (current) {
       const text = current.text;
       const trimmed = text.trim();
-      if (trimmed) blocks.push(singleSpaced && !spaced && isSingleLine(text, trimmed) ? new SingleLineDraft(current.kind, current.level, text) : current);
+      const notSingle = current instanceof SingleLineDraft && (spaced || !isSingleLine(text, trimmed));
+      if (trimmed) blocks.push(notSingle ? { kind: current.kind, level: current.level, text } : current);
     }
     current = null;
     spaced = false;
@@ -165,11 +169,11 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
             break;
           case Role.Heading:
             flush();
-            current = { kind: "heading", level: name.charCodeAt(1) - 48, text: "" };
+            current = newDraft("heading", name.charCodeAt(1) - 48);
             break;
           case Role.ListItem:
             flush();
-            current = { kind: "list_item", level: Math.max(1, listDepth), text: "" };
+            current = newDraft("list_item", Math.max(1, listDepth));
             break;
           case Role.Row:
             flush();
@@ -200,7 +204,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
         else if (row)
           return; // text between cells (whitespace) belongs to no cell
         else {
-          current ??= { kind: "paragraph", level: 0, text: "" };
+          current ??= newDraft("paragraph", 0);
           append(current, text);
         }
       },
