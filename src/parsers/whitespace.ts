@@ -16,7 +16,7 @@ export function collapseWhitespace(text: string): string {
 }
 
 /** Any white space `\s` matches except the space: a tab, a line break, a no-break space... */
-export const OTHER_WHITESPACE = /[^\S ]/;
+const OTHER_WHITESPACE = /[^\S ]/;
 /** Two spaces in a row (a separate scan: one alternation of both is slower than two plain scans). */
 const TWO_SPACES = / {2}/;
 /** A run `\s+` would replace by something else than itself: starting with other white space, or a space and more. */
