@@ -46,8 +46,8 @@ const BLOCK_LEVEL = new Set([
  * cut from the source holds no white space but single spaces, tabs and line feeds, looked for when
  * the block ends; an entity is one code point, at most two code units).
  */
-function makesSpace(before: string, text: string): boolean {
-  if (before.charCodeAt(before.length - 1) === 0x20 && text.charCodeAt(0) === 0x20) return true;
+function makesSpace(beforeEndsWithSpace: boolean, text: string): boolean {
+  if (beforeEndsWithSpace && text.charCodeAt(0) === 0x20) return true;
   if (text.length > 2) return false;
   const isOther = (c: number) => c !== 0x20 && isWhitespace(c);
   return isOther(text.charCodeAt(0)) || (text.length === 2 && isOther(text.charCodeAt(1)));
@@ -137,13 +137,24 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
     }
     current = null;
     spaced = false;
+    endsWithSpace = false;
   };
+  // Whether the text so far ends with a space, kept rather than read back: charCodeAt on the
+  // growing concatenation would flatten it at every piece (quadratic in a paragraph of many pieces).
+  let endsWithSpace = false;
+  let cellEndsWithSpace = false;
   const append = (block: BlockDraft, text: string) => {
-    if (singleSpaced && !spaced) spaced = makesSpace(block.text, text);
+    if (singleSpaced && !spaced && text.length > 0) {
+      spaced = makesSpace(endsWithSpace, text);
+      endsWithSpace = text.charCodeAt(text.length - 1) === 0x20;
+    }
     block.text += text;
   };
   const appendToCell = (text: string) => {
-    if (singleSpaced && !cellSpaced) cellSpaced = makesSpace(cell!, text);
+    if (singleSpaced && !cellSpaced && text.length > 0) {
+      cellSpaced = makesSpace(cellEndsWithSpace, text);
+      cellEndsWithSpace = text.charCodeAt(text.length - 1) === 0x20;
+    }
     cell += text;
   };
   const parser = new Parser(
@@ -183,6 +194,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
             if (row) {
               cell = "";
               cellSpaced = false;
+              cellEndsWithSpace = false;
             }
             break;
           case Role.Block:
