@@ -1,6 +1,6 @@
 import CFB from "cfb";
 import WordExtractor from "word-extractor";
-import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { conciseReason, startsWithBytes, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 /** FIB flag fEncrypted (MS-DOC 2.5.2, FibBase bit 8 of the flags word at offset 0x0A). */
@@ -61,7 +61,7 @@ function checkOleContainer(bytes: Buffer, filename: string): void {
 export const docFormat: DocumentFormat = {
   name: "doc",
   extension: ".doc",
-  detect: (bytes) => bytes.subarray(0, 8).equals(OLE_MAGIC),
+  detect: (bytes) => startsWithBytes(bytes, OLE_MAGIC),
   async parse(bytes, filename) {
     checkOleContainer(bytes, filename);
     return extractDocBlocks(bytes).catch((error: unknown) => unusable(filename, `corrupt .doc file (${conciseReason(error)})`, error));

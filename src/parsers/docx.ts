@@ -1,12 +1,17 @@
 import mammoth from "mammoth";
-import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { conciseReason, startsWithBytes, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { inspectZip, verifyZipContents } from "./zip-guard.js";
+
+/** h1-h6 (names are lower-cased): no regex per tag. */
+const isHeading = (name: string) => name.length === 2 && name.charCodeAt(0) === 0x68 && name.charCodeAt(1) >= 0x31 && name.charCodeAt(1) <= 0x36;
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
 function decodeEntities(text: string): string {
+  if (!text.includes("&")) return text; // a native search; the regex would scan the text to replace nothing
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, code: string) => {
     if (code[0] === "#") {
       const n = code[1] === "x" || code[1] === "X" ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
@@ -59,7 +64,7 @@ async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
       continue;
     }
     if (!closing) {
-      if (/^h[1-6]$/.test(name)) {
+      if (isHeading(name)) {
         flush();
         current = { kind: "heading", level: Number(name[1]), text: "" };
       } else if (name === "ul" || name === "ol") {
@@ -78,16 +83,16 @@ async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
         cell += " ";
       }
     } else {
-      if (/^h[1-6]$/.test(name) || name === "li" || (name === "p" && cell === null && current?.kind === "paragraph")) {
+      if (isHeading(name) || name === "li" || (name === "p" && cell === null && current?.kind === "paragraph")) {
         flush();
       } else if (name === "ul" || name === "ol") {
         listStack.pop();
       } else if ((name === "td" || name === "th") && row && cell !== null) {
-        row.push(cell.replace(/\s+/g, " ").trim());
+        row.push(collapseWhitespace(cell));
         cell = null;
       } else if (name === "tr" && row) {
         const cells = row.filter((c) => c.length > 0);
-        if (cells.length > 0) blocks.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+        if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
         row = null;
       }
     }
@@ -100,7 +105,7 @@ async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
 export const docxFormat: DocumentFormat = {
   name: "docx",
   extension: ".docx",
-  detect: (bytes) => bytes.subarray(0, 4).equals(ZIP_MAGIC),
+  detect: (bytes) => startsWithBytes(bytes, ZIP_MAGIC),
   async parse(bytes, filename, limits) {
     verifyZipContents(bytes, filename, inspectZip(bytes, filename, limits.zip));
     return extractDocxBlocks(bytes).catch((error: unknown) => unusable(filename, `corrupt .docx file (${conciseReason(error)})`, error));

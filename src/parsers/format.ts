@@ -29,6 +29,16 @@ export interface DocumentFormat {
   parse(bytes: Buffer, filename: string, limits: ParseLimits): Promise<BlockDraft[]>;
 }
 
+/**
+ * True when the bytes start with `prefix`. Detection runs every format's check on every upload:
+ * comparing a few bytes in place costs less than the Buffer a subarray().equals() allocates.
+ */
+export function startsWithBytes(bytes: Uint8Array, prefix: Uint8Array): boolean {
+  if (bytes.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[i] !== prefix[i]) return false;
+  return true;
+}
+
 /** The one error of an unusable upload: "FILE: reason". */
 export function unusable(filename: string, reason: string, cause?: unknown): never {
   throw new ChunkingError(`${filename}: ${reason}`, { cause });

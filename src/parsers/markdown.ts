@@ -4,6 +4,7 @@ import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from ".
 import { htmlBlocks } from "./html.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, extensionOf, isUtf8Text } from "./text-family.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
 const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
 /**
@@ -15,8 +16,9 @@ const MAX_EMPHASIS_RUN = 4096;
 
 type HtmlLimits = Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">;
 
-const escapeText = (text: string) => text.replace(/</g, "&lt;");
-const escapeAll = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+// includes() is a native character search; a regex replace scans as much to replace nothing.
+const escapeText = (text: string) => (text.includes("<") ? text.replace(/</g, "&lt;") : text);
+const escapeAll = (text: string) => (text.includes("&") || text.includes("<") ? text.replace(/&/g, "&amp;").replace(/</g, "&lt;") : text);
 
 /**
  * Inline tokens as HTML whose text is the plain text: marked keeps entities (`&amp;`) and inline
@@ -50,7 +52,7 @@ function inlineHtml(tokens: Token[] | undefined): string {
 
 function plainText(tokens: Token[] | undefined, filename: string, limits: HtmlLimits): string {
   const html = inlineHtml(tokens);
-  if (!/[<&]/.test(html)) return html;
+  if (!html.includes("<") && !html.includes("&")) return html;
   return htmlBlocks(`<p>${html}</p>`, filename, limits)
     .map((b) => b.text)
     .join(" ");
@@ -81,8 +83,8 @@ function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], file
       case "table": {
         const table = token as Tokens.Table;
         for (const row of [table.header, ...table.rows]) {
-          const cells = row.map((c) => plainText(c.tokens, filename, limits).replace(/\s+/g, " ").trim()).filter((c) => c.length > 0);
-          if (cells.length > 0) out.push({ kind: "table_row", level: 0, text: cells.join(" | ") });
+          const cells = row.map((c) => collapseWhitespace(plainText(c.tokens, filename, limits))).filter((c) => c.length > 0);
+          if (cells.length > 0) out.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
         }
         break;
       }

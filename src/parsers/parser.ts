@@ -3,6 +3,7 @@ import type { Block, ParsedDocument } from "../domain/types.js";
 import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 import { DOCUMENT_FORMATS } from "./registry.js";
+import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
 /** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
 export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
@@ -41,14 +42,24 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
 /** Normalises block texts to single lines and joins them with blank lines, recording offsets. */
 export function assembleDocument(format: string, drafts: BlockDraft[], filename: string): ParsedDocument {
   const blocks: Block[] = [];
-  let text = "";
+  // One join at the end: appending to a string builds a rope that costs a pass of its own to flatten.
+  const parts: string[] = [];
+  let length = 0;
   for (const draft of drafts) {
-    const clean = draft.text.replace(/\s+/g, " ").trim();
+    const clean = draft instanceof SingleLineDraft ? draft.text : collapseWhitespace(draft.text);
     if (!clean) continue;
-    if (text.length > 0) text += "\n\n";
-    blocks.push({ ...draft, text: clean, start: text.length, end: text.length + clean.length });
-    text += clean;
+    if (parts.length > 0) length += 2; // the "\n\n" between blocks
+    const start = length;
+    length += clean.length;
+    parts.push(clean);
+    // Fields written out (no spread), in the order a spread of the draft gave them.
+    blocks.push(
+      draft.page === undefined
+        ? { kind: draft.kind, level: draft.level, text: clean, start, end: length }
+        : { kind: draft.kind, level: draft.level, text: clean, page: draft.page, start, end: length },
+    );
   }
+  const text = parts.join("\n\n");
   const firstHeading = blocks.find((b) => b.kind === "heading");
   const title = firstHeading?.text ?? filename.replace(/\.[^.]+$/, "");
   return { format, title, text, blocks };

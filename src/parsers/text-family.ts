@@ -1,4 +1,5 @@
-import { isUtf8 } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
+import { startsWithBytes } from "./format.js";
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
@@ -21,8 +22,10 @@ export function isUtf8Text(bytes: Buffer): boolean {
 
 /** The text of UTF-8 bytes without a byte-order mark, line endings as \n. */
 export function decodeUtf8(bytes: Buffer): string {
-  const body = bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
-  return body.toString("utf8").replace(/\r\n?/g, "\n");
+  const body = startsWithBytes(bytes, UTF8_BOM) ? bytes.subarray(3) : bytes;
+  const text = body.toString("utf8");
+  // Looking for a CR byte is a memchr; the regex would scan the whole text to replace nothing.
+  return body.indexOf(0x0d) === -1 ? text : text.replace(/\r\n?/g, "\n");
 }
 
 /** The lower-cased extension of a file name, with its dot ("" when none). */
@@ -30,3 +33,33 @@ export function extensionOf(filename: string): string {
   const m = /\.[^./\\]+$/.exec(filename);
   return m ? m[0].toLowerCase() : "";
 }
+
+/**
+ * True when the file holds no white space but spaces, tabs, line feeds and carriage returns (which
+ * decoding turns into line feeds), and never two spaces in a row: any slice of its text without a
+ * tab or line feed (two native character searches) is then a single line, which lets a parser skip
+ * the white-space scan of its blocks. ASCII only (no-break and other Unicode spaces are multi-byte).
+ */
+export function singleSpacedSource(bytes: Buffer): boolean {
+  return isAscii(bytes) && bytes.indexOf(0x0b) === -1 && bytes.indexOf(0x0c) === -1 && !hasTwoSpaces(bytes);
+}
+
+/**
+ * Two spaces in a row, found by reading byte pairs as 16-bit units (0x2020 is two spaces either
+ * way round): TypedArray indexOf is a native scan, several times faster than a regex or a string
+ * search for "  ", whose first character recurs every few bytes. Pairs at even offsets are read in
+ * place (when the buffer's offset allows a 16-bit view), the others through a small reused copy.
+ */
+function hasTwoSpaces(bytes: Buffer): boolean {
+  const aligned = bytes.byteOffset % 2 === 0;
+  if (aligned && new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 1).indexOf(0x2020) !== -1) return true;
+  for (let first = aligned ? 1 : 0; first < 2; first++) {
+    for (let from = first; from + 1 < bytes.length; from += PAIR_SCRATCH.length) {
+      const copied = bytes.copy(PAIR_SCRATCH, 0, from, Math.min(bytes.length, from + PAIR_SCRATCH.length));
+      if (new Uint16Array(PAIR_SCRATCH.buffer, PAIR_SCRATCH.byteOffset, copied >>> 1).indexOf(0x2020) !== -1) return true;
+    }
+  }
+  return false;
+}
+/** Even-sized, so that pairs stay pairs from one copy to the next; at offset 0 of its own memory. */
+const PAIR_SCRATCH = Buffer.allocUnsafeSlow(64 * 1024);
