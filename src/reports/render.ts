@@ -4,6 +4,7 @@ import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../doma
 import { ValidationError } from "../errors.js";
 import { barChart, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
+import type { PageSpan } from "../domain/pages.js";
 import { sweepFamilies } from "./sweep.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
@@ -20,6 +21,8 @@ export interface ReportInput {
   baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
   /** The document text and chunks behind the technical view's chunk map (no map without it). */
   chunkMap?: ChunkMapSource | null;
+  /** The page spans of each document of the experiment (PDF documents; empty for other formats), for the drill-down. */
+  documentPages?: Record<string, PageSpan[]>;
 }
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
@@ -162,8 +165,9 @@ function winsWhere(e: ExperimentRecord): string[] {
 function viewModel(input: ReportInput, view: ReportView) {
   const e = input.experiment;
   const strategies = e.strategiesUsed;
-  // In a collection, references and chunks are named by their document's file name.
+  // In a collection, references and chunks are named by their document's file name, and paged by their document's pages.
   const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
+  const pagesOf = (documentId: string | undefined) => (documentId ? input.documentPages?.[documentId] : undefined) ?? input.chunkMap?.pages ?? [];
   const agg = (s: string) => e.aggregateMetrics[s]!;
   const bars = (metric: string) =>
     strategies.map((s) => ({
@@ -239,7 +243,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     references: first.references.map((ref) => ({
       ...ref,
       documentName: ref.documentId ? documentName.get(ref.documentId) : undefined,
-      pages: pageLabel(input.chunkMap?.pages ?? [], ref.start, ref.end),
+      pages: pageLabel(pagesOf(ref.documentId), ref.start, ref.end),
     })),
     perStrategy: strategies
       .map((s) => {
@@ -250,7 +254,7 @@ function viewModel(input: ReportInput, view: ReportView) {
           rank: rank + 1,
           documentName: c.documentId ? documentName.get(c.documentId) : undefined,
           // Pages of a single document's chunks (a collection's chunk map is not drawn, so it has none).
-          pages: pageLabel(input.chunkMap?.pages ?? [], c.start, c.end),
+          pages: pageLabel(pagesOf(c.documentId), c.start, c.end),
           // Only references of the chunk's own document can overlap it.
           segments: highlight(
             c,

@@ -69,7 +69,8 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   const finished = performance.now();
   const record: QueryRecord = {
     queryId: newId("qry"),
-    documentId: input.documentId,
+    // A collection's queries are recorded under its id, as its experiments are, whatever name was typed.
+    documentId: collection?.id ?? input.documentId,
     strategy: variant.key,
     question,
     answer: generation.answer,

@@ -232,6 +232,16 @@ async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, inp
   return plan;
 }
 
+/** Runs a check of a run's input against its corpus; when it throws, what resolving the corpus stored is taken back. */
+async function refusedBeforeWork<T>(corpus: Corpus, check: () => T): Promise<T> {
+  try {
+    return check();
+  } catch (error) {
+    await corpus.undo();
+    throw error;
+  }
+}
+
 function countBy(values: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const v of values) out[v] = (out[v] ?? 0) + 1;
@@ -300,8 +310,12 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const documentId = corpus.collection?.id ?? documents[0]!.id;
   const textOf = new Map(documents.map((d) => [d.id, d.text]));
   const axis = new CorpusOffsets(documents);
-  const questions = resolveQuestions(input.questionsSource, input.questions, documents);
-  checkImportedChunks(input.chunks, documents);
+  // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
+  const questions = await refusedBeforeWork(corpus, () => {
+    const resolved = resolveQuestions(input.questionsSource, input.questions, documents);
+    checkImportedChunks(input.chunks, documents);
+    return resolved;
+  });
   const sharedEmbedder = await ctx.embedder();
   // This run's embeddings, counted apart from any other run sharing the embedder.
   const embedder = sharedEmbedder.metered();

@@ -1,8 +1,11 @@
-import { ConflictError, NotFoundError, ValidationError } from "../errors.js";
+import { ConflictError, NotFoundError, throwIfCancelled, ValidationError } from "../errors.js";
+import { DEFAULTS } from "../config/defaults.js";
+import { cleanUploadName } from "../domain/filenames.js";
+import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { CollectionRecord, RunOptions, StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
-import { findOrUploadDocument, requireDocument, type UploadInput } from "./documents.js";
+import { deleteDocument, findOrUploadDocument, requireDocument, uploadDocument, type UploadInput } from "./documents.js";
 
 const MAX_NAME_LENGTH = 100;
 
@@ -13,6 +16,8 @@ function checkName(name: string): string {
   if (clean.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(clean)) {
     throw new ValidationError(`a collection name is 1 to ${MAX_NAME_LENGTH} printable characters`);
   }
+  // Commands take a document id or a collection name in one place: a name never reads as an id.
+  if (/^[a-z]+_[0-9a-f]{16}$/.test(clean)) throw new ValidationError(`"${clean}" looks like an id; give the collection a name`);
   return clean;
 }
 
@@ -29,10 +34,20 @@ export function createCollection(ctx: ServiceContext, name: string): CollectionR
   return requireCollection(ctx, ctx.collections.ensure(newId("col"), clean, nowTimestamp()));
 }
 
+/** What one call added, so that a call refused before any work can take it back. */
+export interface Additions {
+  collection: CollectionRecord;
+  /** Deletes the documents this call uploaded and the memberships it added, and the collection if it made it. */
+  undo(): Promise<void>;
+}
+
 /**
  * Adds documents (ids, or files uploaded here: the same bytes reuse their document) to a
- * collection, creating it when `create` is set. Only the added documents are ever processed
- * for it: a benchmark processes each document once per strategy, whatever collections hold it.
+ * collection, creating it when `create` is set. Each is known in the collection by the name it
+ * is added under (an upload's file name, else the document's), which references use. Only the
+ * added documents are ever processed for it: a benchmark processes each document once per
+ * strategy, whatever collections hold it. A file that cannot be read, or a name the collection
+ * already has, leaves nothing behind.
  */
 export async function addToCollection(
   ctx: ServiceContext,
@@ -40,14 +55,47 @@ export async function addToCollection(
   documents: Array<{ id: string } | UploadInput>,
   options: RunOptions & { create?: boolean } = {},
 ): Promise<CollectionRecord> {
-  const id = options.create ? ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp()) : requireCollection(ctx, idOrName).id;
-  const ids: string[] = [];
-  for (const [i, document] of documents.entries()) {
-    options.onProgress?.({ stage: "upload", message: "filename" in document ? document.filename : document.id, done: i, total: documents.length });
-    ids.push(await findOrUploadDocument(ctx, document));
+  return (await addWithUndo(ctx, idOrName, documents, options)).collection;
+}
+
+export async function addWithUndo(
+  ctx: ServiceContext,
+  idOrName: string,
+  documents: Array<{ id: string } | UploadInput>,
+  options: RunOptions & { create?: boolean } = {},
+): Promise<Additions> {
+  const existing = ctx.collections.find(idOrName);
+  if (!existing && !options.create) throw new NotFoundError(`collection not found: ${idOrName}`);
+  const id = existing?.id ?? ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp());
+  const before = new Set(requireCollection(ctx, id).documents.map((d) => d.id));
+  const uploaded: string[] = [];
+  const undo = async () => {
+    for (const documentId of requireCollection(ctx, id).documents.map((d) => d.id)) {
+      if (!before.has(documentId)) ctx.collections.removeDocument(id, documentId);
+    }
+    for (const documentId of uploaded) await deleteDocument(ctx, documentId).catch(() => undefined);
+    if (!existing) ctx.collections.delete(id);
+  };
+  try {
+    const members: Array<{ id: string; filename: string }> = [];
+    for (const [i, document] of documents.entries()) {
+      throwIfCancelled(options.signal);
+      options.onProgress?.({ stage: "upload", message: "filename" in document ? document.filename : document.id, done: i, total: documents.length });
+      if ("id" in document) {
+        members.push({ id: document.id, filename: requireDocument(ctx, document.id).filename });
+        continue;
+      }
+      const reused = ctx.documents.findByContentHash(hashBytes(document.bytes));
+      const documentId = reused ?? (await uploadDocument(ctx, document)).id;
+      if (!reused) uploaded.push(documentId);
+      members.push({ id: documentId, filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || ctx.documents.record(documentId)!.filename });
+    }
+    ctx.collections.addDocuments(id, members);
+  } catch (error) {
+    await undo();
+    throw error;
   }
-  ctx.collections.addDocuments(id, ids);
-  return requireCollection(ctx, id);
+  return { collection: requireCollection(ctx, id), undo };
 }
 
 /** Takes a document (by id or file name) out of a collection; the document itself stays. */
@@ -70,11 +118,11 @@ export function listCollections(ctx: ServiceContext, page: { offset: number; lim
   return { ...ctx.collections.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
 }
 
-/** A collection's documents with their texts and structure, in collection order. */
+/** A collection's documents with their texts and structure, in collection order, each named as the collection knows it. */
 export function collectionDocuments(ctx: ServiceContext, collection: CollectionRecord): StoredDocument[] {
   if (collection.documents.length === 0)
     throw new ValidationError(`collection ${collection.name} has no documents; add some with: chunkeval collections add ${collection.name} FILES`);
-  return collection.documents.map((d) => requireDocument(ctx, d.id));
+  return collection.documents.map((d) => ({ ...requireDocument(ctx, d.id), filename: d.filename }));
 }
 
 /** What a benchmark or an estimate searches: one document, or a collection (created and filled from `add`). */
@@ -86,13 +134,29 @@ export interface CorpusTarget {
 export interface Corpus {
   documents: StoredDocument[];
   collection: CollectionRecord | null;
+  /** Takes back what resolving the target stored (uploads, a new collection), for a request refused before any work. */
+  undo(): Promise<void>;
 }
 
 /** The documents a target names, uploading (or reusing) what it brings. */
 export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, options: RunOptions = {}): Promise<Corpus> {
   if (!target.document === !target.collection) throw new ValidationError("a benchmark takes one document or one collection");
-  if (target.document) return { documents: [requireDocument(ctx, await findOrUploadDocument(ctx, target.document))], collection: null };
+  if (target.document) {
+    const reused = "id" in target.document ? target.document.id : ctx.documents.findByContentHash(hashBytes(target.document.bytes));
+    const id = await findOrUploadDocument(ctx, target.document);
+    const undo = async () => void (reused ? undefined : await deleteDocument(ctx, id).catch(() => undefined));
+    return { documents: [requireDocument(ctx, id)], collection: null, undo };
+  }
   const { name, add } = target.collection!;
-  const collection = add ? await addToCollection(ctx, name, add, { ...options, create: true }) : requireCollection(ctx, name);
-  return { documents: collectionDocuments(ctx, collection), collection };
+  if (!add) {
+    const collection = requireCollection(ctx, name);
+    return { documents: collectionDocuments(ctx, collection), collection, undo: async () => undefined };
+  }
+  const { collection, undo } = await addWithUndo(ctx, name, add, { ...options, create: true });
+  try {
+    return { documents: collectionDocuments(ctx, collection), collection, undo };
+  } catch (error) {
+    await undo();
+    throw error;
+  }
 }

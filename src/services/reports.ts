@@ -1,4 +1,6 @@
 import { ValidationError } from "../errors.js";
+import type { ExperimentRecord } from "../domain/experiment.js";
+import { pageSpans, type PageSpan } from "../domain/pages.js";
 import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportView } from "../reports/render.js";
 import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "./context.js";
@@ -12,6 +14,17 @@ export interface ReportOptions {
   view?: ReportView;
   /** An earlier experiment to show every metric's change against. */
   baselineId?: string;
+}
+
+/** The page spans of every document an experiment searched that is still stored (for page labels in the drill-down). */
+function documentPages(ctx: ServiceContext, experiment: ExperimentRecord): Record<string, PageSpan[]> {
+  const ids = experiment.collection ? experiment.collection.documents.map((d) => d.id) : [experiment.documentId];
+  return Object.fromEntries(
+    ids.flatMap((id) => {
+      const document = ctx.documents.get(id);
+      return document ? [[id, pageSpans(document.blocks)]] : [];
+    }),
+  );
 }
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -39,6 +52,15 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
         ? renderMarkdownReport({ experiment, results, baseline })
-        : renderHtmlReport({ experiment, results, baseline, chunkMap: view === "technical" ? chunkMapSource(ctx, id) : null }, view);
+        : renderHtmlReport(
+            {
+              experiment,
+              results,
+              baseline,
+              chunkMap: view === "technical" ? chunkMapSource(ctx, id) : null,
+              documentPages: view === "technical" ? documentPages(ctx, experiment) : undefined,
+            },
+            view,
+          );
   return { contentType: CONTENT_TYPES[format], body };
 }

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { validateQuestions } from "../../src/evaluators/questions.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.js";
@@ -258,6 +259,100 @@ test("collection questions: spread by length (one each while the count allows), 
         ["orchard.docx", 1],
       ],
     );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("collection membership: names are the names given, two documents of one name are a conflict, ids are not names", async () => {
+  const ws = await createWorkspace();
+  try {
+    const [lighthouse, bakery] = await corpusFiles();
+    // The same bytes uploaded before under another name: the collection knows the name given now.
+    await ws.app.upload({ filename: "old-name.docx", bytes: lighthouse!.bytes });
+    await ws.app.addToCollection("c", [{ filename: "lighthouse-2024.docx", bytes: lighthouse!.bytes }, bakery!], { create: true });
+    assert.deepEqual(
+      ws.app.getCollection("c").documents.map((d) => d.filename),
+      ["lighthouse-2024.docx", "bakery.docx"],
+    );
+    const e = await ws.app.bench({
+      collection: { name: "c" },
+      questions: validateQuestions("q.json", [{ question: "q", references: [{ document: "lighthouse-2024.docx", text: "The keeper logs each inspection" }] }]),
+      questionsSource: "q.json",
+      strategies: ["recursive"],
+    });
+    assert.equal(e.perDocument![0]!.filename, "lighthouse-2024.docx");
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "the bytes were not stored twice");
+
+    const other = { filename: "bakery.docx", bytes: await buildDocx([{ p: "A different bakery document." }]) };
+    await assert.rejects(
+      ws.app.addToCollection("c", [other]),
+      (error: unknown) => error instanceof ConflictError && /already has a document named bakery\.docx/.test(error.message),
+    );
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "the refused upload was taken back");
+    assert.equal(ws.app.getCollection("c").documents.length, 2);
+    const docId = ws.app.listDocuments({ offset: 0, limit: 50 }).items[0]!.id;
+    assert.throws(() => ws.app.createCollection(docId), /looks like an id/);
+
+    // ask on a collection records the collection's id, however it was named.
+    const asked = await ws.app.ask({ documentId: "c", strategy: "recursive", question: "Who logs inspections?" });
+    assert.equal(asked.documentId, ws.app.getCollection("c").id);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a benchmark refused before any work leaves nothing behind: no collection, no uploads", async () => {
+  const ws = await createWorkspace();
+  try {
+    const files = await corpusFiles();
+    const bad = validateQuestions("q.json", [{ question: "q", references: [{ document: "lighthouse.docx", text: "not in any document" }] }]);
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "c", add: files }, questions: bad, questionsSource: "q.json", strategies: ["recursive"] }),
+      /excerpt not found/,
+    );
+    const latin1 = { filename: "zz.txt", bytes: Buffer.from("Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve r\xe9sum\xe9 \xe0 la carte.\n".repeat(20), "latin1") };
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "d", add: [...files, latin1] }, questions: QUESTIONS, questionsSource: "q.json", strategies: ["recursive"] }),
+      /not a supported document/,
+    );
+    await assert.rejects(ws.app.bench({ document: files[0]!, questions: bad, questionsSource: "q.json", strategies: ["recursive"] }), /excerpt not found/);
+    assert.equal(ws.app.listCollections({ offset: 0, limit: 50 }).total, 0);
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 0);
+    // What was stored before the refused run stays.
+    await ws.app.addToCollection("kept", [files[0]!], { create: true });
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "kept", add: [files[1]!] }, questions: bad, questionsSource: "q.json", strategies: ["recursive"] }),
+    );
+    assert.deepEqual(
+      ws.app.getCollection("kept").documents.map((d) => d.filename),
+      ["lighthouse.docx"],
+    );
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 1);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a collection's technical report names each PDF reference's and chunk's page", async () => {
+  const ws = await createWorkspace();
+  try {
+    const read = (name: string) => ({ filename: name, bytes: readFileSync(`examples/corpus/${name}`) });
+    const e = await ws.app.bench({
+      collection: { name: "pdf-and-md", add: [read("tidewater-quay-lease.pdf"), read("ledgerline-runbook.md")] },
+      questions: validateQuestions("q.json", [
+        {
+          question: "Until when can the bakery give notice?",
+          references: [{ document: "tidewater-quay-lease.pdf", text: "so that the notice is received no later than 31 August 2027" }],
+        },
+      ]),
+      questionsSource: "q.json",
+      strategies: ["recursive"],
+      topK: 3,
+    });
+    const html = ws.app.renderReport(e.experimentId, { view: "technical" }).body as string;
+    assert.match(html, /Reference in tidewater-quay-lease\.pdf \[\d+-\d+\] p\. \d/);
+    assert.match(html, /tidewater-quay-lease\.pdf \[\d+-\d+\] pp?\. \d/, "retrieved chunks of the PDF carry pages");
   } finally {
     await ws.cleanup();
   }

@@ -1,5 +1,6 @@
 import type { CollectionRecord } from "../../domain/types.js";
 import type { Db } from "./database.js";
+import { ConflictError } from "../../errors.js";
 
 interface CollectionRow {
   id: string;
@@ -17,13 +18,25 @@ export class CollectionsRepo {
     return (this.db.prepare(`SELECT id FROM collections WHERE name = ?`).get(name) as { id: string }).id;
   }
 
-  /** Adds documents at the end, in the given order; documents already in it keep their place. */
-  addDocuments(collectionId: string, documentIds: string[]): void {
+  /**
+   * Adds documents at the end, in the given order, each under its name in the collection; a
+   * document already in it keeps its place and name. A name another document of the collection
+   * has is a conflict, and then nothing is added (references name documents by file name).
+   */
+  addDocuments(collectionId: string, members: Array<{ id: string; filename: string }>): void {
     const next = this.db.prepare(`SELECT COALESCE(MAX(position) + 1, 0) AS n FROM collection_documents WHERE collection_id = ?`);
-    const put = this.db.prepare(`INSERT INTO collection_documents (collection_id, document_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`);
+    const holder = this.db.prepare(`SELECT document_id FROM collection_documents WHERE collection_id = ? AND filename = ?`);
+    const present = this.db.prepare(`SELECT 1 FROM collection_documents WHERE collection_id = ? AND document_id = ?`);
+    const put = this.db.prepare(`INSERT INTO collection_documents (collection_id, document_id, filename, position) VALUES (?, ?, ?, ?)`);
     this.db.transaction(() => {
       let position = (next.get(collectionId) as { n: number }).n;
-      for (const documentId of documentIds) if (put.run(collectionId, documentId, position).changes > 0) position++;
+      for (const { id, filename } of members) {
+        if (present.get(collectionId, id)) continue;
+        const other = holder.get(collectionId, filename) as { document_id: string } | undefined;
+        if (other)
+          throw new ConflictError(`the collection already has a document named ${filename} (${other.document_id}); rename the file or remove that one first`);
+        put.run(collectionId, id, filename, position++);
+      }
     })();
   }
 
@@ -49,10 +62,7 @@ export class CollectionsRepo {
 
   private toRecord(row: CollectionRow): CollectionRecord {
     const documents = this.db
-      .prepare(
-        `SELECT d.id, d.filename FROM collection_documents c JOIN documents d ON d.id = c.document_id
-         WHERE c.collection_id = ? ORDER BY c.position`,
-      )
+      .prepare(`SELECT document_id AS id, filename FROM collection_documents WHERE collection_id = ? ORDER BY position`)
       .all(row.id) as Array<{ id: string; filename: string }>;
     return { id: row.id, name: row.name, documents, createdAt: row.created_at };
   }

@@ -223,11 +223,15 @@ const MIGRATIONS: string[] = [
      name TEXT NOT NULL UNIQUE,
      created_at TEXT NOT NULL
    );
+   -- filename: the document's name in this collection (what references name), which is the
+   -- name it was added under: the same bytes uploaded before under another name are one document.
    CREATE TABLE collection_documents (
      collection_id TEXT NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
      document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+     filename TEXT NOT NULL,
      position INTEGER NOT NULL,
-     PRIMARY KEY (collection_id, document_id)
+     PRIMARY KEY (collection_id, document_id),
+     UNIQUE (collection_id, filename)
    );
    CREATE INDEX collection_documents_by_document ON collection_documents (document_id);`,
 ];
