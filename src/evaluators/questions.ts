@@ -153,13 +153,14 @@ const nearest = (spans: Span[], near: number | undefined) =>
  * as the same words in the same order (an excerpt copied from a Markdown or HTML source with its
  * markup, or typed with other quotes and dashes). A changed number, an added "not" or words in
  * another order are not the same words, so such an excerpt is not found. With `near`, of several
- * occurrences the one starting nearest it is taken. `words` may be given to reuse a text's index.
+ * occurrences the one starting nearest it is taken. `words` gives the text's word index, built
+ * only when the first two steps fail (a caller may keep one per text).
  */
 export function locateExcerpt(
   text: string,
   excerpt: string,
   near?: number,
-  words?: WordSequence,
+  words: () => WordSequence = () => new WordSequence(text),
 ): (Span & { method: "exact" | "normalised" | "words" }) | null {
   const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const exact = occurrences(text, new RegExp(escape(excerpt), "g"));
@@ -167,7 +168,7 @@ export function locateExcerpt(
   const pieces = excerpt.trim().split(/\s+/).map(escape);
   const loose = occurrences(text, new RegExp(pieces.join("\\s+"), "g"));
   if (loose.length > 0) return { ...nearest(loose, near), method: "normalised" };
-  const sameWords = (words ?? new WordSequence(text)).find(excerpt);
+  const sameWords = words().find(excerpt);
   return sameWords.length > 0 ? { ...nearest(sameWords, near), method: "words" } : null;
 }
 
@@ -193,8 +194,8 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   // Each document's word index is built once, for every reference that needs it.
   const wordIndexes = new Map<CorpusDocument, WordSequence>();
-  const locate = (d: CorpusDocument, excerpt: string, near?: number) =>
-    locateExcerpt(d.text, excerpt, near, wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d));
+  const wordsOf = (d: CorpusDocument) => () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!;
+  const locate = (d: CorpusDocument, excerpt: string, near?: number) => locateExcerpt(d.text, excerpt, near, wordsOf(d));
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,

@@ -237,7 +237,8 @@ async function refusedBeforeWork<T>(corpus: Corpus, check: () => T): Promise<T> 
   try {
     return check();
   } catch (error) {
-    await corpus.undo();
+    // The refusal is what the caller must see, whatever taking back meets.
+    await corpus.undo().catch(() => undefined);
     throw error;
   }
 }
@@ -335,7 +336,12 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
 
   for (const [s, variant] of variants.entries()) {
     const strategy = variant.key;
-    const states = documents.map((d) => ctx.chunks.state(d.id, variant.indexKey)!);
+    const states = documents.map((d) => {
+      const state = ctx.chunks.state(d.id, variant.indexKey);
+      // Deleted (by another process) since it was processed: the run cannot score this variant.
+      if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
+      return state;
+    });
     const variantTopK = variant.topK ?? topK;
     const units = retrievableSpans(ctx, documents, variant.indexKey, axis);
     results[strategy] = [];

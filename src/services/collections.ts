@@ -5,7 +5,7 @@ import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { CollectionRecord, RunOptions, StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
-import { deleteDocument, findOrUploadDocument, requireDocument, uploadDocument, type UploadInput } from "./documents.js";
+import { findOrUploadDocument, requireDocument, takeBackUpload, uploadDocument, type UploadInput } from "./documents.js";
 
 const MAX_NAME_LENGTH = 100;
 
@@ -31,7 +31,7 @@ export function requireCollection(ctx: ServiceContext, idOrName: string): Collec
 export function createCollection(ctx: ServiceContext, name: string): CollectionRecord {
   const clean = checkName(name);
   if (ctx.collections.find(clean)) throw new ConflictError(`a collection named "${clean}" already exists`);
-  return requireCollection(ctx, ctx.collections.ensure(newId("col"), clean, nowTimestamp()));
+  return requireCollection(ctx, ctx.collections.ensure(newId("col"), clean, nowTimestamp()).id);
 }
 
 /** What one call added, so that a call refused before any work can take it back. */
@@ -64,17 +64,17 @@ export async function addWithUndo(
   documents: Array<{ id: string } | UploadInput>,
   options: RunOptions & { create?: boolean } = {},
 ): Promise<Additions> {
-  const existing = ctx.collections.find(idOrName);
-  if (!existing && !options.create) throw new NotFoundError(`collection not found: ${idOrName}`);
-  const id = existing?.id ?? ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp());
-  const before = new Set(requireCollection(ctx, id).documents.map((d) => d.id));
+  const found = ctx.collections.find(idOrName);
+  if (!found && !options.create) throw new NotFoundError(`collection not found: ${idOrName}`);
+  const { id, created } = found ? { id: found.id, created: false } : ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp());
+  // Only what this call did is taken back: its own memberships and uploads, and the collection
+  // if it made it and nobody else filled it meanwhile (other callers may add at the same time).
   const uploaded: string[] = [];
+  let added: string[] = [];
   const undo = async () => {
-    for (const documentId of requireCollection(ctx, id).documents.map((d) => d.id)) {
-      if (!before.has(documentId)) ctx.collections.removeDocument(id, documentId);
-    }
-    for (const documentId of uploaded) await deleteDocument(ctx, documentId).catch(() => undefined);
-    if (!existing) ctx.collections.delete(id);
+    for (const documentId of added) ctx.collections.removeDocument(id, documentId);
+    for (const documentId of uploaded) await takeBackUpload(ctx, documentId);
+    if (created) ctx.collections.deleteIfEmpty(id);
   };
   try {
     const members: Array<{ id: string; filename: string }> = [];
@@ -82,7 +82,7 @@ export async function addWithUndo(
       throwIfCancelled(options.signal);
       options.onProgress?.({ stage: "upload", message: "filename" in document ? document.filename : document.id, done: i, total: documents.length });
       if ("id" in document) {
-        members.push({ id: document.id, filename: requireDocument(ctx, document.id).filename });
+        members.push({ id: document.id, filename: ctx.documents.record(document.id)?.filename ?? requireDocument(ctx, document.id).filename });
         continue;
       }
       const reused = ctx.documents.findByContentHash(hashBytes(document.bytes));
@@ -90,9 +90,9 @@ export async function addWithUndo(
       if (!reused) uploaded.push(documentId);
       members.push({ id: documentId, filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || ctx.documents.record(documentId)!.filename });
     }
-    ctx.collections.addDocuments(id, members);
+    added = ctx.collections.addDocuments(id, members);
   } catch (error) {
-    await undo();
+    await undo().catch(() => undefined);
     throw error;
   }
   return { collection: requireCollection(ctx, id), undo };
@@ -144,7 +144,7 @@ export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, option
   if (target.document) {
     const reused = "id" in target.document ? target.document.id : ctx.documents.findByContentHash(hashBytes(target.document.bytes));
     const id = await findOrUploadDocument(ctx, target.document);
-    const undo = async () => void (reused ? undefined : await deleteDocument(ctx, id).catch(() => undefined));
+    const undo = async () => void (reused ? undefined : await takeBackUpload(ctx, id));
     return { documents: [requireDocument(ctx, id)], collection: null, undo };
   }
   const { name, add } = target.collection!;
@@ -156,7 +156,7 @@ export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, option
   try {
     return { documents: collectionDocuments(ctx, collection), collection, undo };
   } catch (error) {
-    await undo();
+    await undo().catch(() => undefined);
     throw error;
   }
 }

@@ -74,6 +74,16 @@ export function requireDocument(ctx: ServiceContext, id: string): StoredDocument
   return doc;
 }
 
+/**
+ * Takes back a document this caller just uploaded, for a request refused before any work, unless
+ * another caller uses it meanwhile (same bytes find the same document): then it stays. It was never
+ * processed, so it has no chunks or vectors; only its row and stored original go.
+ */
+export async function takeBackUpload(ctx: ServiceContext, id: string): Promise<void> {
+  const filePath = ctx.documents.filePath(id);
+  if (filePath !== null && ctx.documents.deleteIfUnused(id)) await rm(filePath, { force: true });
+}
+
 /** Deletes a document, its chunks and queries' target, its vectors and its stored original. */
 export async function deleteDocument(ctx: ServiceContext, id: string): Promise<{ deleted: boolean; documentId: string }> {
   const filePath = ctx.documents.filePath(id);

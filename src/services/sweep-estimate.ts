@@ -2,7 +2,7 @@ import { DEFAULTS } from "../config/defaults.js";
 import { ValidationError } from "../errors.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
 import type { StoredDocument, TokenUsage } from "../domain/types.js";
-import type { QuestionInput } from "../evaluators/questions.js";
+import { resolveQuestions, type QuestionInput } from "../evaluators/questions.js";
 import { ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { contextPrompt } from "../strategies/contextual-retrieval.js";
 import { costOf } from "../generators/pricing.js";
@@ -86,7 +86,16 @@ export async function estimateBench(shared: ServiceContext, input: EstimateInput
   const { variants, topK } = await planVariants(ctx, { ...input, strategies });
   // A grid over the hard limit is refused before the document is read or a question embedded.
   checkGridSize(variants.length, input.maxVariants);
-  const { documents } = await corpusOf(ctx, input);
+  const corpus = await corpusOf(ctx, input);
+  const { documents } = corpus;
+  // A reference that is not there refuses the estimate as it would the bench, and what the
+  // estimate stored (uploads, a new collection) is taken back, as the bench would take it back.
+  try {
+    resolveQuestions("the questions", input.questions, documents);
+  } catch (error) {
+    await corpus.undo().catch(() => undefined);
+    throw error;
+  }
   const embedder = await ctx.embedder();
   const generatorIsLlm = ctx.config.generator.startsWith("openai:");
   const judgeIsLlm = ctx.config.judge.startsWith("openai:");

@@ -1,7 +1,7 @@
 import type { Span } from "./spans.js";
 
 /**
- * A text as its sequence of words (runs of letters and digits, compatibility-folded and lower
+ * A text as its sequence of words (runs of letters, marks and digits, compatibility-folded and lower
  * case), with each word's offsets in the text: what stays of a passage whatever markup,
  * punctuation, quotes, dashes, ligatures or white space surround its words.
  */
@@ -55,7 +55,8 @@ export class WordSequence {
   }
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// Marks belong to their word: a decomposed "é" or a Devanagari vowel sign is part of it.
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const SEPARATOR = "\u0001";
 const fold = (word: string) => word.normalize("NFKC").toLowerCase();
 

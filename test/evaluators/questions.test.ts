@@ -134,3 +134,18 @@ test("invalid files get errors naming the item and field", async () => {
   await assert.rejects(loadQuestionsFile(join(dir, "bad.jsonl")), /bad\.jsonl: line 2/);
   await assert.rejects(loadQuestionsFile(join(dir, "missing.json")), /missing\.json: cannot read the questions file \(ENOENT\)/);
 });
+
+test("words keep their marks: a decomposed accent or a vowel sign is part of the word, and a word without it is another word", () => {
+  const composed = "Le résumé du projet est prêt. Elle a pris un café noir.";
+  const decomposed = composed.normalize("NFD");
+  for (const text of [composed, decomposed]) {
+    const [q] = resolveQuestions("q.json", validateQuestions("q.json", [{ question: "q", references: ["**Le résumé** du projet"] }]), text);
+    const ref = q!.references[0]!;
+    assert.equal(text.slice(ref.start, ref.end).normalize("NFC"), "Le résumé du projet", "the span ends after the last mark");
+    assert.throws(() => resolveQuestions("q.json", validateQuestions("q.json", [{ question: "q", references: ["un *cafe* noir"] }]), text), /not found/);
+  }
+  assert.throws(
+    () => resolveQuestions("q.json", validateQuestions("q.json", [{ question: "q", references: ["वह मिला"] }]), "यह मेला है। वह मेला बड़ा था।"),
+    /not found/,
+  );
+});

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx } from "../helpers/documents.js";
 import { questionQuotas } from "../../src/services/question-generation.js";
+import { addWithUndo } from "../../src/services/collections.js";
 import { toWire } from "../../src/transports/serialize.js";
 
 /** Three short documents on different topics, each with sections a question can point to. */
@@ -353,6 +354,45 @@ test("a collection's technical report names each PDF reference's and chunk's pag
     const html = ws.app.renderReport(e.experimentId, { view: "technical" }).body as string;
     assert.match(html, /Reference in tidewater-quay-lease\.pdf \[\d+-\d+\] p\. \d/);
     assert.match(html, /tidewater-quay-lease\.pdf \[\d+-\d+\] pp?\. \d/, "retrieved chunks of the PDF carry pages");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("taking back a refused addition removes only what that call did: other callers' additions and uses stay", async () => {
+  const ws = await createWorkspace();
+  try {
+    const [lighthouse, bakery, orchard] = await corpusFiles();
+    await ws.app.addToCollection("shared", [lighthouse!], { create: true });
+    const bakeryId = (await ws.app.upload(bakery!)).id;
+    // A: a second document named lighthouse.docx, refused with a conflict once its upload is parsed;
+    // B: meanwhile adds a stored document by id, which must survive A's refusal.
+    const clash = { filename: "lighthouse.docx", bytes: orchard!.bytes };
+    const a = ws.app.addToCollection("shared", [clash]);
+    await ws.app.addToCollection("shared", [{ id: bakeryId }]);
+    await assert.rejects(a, ConflictError);
+    assert.deepEqual(
+      ws.app.getCollection("shared").documents.map((d) => d.filename),
+      ["lighthouse.docx", "bakery.docx"],
+    );
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "A's upload was taken back");
+
+    // An upload another caller picked up before the take-back (same bytes, same document) stays.
+    const { undo } = await addWithUndo(ws.internals.context, "fresh", [orchard!], { create: true });
+    await ws.app.addToCollection("other", [{ filename: "orchard-copy.docx", bytes: orchard!.bytes }], { create: true });
+    await undo();
+    assert.deepEqual(
+      ws.app.getCollection("other").documents.map((d) => d.filename),
+      ["orchard-copy.docx"],
+    );
+    assert.throws(() => ws.app.getCollection("fresh"), NotFoundError, "the collection the call made, left empty, is gone");
+
+    // An estimate refused for a reference not found takes back its uploads and collection too.
+    const bad = validateQuestions("q.json", [{ question: "q", references: [{ document: "x.docx", text: "nowhere" }] }]);
+    const x = { filename: "x.docx", bytes: await buildDocx([{ p: "Something else entirely." }]) };
+    await assert.rejects(ws.app.estimateBench({ collection: { name: "est", add: [x] }, questions: bad, strategies: ["recursive"] }), /excerpt not found/);
+    assert.throws(() => ws.app.getCollection("est"), NotFoundError);
+    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 3);
   } finally {
     await ws.cleanup();
   }

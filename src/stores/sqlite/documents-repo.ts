@@ -123,6 +123,26 @@ export class DocumentsRepo {
     return this.db.prepare(`DELETE FROM documents WHERE id = ?`).run(id).changes > 0;
   }
 
+  /**
+   * Deletes a document only while nothing uses it: no collection holds it, no strategy was (or
+   * is being) processed for it, no query or experiment names it. For taking back an upload that
+   * another caller may have picked up meanwhile (the same bytes find the same document).
+   */
+  deleteIfUnused(id: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `DELETE FROM documents WHERE id = ?
+             AND NOT EXISTS (SELECT 1 FROM collection_documents WHERE document_id = ?)
+             AND NOT EXISTS (SELECT 1 FROM document_strategies WHERE document_id = ?)
+             AND NOT EXISTS (SELECT 1 FROM pending_generations WHERE document_id = ?)
+             AND NOT EXISTS (SELECT 1 FROM queries WHERE document_id = ?)
+             AND NOT EXISTS (SELECT 1 FROM experiments WHERE document_id = ?)`,
+        )
+        .run(id, id, id, id, id, id).changes > 0
+    );
+  }
+
   private toRecord(row: DocumentRow): DocumentRecord {
     const counts = this.db.prepare(`SELECT strategy, chunk_count FROM document_strategies WHERE document_id = ?`).all(row.id) as Array<{
       strategy: string;

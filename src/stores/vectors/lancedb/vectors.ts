@@ -17,6 +17,10 @@ function scopeFilter(scope: VectorScope): string {
   return `document_id = ${sqlString(scope.documentId)} AND strategy = ${sqlString(scope.strategy)} AND generation = ${sqlString(scope.generation)}`;
 }
 
+/** The least share of a table's rows a search must keep for its ANN index to serve it (see `approximate`). */
+const ANN_MIN_SHARE = 0.5;
+const ROW_COUNT_TTL_MS = 10_000;
+
 /**
  * Several scopes (a collection's documents) as one filter: generation ids are unique, so one IN
  * list on the indexed generation column selects them all, however many documents there are.
@@ -56,6 +60,8 @@ function evaluationIndexes(vectorIndexMinRows: number): IndexPlan {
  */
 export class LanceVectorStore implements VectorStore {
   private readonly tables = new Map<string, Promise<Table>>();
+  /** Rows per table, for choosing exact or approximate search; forgotten at every write and after a while (other processes write too). */
+  private readonly rowCounts = new Map<string, { rows: number; at: number }>();
   private readonly maintainers = new Map<string, TableMaintainer>();
 
   private constructor(
@@ -83,6 +89,7 @@ export class LanceVectorStore implements VectorStore {
 
   /** A write to an existing table: never overlaps its compaction, and schedules maintenance. */
   private async write<T>(name: string, fn: (t: Table) => Promise<T>): Promise<T | undefined> {
+    this.rowCounts.delete(name);
     const t = await this.existing(name);
     if (!t) return undefined;
     const m = this.maintainer(name);
@@ -162,10 +169,27 @@ export class LanceVectorStore implements VectorStore {
     const query = t.vectorSearch(Array.from(vector)).distanceType("cosine").where(scopesFilter(scopes)).select(["chunk_id", "_distance"]).limit(limit);
     const rows = scopes.reduce((n, s) => n + (s.chunkCount ?? 0), 0);
     // HNSW refuses a search breadth below the candidates it must return (limit x refine factor).
-    if (rows >= this.options.vectorIndexMinRows) query.refineFactor(VECTOR_QUERY.refineFactor).ef(Math.max(VECTOR_QUERY.ef, limit * VECTOR_QUERY.refineFactor));
+    if (await this.approximate(table, t, rows)) query.refineFactor(VECTOR_QUERY.refineFactor).ef(Math.max(VECTOR_QUERY.ef, limit * VECTOR_QUERY.refineFactor));
     else query.bypassVectorIndex();
     const found = await query.toArray();
     return found.map((r: { chunk_id: string; _distance: number }) => ({ chunkId: r.chunk_id, score: 1 - r._distance }));
+  }
+
+  /**
+   * Whether a search over `rows` of a table goes through its ANN index: only when they are many
+   * (past `vectorIndexMinRows`) and most of the table. A prefilter that keeps a small share of
+   * the rows starves the graph search: measured on 120k clustered vectors, one strategy's sixth
+   * of the table gave recall@10 0.918, while the whole table gave 0.994. Smaller shares are
+   * scanned exactly, which costs in proportion to the rows kept.
+   */
+  private async approximate(name: string, table: Table, rows: number): Promise<boolean> {
+    if (rows < this.options.vectorIndexMinRows) return false;
+    let counted = this.rowCounts.get(name);
+    if (!counted || Date.now() - counted.at > ROW_COUNT_TTL_MS) {
+      counted = { rows: await table.countRows(), at: Date.now() };
+      this.rowCounts.set(name, counted);
+    }
+    return rows >= ANN_MIN_SHARE * counted.rows;
   }
 
   async deleteGeneration(table: string, scope: VectorScope): Promise<void> {
