@@ -1,5 +1,6 @@
 import { LONG_PIECE, bpeBoundaries, pieceMatcher, pieceTokenCount } from "./bpe.js";
 import { countTokens } from "./tokens.js";
+import { lastAtOrBefore } from "./sorted.js";
 
 /** Slices up to this many characters are simply counted; longer ones use the index. */
 const SHORT_SLICE = 160;
@@ -147,14 +148,7 @@ export class TokenIndex {
 
   /** Index in `starts` of the piece holding the character at `offset`. */
   private pieceAt(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtOrBefore(this.starts, offset, this.starts.length - 2);
   }
 }
 

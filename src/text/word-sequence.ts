@@ -1,4 +1,5 @@
 import type { Span } from "./spans.js";
+import { lastAtOrBefore } from "./sorted.js";
 
 /**
  * A text as its sequence of words (runs of letters, marks and digits, compatibility-folded and lower
@@ -44,14 +45,7 @@ export class WordSequence {
   }
 
   private wordAt(joinedOffset: number): number {
-    let lo = 0;
-    let hi = this.joinedAt.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.joinedAt[mid]! <= joinedOffset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return lastAtOrBefore(this.joinedAt, joinedOffset);
   }
 }
 
