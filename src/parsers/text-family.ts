@@ -5,6 +5,8 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Control characters other than tab, line feed, form feed and carriage return, per byte of text, that text may hold. */
 const MAX_CONTROL_SHARE = 0.01;
+/** Those control characters (NUL is refused before): all below 0x20 but tab, line feed, form feed and carriage return, and DEL. */
+const CONTROL_CHARACTERS = /[\x01-\x08\x0b\x0e-\x1f\x7f]/g;
 
 /**
  * True when the bytes are text chunkeval reads: valid UTF-8 with no NUL byte (binary files and
@@ -15,8 +17,9 @@ const MAX_CONTROL_SHARE = 0.01;
  */
 export function isUtf8Text(bytes: Buffer): boolean {
   if (bytes.indexOf(0) !== -1 || !isUtf8(bytes)) return false;
-  let controls = 0;
-  for (const b of bytes) if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f) controls++;
+  // A regex over the bytes as Latin-1 is one native scan, finding none in ordinary text at once;
+  // a JavaScript loop over every byte cost a third of our overhead over the HTML library.
+  const controls = bytes.toString("latin1").match(CONTROL_CHARACTERS)?.length ?? 0;
   return controls <= bytes.length * MAX_CONTROL_SHARE;
 }
 
