@@ -2,7 +2,7 @@ import { Parser } from "htmlparser2";
 import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
-import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
+import { decodeUtf8, isUtf8WithoutNul, singleSpacedSource } from "./text-family.js";
 import { collapseWhitespace, isWhitespace, SingleLineDraft } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
@@ -270,7 +270,7 @@ export const htmlFormat: DocumentFormat = {
   extension: ".html",
   extensions: [".htm"],
   // The sniff reads 4 KB; the UTF-8 check reads the whole file, so it comes second.
-  detect: (bytes) => looksLikeHtml(bytes) && isUtf8Text(bytes),
+  detect: (bytes) => looksLikeHtml(bytes) && isUtf8WithoutNul(bytes),
   async parse(bytes, filename, limits) {
     try {
       return htmlBlocks(decodeUtf8(bytes), filename, limits, singleSpacedSource(bytes));

@@ -5,8 +5,8 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Control characters other than tab, line feed, form feed and carriage return, per byte of text, that text may hold. */
 const MAX_CONTROL_SHARE = 0.01;
-/** Those control characters (NUL is refused before): all below 0x20 but tab, line feed, form feed and carriage return, and DEL. */
-const CONTROL_CHARACTERS = /[\x01-\x08\x0b\x0e-\x1f\x7f]/g;
+/** 1 for those control characters, by byte: all below 0x20 but tab, line feed, form feed and carriage return, and DEL. */
+const IS_CONTROL = Uint8Array.from({ length: 256 }, (_, b) => ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f ? 1 : 0));
 
 /**
  * True when the bytes are text chunkeval reads: valid UTF-8 with no NUL byte (binary files and
@@ -16,11 +16,22 @@ const CONTROL_CHARACTERS = /[\x01-\x08\x0b\x0e-\x1f\x7f]/g;
  * no binary signature is refused as "not UTF-8 text?".
  */
 export function isUtf8Text(bytes: Buffer): boolean {
-  if (bytes.indexOf(0) !== -1 || !isUtf8(bytes)) return false;
-  // A regex over the bytes as Latin-1 is one native scan, finding none in ordinary text at once;
-  // a JavaScript loop over every byte cost a third of our overhead over the HTML library.
-  const controls = bytes.toString("latin1").match(CONTROL_CHARACTERS)?.length ?? 0;
+  if (!isUtf8WithoutNul(bytes)) return false;
+  // An indexed loop over a lookup table: twice as fast as a regex over the bytes as Latin-1, and
+  // several times faster than iterating the Buffer (which cost a third of our overhead over the HTML library).
+  let controls = 0;
+  for (let i = 0; i < bytes.length; i++) controls += IS_CONTROL[bytes[i]!]!;
   return controls <= bytes.length * MAX_CONTROL_SHARE;
+}
+
+/**
+ * Valid UTF-8 without a NUL byte: what a format with a signature of its own in the text (HTML's
+ * doctype or root tag) needs. The control-character count of {@link isUtf8Text} tells binary
+ * data from text where nothing else does (plain text, Markdown by its name); after a signature it
+ * would only cost a pass over every byte (a tenth of our time over the HTML library's).
+ */
+export function isUtf8WithoutNul(bytes: Buffer): boolean {
+  return bytes.indexOf(0) === -1 && isUtf8(bytes);
 }
 
 /** The text of UTF-8 bytes without a byte-order mark, line endings as \n. */
