@@ -14,6 +14,12 @@ function printCollection(c: CollectionRecord): void {
     );
 }
 
+/** The collection as JSON (`--json`) or as a line and a table of its documents. */
+function showCollection(command: Command, c: CollectionRecord): void {
+  if (command.optsWithGlobals<GlobalOptions>().json) printJson(c);
+  else printCollection(c);
+}
+
 /** Uploads (or reuses) the files and adds them, with progress on stderr. */
 async function addFiles(command: Command, name: string, paths: string[], create: boolean): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
@@ -27,8 +33,7 @@ async function addFiles(command: Command, name: string, paths: string[], create:
       throw error;
     });
     progress.succeed(`${collection.name}: ${collection.documents.length} document(s)`);
-    if (globals.json) printJson(collection);
-    else printCollection(collection);
+    showCollection(command, collection);
   });
 }
 
@@ -50,8 +55,7 @@ export function registerCollectionsCommand(program: Command): void {
       }
       await withChunkeval(command, async (app) => {
         const collection = app.createCollection(name);
-        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
-        else printCollection(collection);
+        showCollection(command, collection);
       });
     });
 
@@ -72,8 +76,7 @@ export function registerCollectionsCommand(program: Command): void {
     .action(async (name: string, document: string, _options, command: Command) => {
       await withChunkeval(command, async (app) => {
         const collection = app.removeFromCollection(name, document);
-        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
-        else printCollection(collection);
+        showCollection(command, collection);
       });
     });
 
@@ -85,8 +88,7 @@ export function registerCollectionsCommand(program: Command): void {
     .action(async (name: string, _options, command: Command) => {
       await withChunkeval(command, async (app) => {
         const collection = app.getCollection(name);
-        if (command.optsWithGlobals<GlobalOptions>().json) printJson(collection);
-        else printCollection(collection);
+        showCollection(command, collection);
       });
     });
 
