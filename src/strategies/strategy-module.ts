@@ -108,7 +108,7 @@ export function locateString(text: string, chunk: string, previous: Span | null,
  * 0 <= start < end <= text.length). A string is looked for from the end of the previous chunk
  * (chunks in reading order, no overlap), then from just after the previous chunk's start
  * (overlapping chunks), then from the start of the text (chunks out of order); its first
- * occurrence there is its place. A string found nowhere is an error naming the chunk.
+ * occurrence there is its place. A string found nowhere, or a chunk of only white space, is an error naming the chunk.
  */
 export function locateChunks(strategy: string, text: string, chunks: unknown): Span[] {
   if (!Array.isArray(chunks)) throw new ChunkingError(`${strategy}: chunk() must return an array of spans or strings, got ${typeof chunks}`);
@@ -136,6 +136,9 @@ export function locateChunks(strategy: string, text: string, chunks: unknown): S
     } else {
       throw new ChunkingError(`${strategy}: ${which} is neither a string nor {start, end}: ${preview(JSON.stringify(item) ?? String(item))}`);
     }
+    // A chunk of only white space embeds as noise and can never hold a reference: refuse it like
+    // an empty string (imported chunks are refused the same way).
+    if (text.slice(span.start, span.end).trim() === "") throw new ChunkingError(`${strategy}: ${which} is only white space`);
     spans.push(span);
     previous = span;
   }

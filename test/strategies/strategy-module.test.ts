@@ -60,6 +60,8 @@ test("locateChunks: strings are found in reading order, overlapping or out of or
     [["alpha", "x".repeat(100)], /m: chunk 2 of 2 is not in the document text: "x{60}…"/],
     [["alpha", "Alpha"], /chunk 2 of 2 is not in the document text: "Alpha"/],
     [[""], /chunk 1 of 1 is an empty string/],
+    [["alpha", " "], /chunk 2 of 2 is only white space/],
+    [[{ start: 5, end: 6 }], /chunk 1 of 1 is only white space/],
     [[{ start: 5, end: 5 }], /chunk 1 of 1 is not a span of the text: \{start: 5, end: 5\} \(need whole numbers, 0 <= start < end <= 36\)/],
     [[{ start: -1, end: 3 }], /not a span of the text/],
     [[{ start: 0, end: 37 }], /not a span of the text/],
