@@ -66,8 +66,7 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
       rowTop += rowHeights[i]!;
       const labelY = y + 15 - ((lines.length - 1) * LINE) / 2;
       const label =
-        `<text x="${labelW - 8}" y="${labelY}" text-anchor="end" class="label"><title>${escape(b.label)}</title>` +
-        `${tspans(lines, labelW - 8, LINE)}</text>`;
+        `<text x="${labelW - 8}" y="${labelY}" text-anchor="end" class="label"><title>${escape(b.label)}</title>` + `${tspans(lines, labelW - 8, LINE)}</text>`;
       if (b.value === null) {
         const reason = b.missing ?? "not measured";
         const shown = shortenToWidth(`n/a — ${reason}`, W - labelW - 4, LABEL_FONT);
@@ -267,7 +266,12 @@ export function scatterChart(
       );
     })
     .join("");
-  const key = numbered ? numberedLegend(points.map((p, i) => ({ key: String(i + 1), label: p.label })), plotHeight) : { svg: "", height: 0 };
+  const key = numbered
+    ? numberedLegend(
+        points.map((p, i) => ({ key: String(i + 1), label: p.label })),
+        plotHeight,
+      )
+    : { svg: "", height: 0 };
   return (
     `${head.open(plotHeight + key.height)}\n` +
     `${yTicks}<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/>` +

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
@@ -17,8 +17,11 @@ const SCREEN = 1280;
 /** The printed page's content width: A4 (210 mm) less base.njk's 12 mm @page margins, at 96 px per inch. */
 const PRINT = Math.floor(((210 - 2 * 12) / 25.4) * 96);
 
-/** Real runs of the handbook: from one strategy to thirty variants whose keys are up to 60 characters long. `keep`: screenshots and PDFs kept. */
-const CASES: Array<{ name: string; run: Pick<BenchInput, "strategies" | "sweep">; variants: number; keep: boolean }> = [
+/**
+ * Real runs: the handbook from one strategy to thirty variants whose keys are up to 60 characters long, and the
+ * example corpus as a collection (per-document tables). `keep`: its screenshots and PDFs are kept.
+ */
+const CASES: Array<{ name: string; run: Pick<BenchInput, "strategies" | "sweep">; variants: number; keep: boolean; corpus?: boolean }> = [
   { name: "1-strategy", run: { strategies: ["recursive"] }, variants: 1, keep: false },
   { name: "all-strategies", run: { strategies: "all" }, variants: 6, keep: false },
   { name: "sweep-6-variants", run: { strategies: [], sweep: ["recursive:chunk_size=128,256,512:chunk_overlap=0,32"] }, variants: 6, keep: true },
@@ -28,7 +31,15 @@ const CASES: Array<{ name: string; run: Pick<BenchInput, "strategies" | "sweep">
     variants: 30,
     keep: true,
   },
+  {
+    name: "collection-7-variants",
+    run: { strategies: [], sweep: ["recursive:chunk_size=128,192,256,320,384,448,512:chunk_overlap=0"] },
+    variants: 7,
+    keep: true,
+    corpus: true,
+  },
 ];
+const CORPUS = fileURLToPath(new URL("../../examples/corpus/", import.meta.url));
 
 interface Overflow {
   what: string;
@@ -38,7 +49,7 @@ interface Overflow {
 
 interface Measured {
   out: Overflow[];
-  counts: { elements: number; tables: number; charts: number; chartTexts: number; keys: number };
+  counts: { elements: number; tables: number; perDocumentTables: number; charts: number; chartTexts: number; keys: number };
   widths: { page: number; widestTable: number };
 }
 
@@ -51,7 +62,8 @@ interface Measured {
 const MEASURE = `(pageWidth) => {
   const out = [];
   const r = (b) => b.left.toFixed(1) + "-" + b.right.toFixed(1);
-  const name = (e) => e.tagName.toLowerCase() + (typeof e.className === "string" && e.className ? "." + e.className : "") + ' "' + (e.textContent || "").slice(0, 40) + '"';
+  const name = (e) =>
+    e.tagName.toLowerCase() + (typeof e.className === "string" && e.className ? "." + e.className : "") + ' "' + (e.textContent || "").slice(0, 40) + '"';
   const inside = (e, box, boxName) => {
     const b = e.getBoundingClientRect();
     if (b.width === 0 && b.height === 0) return;
@@ -59,7 +71,9 @@ const MEASURE = `(pageWidth) => {
   };
   // Inside preformatted text (the chunk map, the drill-down's chunks) a span's box includes the spaces that hang
   // past a wrapped line's end, invisible; those blocks are measured as a whole instead.
-  const elements = [...document.body.querySelectorAll("*")].filter((e) => (!e.closest("svg") || e.tagName === "svg") && !e.parentElement.closest(".cm-body, .chunk"));
+  const elements = [...document.body.querySelectorAll("*")].filter(
+    (e) => (!e.closest("svg") || e.tagName === "svg") && !e.parentElement.closest(".cm-body, .chunk"),
+  );
   for (const e of elements) inside(e, { left: 0, right: pageWidth }, "page");
   const tables = [...document.querySelectorAll("table")];
   for (const t of tables) {
@@ -75,7 +89,11 @@ const MEASURE = `(pageWidth) => {
   for (const k of keys) inside(k, k.parentElement.getBoundingClientRect(), "its cell");
   return {
     out,
-    counts: { elements: elements.length, tables: tables.length, charts: charts.length, chartTexts: chartTexts.length, keys: keys.length },
+    counts: {
+      elements: elements.length,
+      tables: tables.length,
+      perDocumentTables: document.querySelectorAll("table.per-document").length,
+      charts: charts.length, chartTexts: chartTexts.length, keys: keys.length },
     widths: { page: document.documentElement.scrollWidth, widestTable: Math.max(0, ...tables.map((t) => t.getBoundingClientRect().width)) },
   };
 }`;
@@ -97,14 +115,16 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: SCREEN, height: 900 } });
   try {
-    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 6);
+    const handbookQuestions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 6);
+    const corpusQuestions = (await loadQuestionsFile("questions/corpus.json")).slice(0, 6);
+    const corpus = readdirSync(CORPUS).map((filename) => ({ filename, bytes: readFileSync(join(CORPUS, filename)) }));
     mkdirSync(ARTIFACTS, { recursive: true });
     const summary: string[] = [];
     for (const c of CASES) {
       const experiment = await ws.app.bench({
-        document: { filename: "handbook.docx", bytes: handbookBytes() },
-        questions,
-        questionsSource: "harbor-light-handbook.json",
+        ...(c.corpus
+          ? { collection: { name: "corpus", add: corpus }, questions: corpusQuestions, questionsSource: "corpus.json" }
+          : { document: { filename: "handbook.docx", bytes: handbookBytes() }, questions: handbookQuestions, questionsSource: "harbor-light-handbook.json" }),
         topK: 3,
         ...c.run,
       });
@@ -128,6 +148,7 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
           await page.setViewportSize({ width, height: 900 });
           const m = await measure(page, width);
           assert.deepEqual(m.out, [], `${c.name} ${view} ${media} at ${width} px: nothing leaves its box`);
+          if (c.corpus) assert.equal(m.counts.perDocumentTables, 2, "seven strategies: per-document tables of five and two");
           assert.ok(m.counts.tables > 0 && m.counts.charts > 0 && m.counts.chartTexts > 0 && m.counts.keys >= c.variants, JSON.stringify(m.counts));
           summary.push(
             `${c.name} (${c.variants} variants, keys up to ${longest} chars) ${view} ${media} ${width} px: page ${m.widths.page} px, ` +
@@ -154,14 +175,22 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
           );
           assert.equal(legends.length, 2);
           for (const legend of legends)
-            if (longest > 24) assert.deepEqual(legend, experiment.strategiesUsed.map((k, i) => `${i + 1}  ${k}`), "numbered legend of full keys");
+            if (longest > 24)
+              assert.deepEqual(
+                legend,
+                experiment.strategiesUsed.map((k, i) => `${i + 1}  ${k}`),
+                "numbered legend of full keys",
+              );
         }
         if (view === "technical" && c.variants > 1) {
           // The reason a metric is missing is said once per row, across the strategies it applies to.
           const rows = await page.$$eval("table.every-metric tbody tr", (trs) =>
             trs.map((tr) => ({ reasons: (tr.textContent!.match(/answers are copied/g) ?? []).length, cells: tr.children.length })),
           );
-          assert.ok(rows.some((row) => row.reasons === 1 && row.cells === 2), "a row missing everywhere is one cell besides the metric's name");
+          assert.ok(
+            rows.some((row) => row.reasons === 1 && row.cells === 2),
+            "a row missing everywhere is one cell besides the metric's name",
+          );
           assert.ok(
             rows.every((row) => row.reasons <= 1),
             "no reason repeated within a row",
