@@ -16,6 +16,7 @@ const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/", import.meta.url
 const SCREEN = 1280;
 /** The printed page's content width: A4 (210 mm) less base.njk's 12 mm @page margins, at 96 px per inch. */
 const PRINT = Math.floor(((210 - 2 * 12) / 25.4) * 96);
+const PRINT_MARGIN = { top: "12mm", right: "12mm", bottom: "12mm", left: "12mm" };
 
 /**
  * Real runs: the handbook from one strategy to thirty variants whose keys are up to 60 characters long, and the
@@ -156,7 +157,7 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
               `${m.counts.charts} charts, ${m.counts.chartTexts} chart texts, ${m.counts.keys} keys`,
           );
         }
-        if (c.keep) await page.pdf({ path: join(ARTIFACTS, `${base}-print.pdf`), preferCSSPageSize: true });
+        if (c.keep) await page.pdf({ path: join(ARTIFACTS, `${base}-print.pdf`), format: "A4", margin: PRINT_MARGIN });
 
         // Every key is there in full on hover (the title of its wrapped table cell).
         const titles = new Set(await page.$$eval(".key", (ks) => ks.map((k) => k.getAttribute("title"))));
