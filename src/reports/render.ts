@@ -148,16 +148,17 @@ function missingMetrics(e: ExperimentRecord): Array<{ metrics: string[]; reason:
 }
 
 /**
- * Strategies per table in tables with a column per strategy: five columns of keys broken between
- * their parameters fit a printed A4 page, so a wider run is shown as several such tables.
+ * Strategies per table in tables with a column per strategy: beside the metric's name, five
+ * columns of keys broken between their parameters fit a printed A4 page; beside a collection's
+ * document, question count and winner, four. A larger run is shown as several such tables.
  */
-const STRATEGY_COLUMNS = 5;
+const STRATEGY_COLUMNS = { everyMetric: 5, perDocument: 4 };
 
-/** The strategies in blocks of STRATEGY_COLUMNS, with each block's place in the full list (to slice per-strategy cells). */
-function strategyBlocks(strategies: string[]): Array<{ strategies: string[]; start: number; end: number }> {
+/** The strategies in blocks of `size`, with each block's place in the full list (to slice per-strategy cells). */
+function strategyBlocks(strategies: string[], size: number): Array<{ strategies: string[]; start: number; end: number }> {
   const blocks = [];
-  for (let start = 0; start < strategies.length; start += STRATEGY_COLUMNS) {
-    const end = Math.min(strategies.length, start + STRATEGY_COLUMNS);
+  for (let start = 0; start < strategies.length; start += size) {
+    const end = Math.min(strategies.length, start + size);
     blocks.push({ strategies: strategies.slice(start, end), start, end });
   }
   return blocks;
@@ -171,7 +172,7 @@ type MetricCell = { span: number; reason: string } | { span: number; reason?: un
  * one cell that gives the reason once.
  */
 function everyMetricBlocks(e: ExperimentRecord) {
-  return strategyBlocks(e.strategiesUsed).map((block) => ({
+  return strategyBlocks(e.strategiesUsed, STRATEGY_COLUMNS.everyMetric).map((block) => ({
     ...block,
     rows: METRICS.map((d) => {
       const cells: MetricCell[] = [];
@@ -334,7 +335,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     charts,
     sweeps: sweepFamilies(e),
     perDocument: e.perDocument ? perDocumentRows(e) : null,
-    strategyBlocks: strategyBlocks(strategies),
+    perDocumentBlocks: strategyBlocks(strategies, STRATEGY_COLUMNS.perDocument),
     everyMetric: view === "technical" ? everyMetricBlocks(e) : [],
     winsWhere: winsWhere(e),
     chunkStats,

@@ -149,7 +149,7 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
           await page.setViewportSize({ width, height: 900 });
           const m = await measure(page, width);
           assert.deepEqual(m.out, [], `${c.name} ${view} ${media} at ${width} px: nothing leaves its box`);
-          if (c.corpus) assert.equal(m.counts.perDocumentTables, 2, "seven strategies: per-document tables of five and two");
+          if (c.corpus) assert.equal(m.counts.perDocumentTables, 2, "seven strategies: per-document tables of four and three");
           assert.ok(m.counts.tables > 0 && m.counts.charts > 0 && m.counts.chartTexts > 0 && m.counts.keys >= c.variants, JSON.stringify(m.counts));
           summary.push(
             `${c.name} (${c.variants} variants, keys up to ${longest} chars) ${view} ${media} ${width} px: page ${m.widths.page} px, ` +
