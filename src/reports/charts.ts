@@ -1,12 +1,39 @@
 /**
  * Inline SVG charts for the self-contained HTML reports: no script, no network, printable.
  * Every chart has a <title> for screen readers and the class "chart" that tests look for.
+ * Text is fitted to the chart with the width estimates of text-fit.ts: titles wrap, label
+ * gutters are as wide as their longest label, and labels too long to stand next to a point are
+ * replaced by numbers with a legend; the full text is always in a hover <title>.
  */
+import { shortenToWidth, textWidth, wrapLines } from "./text-fit.js";
 
 const W = 640;
-const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** Text escaped for XML and HTML: element content and double-quoted attributes. */
+export const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const shorten = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 const fmt = (v: number, digits = 2) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(digits));
+/** Font sizes of the chart classes (base.njk's CSS), in user units. */
+const TITLE_FONT = 13;
+const LABEL_FONT = 11;
+const LINE = 13;
+
+/** Lines of text as <tspan>s under one another, starting at (x, y). */
+const tspans = (lines: string[], x: number, lineHeight: number) =>
+  lines.map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : lineHeight}">${escape(l)}</tspan>`).join("");
+
+/** The opening of a chart with its title wrapped to the chart's width; `extra` is how much lower the rest starts. */
+function chartHead(title: string, className = "chart"): { open: (height: number) => string; extra: number } {
+  const lines = wrapLines(title, W, TITLE_FONT, true);
+  const extra = (lines.length - 1) * 16;
+  return {
+    extra,
+    open: (height) =>
+      `<svg class="${className}" viewBox="0 0 ${W} ${height + extra}" width="100%" role="img" aria-label="${escape(title)}">` +
+      `<title>${escape(title)}</title><text x="0" y="16" class="title">${tspans(lines, 0, 16)}</text>` +
+      `<g transform="translate(0 ${extra})">`,
+  };
+}
+const CLOSE = "</g></svg>";
 
 export interface Bar {
   label: string;
@@ -18,20 +45,32 @@ export interface Bar {
   highlight?: boolean;
 }
 
-/** Horizontal bars; a missing value is written "n/a" instead of being drawn as zero. */
+/**
+ * Horizontal bars; a missing value is written "n/a" instead of being drawn as zero. The label
+ * gutter is as wide as the longest label, up to a third of the chart; longer labels wrap
+ * (between a variant key's parameters) and their row grows.
+ */
 export function barChart(title: string, bars: Bar[], options: { max?: number; unit?: string } = {}): string {
-  const rowH = 28;
-  const labelW = 170;
+  const labels = bars.map((b) => wrapLines(b.label, W / 3, LABEL_FONT));
+  const labelW = Math.max(40, ...labels.flat().map((l) => textWidth(l, LABEL_FONT))) + 8;
   const plotW = W - labelW - 70;
   const max = options.max ?? Math.max(1e-9, ...bars.map((b) => Math.max(b.value ?? 0, b.interval?.[1] ?? 0)));
-  const h = bars.length * rowH + 34;
+  const rowHeights = labels.map((lines) => Math.max(28, lines.length * LINE + 8));
+  const head = chartHead(title, "chart bars");
+  const h = rowHeights.reduce((a, b) => a + b, 0) + 34;
+  let rowTop = 26;
   const rows = bars
     .map((b, i) => {
-      const y = 26 + i * rowH;
-      const label = `<text x="${labelW - 8}" y="${y + 15}" text-anchor="end" class="label">${escape(b.label)}</text>`;
+      const y = rowTop + (rowHeights[i]! - 20) / 2;
+      const lines = labels[i]!;
+      rowTop += rowHeights[i]!;
+      const labelY = y + 15 - ((lines.length - 1) * LINE) / 2;
+      const label =
+        `<text x="${labelW - 8}" y="${labelY}" text-anchor="end" class="label"><title>${escape(b.label)}</title>` + `${tspans(lines, labelW - 8, LINE)}</text>`;
       if (b.value === null) {
-        const missing = escape(shorten(b.missing ?? "not measured", 64));
-        return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na">n/a — ${missing}</text>`;
+        const reason = b.missing ?? "not measured";
+        const shown = shortenToWidth(`n/a — ${reason}`, W - labelW - 4, LABEL_FONT);
+        return `${label}<text x="${labelW + 4}" y="${y + 15}" class="na"><title>${escape(reason)}</title>${escape(shown)}</text>`;
       }
       const width = Math.max(1, (plotW * Math.max(0, b.value)) / max);
       const whisker = b.interval
@@ -46,10 +85,7 @@ export function barChart(title: string, bars: Bar[], options: { max?: number; un
       );
     })
     .join("");
-  return (
-    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
-    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${rows}</svg>`
-  );
+  return `${head.open(h)}${rows}${CLOSE}`;
 }
 
 export interface Point {
@@ -91,8 +127,6 @@ interface Box {
   h: number;
 }
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-/** Label width at the charts' 11px label font: a generous per-character estimate (no layout engine here). */
-const labelWidth = (text: string) => text.length * 6.6 + 2;
 
 /**
  * Places point labels so that none overlaps another label, a dot or the frame: each label tries
@@ -107,7 +141,7 @@ function placeLabels(
   const dotBoxes = dots.map((d) => ({ x: d.x - 7, y: d.y - 7, w: 14, h: 14 }));
   const h = 12;
   return dots.map((d) => {
-    const w = labelWidth(d.label);
+    const w = textWidth(d.label, LABEL_FONT);
     const spots: Array<{ dx: number; dy: number; anchor: "start" | "end" | "middle" }> = [
       { dx: 10, dy: 4, anchor: "start" },
       { dx: -10, dy: 4, anchor: "end" },
@@ -145,27 +179,48 @@ function placeLabels(
   });
 }
 
+/** Point labels longer than this (user units), or more points than this, are numbered with a legend instead. */
+const POINT_LABEL_MAX = 180;
+const POINT_LABELS_MAX = 10;
+
+/**
+ * A legend under a chart: one entry per item, in as many columns as the longest entry allows,
+ * each entry cut to the chart's width (its full text in a hover <title>).
+ */
+function numberedLegend(entries: Array<{ key: string; label: string }>, top: number): { svg: string; height: number } {
+  const texts = entries.map((e) => shortenToWidth(`${e.key}  ${e.label}`, W - 4, LABEL_FONT));
+  const columnW = Math.max(...texts.map((t) => textWidth(t, LABEL_FONT))) + 16;
+  const columns = Math.max(1, Math.floor(W / columnW));
+  const rows = Math.ceil(entries.length / columns);
+  const svg = texts
+    .map((t, i) => {
+      const [x, y] = [Math.floor(i / rows) * columnW, top + 14 + (i % rows) * 15];
+      return `<text x="${x}" y="${y}" class="label legend"><title>${escape(entries[i]!.label)}</title>${escape(t)}</text>`;
+    })
+    .join("");
+  return { svg, height: rows * 15 + 10 };
+}
+
 /**
  * A labelled scatter plot, e.g. quality against cost or latency. Both axes are fitted to the data
  * (within `yBounds`/`xBounds`) with round ticks, so close values stay apart, and no two labels overlap.
+ * Many points, or a label too long to stand beside its point, are numbered 1, 2, … with a legend below.
  */
 export function scatterChart(
   title: string,
   points: Point[],
   axes: { x: string; y: string; xBounds?: { min?: number; max?: number }; yBounds?: { min?: number; max?: number } },
 ): string {
-  const h = 320;
+  const plotHeight = 320;
   const left = 62;
   const top = 30;
-  const bottom = h - 46;
+  const bottom = plotHeight - 46;
   const plotW = W - left - 150;
   const plotH = bottom - top;
-  if (points.length === 0)
-    return (
-      `<svg class="chart" viewBox="0 0 ${W} 40" width="100%" role="img" aria-label="${escape(title)}">` +
-      `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>` +
-      '<text x="0" y="34" class="na">n/a (nothing measured)</text></svg>'
-    );
+  const head = chartHead(title);
+  if (points.length === 0) return `${head.open(40)}<text x="0" y="34" class="na">n/a (nothing measured)</text>${CLOSE}`;
+  const numbered = points.length > POINT_LABELS_MAX || points.some((p) => textWidth(p.label, LABEL_FONT) > POINT_LABEL_MAX);
+  const shown = (p: Point, i: number) => (numbered ? String(i + 1) : p.label);
   const xAxis = fitAxis(
     points.map((p) => p.x),
     axes.xBounds,
@@ -194,7 +249,7 @@ export function scatterChart(
         `<text x="${left - 7}" y="${(sy(t) + 4).toFixed(1)}" text-anchor="end" class="tick">${tickText(t, yAxis.ticks)}</text>`,
     )
     .join("");
-  const at = points.map((p) => ({ x: sx(p.x), y: sy(p.y), label: p.label }));
+  const at = points.map((p, i) => ({ x: sx(p.x), y: sy(p.y), label: shown(p, i) }));
   const labels = placeLabels(at, { x: left + 2, y: top - 8, w: W - left - 4, h: bottom - top + 4 });
   const dots = points
     .map((p, i) => {
@@ -206,18 +261,24 @@ export function scatterChart(
       return (
         `${leader}<circle cx="${at[i]!.x.toFixed(1)}" cy="${at[i]!.y.toFixed(1)}" r="6" class="${p.highlight ? "dot best" : "dot"}">` +
         `<title>${escape(p.label)}: ${fmt(p.x, 4)}, ${fmt(p.y)}</title></circle>` +
-        `<text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">${escape(p.label)}</text>`
+        `<text x="${l.x.toFixed(1)}" y="${l.y.toFixed(1)}" text-anchor="${l.anchor}" class="label point-label">` +
+        `<title>${escape(p.label)}</title>${escape(shown(p, i))}</text>`
       );
     })
     .join("");
+  const key = numbered
+    ? numberedLegend(
+        points.map((p, i) => ({ key: String(i + 1), label: p.label })),
+        plotHeight,
+      )
+    : { svg: "", height: 0 };
   return (
-    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
-    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>\n` +
+    `${head.open(plotHeight + key.height)}\n` +
     `${yTicks}<line x1="${left}" y1="${bottom}" x2="${left + plotW}" y2="${bottom}" class="axis"/>` +
     `<line x1="${left}" y1="${bottom}" x2="${left}" y2="${top}" class="axis"/>${xTicks}\n` +
-    `<text x="${left + plotW / 2}" y="${h - 8}" text-anchor="middle" class="label">${escape(axes.x)}</text>\n` +
+    `<text x="${left + plotW / 2}" y="${plotHeight - 8}" text-anchor="middle" class="label">${escape(axes.x)}</text>\n` +
     `<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle" class="label">${escape(axes.y)}</text>` +
-    `${dots}</svg>`
+    `${dots}${key.svg}${CLOSE}`
   );
 }
 
@@ -241,9 +302,8 @@ export function histogram(title: string, values: number[], bins = 12): string {
     )
     .join("");
   return (
-    `<svg class="chart" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
-    `<title>${escape(title)}</title><text x="0" y="14" class="title">${escape(title)}</text>${rects}` +
-    `<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text></svg>`
+    `${chartHead(title).open(h)}${rects}` +
+    `<text x="20" y="150" class="label">${min} tokens</text><text x="${W - 20}" y="150" text-anchor="end" class="label">${max} tokens</text>${CLOSE}`
   );
 }
 
@@ -266,6 +326,7 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
   const series = panels[0]?.series.map((s) => s.label) ?? [];
   const legendH = 16 * series.length + 8;
   const top = 26;
+  const head = chartHead(title, "chart sweep");
   const h = top + Math.ceil(panels.length / cols) * panelH + legendH;
   const dashes = ["", "6 3", "2 3", "8 3 2 3", "1 2"];
   const dashAttribute = (k: number) => (dashes[k % dashes.length] ? ` stroke-dasharray="${dashes[k % dashes.length]}"` : "");
@@ -322,11 +383,9 @@ export function smallMultiples(title: string, panels: Panel[], xAxis: { x: strin
     .map(
       (label, k) =>
         `<line x1="8" x2="40" y1="${legendTop + 16 * k}" y2="${legendTop + 16 * k}" class="axis" stroke-width="1.5"${dashAttribute(k)}/>` +
-        `<text x="46" y="${legendTop + 16 * k + 4}" class="label">${escape(label)}</text>`,
+        `<text x="46" y="${legendTop + 16 * k + 4}" class="label"><title>${escape(label)}</title>` +
+        `${escape(shortenToWidth(label, W - 50, LABEL_FONT))}</text>`,
     )
     .join("");
-  return (
-    `<svg class="chart sweep" viewBox="0 0 ${W} ${h}" width="100%" role="img" aria-label="${escape(title)}">` +
-    `<title>${escape(title)}</title><text x="0" y="16" class="title">${escape(title)}</text>${drawn}${legend}</svg>`
-  );
+  return `${head.open(h)}${drawn}${legend}${CLOSE}`;
 }

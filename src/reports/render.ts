@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
-import { barChart, histogram, scatterChart } from "./charts.js";
+import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import type { PageSpan } from "../domain/pages.js";
 import { sweepFamilies } from "./sweep.js";
@@ -37,11 +37,23 @@ function env(): nunjucks.Environment {
     );
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
     environment.addFilter("usd", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `$${v.toFixed(v < 0.01 && v > 0 ? 6 : 4)}`));
+    environment.addFilter("key", (key: string) => new nunjucks.runtime.SafeString(keyHtml(key)));
     environment.addFilter("delta", (v: number | null | undefined, digits = 2) =>
       v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`,
     );
   }
   return environment;
+}
+
+/**
+ * A variant key that may break after its "@" and each ":" (between parameters), and after the "_"
+ * of its strategy's name, rather than overflow its table cell; the whole key on hover.
+ */
+function keyHtml(key: string): string {
+  const at = key.indexOf("@");
+  const [name, parameters] = at < 0 ? [key, ""] : [key.slice(0, at + 1), key.slice(at + 1)];
+  const breakable = escape(name).replace(/([_@])/g, "$1<wbr>") + escape(parameters).replace(/:/g, ":<wbr>");
+  return `<span class="key" title="${escape(key)}">${breakable}</span>`;
 }
 
 /** Splits a retrieved chunk into plain and highlighted segments where it overlaps reference spans. */
@@ -133,6 +145,47 @@ function missingMetrics(e: ExperimentRecord): Array<{ metrics: string[]; reason:
     for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
   }
   return [...byReason].map(([reason, metrics]) => ({ metrics: [...metrics], reason }));
+}
+
+/**
+ * Strategies per table in tables with a column per strategy: beside the metric's name, five
+ * columns of keys broken between their parameters fit a printed A4 page; beside a collection's
+ * document, question count and winner, four. A larger run is shown as several such tables.
+ */
+const STRATEGY_COLUMNS = { everyMetric: 5, perDocument: 4 };
+
+/** The strategies in blocks of `size`, with each block's place in the full list (to slice per-strategy cells). */
+function strategyBlocks(strategies: string[], size: number): Array<{ strategies: string[]; start: number; end: number }> {
+  const blocks = [];
+  for (let start = 0; start < strategies.length; start += size) {
+    const end = Math.min(strategies.length, start + size);
+    blocks.push({ strategies: strategies.slice(start, end), start, end });
+  }
+  return blocks;
+}
+
+type MetricCell = { span: number; reason: string } | { span: number; reason?: undefined; value: number | null; interval: [number, number] | null };
+
+/**
+ * The technical view's "every metric" table, one row per metric and one column per strategy, in
+ * blocks of strategies; neighbouring cells of a row missing for the same reason are merged into
+ * one cell that gives the reason once.
+ */
+function everyMetricBlocks(e: ExperimentRecord) {
+  return strategyBlocks(e.strategiesUsed, STRATEGY_COLUMNS.everyMetric).map((block) => ({
+    ...block,
+    rows: METRICS.map((d) => {
+      const cells: MetricCell[] = [];
+      for (const s of block.strategies) {
+        const m = e.aggregateMetrics[s]!;
+        const reason = m.missing?.[d.key];
+        const last = cells.at(-1);
+        if (reason && last?.reason === reason) last.span++;
+        else cells.push(reason ? { span: 1, reason } : { span: 1, value: metricValue(m, d.key), interval: m.confidenceIntervals?.[d.key] ?? null });
+      }
+      return { key: d.key, cells };
+    }),
+  }));
 }
 
 /** A collection's per-document rows: every strategy's composite and recall there, with intervals. */
@@ -282,6 +335,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     charts,
     sweeps: sweepFamilies(e),
     perDocument: e.perDocument ? perDocumentRows(e) : null,
+    perDocumentBlocks: strategyBlocks(strategies, STRATEGY_COLUMNS.perDocument),
+    everyMetric: view === "technical" ? everyMetricBlocks(e) : [],
     winsWhere: winsWhere(e),
     chunkStats,
     latency,
