@@ -1,4 +1,5 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { PROGRESS_MODES } from "./progress.js";
 import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
@@ -27,6 +28,14 @@ export function buildProgram(): Command {
       [] as string[],
     )
     .option("-q, --quiet", "no progress output on stderr")
+    .addOption(
+      new Option(
+        "--progress <mode>",
+        "progress on stderr: auto (a spinner in a terminal, lines otherwise), lines (a line per stage and strategy at most every 5 s, with counts and an ETA), json (one JSON object per event)",
+      )
+        .choices(PROGRESS_MODES)
+        .default("auto"),
+    )
     .showHelpAfterError()
     .exitOverride()
     .addHelpText(

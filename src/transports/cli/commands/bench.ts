@@ -262,7 +262,7 @@ export function registerBenchCommand(program: Command): void {
         };
         if (isSweep(options))
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
-        const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
+        const progress = await startProgress("benchmarking", globals);
         const experiment = await app
           .bench({
             ...target,

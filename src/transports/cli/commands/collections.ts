@@ -27,7 +27,7 @@ async function addFiles(command: Command, name: string, paths: string[], create:
     const { readDocumentFiles } = await import("../corpus-args.js"); // brings the parsers: not for --help
     const { uploads, skipped } = await readDocumentFiles(app, paths);
     if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
-    const progress = await startProgress("adding documents", { quiet: globals.quiet || globals.json });
+    const progress = await startProgress("adding documents", globals);
     const collection = await app.addToCollection(name, uploads, { create, onProgress: progress.onProgress }).catch((error) => {
       progress.fail();
       throw error;

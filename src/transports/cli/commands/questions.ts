@@ -65,7 +65,7 @@ export function registerQuestionsCommand(program: Command): void {
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
-        const progress = await startProgress("generating questions", { quiet: globals.quiet || globals.json });
+        const progress = await startProgress("generating questions", globals);
         const file = await app
           .generateQuestions({
             ...target,
