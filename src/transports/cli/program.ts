@@ -12,6 +12,7 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerCollectionsCommand } from "./commands/collections.js";
+import { registerCacheCommand } from "./commands/cache.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerTenantCommands(program);
   registerDoctorCommand(program);
+  registerCacheCommand(program);
   registerInfoCommands(program);
   const exitOverride = (command: Command): void => {
     command.exitOverride();
