@@ -9,7 +9,7 @@ export interface CacheReport {
   path: string;
   /** The file's size on disk, its write-ahead log included. */
   fileBytes: number;
-  groups: CacheGroup[];
+  groups: Array<Omit<CacheGroup, "lastUsedMs"> & { lastUsedAt: string }>;
   /** Entries still in the data directory's database from before `cache_dir` (read on a miss, then copied over). */
   legacyEntries: number;
 }
@@ -37,7 +37,7 @@ export function describeCache(config: Readonly<ChunkevalConfig>): CacheReport {
   return withCache(config, (cache, main) => ({
     path: join(config.cacheDir, CACHE_FILE),
     fileBytes: cache.fileBytes(),
-    groups: cache.groups(),
+    groups: cache.groups().map(({ lastUsedMs, ...group }) => ({ ...group, lastUsedAt: new Date(lastUsedMs).toISOString() })),
     legacyEntries: main ? legacyCacheEntries(main) : 0,
   }));
 }

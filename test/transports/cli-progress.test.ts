@@ -41,12 +41,17 @@ test("lines mode: strategies under way side by side each get their line; an ende
   progress.onProgress({ stage: "index", strategy: "a", message: "embedding 40 chunks" });
   progress.onProgress({ stage: "index", strategy: "a", message: "40 chunks indexed", done: 40, total: 40 });
   progress.onProgress({ stage: "index", strategy: "a", message: "again", done: 40, total: 40 });
+  progress.onProgress({ stage: "process", message: "a (1/2)", done: 1, total: 2 });
+  c.advance(2000);
+  progress.onProgress({ stage: "process", message: "b (2/2)", done: 2, total: 2 });
   assert.deepEqual(lines, [
     "processing",
     "  index a: chunking",
     "  index a: embedding 40 chunks",
     "  index b: chunking",
     "  index a: 40 chunks indexed (40/40, 6.0 s)",
+    "  process: a (1/2) (0.0 s, ETA 0.0 s)",
+    "  process: b (2/2) (2.0 s)",
   ]);
 });
 

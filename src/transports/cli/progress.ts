@@ -68,7 +68,9 @@ export function lineProgress(title: string, write: (line: string) => void, now =
     if (done !== undefined && total !== undefined) {
       const elapsed = t - state.started;
       const eta = done > 0 && done < total ? `, ETA ${seconds((elapsed / done) * (total - done))}` : "";
-      counts = ` (${done}/${total}, ${seconds(elapsed)}${eta})`;
+      // A message that already says "2/5" is not followed by the same count again.
+      const count = message.includes(`${done}/${total}`) ? "" : `${done}/${total}, `;
+      counts = ` (${count}${seconds(elapsed)}${eta})`;
     }
     write(`  ${group}: ${message}${counts}`);
     state.unprinted = false;

@@ -40,7 +40,7 @@ export function registerCacheCommand(program: Command): void {
       else
         printTable(
           ["kind", "embedder or model", "entries", "size", "last used", "cache key"],
-          report.groups.map((g) => [g.kind, g.name, g.entries, formatBytes(g.bytes), new Date(g.lastUsedMs).toISOString(), g.cacheKey]),
+          report.groups.map((g) => [g.kind, g.name, g.entries, formatBytes(g.bytes), g.lastUsedAt, g.cacheKey]),
         );
       if (report.legacyEntries > 0)
         printLine(`${report.legacyEntries} entries from before cache_dir are still in the data directory's database: read when needed and copied here`);
