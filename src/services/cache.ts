@@ -10,7 +10,7 @@ export interface CacheReport {
   /** The file's size on disk, its write-ahead log included. */
   fileBytes: number;
   groups: Array<Omit<CacheGroup, "lastUsedMs"> & { lastUsedAt: string }>;
-  /** Entries still in the data directory's database from before `cache_dir` (read on a miss, then copied over). */
+  /** Entries still in the data directory's database from before `cache_dir` (moved over when their embedder or model is next used). */
   legacyEntries: number;
 }
 

@@ -15,8 +15,12 @@ const RECORDER = fileURLToPath(new URL("../helpers/record-imports.mjs", import.m
  * What `--help`, `--version` and `config` must not load (README "Tests and measurements", bench:cli): the document parsers,
  * the tokenizer's rank table, models, LanceDB, SQLite, the HTTP server, the core itself.
  */
+const HEAVY_PACKAGES = [
+  ...["gpt-tokenizer", "mammoth", "word-extractor", "cfb", "htmlparser2", "marked", "pdfjs-dist", "@lancedb", "apache-arrow"],
+  ...["fastify", "@fastify", "better-sqlite3", "@energetic-ai", "openai", "nunjucks", "ora", "stemmer"],
+];
 const HEAVY = [
-  /\/node_modules\/(gpt-tokenizer|mammoth|word-extractor|cfb|htmlparser2|marked|pdfjs-dist|@lancedb|apache-arrow|fastify|@fastify|better-sqlite3|@energetic-ai|openai|nunjucks|ora|stemmer)\//,
+  new RegExp(`/node_modules/(${HEAVY_PACKAGES.join("|")})/`),
   /\/dist\/parsers\//,
   /\/dist\/embedders\//,
   /\/dist\/text\/bpe\.js$/,

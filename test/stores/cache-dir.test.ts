@@ -52,7 +52,7 @@ test("a vector cached under another cache key (another model version, another en
   }
 });
 
-test("a data directory from before cache_dir keeps its cached work: the old tables are read on a miss and copied over", async () => {
+test("a data directory from before cache_dir keeps its cached work: the old tables' rows move to the cache file on first use", async () => {
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
@@ -74,6 +74,7 @@ test("a data directory from before cache_dir keeps its cached work: the old tabl
       promptTokens: 3,
       completionTokens: 2,
     });
+    assert.equal((main.prepare("SELECT COUNT(*) AS n FROM completion_cache").get() as { n: number }).n, 0, "moved, not copied");
     main.close();
 
     const app = await ws.reopen();
@@ -82,8 +83,11 @@ test("a data directory from before cache_dir keeps its cached work: the old tabl
     assert.equal(stats.computed, 0, "the old table's vectors are used");
     await app.close();
     const cache = openCacheDatabase(cachePath);
-    assert.equal((cache.prepare("SELECT COUNT(*) AS n FROM embeddings").get() as { n: number }).n, moved, "and copied into the cache file");
+    assert.equal((cache.prepare("SELECT COUNT(*) AS n FROM embeddings").get() as { n: number }).n, moved, "every row moved into the cache file");
     cache.close();
+    const after = openDatabase(join(ws.dir, "data", DATABASE_FILE));
+    assert.equal((after.prepare("SELECT COUNT(*) AS n FROM embedding_cache").get() as { n: number }).n, 0, "and out of the main database");
+    after.close();
   } finally {
     await ws.cleanup();
   }

@@ -53,11 +53,52 @@ export interface CacheOwner {
  */
 const TOUCH_AFTER_MS = 60 * 60 * 1000;
 
-/** Whether the main database still has a cache table of before `cache_dir` with rows (read on a miss). */
-function hasLegacyRows(db: Db | undefined, table: "embedding_cache" | "completion_cache"): boolean {
-  if (!db) return false;
-  const exists = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(table);
-  return exists !== undefined && db.prepare(`SELECT 1 FROM ${table} LIMIT 1`).get() !== undefined;
+/** A cache table of the main database from before `cache_dir`, and where its rows go in the cache database. */
+interface LegacyTable {
+  table: "embedding_cache" | "completion_cache";
+  /** The column naming the embedder or model. */
+  owner: "embedder" | "model";
+  /** The columns copied as they are. */
+  columns: string[];
+  target: "embeddings" | "completions";
+}
+const LEGACY_EMBEDDINGS: LegacyTable = { table: "embedding_cache", owner: "embedder", columns: ["text_hash", "vector"], target: "embeddings" };
+const LEGACY_COMPLETIONS: LegacyTable = {
+  table: "completion_cache",
+  owner: "model",
+  columns: ["prompt_hash", "completion", "prompt_tokens", "completion_tokens"],
+  target: "completions",
+};
+
+/**
+ * Moves what a data directory from before `cache_dir` cached for one embedder or model into the
+ * cache database, under its cache key, the first time this process uses it: no earlier work is
+ * lost, and the cache folder CI keeps has it all. Copied first (an entry already there is kept),
+ * then deleted from the main database, so a crash in between only leaves rows to copy again.
+ */
+class LegacyMove {
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly cache: Db,
+    private readonly main: Db | undefined,
+    private readonly legacy: LegacyTable,
+  ) {
+    if (!main || main.prepare(`SELECT 1 FROM ${legacy.table} LIMIT 1`).get() === undefined) this.main = undefined;
+  }
+
+  once(owner: CacheOwner, now: number): void {
+    if (!this.main || this.done.has(owner.name)) return;
+    this.done.add(owner.name);
+    const { table, owner: ownerColumn, columns, target } = this.legacy;
+    const rows = this.main.prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE ${ownerColumn} = ?`).all(owner.name) as Array<Record<string, unknown>>;
+    if (rows.length === 0) return;
+    const insert = this.cache.prepare(
+      `INSERT OR IGNORE INTO ${target} (cache_key, ${ownerColumn}, ${columns.join(", ")}, last_used_ms) VALUES (?, ?, ${columns.map(() => "?").join(", ")}, ?)`,
+    );
+    this.cache.transaction(() => rows.forEach((row) => insert.run(owner.key, owner.name, ...columns.map((c) => row[c]), now)))();
+    this.main.prepare(`DELETE FROM ${table} WHERE ${ownerColumn} = ?`).run(owner.name);
+  }
 }
 
 const toVector = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
@@ -65,24 +106,25 @@ const toVector = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteO
 /**
  * Embeddings by (embedder's cache key, sha256 of the text), little-endian float32 blobs, in the
  * cache database. `legacy`: the main database, whose `embedding_cache` table (before `cache_dir`)
- * is still read on a miss, by embedder name, and what it has is copied over, so no earlier work is lost.
+ * is moved over for each embedder on its first use.
  */
 export class EmbeddingCacheRepo {
-  private legacyRows: boolean;
+  private readonly legacyMove: LegacyMove;
 
   constructor(
     private readonly db: Db,
-    private readonly legacy?: Db,
+    legacy?: Db,
     private readonly now: () => number = Date.now,
   ) {
-    this.legacyRows = hasLegacyRows(legacy, "embedding_cache");
+    this.legacyMove = new LegacyMove(db, legacy, LEGACY_EMBEDDINGS);
   }
 
   getMany(owner: CacheOwner, hashes: string[]): Map<string, Float32Array> {
+    const now = this.now();
+    this.legacyMove.once(owner, now);
     const get = this.db.prepare(`SELECT vector, last_used_ms FROM embeddings WHERE cache_key = ? AND text_hash = ?`);
     const out = new Map<string, Float32Array>();
     const stale: string[] = [];
-    const now = this.now();
     for (const h of hashes) {
       const row = get.get(owner.key, h) as { vector: Buffer; last_used_ms: number } | undefined;
       if (!row) continue;
@@ -93,20 +135,7 @@ export class EmbeddingCacheRepo {
       const touch = this.db.prepare(`UPDATE embeddings SET last_used_ms = ? WHERE cache_key = ? AND text_hash = ?`);
       this.db.transaction(() => stale.forEach((h) => touch.run(now, owner.key, h)))();
     }
-    if (this.legacyRows && out.size < hashes.length) this.fromLegacy(owner, hashes, out);
     return out;
-  }
-
-  private fromLegacy(owner: CacheOwner, hashes: string[], out: Map<string, Float32Array>): void {
-    const get = this.legacy!.prepare(`SELECT vector FROM embedding_cache WHERE embedder = ? AND text_hash = ?`);
-    const found: Array<[string, Float32Array]> = [];
-    for (const h of hashes) {
-      if (out.has(h)) continue;
-      const row = get.get(owner.name, h) as { vector: Buffer } | undefined;
-      if (row) found.push([h, toVector(row.vector)]);
-    }
-    for (const [h, v] of found) out.set(h, v);
-    if (found.length > 0) this.putMany(owner, found);
   }
 
   putMany(owner: CacheOwner, entries: Array<[string, Float32Array]>): void {
@@ -126,44 +155,37 @@ export interface CachedCompletion {
 
 /**
  * LLM completions by (model's cache key, sha256 of the prompt): contexts and judge verdicts are
- * paid for once. The main database's `completion_cache` (before `cache_dir`) is read on a miss.
+ * paid for once. The main database's `completion_cache` (before `cache_dir`) is moved over for
+ * each model on its first use.
  */
 export class CompletionCacheRepo {
-  private legacyRows: boolean;
+  private readonly legacyMove: LegacyMove;
 
   constructor(
     private readonly db: Db,
-    private readonly legacy?: Db,
+    legacy?: Db,
     private readonly now: () => number = Date.now,
   ) {
-    this.legacyRows = hasLegacyRows(legacy, "completion_cache");
+    this.legacyMove = new LegacyMove(db, legacy, LEGACY_COMPLETIONS);
   }
 
   get(owner: CacheOwner, promptHash: string): CachedCompletion | null {
+    const now = this.now();
+    this.legacyMove.once(owner, now);
     const row = this.db
       .prepare(`SELECT completion, prompt_tokens, completion_tokens, last_used_ms FROM completions WHERE cache_key = ? AND prompt_hash = ?`)
       .get(owner.key, promptHash) as { completion: string; prompt_tokens: number; completion_tokens: number; last_used_ms: number } | undefined;
-    if (row) {
-      const now = this.now();
-      if (now - row.last_used_ms > TOUCH_AFTER_MS)
-        this.db.prepare(`UPDATE completions SET last_used_ms = ? WHERE cache_key = ? AND prompt_hash = ?`).run(now, owner.key, promptHash);
-      return { completion: row.completion, promptTokens: row.prompt_tokens, completionTokens: row.completion_tokens };
-    }
-    if (!this.legacyRows) return null;
-    const old = this.legacy!.prepare(`SELECT completion, prompt_tokens, completion_tokens FROM completion_cache WHERE model = ? AND prompt_hash = ?`).get(
-      owner.name,
-      promptHash,
-    ) as { completion: string; prompt_tokens: number; completion_tokens: number } | undefined;
-    if (!old) return null;
-    const value = { completion: old.completion, promptTokens: old.prompt_tokens, completionTokens: old.completion_tokens };
-    this.put(owner, promptHash, value);
-    return value;
+    if (!row) return null;
+    if (now - row.last_used_ms > TOUCH_AFTER_MS)
+      this.db.prepare(`UPDATE completions SET last_used_ms = ? WHERE cache_key = ? AND prompt_hash = ?`).run(now, owner.key, promptHash);
+    return { completion: row.completion, promptTokens: row.prompt_tokens, completionTokens: row.completion_tokens };
   }
 
   put(owner: CacheOwner, promptHash: string, value: CachedCompletion): void {
     this.db
       .prepare(
-        `INSERT OR REPLACE INTO completions (cache_key, model, prompt_hash, completion, prompt_tokens, completion_tokens, last_used_ms) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO completions (cache_key, model, prompt_hash, completion, prompt_tokens, completion_tokens, last_used_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(owner.key, owner.name, promptHash, value.completion, value.promptTokens, value.completionTokens, this.now());
   }
@@ -281,11 +303,9 @@ export class CacheMaintenance {
   }
 }
 
-/** Rows of the main database's cache tables from before `cache_dir` (read on a miss, then copied to the cache). */
+/** Rows of the main database's cache tables from before `cache_dir` (moved to the cache when their embedder or model is used). */
 export function legacyCacheEntries(db: Db): number {
-  return (["embedding_cache", "completion_cache"] as const)
-    .filter((t) => db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(t) !== undefined)
-    .reduce((n, t) => n + (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
+  return (["embedding_cache", "completion_cache"] as const).reduce((n, t) => n + (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
 }
 
 /** Empties those tables too (or one embedder's or model's rows), so a cleared cache is not refilled from them. */

@@ -32,7 +32,8 @@ export function buildProgram(): Command {
     .addOption(
       new Option(
         "--progress <mode>",
-        "progress on stderr: auto (a spinner in a terminal, lines otherwise), lines (a line per stage and strategy at most every 5 s, with counts and an ETA), json (one JSON object per event)",
+        "progress on stderr: auto (a spinner in a terminal, lines otherwise), " +
+          "lines (a line per stage and strategy at most every 5 s, with counts and an ETA), json (one JSON object per event)",
       )
         .choices(PROGRESS_MODES)
         .default("auto"),

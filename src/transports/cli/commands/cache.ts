@@ -43,7 +43,10 @@ export function registerCacheCommand(program: Command): void {
           report.groups.map((g) => [g.kind, g.name, g.entries, formatBytes(g.bytes), g.lastUsedAt, g.cacheKey]),
         );
       if (report.legacyEntries > 0)
-        printLine(`${report.legacyEntries} entries from before cache_dir are still in the data directory's database: read when needed and copied here`);
+        printLine(
+          `${report.legacyEntries} entries from before cache_dir are still in the data directory's database: ` +
+            "moved here when their embedder or model is next used",
+        );
     });
 
   cache
