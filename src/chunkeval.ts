@@ -38,11 +38,11 @@ import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { registerStrategyModules } from "./strategies/strategy-module.js";
-import { dataDirectoryId, openDatabase } from "./stores/sqlite/database.js";
+import { DATABASE_FILE, dataDirectoryId, openDatabase } from "./stores/sqlite/database.js";
 import { ChunksRepo } from "./stores/sqlite/chunks-repo.js";
 import { DocumentsRepo } from "./stores/sqlite/documents-repo.js";
 import { QueriesRepo } from "./stores/sqlite/queries-repo.js";
-import { CompletionCacheRepo, EmbeddingCacheRepo } from "./stores/sqlite/cache-repos.js";
+import { CACHE_FILE, CompletionCacheRepo, EmbeddingCacheRepo, openCacheDatabase } from "./stores/sqlite/cache-repos.js";
 import { vectorBackendFor } from "./stores/vectors/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
@@ -67,10 +67,13 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   await registerStrategyModules(strategies, config.strategyModules ?? []);
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, "chunkeval.sqlite"));
+  const db = openDatabase(join(config.dataDir, DATABASE_FILE));
   const chunks = new ChunksRepo(db);
-  const embeddingCache = new EmbeddingCacheRepo(db);
-  const completionCache = new CompletionCacheRepo(db);
+  // Its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
+  mkdirSync(config.cacheDir, { recursive: true });
+  const cacheDb = openCacheDatabase(join(config.cacheDir, CACHE_FILE));
+  const embeddingCache = new EmbeddingCacheRepo(cacheDb, db);
+  const completionCache = new CompletionCacheRepo(cacheDb, db);
   const embedderRegistry = createEmbedderRegistry();
   const generatorRegistry = createGeneratorRegistry();
   const providerSettings = {
@@ -263,6 +266,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       await Promise.all(openedPoints.map((p) => p.close()));
+      cacheDb.close();
       db.close();
     },
   };

@@ -59,6 +59,8 @@ export const DEFAULTS = {
   duplicateQuestionSimilarity: 0.9,
   /** LanceDB folder under the data directory when `vector_store_uri` is not set. */
   vectorStoreFolder: "lancedb",
+  /** The embedding and completion cache's folder under the data directory, unless cache_dir says otherwise. */
+  cacheFolder: "cache",
   /** Table versions younger than this survive cleanup: another process may still be reading them. */
   vectorVersionRetentionSeconds: 300,
   /** Vector-store upkeep (indexes, compaction, cleanup) runs this long after a write. */

@@ -5,6 +5,8 @@ import { vectorStoreSchemes } from "../stores/vectors/registry.js";
 /** The configuration in effect: code-side names; README documents file keys and variables. */
 export interface ChunkevalConfig {
   dataDir: string;
+  /** The embedding and completion cache's folder (default `<dataDir>/cache`): a CI job can keep it between runs. */
+  cacheDir: string;
   /** Where LanceDB keeps vectors: a local path (default `<dataDir>/lancedb`) or an s3://, gs://, az:// URI. */
   vectorStoreUri: string;
   /** Old LanceDB table versions are deleted once older than this many seconds. */
@@ -98,6 +100,15 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.dataDir,
     resolve: (v, c) => resolve(c.cwd, String(v)),
     description: "where SQLite, LanceDB and uploaded files live",
+  }),
+  setting({
+    key: "cache_dir",
+    env: "CHUNKEVAL_CACHE_DIR",
+    kind: "string",
+    path: "cacheDir",
+    default: (c) => join(c.dataDir, DEFAULTS.cacheFolder),
+    resolve: (v, c) => resolve(c.cwd, String(v)),
+    description: "the embedding and completion cache (one SQLite file): keep it between CI runs; safe to share between machines",
   }),
   setting({
     key: "vector_store_uri",

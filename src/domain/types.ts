@@ -127,8 +127,12 @@ export interface QueryRecord {
 
 /** Progress events of long service calls; the CLI draws them, the job runner stores them. */
 export interface ProgressEvent {
+  /** The step of the run: `index`, `answer`, `process`, `generating`, `upload`, `bench`. */
   stage: string;
+  /** The strategy or variant the event is about, when the step runs once per strategy. */
+  strategy?: string;
   message: string;
+  /** Units finished of `total` in this stage (and strategy): done === total ends it. */
   done?: number;
   total?: number;
 }

@@ -1,5 +1,5 @@
 import { hashBytes } from "../domain/hash.js";
-import type { EmbeddingCacheRepo } from "../stores/sqlite/cache-repos.js";
+import type { CacheOwner, EmbeddingCacheRepo } from "../stores/sqlite/cache-repos.js";
 import type { Embedder } from "./embedder.js";
 import { countTokensOffThread } from "../text/count-off-thread.js";
 
@@ -21,7 +21,7 @@ export function hashText(text: string): string {
 const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
 
 /**
- * Wraps an embedder with the (embedder, text hash) cache in SQLite, so re-processing, the
+ * Wraps an embedder with the (embedder's cache key, text hash) cache in SQLite, so re-processing, the
  * sentence embeddings of `semantic` and strategies or variants that share texts never embed a
  * text twice. Misses are embedded in batches of `batchSize`. A text being embedded by one call
  * is awaited by concurrent calls that need it too (variants processed side by side), not sent again.
@@ -44,6 +44,10 @@ export class CachedEmbedder implements Embedder {
     return this.inner.name;
   }
 
+  private get owner(): CacheOwner {
+    return { key: this.inner.cacheKey ?? this.inner.name, name: this.inner.name };
+  }
+
   /**
    * A view sharing the model, the cache and the texts in flight that meters its own use in its
    * `stats` (and still adds it to this one's): one run's or one variant's embeddings, counted
@@ -63,7 +67,7 @@ export class CachedEmbedder implements Embedder {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const hashes = texts.map(hashText);
-    const found = this.cache.getMany(this.name, [...new Set(hashes)]);
+    const found = this.cache.getMany(this.owner, [...new Set(hashes)]);
     const missing = new Map<string, string>();
     const elsewhere = new Map<string, [Promise<Float32Array>, string]>();
     hashes.forEach((h, i) => {
@@ -92,7 +96,7 @@ export class CachedEmbedder implements Embedder {
         );
         delta.embedSeconds += (performance.now() - started) / 1000;
         const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
-        this.cache.putMany(this.name, entries);
+        this.cache.putMany(this.owner, entries);
         for (const [h, v] of entries) {
           found.set(h, v);
           settle.get(h)!.resolve(v);

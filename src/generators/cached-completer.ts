@@ -11,7 +11,7 @@ import type { Completion, Generator } from "./generator.js";
 export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: string) => boolean) => Promise<Completion>;
 
 /**
- * Wraps a chat model with the (model, prompt hash) completion cache in SQLite, as CachedEmbedder
+ * Wraps a chat model with the (model's cache key, prompt hash) completion cache in SQLite, as CachedEmbedder
  * wraps an embedder: identical prompts (contexts, judge verdicts) are answered from the cache.
  * A cached reply was paid for by an earlier run, so it reports zero usage: what a caller is
  * billed is the usage its calls return (bench meters its own calls).
@@ -19,13 +19,14 @@ export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: 
 export function cachedCompleter(model: Generator, cache: CompletionCacheRepo): CompleteFn {
   if (!model.isLlm || !model.complete) throw new ValidationError(`${model.name} is not a language model`);
   const complete = model.complete.bind(model);
+  const owner = { key: model.cacheKey ?? model.name, name: model.name };
   return async (prompt, signal, accept) => {
     const hash = hashBytes(prompt);
-    const cached = cache.get(model.name, hash);
+    const cached = cache.get(owner, hash);
     if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
     const result = await complete(prompt, signal);
     if (!accept || accept(result.text))
-      cache.put(model.name, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+      cache.put(owner, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
     return result;
   };
 }

@@ -18,6 +18,8 @@ export interface Completion {
 export interface Generator {
   /** Full spec, e.g. `extractive` or `openai:gpt-4o-mini`. */
   readonly name: string;
+  /** The completion cache's key: what makes its replies what they are (model, endpoint). Default: `name`. */
+  readonly cacheKey?: string;
   /** True when the generator is a language model that can also write contexts and verdicts. */
   readonly isLlm: boolean;
   answer(question: string, contexts: RetrievedChunk[], signal?: AbortSignal): Promise<Generation>;

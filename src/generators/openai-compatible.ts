@@ -1,5 +1,5 @@
 import { ProviderError, ValidationError } from "../errors.js";
-import { createOpenAiClient, describeProviderError } from "../embedders/openai-compatible.js";
+import { createOpenAiClient, DEFAULT_OPENAI_BASE_URL, describeProviderError } from "../embedders/openai-compatible.js";
 import type { Completion, Generator, GeneratorDefinition } from "./generator.js";
 import { ANSWER_SYSTEM_PROMPT, buildAnswerPrompt, countUsage } from "./prompt.js";
 
@@ -31,6 +31,8 @@ export const openAiGenerator: GeneratorDefinition = {
     };
     return {
       name: `openai:${model}`,
+      // The same model name on another server (a local one, say) is another model.
+      cacheKey: `openai:${model} temperature=0 at ${settings.openai.baseUrl ?? DEFAULT_OPENAI_BASE_URL}`,
       isLlm: true,
       async answer(question, contexts, signal) {
         const { text, usage } = await chat(ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts), signal);

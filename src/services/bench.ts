@@ -334,7 +334,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   let stoppedEarly: string | null = null;
   const dryRunPromptTokens: number[] = [];
 
-  for (const [s, variant] of variants.entries()) {
+  for (const variant of variants) {
     const strategy = variant.key;
     const states = documents.map((d) => {
       const state = ctx.chunks.state(d.id, variant.indexKey);
@@ -348,7 +348,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     for (const [i, q] of questions.entries()) {
       if (stoppedEarly) break;
       throwIfCancelled(input.signal);
-      input.onProgress?.({ stage: "bench", message: `${strategy}: question ${i + 1}/${questions.length}`, done: s * questions.length + i, total });
+      input.onProgress?.({ stage: "answer", strategy, message: `question ${i + 1}/${questions.length}`, done: i, total: questions.length });
       const result = emptyResult(q);
       try {
         const t0 = performance.now();
@@ -427,6 +427,8 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       }
       results[strategy].push(result);
     }
+    const answered = results[strategy].length;
+    input.onProgress?.({ stage: "answer", strategy, message: `${answered} questions answered`, done: answered, total: answered });
   }
 
   const judgeSpec = dryRun ? "none (dry run)" : judge!.name;

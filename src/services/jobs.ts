@@ -88,7 +88,7 @@ export class JobRunner {
       const { id, task, documentId } = this.queue.shift()!;
       const controller = new AbortController();
       this.jobs.markRunning(id, nowTimestamp());
-      const done = task({ signal: controller.signal, onProgress: (e) => this.jobs.setProgress(id, `${e.stage}: ${e.message}`) })
+      const done = task({ signal: controller.signal, onProgress: (e) => this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}`) })
         .then(
           (result) => void this.jobs.complete(id, result, nowTimestamp()),
           (error) => void this.jobs.fail(id, error instanceof CancelledError ? cancelReason(controller.signal) : describeError(error), nowTimestamp()),

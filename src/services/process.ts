@@ -105,14 +105,16 @@ export async function processVariant(
       llm: options.llm,
       embedBatchSize: ctx.config.embedBatchSize,
       signal: options.signal,
-      report: (message) => options.onProgress?.({ stage: key, message }),
+      report: (message) => options.onProgress?.({ stage: "index", strategy: key, message }),
     },
     async (plan) => generationSink(ctx, store, document, key, plan),
   );
+  const chunks = searchable.length;
+  options.onProgress?.({ stage: "index", strategy: key, message: `${chunks} chunks indexed`, done: chunks, total: chunks });
   return {
     strategy: key,
     status: "completed",
-    chunksProduced: searchable.length,
+    chunksProduced: chunks,
     tokens: tokenStats(searchable),
     seconds: (performance.now() - started) / 1000,
   };

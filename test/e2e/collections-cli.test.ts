@@ -148,14 +148,15 @@ test("kill -9 while a collection is being filled loses nothing stored before, an
 
     // Killed once a few uploads have been reported (or at the end, on a machine fast enough to finish first).
     const ended = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "--data-dir", data, "--embedder", "hash", "collections", "add", "kept", folder], {
+      const child = spawn(process.execPath, [BIN, "--data-dir", data, "--embedder", "hash", "--progress", "json", "collections", "add", "kept", folder], {
         cwd: dir,
         env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0" },
         stdio: ["ignore", "ignore", "pipe"],
       });
       let uploads = 0;
       child.stderr.on("data", (d: Buffer) => {
-        uploads += (d.toString().match(/upload: part-/g) ?? []).length;
+        // --progress json: one line per upload (lines mode throttles them).
+        uploads += (d.toString().match(/"stage":"upload","message":"part-/g) ?? []).length;
         if (uploads >= 5) child.kill("SIGKILL");
       });
       child.on("error", reject);

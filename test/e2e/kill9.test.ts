@@ -125,10 +125,14 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
 
       const jitterMs = Math.round(random() * 40);
       const afterLines = 1 + Math.floor(random() * 14);
+      // --progress json: a line per progress event (lines mode throttles), so kill points spread over the run.
       if (operation === "cli process")
-        await killedAt(["process", doc, "--strategies", "recursive,fixed_size,semantic,contextual_retrieval"], { afterLines, jitterMs });
+        await killedAt(["--progress", "json", "process", doc, "--strategies", "recursive,fixed_size,semantic,contextual_retrieval"], { afterLines, jitterMs });
       else if (operation === "cli bench")
-        await killedAt(["bench", doc, "--questions", questions, "--strategies", "recursive,semantic,fixed_size", "--dry-run"], { afterLines, jitterMs });
+        await killedAt(["--progress", "json", "bench", doc, "--questions", questions, "--strategies", "recursive,semantic,fixed_size", "--dry-run"], {
+          afterLines,
+          jitterMs,
+        });
       else if (operation === "cli delete") await killedAt(["delete", victim!], { delayMs: Math.round(random() * 1.2 * deleteMs), jitterMs });
       else {
         if (operation === "server /v1 upload") {

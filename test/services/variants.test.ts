@@ -3,8 +3,7 @@ import assert from "node:assert/strict";
 import { expandSweepSpec, formatVariantKey, parseVariantKey, splitVariantSpec } from "../../src/domain/variant-key.js";
 import { CachedEmbedder } from "../../src/embedders/cache.js";
 import type { Embedder } from "../../src/embedders/embedder.js";
-import { EmbeddingCacheRepo } from "../../src/stores/sqlite/cache-repos.js";
-import { openDatabase } from "../../src/stores/sqlite/database.js";
+import { EmbeddingCacheRepo, openCacheDatabase } from "../../src/stores/sqlite/cache-repos.js";
 import { BenchmarkError, ChunkingError, ValidationError } from "../../src/errors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
@@ -134,7 +133,7 @@ test("embedding cache: concurrent calls needing the same texts embed each once, 
       },
       async close() {},
     };
-    const db = openDatabase(`${ws.dir}/cache.db`);
+    const db = openCacheDatabase(`${ws.dir}/cache.db`);
     try {
       const shared = new CachedEmbedder(inner, new EmbeddingCacheRepo(db), 8);
       const [a, b] = [shared.metered(), shared.metered()];

@@ -1,23 +1,148 @@
-import type { Db } from "./database.js";
+import { statSync } from "node:fs";
+import { openDatabase, type Db } from "./database.js";
 
-/** Embeddings by (embedder, sha256 of the text), stored as little-endian float32 blobs. */
+/** The cache's file in `cache_dir`. */
+export const CACHE_FILE = "cache.sqlite";
+
+/**
+ * The cache database's migrations (append only, like the main database's). `cache_key` is what
+ * makes a value what it is (model, its version, dimensions, normalisation: Embedder.cacheKey),
+ * so a cache folder restored from another machine serves only what this machine would compute;
+ * `embedder`/`model` is the spec people know, for `chunkeval cache`. `last_used_ms` orders pruning.
+ */
+const CACHE_MIGRATIONS = [
+  `
+  CREATE TABLE embeddings (
+    cache_key TEXT NOT NULL,
+    embedder TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    last_used_ms INTEGER NOT NULL,
+    PRIMARY KEY (cache_key, text_hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX embeddings_by_last_use ON embeddings (last_used_ms);
+  CREATE TABLE completions (
+    cache_key TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_hash TEXT NOT NULL,
+    completion TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    last_used_ms INTEGER NOT NULL,
+    PRIMARY KEY (cache_key, prompt_hash)
+  ) WITHOUT ROWID;
+  CREATE INDEX completions_by_last_use ON completions (last_used_ms);
+  `,
+];
+
+/** Opens (creating if needed) the cache database: WAL and a busy timeout, as several processes share it. */
+export function openCacheDatabase(path: string): Db {
+  return openDatabase(path, CACHE_MIGRATIONS);
+}
+
+/** Who computes the cached values: `key` is the cache's key, `name` the spec shown to people. */
+export interface CacheOwner {
+  key: string;
+  name: string;
+}
+
+/**
+ * A hit refreshes its entry's last-used time only when it is older than this: a cache that is
+ * mostly read (CI restoring it on every run) is not rewritten on every run, and pruning by age
+ * (days) loses nothing by it.
+ */
+const TOUCH_AFTER_MS = 60 * 60 * 1000;
+
+/** A cache table of the main database from before `cache_dir`, and where its rows go in the cache database. */
+interface LegacyTable {
+  table: "embedding_cache" | "completion_cache";
+  /** The column naming the embedder or model. */
+  owner: "embedder" | "model";
+  /** The columns copied as they are. */
+  columns: string[];
+  target: "embeddings" | "completions";
+}
+const LEGACY_EMBEDDINGS: LegacyTable = { table: "embedding_cache", owner: "embedder", columns: ["text_hash", "vector"], target: "embeddings" };
+const LEGACY_COMPLETIONS: LegacyTable = {
+  table: "completion_cache",
+  owner: "model",
+  columns: ["prompt_hash", "completion", "prompt_tokens", "completion_tokens"],
+  target: "completions",
+};
+
+/**
+ * Moves what a data directory from before `cache_dir` cached for one embedder or model into the
+ * cache database, under its cache key, the first time this process uses it: no earlier work is
+ * lost, and the cache folder CI keeps has it all. Copied first (an entry already there is kept),
+ * then deleted from the main database, so a crash in between only leaves rows to copy again.
+ */
+class LegacyMove {
+  private readonly done = new Set<string>();
+
+  constructor(
+    private readonly cache: Db,
+    private readonly main: Db | undefined,
+    private readonly legacy: LegacyTable,
+  ) {
+    if (!main || main.prepare(`SELECT 1 FROM ${legacy.table} LIMIT 1`).get() === undefined) this.main = undefined;
+  }
+
+  once(owner: CacheOwner, now: number): void {
+    if (!this.main || this.done.has(owner.name)) return;
+    this.done.add(owner.name);
+    const { table, owner: ownerColumn, columns, target } = this.legacy;
+    const rows = this.main.prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE ${ownerColumn} = ?`).all(owner.name) as Array<Record<string, unknown>>;
+    if (rows.length === 0) return;
+    const insert = this.cache.prepare(
+      `INSERT OR IGNORE INTO ${target} (cache_key, ${ownerColumn}, ${columns.join(", ")}, last_used_ms) VALUES (?, ?, ${columns.map(() => "?").join(", ")}, ?)`,
+    );
+    this.cache.transaction(() => rows.forEach((row) => insert.run(owner.key, owner.name, ...columns.map((c) => row[c]), now)))();
+    this.main.prepare(`DELETE FROM ${table} WHERE ${ownerColumn} = ?`).run(owner.name);
+  }
+}
+
+const toVector = (blob: Buffer) => new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+
+/**
+ * Embeddings by (embedder's cache key, sha256 of the text), little-endian float32 blobs, in the
+ * cache database. `legacy`: the main database, whose `embedding_cache` table (before `cache_dir`)
+ * is moved over for each embedder on its first use.
+ */
 export class EmbeddingCacheRepo {
-  constructor(private readonly db: Db) {}
+  private readonly legacyMove: LegacyMove;
 
-  getMany(embedder: string, hashes: string[]): Map<string, Float32Array> {
-    const get = this.db.prepare(`SELECT vector FROM embedding_cache WHERE embedder = ? AND text_hash = ?`);
+  constructor(
+    private readonly db: Db,
+    legacy?: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.legacyMove = new LegacyMove(db, legacy, LEGACY_EMBEDDINGS);
+  }
+
+  getMany(owner: CacheOwner, hashes: string[]): Map<string, Float32Array> {
+    const now = this.now();
+    this.legacyMove.once(owner, now);
+    const get = this.db.prepare(`SELECT vector, last_used_ms FROM embeddings WHERE cache_key = ? AND text_hash = ?`);
     const out = new Map<string, Float32Array>();
+    const stale: string[] = [];
     for (const h of hashes) {
-      const row = get.get(embedder, h) as { vector: Buffer } | undefined;
-      if (row) out.set(h, new Float32Array(row.vector.buffer.slice(row.vector.byteOffset, row.vector.byteOffset + row.vector.byteLength)));
+      const row = get.get(owner.key, h) as { vector: Buffer; last_used_ms: number } | undefined;
+      if (!row) continue;
+      out.set(h, toVector(row.vector));
+      if (now - row.last_used_ms > TOUCH_AFTER_MS) stale.push(h);
+    }
+    if (stale.length > 0) {
+      const touch = this.db.prepare(`UPDATE embeddings SET last_used_ms = ? WHERE cache_key = ? AND text_hash = ?`);
+      this.db.transaction(() => stale.forEach((h) => touch.run(now, owner.key, h)))();
     }
     return out;
   }
 
-  putMany(embedder: string, entries: Array<[string, Float32Array]>): void {
-    const put = this.db.prepare(`INSERT OR REPLACE INTO embedding_cache (embedder, text_hash, vector) VALUES (?, ?, ?)`);
+  putMany(owner: CacheOwner, entries: Array<[string, Float32Array]>): void {
+    const put = this.db.prepare(`INSERT OR REPLACE INTO embeddings (cache_key, embedder, text_hash, vector, last_used_ms) VALUES (?, ?, ?, ?, ?)`);
+    const now = this.now();
     this.db.transaction(() => {
-      for (const [h, v] of entries) put.run(embedder, h, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+      for (const [h, v] of entries) put.run(owner.key, owner.name, h, Buffer.from(v.buffer, v.byteOffset, v.byteLength), now);
     })();
   }
 }
@@ -28,20 +153,168 @@ export interface CachedCompletion {
   completionTokens: number;
 }
 
-/** LLM completions by (model, sha256 of the prompt): contexts and judge verdicts are paid for once. */
+/**
+ * LLM completions by (model's cache key, sha256 of the prompt): contexts and judge verdicts are
+ * paid for once. The main database's `completion_cache` (before `cache_dir`) is moved over for
+ * each model on its first use.
+ */
 export class CompletionCacheRepo {
-  constructor(private readonly db: Db) {}
+  private readonly legacyMove: LegacyMove;
 
-  get(model: string, promptHash: string): CachedCompletion | null {
+  constructor(
+    private readonly db: Db,
+    legacy?: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.legacyMove = new LegacyMove(db, legacy, LEGACY_COMPLETIONS);
+  }
+
+  get(owner: CacheOwner, promptHash: string): CachedCompletion | null {
+    const now = this.now();
+    this.legacyMove.once(owner, now);
     const row = this.db
-      .prepare(`SELECT completion, prompt_tokens, completion_tokens FROM completion_cache WHERE model = ? AND prompt_hash = ?`)
-      .get(model, promptHash) as { completion: string; prompt_tokens: number; completion_tokens: number } | undefined;
-    return row ? { completion: row.completion, promptTokens: row.prompt_tokens, completionTokens: row.completion_tokens } : null;
+      .prepare(`SELECT completion, prompt_tokens, completion_tokens, last_used_ms FROM completions WHERE cache_key = ? AND prompt_hash = ?`)
+      .get(owner.key, promptHash) as { completion: string; prompt_tokens: number; completion_tokens: number; last_used_ms: number } | undefined;
+    if (!row) return null;
+    if (now - row.last_used_ms > TOUCH_AFTER_MS)
+      this.db.prepare(`UPDATE completions SET last_used_ms = ? WHERE cache_key = ? AND prompt_hash = ?`).run(now, owner.key, promptHash);
+    return { completion: row.completion, promptTokens: row.prompt_tokens, completionTokens: row.completion_tokens };
   }
 
-  put(model: string, promptHash: string, value: CachedCompletion): void {
+  put(owner: CacheOwner, promptHash: string, value: CachedCompletion): void {
     this.db
-      .prepare(`INSERT OR REPLACE INTO completion_cache (model, prompt_hash, completion, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?, ?)`)
-      .run(model, promptHash, value.completion, value.promptTokens, value.completionTokens);
+      .prepare(
+        `INSERT OR REPLACE INTO completions (cache_key, model, prompt_hash, completion, prompt_tokens, completion_tokens, last_used_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(owner.key, owner.name, promptHash, value.completion, value.promptTokens, value.completionTokens, this.now());
   }
+}
+
+/** One line of `chunkeval cache`: the entries of one embedder or model (one cache key). */
+export interface CacheGroup {
+  kind: "embeddings" | "completions";
+  /** The embedder or model spec. */
+  name: string;
+  cacheKey: string;
+  entries: number;
+  /** The entries' own bytes (vectors or texts, hashes and keys), without SQLite's pages around them. */
+  bytes: number;
+  lastUsedMs: number;
+}
+
+/** An entry's own bytes, per table, as SQL: what --max-size counts. */
+const ENTRY_BYTES = {
+  embeddings: "length(vector) + length(text_hash) + length(cache_key) + length(embedder) + 8",
+  completions: "length(CAST(completion AS BLOB)) + length(prompt_hash) + length(cache_key) + length(model) + 24",
+} as const;
+const NAME_COLUMN = { embeddings: "embedder", completions: "model" } as const;
+const HASH_COLUMN = { embeddings: "text_hash", completions: "prompt_hash" } as const;
+const TABLES = ["embeddings", "completions"] as const;
+
+/** Listing, clearing and pruning the cache database (`chunkeval cache`). */
+export class CacheMaintenance {
+  constructor(
+    private readonly db: Db,
+    private readonly path: string,
+  ) {}
+
+  /** The cache file's size on disk, its write-ahead log included. */
+  fileBytes(): number {
+    const size = (p: string) => {
+      try {
+        return statSync(p).size;
+      } catch {
+        return 0;
+      }
+    };
+    return size(this.path) + size(`${this.path}-wal`);
+  }
+
+  groups(): CacheGroup[] {
+    return TABLES.flatMap((kind) =>
+      (
+        this.db
+          .prepare(
+            `SELECT ${NAME_COLUMN[kind]} AS name, cache_key, COUNT(*) AS entries, SUM(${ENTRY_BYTES[kind]}) AS bytes, MAX(last_used_ms) AS last_used_ms
+             FROM ${kind} GROUP BY cache_key, ${NAME_COLUMN[kind]} ORDER BY ${NAME_COLUMN[kind]}, cache_key`,
+          )
+          .all() as Array<{ name: string; cache_key: string; entries: number; bytes: number; last_used_ms: number }>
+      ).map((r) => ({ kind, name: r.name, cacheKey: r.cache_key, entries: r.entries, bytes: r.bytes, lastUsedMs: r.last_used_ms })),
+    );
+  }
+
+  /** Removes every entry, or those of one embedder (`embedder`) or model (`model`); returns how many. */
+  clear(only: { embedder?: string; model?: string } = {}): number {
+    const removed = this.db.transaction(() => {
+      if (only.embedder === undefined && only.model === undefined) return TABLES.reduce((n, t) => n + this.db.prepare(`DELETE FROM ${t}`).run().changes, 0);
+      let n = 0;
+      if (only.embedder !== undefined) n += this.db.prepare(`DELETE FROM embeddings WHERE embedder = ?`).run(only.embedder).changes;
+      if (only.model !== undefined) n += this.db.prepare(`DELETE FROM completions WHERE model = ?`).run(only.model).changes;
+      return n;
+    })();
+    this.compact();
+    return removed;
+  }
+
+  /**
+   * Removes entries not used for `olderThanMs`, then the least recently used ones until the
+   * entries' bytes are at most `maxBytes`; returns how many went.
+   */
+  prune(limits: { olderThanMs?: number; maxBytes?: number }, now = Date.now()): number {
+    const removed = this.db.transaction(() => {
+      let n = 0;
+      if (limits.olderThanMs !== undefined) {
+        for (const t of TABLES) n += this.db.prepare(`DELETE FROM ${t} WHERE last_used_ms < ?`).run(now - limits.olderThanMs).changes;
+      }
+      if (limits.maxBytes !== undefined) {
+        const total = TABLES.reduce(
+          (sum, t) => sum + ((this.db.prepare(`SELECT SUM(${ENTRY_BYTES[t]}) AS b FROM ${t}`).get() as { b: number | null }).b ?? 0),
+          0,
+        );
+        let excess = total - limits.maxBytes;
+        if (excess > 0) {
+          const oldestFirst = this.db
+            .prepare(
+              TABLES.map((t) => `SELECT '${t}' AS t, cache_key, ${HASH_COLUMN[t]} AS hash, ${ENTRY_BYTES[t]} AS bytes, last_used_ms FROM ${t}`).join(
+                " UNION ALL ",
+              ) + " ORDER BY last_used_ms, t, cache_key, hash",
+            )
+            .iterate() as IterableIterator<{ t: (typeof TABLES)[number]; cache_key: string; hash: string; bytes: number }>;
+          const doomed: Array<{ t: (typeof TABLES)[number]; cache_key: string; hash: string }> = [];
+          for (const row of oldestFirst) {
+            if (excess <= 0) break;
+            doomed.push(row);
+            excess -= row.bytes;
+          }
+          for (const d of doomed) n += this.db.prepare(`DELETE FROM ${d.t} WHERE cache_key = ? AND ${HASH_COLUMN[d.t]} = ?`).run(d.cache_key, d.hash).changes;
+        }
+      }
+      return n;
+    })();
+    if (removed > 0) this.compact();
+    return removed;
+  }
+
+  /** Gives the freed pages back to the file system, so the folder CI keeps really shrinks. */
+  private compact(): void {
+    this.db.exec("VACUUM");
+    this.db.pragma("wal_checkpoint(TRUNCATE)");
+  }
+}
+
+/** Rows of the main database's cache tables from before `cache_dir` (moved to the cache when their embedder or model is used). */
+export function legacyCacheEntries(db: Db): number {
+  return (["embedding_cache", "completion_cache"] as const).reduce((n, t) => n + (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
+}
+
+/** Empties those tables too (or one embedder's or model's rows), so a cleared cache is not refilled from them. */
+export function clearLegacyCache(db: Db, only: { embedder?: string; model?: string } = {}): number {
+  const all = only.embedder === undefined && only.model === undefined;
+  let n = 0;
+  if (all || only.embedder !== undefined)
+    n += db.prepare(`DELETE FROM embedding_cache${all ? "" : " WHERE embedder = ?"}`).run(...(all ? [] : [only.embedder])).changes;
+  if (all || only.model !== undefined)
+    n += db.prepare(`DELETE FROM completion_cache${all ? "" : " WHERE model = ?"}`).run(...(all ? [] : [only.model])).changes;
+  return n;
 }

@@ -2,6 +2,9 @@ import Database from "better-sqlite3";
 
 export type Db = Database.Database;
 
+/** The metadata database's file in the data directory. */
+export const DATABASE_FILE = "chunkeval.sqlite";
+
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` records how many have run.
  * Append only: an applied migration is never edited.
@@ -241,15 +244,18 @@ export function dataDirectoryId(db: Db): string {
   return (db.prepare("SELECT id FROM data_directory").get() as { id: string }).id;
 }
 
-/** Opens (creating if needed) the metadata database with WAL and foreign keys, and migrates it. */
-export function openDatabase(path: string): Db {
+/**
+ * Opens (creating if needed) the metadata database, or with `migrations` another database such as
+ * the cache's, with WAL, a busy timeout and foreign keys, and migrates it.
+ */
+export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Db {
   const db = new Database(path);
   // First, so that even switching to WAL waits for another process instead of failing.
   db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");
-  migrate(db);
+  migrate(db, migrations);
   return db;
 }
 
@@ -257,13 +263,13 @@ export function openDatabase(path: string): Db {
  * Two processes may open a fresh data directory at once: the version is read inside an
  * immediate (write-locked) transaction, so only one of them applies each migration.
  */
-function migrate(db: Db): void {
-  if ((db.pragma("user_version", { simple: true }) as number) >= MIGRATIONS.length) return;
+function migrate(db: Db, migrations: readonly string[]): void {
+  if ((db.pragma("user_version", { simple: true }) as number) >= migrations.length) return;
   for (;;) {
     const more = db
       .transaction(() => {
         const applied = db.pragma("user_version", { simple: true }) as number;
-        const next = MIGRATIONS[applied];
+        const next = migrations[applied];
         if (next === undefined) return false;
         db.exec(next);
         db.pragma(`user_version = ${applied + 1}`);

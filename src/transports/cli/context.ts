@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { Chunkeval } from "../../chunkeval.js";
+import type { ProgressMode } from "./progress.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { open } from "node:fs/promises";
 import { DEFAULTS } from "../../config/defaults.js";
@@ -13,6 +14,7 @@ export interface GlobalOptions {
   strategyModule?: string[];
   quiet?: boolean;
   json?: boolean;
+  progress?: ProgressMode;
 }
 
 /** Loads the configuration from the command's global flags; invalid values are a usage error. */

@@ -1,4 +1,5 @@
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { PROGRESS_MODES } from "./progress.js";
 import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
@@ -11,6 +12,7 @@ import { registerServeCommand } from "./commands/serve.js";
 import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerCollectionsCommand } from "./commands/collections.js";
+import { registerCacheCommand } from "./commands/cache.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
@@ -27,6 +29,15 @@ export function buildProgram(): Command {
       [] as string[],
     )
     .option("-q, --quiet", "no progress output on stderr")
+    .addOption(
+      new Option(
+        "--progress <mode>",
+        "progress on stderr: auto (a spinner in a terminal, lines otherwise), " +
+          "lines (a line per stage and strategy at most every 5 s, with counts and an ETA), json (one JSON object per event)",
+      )
+        .choices(PROGRESS_MODES)
+        .default("auto"),
+    )
     .showHelpAfterError()
     .exitOverride()
     .addHelpText(
@@ -44,6 +55,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerTenantCommands(program);
   registerDoctorCommand(program);
+  registerCacheCommand(program);
   registerInfoCommands(program);
   const exitOverride = (command: Command): void => {
     command.exitOverride();

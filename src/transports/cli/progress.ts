@@ -6,27 +6,119 @@ export interface Progress {
   fail(): void;
 }
 
+/** `--progress`: a spinner in a terminal and lines elsewhere (auto), always lines, or JSON events. */
+export const PROGRESS_MODES = ["auto", "lines", "json"] as const;
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+
+export interface ProgressOptions {
+  quiet?: boolean;
+  /** `--json`: stdout carries the result; progress is silent unless `--progress json` asks for events. */
+  json?: boolean;
+  progress?: ProgressMode;
+}
+
+/** In lines mode, a stage and strategy under way gets a line at most this often. */
+export const PROGRESS_LINE_INTERVAL_MS = 5000;
+
+const SILENT: Progress = { onProgress: () => {}, succeed: () => {}, fail: () => {} };
+
 /**
  * Progress on stderr, so stdout stays clean for tables and --json: an ora spinner in a
- * terminal, plain lines otherwise (CI logs), nothing with --quiet.
+ * terminal, throttled lines otherwise (CI logs), one JSON object per event with
+ * `--progress json`, nothing with --quiet.
  */
-export async function startProgress(title: string, options: { quiet?: boolean } = {}): Promise<Progress> {
-  if (options.quiet) return { onProgress: () => {}, succeed: () => {}, fail: () => {} };
-  if (!process.stderr.isTTY) {
-    process.stderr.write(`${title}\n`);
-    return {
-      onProgress: (e) => process.stderr.write(`  ${e.stage}: ${e.message}\n`),
-      succeed: (m) => process.stderr.write(`${m}\n`),
-      fail: () => {},
-    };
-  }
+export async function startProgress(title: string, options: ProgressOptions = {}): Promise<Progress> {
+  const mode = options.progress ?? "auto";
+  if (options.quiet || (options.json && mode !== "json")) return SILENT;
+  const write = (line: string) => void process.stderr.write(`${line}\n`);
+  if (mode === "json") return jsonProgress(title, write);
+  if (mode === "lines" || !process.stderr.isTTY) return lineProgress(title, write);
   const { default: ora } = await import("ora");
   const spinner = ora({ text: title, stream: process.stderr }).start();
   return {
     onProgress: (e) => {
-      spinner.text = `${title} ${e.stage}: ${e.message}`;
+      spinner.text = `${title} ${groupOf(e)}: ${e.message}`;
     },
     succeed: (m) => spinner.succeed(m),
     fail: () => spinner.stop(),
+  };
+}
+
+/** "answer recursive", "index semantic", "process": what one line of lines mode is about. */
+function groupOf(e: ProgressEvent): string {
+  return e.strategy ? `${e.stage} ${e.strategy}` : e.stage;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Lines for a log a person reads: the title; a line when a stage starts and when a stage and
+ * strategy ends (with its count and time); in between, at most one line per stage and strategy
+ * under way every `intervalMs`, with its count and an ETA from its pace so far.
+ */
+export function lineProgress(title: string, write: (line: string) => void, now = () => performance.now(), intervalMs = PROGRESS_LINE_INTERVAL_MS): Progress {
+  const started = now();
+  const stages = new Set<string>();
+  const groups = new Map<string, { started: number; last: ProgressEvent; unprinted: boolean; ended: boolean }>();
+  let lastLine = started;
+  write(title);
+  const print = (group: string, state: { started: number; last: ProgressEvent; unprinted: boolean }, t: number) => {
+    const { message, done, total } = state.last;
+    let counts = "";
+    if (done !== undefined && total !== undefined) {
+      const elapsed = t - state.started;
+      const eta = done > 0 && done < total ? `, ETA ${seconds((elapsed / done) * (total - done))}` : "";
+      // A message that already says "2/5" is not followed by the same count again.
+      const count = message.includes(`${done}/${total}`) ? "" : `${done}/${total}, `;
+      counts = ` (${count}${seconds(elapsed)}${eta})`;
+    }
+    write(`  ${group}: ${message}${counts}`);
+    state.unprinted = false;
+    lastLine = t;
+  };
+  return {
+    onProgress: (e) => {
+      const t = now();
+      const group = groupOf(e);
+      let state = groups.get(group);
+      if (!state) groups.set(group, (state = { started: t, last: e, unprinted: true, ended: false }));
+      if (state.ended) return;
+      state.last = e;
+      state.unprinted = true;
+      const firstOfStage = !stages.has(e.stage);
+      stages.add(e.stage);
+      state.ended = e.done !== undefined && e.total !== undefined && e.done >= e.total;
+      if (firstOfStage || state.ended) return print(group, state, t);
+      if (t - lastLine < intervalMs) return;
+      for (const [g, s] of groups) if (s.unprinted && !s.ended) print(g, s, t);
+    },
+    succeed: (m) => write(`${m} (${seconds(now() - started)})`),
+    fail: () => {},
+  };
+}
+
+/**
+ * One JSON object per line for tools: `start` (the title), every `progress` event as the
+ * service reported it, then `end` with `ok`. Keys are snake_case like every JSON chunkeval prints.
+ */
+export function jsonProgress(title: string, write: (line: string) => void, now = () => performance.now()): Progress {
+  const started = now();
+  const elapsed = () => Math.round(now() - started) / 1000;
+  write(JSON.stringify({ event: "start", title }));
+  return {
+    onProgress: (e) =>
+      write(
+        JSON.stringify({
+          event: "progress",
+          stage: e.stage,
+          ...(e.strategy === undefined ? {} : { strategy: e.strategy }),
+          message: e.message,
+          ...(e.done === undefined ? {} : { done: e.done }),
+          ...(e.total === undefined ? {} : { total: e.total }),
+          elapsed_seconds: elapsed(),
+        }),
+      ),
+    succeed: (message) => write(JSON.stringify({ event: "end", ok: true, message, elapsed_seconds: elapsed() })),
+    fail: () => write(JSON.stringify({ event: "end", ok: false, elapsed_seconds: elapsed() })),
   };
 }

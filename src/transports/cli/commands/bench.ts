@@ -5,7 +5,7 @@ import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { CancelledError, ValidationError } from "../../../errors.js";
 import { DEFAULTS } from "../../../config/defaults.js";
-import { sweepDecision, type EstimateInput } from "../../../services/sweep-estimate.js";
+import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
 import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
@@ -16,8 +16,7 @@ import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import type { ReportFormat } from "../../../services/reports.js";
 import { writeReport } from "./report.js";
-import { resolveCorpusArgs } from "../corpus-args.js";
-import { parseChunksJsonl, type ChunksImport } from "../../../strategies/imported-chunks.js";
+import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions {
   questions?: string;
@@ -155,6 +154,8 @@ async function loadChunks(spec: string): Promise<ChunksImport> {
   } catch (error) {
     throw new ValidationError(`chunks file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
+  // Loaded here, not at the top: it brings the tokenizer, which `bench --help` does not need.
+  const { parseChunksJsonl } = await import("../../../strategies/imported-chunks.js");
   return parseChunksJsonl(name, file, content);
 }
 
@@ -181,6 +182,7 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
       `estimated ~${estimate.seconds.toFixed(0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""} (${estimate.embeddingRate})\n` +
       `  ${estimate.variants.join(", ")}\n`,
   );
+  const { sweepDecision } = await import("../../../services/sweep-estimate.js");
   const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: process.stdin.isTTY === true });
   if (!decision.run) throw new ValidationError(decision.reason);
   if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {
@@ -245,6 +247,7 @@ export function registerBenchCommand(program: Command): void {
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
+        const { resolveCorpusArgs } = await import("../corpus-args.js");
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         if (skipped.length > 0 && !globals.quiet) {
           process.stderr.write(
@@ -259,7 +262,7 @@ export function registerBenchCommand(program: Command): void {
         };
         if (isSweep(options))
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
-        const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
+        const progress = await startProgress("benchmarking", globals);
         const experiment = await app
           .bench({
             ...target,

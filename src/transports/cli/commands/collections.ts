@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import type { CollectionRecord } from "../../../domain/types.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
-import { readDocumentFiles } from "../corpus-args.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 
@@ -25,9 +24,10 @@ async function addFiles(command: Command, name: string, paths: string[], create:
   const globals = command.optsWithGlobals<GlobalOptions>();
   await withChunkeval(command, async (app) => {
     if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
+    const { readDocumentFiles } = await import("../corpus-args.js"); // brings the parsers: not for --help
     const { uploads, skipped } = await readDocumentFiles(app, paths);
     if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
-    const progress = await startProgress("adding documents", { quiet: globals.quiet || globals.json });
+    const progress = await startProgress("adding documents", globals);
     const collection = await app.addToCollection(name, uploads, { create, onProgress: progress.onProgress }).catch((error) => {
       progress.fail();
       throw error;

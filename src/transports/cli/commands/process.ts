@@ -19,7 +19,7 @@ export function registerProcessCommand(program: Command): void {
       const documentId = await requireArgument(docArg, "doc", "Document id to process:");
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withChunkeval(command, async (app) => {
-        const progress = await startProgress(`processing ${documentId}`, { quiet: globals.quiet || globals.json });
+        const progress = await startProgress(`processing ${documentId}`, globals);
         const result = await app.process(documentId, options.strategies, { onProgress: progress.onProgress }).catch((error) => {
           progress.fail();
           throw error;

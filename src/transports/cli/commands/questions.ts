@@ -7,7 +7,6 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import { resolveCorpusArgs } from "../corpus-args.js";
 
 interface GenerateOptions {
   collection?: string;
@@ -64,8 +63,9 @@ export function registerQuestionsCommand(program: Command): void {
           : [await requireArgument(undefined, "doc", "Document id, file or folder to write questions for:")];
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withChunkeval(command, async (app) => {
+        const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
-        const progress = await startProgress("generating questions", { quiet: globals.quiet || globals.json });
+        const progress = await startProgress("generating questions", globals);
         const file = await app
           .generateQuestions({
             ...target,

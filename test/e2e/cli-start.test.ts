@@ -1,0 +1,66 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { buildProgram } from "../../src/transports/cli/program.js";
+import { BIN } from "../helpers/cli.js";
+
+const RECORDER = fileURLToPath(new URL("../helpers/record-imports.mjs", import.meta.url));
+
+/**
+ * What `--help`, `--version` and `config` must not load (README "Tests and measurements", bench:cli): the document parsers,
+ * the tokenizer's rank table, models, LanceDB, SQLite, the HTTP server, the core itself.
+ */
+const HEAVY_PACKAGES = [
+  ...["gpt-tokenizer", "mammoth", "word-extractor", "cfb", "htmlparser2", "marked", "pdfjs-dist", "@lancedb", "apache-arrow"],
+  ...["fastify", "@fastify", "better-sqlite3", "@energetic-ai", "openai", "nunjucks", "ora", "stemmer"],
+];
+const HEAVY = [
+  new RegExp(`/node_modules/(${HEAVY_PACKAGES.join("|")})/`),
+  /\/dist\/parsers\//,
+  /\/dist\/embedders\//,
+  /\/dist\/text\/bpe\.js$/,
+  /\/dist\/chunkeval\.js$/,
+];
+
+/** The module URLs the built CLI resolves while running `args`, with its exit code. */
+function loadedModules(args: string[], dataDir: string): { code: number | null; heavy: string[]; all: string[] } {
+  const record = join(dataDir, `imports-${args.join("_").replace(/[^a-z_-]/gi, "")}.txt`);
+  const r = spawnSync(process.execPath, ["--import", RECORDER, BIN, ...args], {
+    env: { ...process.env, CHUNKEVAL_RECORD_IMPORTS: record, CHUNKEVAL_DATA_DIR: join(dataDir, "data") },
+    encoding: "utf8",
+  });
+  const all = readFileSync(record, "utf8").split("\n").filter(Boolean);
+  return { code: r.status, heavy: [...new Set(all.filter((url) => HEAVY.some((h) => h.test(url))))], all };
+}
+
+/** Every command's path, e.g. ["bench"], ["collections", "add"]. */
+function commandPaths(command: Command, prefix: string[] = []): string[][] {
+  return command.commands.flatMap((c) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
+}
+
+test("--help, --version, config and every command's --help load no parser, tokenizer, model, store or server", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-start-"));
+  try {
+    const runs = [["--help"], ["--version"], ["config"], ["config", "--json"], ...commandPaths(buildProgram()).map((path) => [...path, "--help"])];
+    assert.ok(runs.length > 20, "the command tree was read");
+    for (const args of runs) {
+      const { code, heavy } = loadedModules(args, dir);
+      assert.equal(code, 0, `chunkeval ${args.join(" ")} exits 0`);
+      assert.deepEqual(heavy, [], `chunkeval ${args.join(" ")} loads only commander and the configuration`);
+    }
+    // The recorder sees what a real command loads: the check above can fail.
+    const real = loadedModules(["strategies", "--json"], dir);
+    assert.equal(real.code, 0);
+    assert.ok(
+      real.heavy.some((url) => url.includes("/gpt-tokenizer/")),
+      `strategies loads the tokenizer, and the recorder sees it: ${real.heavy.join(", ")}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

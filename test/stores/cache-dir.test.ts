@@ -1,0 +1,129 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createWorkspace } from "../helpers/workspace.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { CacheMaintenance, CACHE_FILE, EmbeddingCacheRepo, CompletionCacheRepo, openCacheDatabase } from "../../src/stores/sqlite/cache-repos.js";
+import { DATABASE_FILE, openDatabase } from "../../src/stores/sqlite/database.js";
+
+test("CI: a fresh data directory with a restored cache folder embeds nothing again", async () => {
+  const root = mkdtempSync(join(tmpdir(), "chunkeval-cache-ci-"));
+  const kept = join(root, "kept-cache");
+  const first = await createWorkspace({ cache_dir: kept });
+  try {
+    const doc = await first.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await first.app.process(doc.id, ["recursive", "fixed_size"]);
+    const computed = (await first.internals.context.embedder()).stats.computed;
+    assert.ok(computed > 0, "the first run embeds");
+    assert.ok(existsSync(join(kept, CACHE_FILE)), "the cache is its own file under cache_dir");
+    assert.ok(!existsSync(join(first.dir, "data", "cache")), "not under the data directory when cache_dir is set");
+  } finally {
+    await first.cleanup();
+  }
+  // The next job: the data directory is gone, the cache folder comes back (to another path, as a CI cache restore may).
+  const restored = join(root, "restored-cache");
+  cpSync(kept, restored, { recursive: true });
+  const second = await createWorkspace({ cache_dir: restored });
+  try {
+    const doc = await second.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await second.app.process(doc.id, ["recursive", "fixed_size"]);
+    const stats = (await second.internals.context.embedder()).stats;
+    assert.equal(stats.computed, 0, "nothing embedded again");
+    assert.ok(stats.cached > 0, "every vector came from the restored cache");
+  } finally {
+    await second.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test("a vector cached under another cache key (another model version, another endpoint) is not served", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-cache-key-"));
+  const db = openCacheDatabase(join(dir, CACHE_FILE));
+  try {
+    const cache = new EmbeddingCacheRepo(db);
+    cache.putMany({ key: "use 512 with model@0.2.0", name: "use" }, [["h1", Float32Array.of(1, 0)]]);
+    assert.deepEqual([...cache.getMany({ key: "use 512 with model@0.2.0", name: "use" }, ["h1"]).values()], [Float32Array.of(1, 0)]);
+    assert.equal(cache.getMany({ key: "use 512 with model@0.3.0", name: "use" }, ["h1"]).size, 0);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a data directory from before cache_dir keeps its cached work: the old tables' rows move to the cache file on first use", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    await ws.app.process(doc.id, ["recursive"]);
+    await ws.app.close();
+    // Move the cached vectors and a completion back into the main database's tables, as an older chunkeval left them.
+    const cachePath = join(ws.dir, "data", "cache", CACHE_FILE);
+    const main = openDatabase(join(ws.dir, "data", DATABASE_FILE));
+    main.exec(`ATTACH DATABASE '${cachePath}' AS c;
+      INSERT INTO embedding_cache (embedder, text_hash, vector) SELECT embedder, text_hash, vector FROM c.embeddings;
+      INSERT INTO completion_cache (model, prompt_hash, completion, prompt_tokens, completion_tokens) VALUES ('openai:m', 'p1', 'old reply', 3, 2);
+      DETACH DATABASE c;`);
+    const moved = (main.prepare("SELECT COUNT(*) AS n FROM embedding_cache").get() as { n: number }).n;
+    rmSync(join(ws.dir, "data", "cache"), { recursive: true });
+
+    const completions = new CompletionCacheRepo(openCacheDatabase(join(ws.dir, "legacy-check.sqlite")), main);
+    assert.deepEqual(completions.get({ key: "openai:m at somewhere", name: "openai:m" }, "p1"), {
+      completion: "old reply",
+      promptTokens: 3,
+      completionTokens: 2,
+    });
+    assert.equal((main.prepare("SELECT COUNT(*) AS n FROM completion_cache").get() as { n: number }).n, 0, "moved, not copied");
+    main.close();
+
+    const app = await ws.reopen();
+    await app.process(doc.id, ["recursive"]);
+    const stats = (await ws.internals.context.embedder()).stats;
+    assert.equal(stats.computed, 0, "the old table's vectors are used");
+    await app.close();
+    const cache = openCacheDatabase(cachePath);
+    assert.equal((cache.prepare("SELECT COUNT(*) AS n FROM embeddings").get() as { n: number }).n, moved, "every row moved into the cache file");
+    cache.close();
+    const after = openDatabase(join(ws.dir, "data", DATABASE_FILE));
+    assert.equal((after.prepare("SELECT COUNT(*) AS n FROM embedding_cache").get() as { n: number }).n, 0, "and out of the main database");
+    after.close();
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("prune: by age (last use), then the least recently used down to a size; clear by embedder", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-cache-prune-"));
+  const path = join(dir, CACHE_FILE);
+  const db = openCacheDatabase(path);
+  try {
+    const DAY = 86_400_000;
+    let now = 100 * DAY;
+    const cache = new EmbeddingCacheRepo(db, undefined, () => now);
+    const vector = new Float32Array(256); // 1 KB
+    const owner = { key: "hash v1", name: "hash" };
+    for (let day = 0; day < 10; day++) {
+      now = (60 + day) * DAY; // entry eN last used on day 60 + N
+      cache.putMany(owner, [[`e${day}`, vector]]);
+    }
+    cache.putMany({ key: "use v1", name: "use" }, [["u", vector]]);
+    now = 75 * DAY;
+    cache.getMany(owner, ["e0"]); // used again today: it is recent now
+    const maintenance = new CacheMaintenance(db, path);
+    const left = () => (db.prepare("SELECT text_hash FROM embeddings ORDER BY text_hash").all() as Array<{ text_hash: string }>).map((r) => r.text_hash);
+
+    assert.equal(maintenance.prune({ olderThanMs: 10 * DAY }, now), 4, "e1-e4 were last used over 10 days ago");
+    assert.deepEqual(left(), ["e0", "e5", "e6", "e7", "e8", "e9", "u"]);
+    const entryBytes = maintenance.groups().find((g) => g.name === "hash")!.bytes / 6;
+    assert.equal(maintenance.prune({ maxBytes: Math.floor(4.5 * entryBytes) }, now), 3, "the 3 least recently used go");
+    assert.deepEqual(left(), ["e0", "e8", "e9", "u"]);
+    assert.equal(maintenance.prune({ olderThanMs: 30 * DAY, maxBytes: 10 * 1024 ** 2 }, now), 0);
+    assert.equal(maintenance.clear({ embedder: "hash" }), 3);
+    assert.deepEqual(left(), ["u"]);
+    assert.ok(maintenance.fileBytes() > 0);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,75 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { jsonProgress, lineProgress } from "../../src/transports/cli/progress.js";
+
+/** A clock the test moves by hand, so throttling is checked without waiting. */
+function clock() {
+  let t = 0;
+  return { now: () => t, advance: (ms: number) => (t += ms) };
+}
+
+test("lines mode: a line when a stage starts and when a strategy ends; in between at most one per strategy every 5 s, with counts and an ETA", () => {
+  const lines: string[] = [];
+  const c = clock();
+  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000);
+  for (const strategy of ["recursive", "semantic"]) {
+    for (let i = 0; i < 100; i++) {
+      progress.onProgress({ stage: "answer", strategy, message: `question ${i + 1}/100`, done: i, total: 100 });
+      c.advance(100); // 10 s per strategy
+    }
+    progress.onProgress({ stage: "answer", strategy, message: "100 questions answered", done: 100, total: 100 });
+  }
+  progress.succeed("experiment exp_1");
+  assert.deepEqual(lines, [
+    "benchmarking",
+    "  answer recursive: question 1/100 (0/100, 0.0 s)",
+    "  answer recursive: question 51/100 (50/100, 5.0 s, ETA 5.0 s)",
+    "  answer recursive: 100 questions answered (100/100, 10.0 s)",
+    "  answer semantic: question 51/100 (50/100, 5.0 s, ETA 5.0 s)",
+    "  answer semantic: 100 questions answered (100/100, 10.0 s)",
+    "experiment exp_1 (20.0 s)",
+  ]);
+});
+
+test("lines mode: strategies under way side by side each get their line; an ended one stays quiet", () => {
+  const lines: string[] = [];
+  const c = clock();
+  const progress = lineProgress("processing", (l) => lines.push(l), c.now, 5000);
+  progress.onProgress({ stage: "index", strategy: "a", message: "chunking" });
+  progress.onProgress({ stage: "index", strategy: "b", message: "chunking" });
+  c.advance(6000);
+  progress.onProgress({ stage: "index", strategy: "a", message: "embedding 40 chunks" });
+  progress.onProgress({ stage: "index", strategy: "a", message: "40 chunks indexed", done: 40, total: 40 });
+  progress.onProgress({ stage: "index", strategy: "a", message: "again", done: 40, total: 40 });
+  progress.onProgress({ stage: "process", message: "a (1/2)", done: 1, total: 2 });
+  c.advance(2000);
+  progress.onProgress({ stage: "process", message: "b (2/2)", done: 2, total: 2 });
+  assert.deepEqual(lines, [
+    "processing",
+    "  index a: chunking",
+    "  index a: embedding 40 chunks",
+    "  index b: chunking",
+    "  index a: 40 chunks indexed (40/40, 6.0 s)",
+    "  process: a (1/2) (0.0 s, ETA 0.0 s)",
+    "  process: b (2/2) (2.0 s)",
+  ]);
+});
+
+test("json mode: one parseable object per event, start and end included", () => {
+  const lines: string[] = [];
+  const c = clock();
+  const progress = jsonProgress("benchmarking", (l) => lines.push(l), c.now);
+  progress.onProgress({ stage: "answer", strategy: "recursive", message: "question 1/2", done: 0, total: 2 });
+  c.advance(1500);
+  progress.onProgress({ stage: "bench", message: "done" });
+  progress.fail();
+  assert.deepEqual(
+    lines.map((l) => JSON.parse(l)),
+    [
+      { event: "start", title: "benchmarking" },
+      { event: "progress", stage: "answer", strategy: "recursive", message: "question 1/2", done: 0, total: 2, elapsed_seconds: 0 },
+      { event: "progress", stage: "bench", message: "done", elapsed_seconds: 1.5 },
+      { event: "end", ok: false, elapsed_seconds: 1.5 },
+    ],
+  );
+});
