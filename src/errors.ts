@@ -10,6 +10,8 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   notFound: 3,
+  /** A gate (`--fail-under`, `--fail-over`, `--fail-on-regression`, `--max-drop`) failed; the run itself succeeded and was stored. */
+  gateFailed: 4,
 } as const;
 
 export abstract class ChunkevalError extends Error {

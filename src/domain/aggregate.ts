@@ -1,6 +1,6 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS } from "./metric-catalogue.js";
-import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans } from "./metrics.js";
+import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 
 export interface AggregateOptions {
@@ -17,7 +17,11 @@ export interface AggregateOptions {
 
 type Scores = QualityMeans & { compositeScore: number | null };
 
-function scoresOf(results: QuestionResult[], options: AggregateOptions): Scores {
+/** How a set of question results is scored: the aggregate's options without the run's cost. */
+export type ScoringOptions = Omit<AggregateOptions, "costUsd">;
+
+/** The metric means and composite of a set of question results: what a strategy scored, and what a bootstrap resample recomputes. */
+export function scoresOf(results: ScoredQuestion[], options: ScoringOptions): Scores {
   const means = qualityMeans(results, options.hallucinationThreshold);
   for (const definition of METRICS) {
     if (definition.key in options.unmeasurable && definition.field in means) (means as Record<string, number | null>)[definition.field] = null;
@@ -87,31 +91,50 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
  * each bootstrap resample draws one set of question positions and scores both strategies on it,
  * so question difficulty, which both share, cancels out of the difference.
  */
-export function compareWithBest(results: Record<string, QuestionResult[]>, best: string, options: Omit<AggregateOptions, "costUsd">): StrategyComparison[] {
+export function compareWithBest(results: Record<string, QuestionResult[]>, best: string, options: ScoringOptions): StrategyComparison[] {
   const bestResults = results[best] ?? [];
-  const scoreOf = (list: QuestionResult[]) => scoresOf(list, { ...options, costUsd: 0 }).compositeScore;
+  const composite = (list: QuestionResult[]) => scoresOf(list, options).compositeScore;
   return Object.entries(results)
     .filter(([strategy]) => strategy !== best)
     .map(([strategy, other]) => {
       const n = Math.min(bestResults.length, other.length);
-      const bestScore = scoreOf(bestResults.slice(0, n));
-      const otherScore = scoreOf(other.slice(0, n));
-      const differences = bootstrap(n, (indices) => {
-        const a = scoreOf(indices.map((i) => bestResults[i]!));
-        const b = scoreOf(indices.map((i) => other[i]!));
-        return a === null || b === null ? null : a - b;
-      });
-      const interval = percentileInterval(differences);
-      return {
-        strategy,
-        metric: "composite_score" as const,
-        difference: bestScore === null || otherScore === null ? null : bestScore - otherScore,
-        confidenceInterval: interval,
-        pValue: bootstrapPValue(differences),
-        significant: n >= MIN_PAIRED_QUESTIONS && interval !== null && (interval[0] > 0 || interval[1] < 0),
-        questions: n,
-      };
+      return { strategy, metric: "composite_score" as const, ...pairedDifference(bestResults.slice(0, n), other.slice(0, n), composite) };
     });
+}
+
+/** A statistic's difference between two runs over the same questions, with its paired bootstrap interval. */
+export interface PairedDifference {
+  /** a minus b over all the questions. */
+  difference: number | null;
+  confidenceInterval: [number, number] | null;
+  pValue: number | null;
+  /** True when the interval excludes zero and at least MIN_PAIRED_QUESTIONS were paired. */
+  significant: boolean;
+  questions: number;
+}
+
+/**
+ * `statistic(a) - statistic(b)` where a[i] and b[i] are the same question: each bootstrap
+ * resample draws one set of question positions and computes the statistic on both sides, so
+ * question difficulty, which both share, cancels out of the difference.
+ */
+export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => number | null): PairedDifference {
+  const n = a.length;
+  const valueA = statistic(a);
+  const valueB = statistic(b);
+  const differences = bootstrap(n, (indices) => {
+    const x = statistic(indices.map((i) => a[i]!));
+    const y = statistic(indices.map((i) => b[i]!));
+    return x === null || y === null ? null : x - y;
+  });
+  const interval = percentileInterval(differences);
+  return {
+    difference: valueA === null || valueB === null ? null : valueA - valueB,
+    confidenceInterval: interval,
+    pValue: bootstrapPValue(differences),
+    significant: n >= MIN_PAIRED_QUESTIONS && interval !== null && (interval[0] > 0 || interval[1] < 0),
+    questions: n,
+  };
 }
 
 const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);

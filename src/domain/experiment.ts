@@ -157,6 +157,8 @@ export interface Experiment {
   /** The recommendation with its confidence, in words. */
   verdict: string;
   comparisons: StrategyComparison[];
+  /** Labels the run was given (`bench --tag sha=…`): git commit, branch, pull request; empty when none. */
+  tags: Record<string, string>;
 }
 
 export interface ExperimentRecord extends Experiment {

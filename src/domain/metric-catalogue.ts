@@ -163,6 +163,21 @@ export const METRICS: readonly MetricDefinition[] = [
   },
 ];
 
+/** The scorecard's columns (console and CI summary): metric keys from the catalogue, with the digits they are shown with. */
+export const SCORECARD_METRICS: ReadonlyArray<[string, number]> = [
+  ["composite_score", 2],
+  ["avg_context_relevance", 2],
+  ["avg_answer_similarity", 2],
+  ["avg_faithfulness", 2],
+  ["hallucination_rate", 3],
+  ["avg_recall", 3],
+  ["avg_iou", 3],
+  ["avg_retrieval_efficiency", 3],
+  ["hit_rate", 3],
+  ["mrr", 3],
+  ["avg_latency_seconds", 3],
+];
+
 export const METRIC_KEYS: readonly string[] = METRICS.map((m) => m.key);
 
 export function metricDefinition(key: string): MetricDefinition | undefined {

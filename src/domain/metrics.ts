@@ -183,8 +183,11 @@ export type QualityMeans = Pick<
   | "mrr"
 >;
 
+/** What scoring reads of a question's result (a baseline file keeps only this). */
+export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics">;
+
 /** Means over the questions that did not fail; a metric no question produced is null. */
-export function qualityMeans(results: QuestionResult[], hallucinationThreshold: number): QualityMeans {
+export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {
   const ok = results.filter((r) => r.error === null);
   const pick = (key: keyof QuestionResult["metrics"]) => ok.map((r) => r.metrics[key] ?? null);
   const judged = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);

@@ -53,6 +53,8 @@ export interface BenchInput extends RunOptions, CorpusTarget {
    * a strategy named after it, beside `strategies`.
    */
   chunks?: ChunksImport[];
+  /** Labels stored with the experiment (git commit, branch, pull request), shown in reports. */
+  tags?: Record<string, string>;
 }
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
@@ -519,6 +521,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     createdAt: nowTimestamp(),
     verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons),
     comparisons,
+    tags: input.tags ?? {},
   };
   const details: ExperimentDetails = {
     questionsSource: input.questionsSource,

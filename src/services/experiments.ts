@@ -27,20 +27,31 @@ export function experimentView(e: ExperimentRecord) {
   return { ...experiment, metrics: metricDefinitionsForExport() };
 }
 
-/** Change of every metric per strategy against a baseline experiment (strategies in both only). */
-export function compareWithBaseline(current: ExperimentRecord, baseline: ExperimentRecord): Record<string, Record<string, number | null>> {
+/**
+ * Change of every metric per strategy against a baseline's metric values (strategies in both
+ * only): a stored experiment's (`baselineMetrics`) or a baseline file's.
+ */
+export function compareWithBaseline(
+  current: ExperimentRecord,
+  baseline: Record<string, Record<string, number | null>>,
+): Record<string, Record<string, number | null>> {
   const out: Record<string, Record<string, number | null>> = {};
   for (const strategy of current.strategiesUsed) {
-    const before = baseline.aggregateMetrics[strategy];
+    const before = baseline[strategy];
     if (!before) continue;
     const now = current.aggregateMetrics[strategy]!;
     out[strategy] = Object.fromEntries(
       METRIC_KEYS.map((metric) => {
         const a = metricValue(now, metric);
-        const b = metricValue(before, metric);
+        const b = before[metric] ?? null;
         return [metric, a === null || b === null ? null : a - b];
       }),
     );
   }
   return out;
+}
+
+/** An experiment's metric values per strategy, keyed by metric: what compareWithBaseline compares with. */
+export function baselineMetrics(e: ExperimentRecord): Record<string, Record<string, number | null>> {
+  return Object.fromEntries(Object.entries(e.aggregateMetrics).map(([s, m]) => [s, Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue(m, k)]))]));
 }

@@ -4,7 +4,7 @@ import { pageSpans, type PageSpan } from "../domain/pages.js";
 import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportView } from "../reports/render.js";
 import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "./context.js";
-import { compareWithBaseline, experimentResults, experimentView, getExperiment } from "./experiments.js";
+import { baselineMetrics, compareWithBaseline, experimentResults, experimentView, getExperiment } from "./experiments.js";
 
 export const REPORT_FORMATS = ["html", "md", "json"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -14,6 +14,8 @@ export interface ReportOptions {
   view?: ReportView;
   /** An earlier experiment to show every metric's change against. */
   baselineId?: string;
+  /** Or a baseline already loaded (a baseline file): its name and the changes against it. */
+  baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
 }
 
 /** The page spans of every document an experiment searched that is still stored (for page labels in the drill-down). */
@@ -46,7 +48,11 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
   if (!REPORT_VIEWS.includes(view)) throw new ValidationError(`view must be one of ${REPORT_VIEWS.join(", ")}, got "${view}"`);
   const experiment = getExperiment(ctx, id);
   const results = experimentResults(ctx, id);
-  const baseline = options.baselineId ? { id: options.baselineId, deltas: compareWithBaseline(experiment, getExperiment(ctx, options.baselineId)) } : undefined;
+  const baseline =
+    options.baseline ??
+    (options.baselineId
+      ? { id: options.baselineId, deltas: compareWithBaseline(experiment, baselineMetrics(getExperiment(ctx, options.baselineId))) }
+      : undefined);
   const body =
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }

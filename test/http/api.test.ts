@@ -83,7 +83,7 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       dry_run: false,
     });
     assert.equal(bench.status, 201, bench.text);
-    // The spec's fields, plus the verdict with its comparisons, each metric's scale and direction, and the collection fields (null here).
+    // The spec's fields, plus the verdict with its comparisons, each metric's scale and direction, the collection fields (null here) and the tags.
     assert.deepEqual([bench.body.collection, bench.body.per_document], [null, null]);
     assert.deepEqual(Object.keys(bench.body).sort(), [
       "aggregate_metrics",
@@ -98,9 +98,11 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       "per_document",
       "questions_count",
       "strategies_used",
+      "tags",
       "total_latency_seconds",
       "verdict",
     ]);
+    assert.deepEqual(bench.body.tags, {}, "the CLI's bench --tag labels; none through the API");
     assert.equal(bench.body.questions_count, 28);
     assert.match(bench.body.verdict, /^recursive was the only strategy benchmarked/);
     assert.deepEqual(bench.body.metrics.avg_faithfulness.scale, "0-10");

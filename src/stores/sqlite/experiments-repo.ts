@@ -25,7 +25,7 @@ export class ExperimentsRepo {
           e.estimatedCostUsd,
           JSON.stringify(e.details),
           e.createdAt,
-          JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons, collection: e.collection, perDocument: e.perDocument }),
+          JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons, collection: e.collection, perDocument: e.perDocument, tags: e.tags }),
         );
       for (const [strategy, list] of Object.entries(results)) list.forEach((r, i) => put.run(e.experimentId, strategy, i, JSON.stringify(r)));
     })();
@@ -35,7 +35,7 @@ export class ExperimentsRepo {
     const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as ExperimentRow | undefined;
     if (!r) return null;
     const verdict = r.verdict_json
-      ? (JSON.parse(r.verdict_json) as Pick<ExperimentRecord, "verdict" | "comparisons" | "collection" | "perDocument">)
+      ? (JSON.parse(r.verdict_json) as Pick<ExperimentRecord, "verdict" | "comparisons" | "collection" | "perDocument" | "tags">)
       : { verdict: "not measured: the experiment was recorded before chunkeval measured confidence", comparisons: [] };
     return {
       experimentId: r.id,
@@ -48,9 +48,10 @@ export class ExperimentsRepo {
       estimatedCostUsd: r.estimated_cost_usd,
       createdAt: r.created_at,
       details: JSON.parse(r.details_json),
-      // The verdict column also holds the collection figures (absent in rows from before collections).
+      // The verdict column also holds the collection figures and the tags (absent in rows from before them).
       collection: null,
       perDocument: null,
+      tags: {},
       ...verdict,
     };
   }

@@ -3,13 +3,14 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
-import { CancelledError, ValidationError } from "../../../errors.js";
+import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { METRICS, metricDefinition, metricValue } from "../../../domain/metric-catalogue.js";
-import { compareWithBaseline, experimentView } from "../../../services/experiments.js";
+import { METRICS, metricDefinition, metricValue, SCORECARD_METRICS } from "../../../domain/metric-catalogue.js";
+import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
+import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
@@ -18,7 +19,7 @@ import type { ReportFormat } from "../../../services/reports.js";
 import { writeReport } from "./report.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 
-interface BenchOptions {
+interface BenchOptions extends CiOptions {
   questions?: string;
   collection?: string;
   strategies?: string;
@@ -31,28 +32,12 @@ interface BenchOptions {
   view: "managerial" | "technical";
   failUnder: string[];
   failOver: string[];
-  baseline?: string;
   maxErrors?: number;
   judge?: string;
   chunks: string[];
 }
 
-/** The scorecard's columns: metric keys from the catalogue, with the digits they are shown with. */
-const SCORECARD: Array<[string, number]> = [
-  ["composite_score", 2],
-  ["avg_context_relevance", 2],
-  ["avg_answer_similarity", 2],
-  ["avg_faithfulness", 2],
-  ["hallucination_rate", 3],
-  ["avg_recall", 3],
-  ["avg_iou", 3],
-  ["avg_retrieval_efficiency", 3],
-  ["hit_rate", 3],
-  ["mrr", 3],
-  ["avg_latency_seconds", 3],
-];
-
-function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareWithBaseline>): void {
+function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<string, number | null>>): void {
   const cell = (s: string, metric: string, digits: number) => {
     const m = e.aggregateMetrics[s]!;
     const v = metricValue(m, metric);
@@ -69,10 +54,10 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
     return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
   printTable(
-    ["strategy", ...SCORECARD.map(([key]) => header(key)), "failed"],
+    ["strategy", ...SCORECARD_METRICS.map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
       s === e.bestStrategy ? `${s} *` : s,
-      ...SCORECARD.map(([key, digits]) => cell(s, key, digits)),
+      ...SCORECARD_METRICS.map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
     ]),
   );
@@ -210,17 +195,36 @@ export function registerBenchCommand(program: Command): void {
     .option("--view <view>", "report view: managerial or technical", "managerial")
     .option(
       "--fail-under <metric=value>",
-      "exit 1 when the best strategy's higher-is-better metric is below value (repeatable)",
+      "exit 4 when the best strategy's higher-is-better metric is below value (repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
     .option(
       "--fail-over <metric=value>",
-      "exit 1 when the best strategy's lower-is-better metric is above value (repeatable)",
+      "exit 4 when the best strategy's lower-is-better metric is above value (repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
-    .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
+    .option("--baseline <file_or_id>", "a baseline file (--save-baseline) or an earlier experiment id: show each metric's change against it")
+    .option(
+      "--fail-on-regression [metrics]",
+      "exit 4 when a metric dropped significantly (paired bootstrap, 95 %) against --baseline: default composite_score; METRIC@STRATEGY names a strategy",
+    )
+    .option(
+      "--max-drop <metric=v>",
+      "exit 4 when a metric dropped against --baseline by more than v (rose, if lower is better); METRIC@STRATEGY=v for a named strategy (repeatable)",
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
+    .option("--save-baseline <file>", "write this run as a baseline file to commit (per-question scores, questions' hash, configuration, version)")
+    .option("--junit <file>", "write JUnit XML: a test case per strategy and per gate, with the figures in failure messages")
+    .option("--summary <file>", "write a Markdown summary (verdict, scorecard, gates, changes against the baseline, report links) for $GITHUB_STEP_SUMMARY")
+    .option(
+      "--tag <key=value>",
+      "a label stored with the experiment and shown in reports and summaries (repeatable: sha, branch, pr)",
+      (v: string, all: string[]) => [...all, v],
+      [],
+    )
     .option("--max-errors <n>", "stop after this many failed questions", parseInteger("--max-errors"))
     .option("--judge <spec>", "embedding | openai:<model> (env CHUNKEVAL_JUDGE)")
     .option(
@@ -234,7 +238,8 @@ export function registerBenchCommand(program: Command): void {
       "after",
       `\n${VARIANT_HELP}\n\nMetrics (scale, direction):\n` +
         `${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
-        `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.`,
+        `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.\n` +
+        `--fail-on-regression and --max-drop take the quality metrics (not latency or cost). A failed gate exits 4: the run succeeded and was stored.`,
     )
     .action(async (targetArgs: string[], options: BenchOptions, command: Command) => {
       const targets =
@@ -242,11 +247,12 @@ export function registerBenchCommand(program: Command): void {
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
+      const ci = planCi(options);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
-        const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
+        const baseline = options.baseline ? await loadBaseline(app, options.baseline) : undefined;
         const { resolveCorpusArgs } = await import("../corpus-args.js");
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         if (skipped.length > 0 && !globals.quiet) {
@@ -273,6 +279,7 @@ export function registerBenchCommand(program: Command): void {
             dryRun: options.dryRun,
             maxErrors: options.maxErrors,
             judge: options.judge,
+            tags: ci.tags,
             onProgress: progress.onProgress,
           })
           .catch((error) => {
@@ -280,13 +287,33 @@ export function registerBenchCommand(program: Command): void {
             throw error;
           });
         progress.succeed(`experiment ${experiment.experimentId}`);
-        const deltas = baseline ? compareWithBaseline(experiment, baseline) : undefined;
-        if (globals.json) printJson({ ...experimentView(experiment), ...(deltas ? { baselineDeltas: deltas } : {}) });
-        else printScorecard(experiment, deltas);
+        const run = compareRun(app, experiment, baseline);
+        const deltas = run.baseline?.deltas;
         if (options.out) {
           const format: ReportFormat = options.out.endsWith(".md") ? "md" : options.out.endsWith(".json") ? "json" : "html";
-          await writeReport(app, experiment.experimentId, { format, view: options.view, out: options.out, baselineId: options.baseline });
-          if (!globals.json) printLine(`report: ${options.out}`);
+          await writeReport(app, experiment.experimentId, {
+            format,
+            view: options.view,
+            out: options.out,
+            baseline: run.baseline && { id: run.baseline.source, deltas: run.baseline.deltas },
+          });
+        }
+        const outcomes = await finishCi(experiment, run, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
+        if (globals.json) {
+          printJson({
+            ...experimentView(experiment),
+            ...(run.baseline ? { baselineDeltas: run.baseline.deltas, baselineNotes: run.baseline.notes } : {}),
+            ...(outcomes.length > 0 ? { gates: outcomes } : {}),
+          });
+        } else {
+          printScorecard(experiment, deltas);
+          for (const note of run.baseline?.notes ?? []) printLine(`baseline: ${note}`);
+          // Floors come first and print as before; the comparisons with the baseline follow.
+          for (const o of outcomes.slice(gates.length).filter((g) => g.passed)) {
+            printLine(`gate passed: ${o.gate}: ${o.detail}`);
+            for (const note of o.notes) printLine(`  note: ${note}`);
+          }
+          if (options.out) printLine(`report: ${options.out}`);
         }
         const missed = missedGates(experiment, gates);
         for (const g of missed) {
@@ -295,7 +322,11 @@ export function registerBenchCommand(program: Command): void {
           const found = g.actual === null ? `n/a (${reason})` : `${g.actual.toFixed(4)}, ${bound} the bound`;
           process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}\n`);
         }
-        if (missed.length > 0) process.exitCode = 1;
+        for (const o of outcomes.slice(gates.length).filter((g) => !g.passed)) {
+          process.stderr.write(`chunkeval: ${o.gate} failed: ${o.detail}\n`);
+          for (const note of o.notes) process.stderr.write(`chunkeval:   note: ${note}\n`);
+        }
+        if (outcomes.some((o) => !o.passed)) process.exitCode = ExitCode.gateFailed;
         // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
         const metrics = Object.values(experiment.aggregateMetrics);
         if (metrics.every((m) => m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions)) {

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
 import type { ReportView } from "../../../reports/render.js";
-import type { ReportFormat } from "../../../services/reports.js";
+import type { ReportFormat, ReportOptions } from "../../../services/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
@@ -13,7 +13,7 @@ import { toWire } from "../../serialize.js";
 export async function writeReport(
   app: Chunkeval,
   id: string,
-  options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string },
+  options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"] },
 ): Promise<string> {
   const { body } = app.renderReport(id, options);
   const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";

@@ -1,0 +1,68 @@
+import type { ExperimentRecord } from "../domain/experiment.js";
+import type { GateOutcome } from "../domain/gate-outcome.js";
+import { metricDefinition, metricValue, SCORECARD_METRICS } from "../domain/metric-catalogue.js";
+
+export interface CiSummaryInput {
+  experiment: ExperimentRecord;
+  outcomes: GateOutcome[];
+  /** The baseline's name (file or experiment id) and each metric's change against it, per strategy. */
+  baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[] };
+  /** The reports written, with where a reader finds them (a CI artifact link, or the file name). */
+  reports: Array<{ label: string; href: string | null }>;
+}
+
+/** A table cell: pipes and line breaks would break the row, `<` would be read as HTML. */
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/\r?\n/g, " ");
+const code = (text: string) => "`" + text.replace(/`/g, "'") + "`";
+
+/**
+ * A Markdown summary of a benchmark for `$GITHUB_STEP_SUMMARY` or a pull-request comment: the
+ * verdict on the gates, the scorecard with changes against the baseline, every gate with its
+ * figures, what differs from the baseline, and links to the reports.
+ */
+export function renderCiSummary(input: CiSummaryInput): string {
+  const e = input.experiment;
+  const failed = input.outcomes.filter((o) => !o.passed);
+  const lines: string[] = [];
+  const headline =
+    input.outcomes.length === 0
+      ? "ℹ️ chunkeval: benchmark ran, no gates were set"
+      : failed.length > 0
+        ? `❌ chunkeval: ${failed.length} of ${input.outcomes.length} gates failed`
+        : `✅ chunkeval: all ${input.outcomes.length} gates passed`;
+  lines.push(`## ${headline}`, "", `**Verdict:** ${cell(e.verdict)}`, "");
+  const tags = Object.entries(e.tags).map(([k, v]) => code(`${k}=${v}`));
+  const strategies = `${e.strategiesUsed.length} ${e.strategiesUsed.length === 1 ? "strategy" : "strategies"}`;
+  lines.push(
+    `Experiment ${code(e.experimentId)} · ${strategies} × ${e.questionsCount} questions · ${cell(e.details.embedder)} embedder` +
+      (tags.length > 0 ? ` · tags: ${tags.join(" ")}` : ""),
+    "",
+  );
+  const columns = SCORECARD_METRICS.filter(([key]) => e.strategiesUsed.some((s) => metricValue(e.aggregateMetrics[s]!, key) !== null));
+  const header = (key: string) => {
+    const d = metricDefinition(key)!;
+    return `${d.label} (${d.scale} ${d.direction === "higher" ? "↑" : "↓"})`;
+  };
+  lines.push(`| strategy | ${columns.map(([key]) => header(key)).join(" | ")} | failed |`, `|---|${columns.map(() => "---|").join("")}---|`);
+  for (const s of e.strategiesUsed) {
+    const m = e.aggregateMetrics[s]!;
+    const values = columns.map(([key, digits]) => {
+      const v = metricValue(m, key);
+      const d = input.baseline?.deltas[s]?.[key];
+      return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`);
+    });
+    lines.push(`| ${cell(s)}${s === e.bestStrategy ? " ★" : ""} | ${values.join(" | ")} | ${m.failedQuestions}/${m.totalQuestions} |`);
+  }
+  const against = input.baseline ? `; changes in brackets against the baseline ${code(input.baseline.source)}` : "";
+  lines.push("", `★ best strategy; ↑ higher is better, ↓ lower is better${against}.`, "");
+  if (input.outcomes.length > 0) {
+    lines.push("### Gates", "", "| result | gate | strategy | figures |", "|---|---|---|---|");
+    for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);
+    lines.push("");
+  }
+  const notes = [...new Set([...(input.baseline?.notes ?? []), ...input.outcomes.flatMap((o) => o.notes)])];
+  if (notes.length > 0) lines.push("### Not like for like with the baseline", "", ...notes.map((n) => `- ${cell(n)}`), "");
+  if (input.reports.length > 0)
+    lines.push("### Reports", "", ...input.reports.map((r) => (r.href ? `- [${cell(r.label)}](${r.href})` : `- ${code(r.label)}`)), "");
+  return lines.join("\n");
+}

@@ -1,0 +1,117 @@
+import { writeFile } from "node:fs/promises";
+import { relative } from "node:path";
+import type { Chunkeval } from "../../chunkeval.js";
+import type { ExperimentRecord } from "../../domain/experiment.js";
+import type { GateOutcome } from "../../domain/gate-outcome.js";
+import { ValidationError } from "../../errors.js";
+import { renderCiSummary } from "../../reports/ci-summary.js";
+import { renderJunit } from "../../reports/junit.js";
+import { baselineFromExperiment, isBaselineFile, readBaselineFile, runDifferences, saveBaselineFile, type Baseline } from "../../services/baseline.js";
+import { compareWithBaseline } from "../../services/experiments.js";
+import {
+  floorOutcomes,
+  parseMaxDrop,
+  parseRegressionTargets,
+  regressionOutcomes,
+  type Gate,
+  type MaxDrop,
+  type RegressionTarget,
+} from "../../services/gates.js";
+
+/** The bench options a CI job uses: gates, a baseline, files for CI systems, tags. */
+export interface CiOptions {
+  baseline?: string;
+  failOnRegression?: string | true;
+  maxDrop: string[];
+  saveBaseline?: string;
+  junit?: string;
+  summary?: string;
+  tag: string[];
+}
+
+export interface CiPlan {
+  regression: RegressionTarget[];
+  drops: MaxDrop[];
+  tags: Record<string, string>;
+}
+
+const TAG_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** `--tag key=value` (repeatable): a key of letters, digits, `_`, `.` or `-`, and any value, which may be empty (`pr=` on a push build). */
+export function parseTags(raw: string[]): Record<string, string> {
+  const tags: Record<string, string> = {};
+  for (const item of raw) {
+    const equals = item.indexOf("=");
+    const key = equals < 0 ? "" : item.slice(0, equals);
+    if (!TAG_KEY.test(key)) throw new ValidationError(`--tag takes key=value with a key of letters, digits, _ . or - (at most 64); got "${item}"`);
+    if (key in tags) throw new ValidationError(`--tag ${key} is given twice`);
+    tags[key] = item.slice(equals + 1);
+  }
+  return tags;
+}
+
+/** Checks the CI options before anything runs: every mistake is a usage error (exit 2) naming the option. */
+export function planCi(options: CiOptions): CiPlan {
+  const regression = options.failOnRegression === undefined ? [] : parseRegressionTargets(options.failOnRegression);
+  const drops = options.maxDrop.map(parseMaxDrop);
+  if ((regression.length > 0 || drops.length > 0) && !options.baseline) {
+    throw new ValidationError(`${regression.length > 0 ? "--fail-on-regression" : "--max-drop"} compares with a baseline: add --baseline FILE_OR_ID`);
+  }
+  return { regression, drops, tags: parseTags(options.tag) };
+}
+
+/** `--baseline FILE_OR_ID`: a baseline file (ends in .json, or exists), otherwise a stored experiment. */
+export async function loadBaseline(app: Chunkeval, spec: string): Promise<Baseline> {
+  if (isBaselineFile(spec)) return readBaselineFile(spec);
+  return baselineFromExperiment(app.getExperiment(spec), app.experimentResults(spec));
+}
+
+/** Where a reader of the summary finds a report: the CI job's artifacts when the job says where they are, else the file name. */
+function artifactLink(file: string): string | null {
+  const env = process.env;
+  if (env.CI_JOB_URL) return `${env.CI_JOB_URL}/artifacts/file/${relative(process.cwd(), file).split("\\").join("/")}`;
+  if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
+    return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}#artifacts`;
+  return null;
+}
+
+/** This run in the baseline's form, and against the baseline: each metric's change and what is not like for like. */
+export interface RunComparison {
+  current: Baseline;
+  baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[]; loaded: Baseline };
+}
+
+export function compareRun(app: Chunkeval, experiment: ExperimentRecord, baseline: Baseline | undefined): RunComparison {
+  const current = baselineFromExperiment(experiment, app.experimentResults(experiment.experimentId));
+  if (!baseline) return { current };
+  const metrics = Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics]));
+  return {
+    current,
+    baseline: { source: baseline.source, deltas: compareWithBaseline(experiment, metrics), notes: runDifferences(current, baseline), loaded: baseline },
+  };
+}
+
+/**
+ * After the run: checks every gate, writes the JUnit XML, the Markdown summary and the baseline
+ * file asked for, and returns the outcomes (the caller sets the exit code).
+ */
+export async function finishCi(
+  experiment: ExperimentRecord,
+  run: RunComparison,
+  plan: CiPlan,
+  floors: Gate[],
+  options: CiOptions & { reports: string[] },
+): Promise<GateOutcome[]> {
+  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
+  const outcomes = [
+    ...floorOutcomes(experiment, floors),
+    ...(run.baseline ? regressionOutcomes(experiment, run.current, run.baseline.loaded, plan.regression, plan.drops, scoring) : []),
+  ];
+  if (options.junit) await writeFile(options.junit, renderJunit({ experiment, outcomes }));
+  if (options.summary) {
+    const reports = options.reports.map((file) => ({ label: file, href: artifactLink(file) }));
+    await writeFile(options.summary, renderCiSummary({ experiment, outcomes, reports, baseline: run.baseline }));
+  }
+  if (options.saveBaseline) await saveBaselineFile(options.saveBaseline, run.current);
+  return outcomes;
+}
