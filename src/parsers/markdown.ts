@@ -3,7 +3,7 @@ import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import { htmlBlocks } from "./html.js";
 import type { ParseLimits } from "./limits.js";
-import { decodeUtf8, extensionOf, isUtf8Text } from "./text-family.js";
+import { decodeUtf8, extensionOf, isUtf8Text, singleSpacedSource } from "./text-family.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
 const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
@@ -15,6 +15,15 @@ const MARKDOWN_EXTENSIONS = [".md", ".markdown"];
 const MAX_EMPHASIS_RUN = 4096;
 
 type HtmlLimits = Pick<ParseLimits, "maxHtmlElements" | "maxHtmlDepth">;
+
+/** What the walk over the tokens needs besides them. */
+interface Walk {
+  filename: string;
+  /** For the HTML reader (inline markup, HTML blocks). */
+  limits: HtmlLimits;
+  /** Whether marked read a single-spaced source without tabs, unchanged: see {@link inlineDraft}. */
+  singleSpaced: boolean;
+}
 
 // includes() is a native character search; a regex replace scans as much to replace nothing.
 const escapeText = (text: string) => (text.includes("<") ? text.replace(/</g, "&lt;") : text);
@@ -50,46 +59,73 @@ function inlineHtml(tokens: Token[] | undefined): string {
   return out;
 }
 
-function plainText(tokens: Token[] | undefined, filename: string, limits: HtmlLimits): string {
+function plainText(tokens: Token[] | undefined, walk: Walk): string {
   const html = inlineHtml(tokens);
   if (!html.includes("<") && !html.includes("&")) return html;
-  return htmlBlocks(`<p>${html}</p>`, filename, limits)
+  return htmlBlocks(`<p>${html}</p>`, walk.filename, walk.limits)
     .map((b) => b.text)
     .join(" ");
 }
 
+/**
+ * A block of inline tokens, as a {@link SingleLineDraft} when it is known to be a single line
+ * already, so that assembleDocument skips the two white-space scans of its text (most of a
+ * Markdown file's text is such blocks: a heading, a paragraph or a list item of plain words).
+ * That is known without a scan when the source is single-spaced and without tabs (see
+ * singleSpacedSource) and the block is one text token whose text is its markup (no character
+ * reference decoded, no "<" or "&" for the HTML reader): the token is then a piece of a block's
+ * text, which marked cuts from the source's lines, changing only their starts (quote markers,
+ * list indentation), so it holds no white space but single spaces and line feeds. Without a line
+ * feed, and without a space at either end, it is a single line.
+ */
+function inlineDraft(kind: BlockDraft["kind"], level: number, tokens: Token[] | undefined, walk: Walk): BlockDraft {
+  const text = plainText(tokens, walk);
+  const only = tokens?.length === 1 ? tokens[0]! : undefined;
+  const sourceSlice =
+    walk.singleSpaced &&
+    only?.type === "text" &&
+    !(only as Tokens.Text).tokens?.length &&
+    only.text === only.raw &&
+    !only.text.includes("<") &&
+    !only.text.includes("&") &&
+    text === only.text; // as plainText returns it without markup
+  return sourceSlice && text.length > 0 && text.charCodeAt(0) !== 0x20 && text.charCodeAt(text.length - 1) !== 0x20 && !text.includes("\n")
+    ? new SingleLineDraft(kind, level, text)
+    : { kind, level, text };
+}
+
 /** Blocks of a token list (the document, a blockquote, a list item's content). */
-function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], filename: string, limits: HtmlLimits): void {
+function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], walk: Walk): void {
   for (const token of tokens) {
     switch (token.type) {
       case "heading":
-        out.push({ kind: "heading", level: Math.min(6, Math.max(1, (token as Tokens.Heading).depth)), text: plainText(token.tokens, filename, limits) });
+        out.push(inlineDraft("heading", Math.min(6, Math.max(1, (token as Tokens.Heading).depth)), token.tokens, walk));
         break;
       case "paragraph":
-        out.push({ kind: "paragraph", level: 0, text: plainText(token.tokens, filename, limits) });
+        out.push(inlineDraft("paragraph", 0, token.tokens, walk));
         break;
       case "text": // a list item's own text (tight lists)
-        out.push({ kind: listLevel > 0 ? "list_item" : "paragraph", level: listLevel, text: plainText(token.tokens ?? [token], filename, limits) });
+        out.push(inlineDraft(listLevel > 0 ? "list_item" : "paragraph", listLevel, token.tokens ?? [token], walk));
         break;
       case "code":
         out.push({ kind: "paragraph", level: 0, text: (token as Tokens.Code).text });
         break;
       case "blockquote":
-        tokenBlocks((token as Tokens.Blockquote).tokens, listLevel, out, filename, limits);
+        tokenBlocks((token as Tokens.Blockquote).tokens, listLevel, out, walk);
         break;
       case "list":
-        for (const item of (token as Tokens.List).items) listItemBlocks(item, listLevel + 1, out, filename, limits);
+        for (const item of (token as Tokens.List).items) listItemBlocks(item, listLevel + 1, out, walk);
         break;
       case "table": {
         const table = token as Tokens.Table;
         for (const row of [table.header, ...table.rows]) {
-          const cells = row.map((c) => collapseWhitespace(plainText(c.tokens, filename, limits))).filter((c) => c.length > 0);
+          const cells = row.map((c) => collapseWhitespace(plainText(c.tokens, walk))).filter((c) => c.length > 0);
           if (cells.length > 0) out.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
         }
         break;
       }
       case "html":
-        out.push(...htmlBlocks((token as Tokens.HTML).text, filename, limits));
+        out.push(...htmlBlocks((token as Tokens.HTML).text, walk.filename, walk.limits));
         break;
       default: // space, hr, def (link definitions): no text
         break;
@@ -98,23 +134,23 @@ function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], file
 }
 
 /** A list item: its own text as a list_item at its depth, then what it holds (nested lists one deeper). */
-function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[], filename: string, limits: HtmlLimits): void {
-  const own: BlockDraft = { kind: "list_item", level, text: "" };
-  out.push(own);
+function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[], walk: Walk): void {
+  let own: BlockDraft = { kind: "list_item", level, text: "" };
   const rest: Token[] = [];
   for (const t of item.tokens) {
     // The item's first text or paragraph is its own text; what follows (nested lists, more paragraphs) comes after it.
-    if (!own.text && rest.length === 0 && (t.type === "text" || t.type === "paragraph")) own.text = plainText(t.tokens ?? [t], filename, limits);
+    if (!own.text && rest.length === 0 && (t.type === "text" || t.type === "paragraph")) own = inlineDraft("list_item", level, t.tokens ?? [t], walk);
     else if (t.type !== "checkbox") rest.push(t);
   }
-  tokenBlocks(rest, level, out, filename, limits);
+  out.push(own);
+  tokenBlocks(rest, level, out, walk);
 }
 
 /**
  * Checks, before marked reads the text, what its lexer cannot bound: quote and list nesting (it
  * recurses per level, and a list nested 2,000 deep exhausted a 512 MB heap) against
  * `max_html_depth`, and table cells ("|") against `max_html_elements` (100,000 columns over 20
- * rows did too). Both are counted per line in one pass; a refusal names the setting.
+ * rows did too). A refusal names the setting.
  */
 function checkMarkdownShape(text: string, filename: string, limits: HtmlLimits): void {
   let pipes = 0;
@@ -123,18 +159,33 @@ function checkMarkdownShape(text: string, filename: string, limits: HtmlLimits):
       throw new DocumentLimitError(`${filename}: the Markdown has more than max_html_elements (${limits.maxHtmlElements}) table cells`);
     }
   }
-  const nesting = /^([ \t>]*)(?:([-*+]|\d{1,9}[.)])[ \t])?/gm;
-  let m: RegExpExecArray | null;
-  while ((m = nesting.exec(text)) !== null) {
-    const prefix = m[1]!;
-    const quotes = prefix.split(">").length - 1;
-    const indent = prefix.slice(prefix.lastIndexOf(">") + 1).replace(/\t/g, "    ").length;
-    const depth = quotes + (m[2] ? Math.floor(indent / 2) + 1 : 0);
-    if (depth > limits.maxHtmlDepth) {
+  // A line's depth is its quotes (">") plus, for a list item, one level per two columns of indent
+  // (a tab is four) and one: at most twice its prefix of spaces, tabs and ">" plus one. Only a
+  // line whose prefix is at least half the limit long can exceed it, so only lines that start
+  // with one of those characters are looked at, and only long prefixes are measured.
+  const deep = new RegExp(`^([ \t>]{${Math.floor(limits.maxHtmlDepth / 2)},})(?:([-*+]|\d{1,9}[.)])[ \t])?`, "my");
+  const checkLine = (at: number) => {
+    const c = text.charCodeAt(at);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x3e) return;
+    deep.lastIndex = at;
+    const m = deep.exec(text);
+    if (m && depthOf(m[1]!, m[2] !== undefined) > limits.maxHtmlDepth) {
       throw new DocumentLimitError(`${filename}: the Markdown nests quotes or lists deeper than max_html_depth (${limits.maxHtmlDepth})`);
     }
-    if (m[0].length === 0) nesting.lastIndex++;
+  };
+  checkLine(0);
+  // Lines start after a line feed (decoding left no carriage return) and, as a multiline ^ sees them, after U+2028 and U+2029.
+  for (const separator of LINE_SEPARATORS) {
+    for (let at = text.indexOf(separator); at !== -1; at = text.indexOf(separator, at + 1)) checkLine(at + 1);
   }
+}
+const LINE_SEPARATORS = ["\n", "\u2028", "\u2029"];
+
+/** The nesting depth of a line whose prefix of spaces, tabs and ">" is `prefix`, followed or not by a list marker. */
+function depthOf(prefix: string, listItem: boolean): number {
+  const quotes = prefix.split(">").length - 1;
+  const indent = prefix.slice(prefix.lastIndexOf(">") + 1).replace(/\t/g, "    ").length;
+  return quotes + (listItem ? Math.floor(indent / 2) + 1 : 0);
 }
 
 /**
@@ -147,17 +198,22 @@ function withoutFrontMatter(text: string): string {
   return m && m[0].length <= 64 * 1024 ? text.slice(m[0].length) : text;
 }
 
-/** marked's lexing (block tokens, then each inline run), with runs past MAX_EMPHASIS_RUN lexed without emphasis. */
-function lexMarkdown(text: string): Token[] {
+/**
+ * marked's lexing (block tokens, then each inline run), with runs past MAX_EMPHASIS_RUN lexed
+ * without emphasis; `edited` when there was such a run (its tokens are not pieces of the source).
+ */
+function lexMarkdown(text: string): { tokens: Token[]; edited: boolean } {
   const lexer = new Lexer({ gfm: true });
   const tokens = lexer.blockTokens(text, lexer.tokens);
+  let edited = false;
   for (const run of lexer.inlineQueue) {
     lexer.state.inRawBlock = false;
-    const src = run.src.length > MAX_EMPHASIS_RUN ? run.src.replace(/[*~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g, "") : run.src;
-    lexer.inlineTokens(src, run.tokens);
+    const long = run.src.length > MAX_EMPHASIS_RUN;
+    edited ||= long;
+    lexer.inlineTokens(long ? run.src.replace(/[*~]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g, "") : run.src, run.tokens);
   }
   lexer.inlineQueue = [];
-  return tokens;
+  return { tokens, edited };
 }
 
 /** Markdown (.md, .markdown): UTF-8 text whose name says it is Markdown, read with marked's lexer. */
@@ -170,16 +226,18 @@ export const markdownFormat: DocumentFormat = {
   async parse(bytes, filename, limits) {
     const text = withoutFrontMatter(decodeUtf8(bytes));
     checkMarkdownShape(text, filename, limits);
-    let tokens: Token[];
+    let lexed: ReturnType<typeof lexMarkdown>;
     try {
-      tokens = lexMarkdown(text);
+      lexed = lexMarkdown(text);
     } catch (error) {
       // marked recurses per nesting level: a hostile nesting of quotes or lists can exhaust the stack.
       unusable(filename, `the Markdown cannot be read (${conciseReason(error)})`, error);
     }
     const blocks: BlockDraft[] = [];
     try {
-      tokenBlocks(tokens, 0, blocks, filename, limits);
+      // A tab is the one white space besides single spaces and line feeds that marked turns into others (spaces, to the next tab stop).
+      const singleSpaced = !lexed.edited && singleSpacedSource(bytes) && bytes.indexOf(0x09) === -1;
+      tokenBlocks(lexed.tokens, 0, blocks, { filename, limits, singleSpaced });
     } catch (error) {
       if (error instanceof DocumentLimitError) throw error;
       unusable(filename, `the Markdown cannot be read (${conciseReason(error)})`, error);

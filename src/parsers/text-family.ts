@@ -16,13 +16,38 @@ const IS_CONTROL = Uint8Array.from({ length: 256 }, (_, b) => ((b < 0x20 && b !=
  * no binary signature is refused as "not UTF-8 text?".
  */
 export function isUtf8Text(bytes: Buffer): boolean {
-  if (!isUtf8WithoutNul(bytes)) return false;
-  // An indexed loop over a lookup table: twice as fast as a regex over the bytes as Latin-1, and
-  // several times faster than iterating the Buffer (which cost a third of our overhead over the HTML library).
-  let controls = 0;
-  for (let i = 0; i < bytes.length; i++) controls += IS_CONTROL[bytes[i]!]!;
-  return controls <= bytes.length * MAX_CONTROL_SHARE;
+  return isUtf8WithoutNul(bytes) && countControls(bytes) <= bytes.length * MAX_CONTROL_SHARE;
 }
+
+/**
+ * The control characters of {@link IS_CONTROL} in the bytes. Four bytes are tested at a time (a
+ * 32-bit word, read in place where the buffer is aligned): two bit tricks tell whether any of the
+ * four is below 0x20 or is 0x7f, and only such words (a line feed every few dozen bytes of text)
+ * are counted byte by byte with the table. Twice as fast as the indexed loop over every byte,
+ * itself several times faster than a regex or iterating the Buffer.
+ */
+export function countControls(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let controls = 0;
+  let i = 0;
+  for (const head = Math.min(n, (4 - (bytes.byteOffset % 4)) % 4); i < head; i++) controls += IS_CONTROL[bytes[i]!]!;
+  // Past the head, i is aligned whenever a whole word is left.
+  const words = n - i >= 4 ? new Uint32Array(bytes.buffer, bytes.byteOffset + i, (n - i) >>> 2) : NO_WORDS;
+  for (let w = 0; w < words.length; w++) {
+    const x = words[w]!;
+    const y = x ^ 0x7f7f7f7f; // a byte 0x7f of x is 0 in y
+    // The classic "has a byte less than n" test, (x - n per byte) & ~x & 0x80 per byte, exact as
+    // to whether a word has one for n <= 0x80: below 0x20 in x, below 1 (zero) in y. It may point
+    // at the wrong byte, which is why a word it flags is counted byte by byte.
+    if ((((x - 0x20202020) & ~x) | ((y - 0x01010101) & ~y)) & 0x80808080) {
+      const b = i + 4 * w;
+      controls += IS_CONTROL[bytes[b]!]! + IS_CONTROL[bytes[b + 1]!]! + IS_CONTROL[bytes[b + 2]!]! + IS_CONTROL[bytes[b + 3]!]!;
+    }
+  }
+  for (i += 4 * words.length; i < n; i++) controls += IS_CONTROL[bytes[i]!]!;
+  return controls;
+}
+const NO_WORDS = new Uint32Array(0);
 
 /**
  * Valid UTF-8 without a NUL byte: what a format with a signature of its own in the text (HTML's
