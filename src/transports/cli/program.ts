@@ -1,4 +1,5 @@
 import { Command, Option } from "commander";
+import { CHUNKEVAL_VERSION } from "../../version.js";
 import { PROGRESS_MODES } from "./progress.js";
 import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
@@ -17,7 +18,7 @@ import { registerCacheCommand } from "./commands/cache.js";
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
     .description("Find the chunking strategy that gives the best retrieval-augmented answers for your documents (Word, PDF, Markdown, HTML, plain text).")
-    .version("0.1.0")
+    .version(CHUNKEVAL_VERSION)
     .option("--data-dir <dir>", "data directory (env CHUNKEVAL_DATA_DIR, default ./.chunkeval)")
     .option("--config <file>", "configuration file (default chunkeval.config.{json,yaml} in the current folder)")
     .option("--embedder <spec>", "use | hash | hf:<model-id> | openai:<model> (env CHUNKEVAL_EMBEDDER)")

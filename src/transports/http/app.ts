@@ -12,6 +12,7 @@ import { jobRoutes } from "./routes/jobs.js";
 import { queryRoutes } from "./routes/queries.js";
 import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
+import { CHUNKEVAL_VERSION } from "../../version.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
@@ -62,7 +63,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     openapi: {
       info: {
         title: "chunkeval evaluation API",
-        version: "0.1.0",
+        version: CHUNKEVAL_VERSION,
         description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4).",
       },
       ...(config.apiKey ? { components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } }, security: [{ bearer: [] }] } : {}),
