@@ -10,6 +10,10 @@ export const ExitCode = {
   failed: 1,
   usage: 2,
   notFound: 3,
+  /** A --fail-* gate was missed; the run itself succeeded and was stored. */
+  gateFailed: 4,
+  /** Stopped by Ctrl-C (SIGINT): 128 + the signal's number, as a shell reports it. */
+  interrupted: 130,
 } as const;
 
 export abstract class ChunkevalError extends Error {

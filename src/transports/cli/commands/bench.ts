@@ -3,7 +3,8 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
-import { CancelledError, ValidationError } from "../../../errors.js";
+import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
+import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { sweepDecision, type EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
@@ -14,9 +15,9 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
-import type { ReportFormat } from "../../../services/reports.js";
-import { writeReport } from "./report.js";
+import { reportFormatOf, writeReport } from "./report.js";
 import { resolveCorpusArgs } from "../corpus-args.js";
+import { interruptible } from "../interrupt.js";
 import { parseChunksJsonl, type ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions {
@@ -129,6 +130,22 @@ function missingMetricLines(e: ExperimentRecord): string[] {
   return [...byReason].map(([reason, metrics]) => `n/a — ${reason} (${[...metrics].join(", ")})`);
 }
 
+/** What Ctrl-C left behind, in one line: where the run stopped, what is kept, and that a re-run goes on from there. */
+function interruptedLine(last: ProgressEvent | undefined): string {
+  const where =
+    last === undefined
+      ? "before any work"
+      : last.stage === "bench"
+        ? `after ${last.done ?? 0} of ${last.total ?? "?"} answers`
+        : last.stage === "upload"
+          ? `while uploading ${last.message}`
+          : `while processing ${last.stage} (${last.message})`;
+  return (
+    `chunkeval: interrupted ${where}; no experiment was stored. Kept: the documents, the strategies already processed, ` +
+    `cached embeddings and model replies. Run the same command again to resume: it reuses them and asks the questions again.`
+  );
+}
+
 /** The variant syntax, for --help (README "Variants and sweeps" has the long form). */
 const VARIANT_HELP = `Variants and sweeps:
   A variant is a strategy at given parameters: name@param=value:param=value. Every strategy
@@ -208,13 +225,13 @@ export function registerBenchCommand(program: Command): void {
     .option("--view <view>", "report view: managerial or technical", "managerial")
     .option(
       "--fail-under <metric=value>",
-      "exit 1 when the best strategy's higher-is-better metric is below value (repeatable)",
+      "exit 4 when the best strategy's higher-is-better metric is below value (repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
     .option(
       "--fail-over <metric=value>",
-      "exit 1 when the best strategy's lower-is-better metric is above value (repeatable)",
+      "exit 4 when the best strategy's lower-is-better metric is above value (repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
@@ -240,10 +257,19 @@ export function registerBenchCommand(program: Command): void {
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
+      const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
+        const selection = {
+          strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
+          sweep: options.sweep,
+          topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
+          chunks,
+        };
+        // A misspelt strategy is bad usage, refused before a file is read or a line of progress printed.
+        await app.planBench({ ...selection, maxVariants: options.maxVariants });
         const baseline = options.baseline ? app.getExperiment(options.baseline) : undefined;
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         if (skipped.length > 0 && !globals.quiet) {
@@ -251,17 +277,18 @@ export function registerBenchCommand(program: Command): void {
             `chunkeval: skipped ${skipped.length} file(s) of no supported format: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`,
           );
         }
-        const selection = {
-          strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
-          sweep: options.sweep,
-          topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
-          chunks,
-        };
+        if (target.collection?.add && !options.collection && !globals.quiet) {
+          process.stderr.write(
+            `chunkeval: ${target.collection.add.length} documents benchmarked together as collection ${target.collection.name} ` +
+              `(every question searches all of them; --collection NAME names it)\n`,
+          );
+        }
         if (isSweep(options))
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
         const progress = await startProgress("benchmarking", { quiet: globals.quiet || globals.json });
-        const experiment = await app
-          .bench({
+        let last: ProgressEvent | undefined;
+        const run = await interruptible((signal) =>
+          app.bench({
             ...target,
             questions,
             questionsSource: basename(questionsPath),
@@ -270,19 +297,29 @@ export function registerBenchCommand(program: Command): void {
             dryRun: options.dryRun,
             maxErrors: options.maxErrors,
             judge: options.judge,
-            onProgress: progress.onProgress,
-          })
-          .catch((error) => {
-            progress.fail();
-            throw error;
-          });
+            signal,
+            onProgress: (event) => {
+              last = event;
+              progress.onProgress(event);
+            },
+          }),
+        ).catch((error) => {
+          progress.fail();
+          throw error;
+        });
+        if (run.interrupted) {
+          progress.fail();
+          process.stderr.write(`${interruptedLine(last)}\n`);
+          process.exitCode = ExitCode.interrupted;
+          return;
+        }
+        const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
         const deltas = baseline ? compareWithBaseline(experiment, baseline) : undefined;
         if (globals.json) printJson({ ...experimentView(experiment), ...(deltas ? { baselineDeltas: deltas } : {}) });
         else printScorecard(experiment, deltas);
-        if (options.out) {
-          const format: ReportFormat = options.out.endsWith(".md") ? "md" : options.out.endsWith(".json") ? "json" : "html";
-          await writeReport(app, experiment.experimentId, { format, view: options.view, out: options.out, baselineId: options.baseline });
+        if (options.out && reportFormat) {
+          await writeReport(app, experiment.experimentId, { format: reportFormat, view: options.view, out: options.out, baselineId: options.baseline });
           if (!globals.json) printLine(`report: ${options.out}`);
         }
         const missed = missedGates(experiment, gates);
@@ -292,7 +329,7 @@ export function registerBenchCommand(program: Command): void {
           const found = g.actual === null ? `n/a (${reason})` : `${g.actual.toFixed(4)}, ${bound} the bound`;
           process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}\n`);
         }
-        if (missed.length > 0) process.exitCode = 1;
+        if (missed.length > 0) process.exitCode = ExitCode.gateFailed;
         // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
         const metrics = Object.values(experiment.aggregateMetrics);
         if (metrics.every((m) => m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions)) {
