@@ -214,7 +214,10 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
  * (a ValidationError) rather than as a benchmark that cannot run: the CLI checks its
  * `--strategies` with this before it reads or uploads anything (README "Exit codes").
  */
-export async function planBenchVariants(ctx: ServiceContext, input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">): Promise<string[]> {
+export async function planBenchVariants(
+  ctx: ServiceContext,
+  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">,
+): Promise<string[]> {
   const run = withImportedChunks(ctx, input);
   const plan = await planVariants(run.ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK });
   checkGridSize(plan.variants.length, input.maxVariants);

@@ -6,7 +6,13 @@ const lines = (text: string) => text.split("\n");
 const widest = (text: string) => Math.max(...lines(text).map(displayWidth));
 
 /** A scorecard as bench prints it: 13 columns, two-line headers, scores with intervals and changes. */
-const SCORE_HEAD = ["strategy", "composite\n0-10 ↑", ...["ctx relevance", "answer sim", "faithful", "halluc", "recall", "IoU", "efficiency", "hit rate", "MRR"].map((h) => `${h}\n0-1 ↑`), "s/question\nseconds ↓", "failed"];
+const SCORE_HEAD = [
+  "strategy",
+  "composite\n0-10 ↑",
+  ...["ctx relevance", "answer sim", "faithful", "halluc", "recall", "IoU", "efficiency", "hit rate", "MRR"].map((h) => `${h}\n0-1 ↑`),
+  "s/question\nseconds ↓",
+  "failed",
+];
 const SCORE_ROWS = ["recursive *", "semantic_parent_child", "contextual_retrieval", "fixed_size"].map((s, i) => [
   s,
   `4.6${i} [3.99, 5.38] (+0.0${i})`,
@@ -36,7 +42,13 @@ test("a table wider than the width is wrapped or split into column groups, never
 test("text columns wrap first, at dashes, slashes and commas; ids and dates stay whole", () => {
   const head = ["id", "filename", "paragraphs", "chunk counts", "created_at"];
   const rows = [
-    ["doc_dced1abc00fcfceb", "tidewater-quay-lease-renewal-2027.pdf", "53", '{"fixed_size":9,"recursive":10,"semantic_parent_child":12}', "2026-11-25T09:35:02.909"],
+    [
+      "doc_dced1abc00fcfceb",
+      "tidewater-quay-lease-renewal-2027.pdf",
+      "53",
+      '{"fixed_size":9,"recursive":10,"semantic_parent_child":12}',
+      "2026-11-25T09:35:02.909",
+    ],
     ["doc_1a206f814eab7622", "notes/brisa kettle recall.txt", "35", '{"fixed_size":6}', "2026-11-25T09:35:02.754"],
   ];
   const text = renderTable(head, rows, 120);
@@ -50,7 +62,10 @@ test("text columns wrap first, at dashes, slashes and commas; ids and dates stay
 
 test("a table that fits is left as it is", () => {
   const text = renderTable(["strategy", "chunks"], [["recursive", "20"]], 80);
-  assert.equal(text, ["┌───────────┬────────┐", "│ strategy  │ chunks │", "├───────────┼────────┤", "│ recursive │ 20     │", "└───────────┴────────┘"].join("\n"));
+  assert.equal(
+    text,
+    ["┌───────────┬────────┐", "│ strategy  │ chunks │", "├───────────┼────────┤", "│ recursive │ 20     │", "└───────────┴────────┘"].join("\n"),
+  );
 });
 
 test("prose wraps at spaces with a hanging indent; a word longer than the line stays whole", () => {
@@ -58,7 +73,11 @@ test("prose wraps at spaces with a hanging indent; a word longer than the line s
   const wrapped = wrapProse(text, 40);
   assert.ok(widest(wrapped) <= 40);
   assert.equal(wrapped.replace(/\n +/g, " "), text, "only line breaks and indents added");
-  assert.ok(lines(wrapped).slice(1).every((l) => l.startsWith("  ")));
+  assert.ok(
+    lines(wrapped)
+      .slice(1)
+      .every((l) => l.startsWith("  ")),
+  );
   assert.equal(wrapProse("short line", 40), "short line");
   const path = "/a/very/long/path/that/cannot/be/broken/anywhere/report.html";
   assert.equal(wrapProse(`report: ${path}`, 30), `report:\n  ${path}`);

@@ -15,7 +15,8 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     writeFileSync(questions, JSON.stringify(all.slice(0, 5)));
     const html = join(dir, "report.html");
 
-    const first = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--out", html], env);
+    // A terminal wide enough for the whole scorecard: one table, each header row on one line (test/e2e/terminal-cli.test.ts: narrower ones).
+    const first = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--out", html], { ...env, COLUMNS: "400" });
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /strategy.*composite.*ctx relevance.*answer sim.*faithful.*halluc.*recall.*IoU.*efficiency.*hit rate.*MRR/);
     assert.match(first.stdout, /0-10 ↑.*0-10 ↑.*0-10 ↑.*0-10 ↑.*0-1 ↓.*0-1 ↑.*seconds ↓/, "headers carry scale and direction");
@@ -69,7 +70,7 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.equal(e.comparisons[0].metric, "composite_score");
 
     const fail = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=9.9", "-q"], env);
-    assert.equal(fail.code, 1);
+    assert.equal(fail.code, 4);
     assert.match(fail.stderr, /--fail-under composite_score=9.9 missed: recursive has \d/);
 
     // Gates go the right way: a floor on a lower-is-better metric is a usage error naming --fail-over.
@@ -81,7 +82,7 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.match(wrongWayUp.stderr, /avg_recall: higher is better, so gate it with --fail-under avg_recall=0.5/);
     // A metric that cannot be measured fails its gate, with the reason.
     const unmeasured = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-over", "hallucination_rate=0.1", "-q"], env);
-    assert.equal(unmeasured.code, 1);
+    assert.equal(unmeasured.code, 4);
     assert.match(unmeasured.stderr, /--fail-over hallucination_rate=0.1 missed: recursive has n\/a \(answers are copied/);
 
     const list = JSON.parse((await runCli(["experiments", "--json"], env)).stdout);

@@ -42,7 +42,10 @@ async function interruptedBench(dir: string, questions: string): Promise<CliResu
     const line = interrupted.stderr.match(/^chunkeval: interrupted after (\d+) of 10 answers; no experiment was stored\. (.*)$/m);
     assert.ok(line, interrupted.stderr);
     assert.ok(Number(line[1]) >= 2 && Number(line[1]) < 10, `stopped after ${line[1]} answers`);
-    assert.match(line[2]!, /^Kept: the documents, the strategies already processed, cached embeddings and model replies\. Run the same command again to resume/);
+    assert.match(
+      line[2]!,
+      /^Kept: the documents, the strategies already processed, cached embeddings and model replies\. Run the same command again to resume/,
+    );
     assert.doesNotMatch(interrupted.stdout, /experiment:/, "no scorecard");
     const answeredBeforeStop = answers();
     await new Promise((r) => setTimeout(r, 400));
@@ -87,7 +90,11 @@ test("every exit code of the README's table is what a real command exits with", 
       130: () => interruptedBench(dir, questions),
     };
     const table = readmeExitCodes();
-    assert.deepEqual([...table.keys()].sort((a, b) => a - b), Object.keys(commands).map(Number), "a command for every row of the README's table");
+    assert.deepEqual(
+      [...table.keys()].sort((a, b) => a - b),
+      Object.keys(commands).map(Number),
+      "a command for every row of the README's table",
+    );
     assert.deepEqual(new Set(Object.values(ExitCode)), new Set(table.keys()), "src/errors.ts ExitCode has exactly the README's codes");
     for (const [code, meaning] of table) {
       const r = await commands[code]!();

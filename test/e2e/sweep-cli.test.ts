@@ -62,7 +62,7 @@ test("bench --sweep from the CLI: the grid and its estimate first, keys in every
       ["bench", HANDBOOK_PATH, "--questions", questions, "--sweep", "recursive:chunk_size=128,256", "--dry-run", "-q", "--fail-under", "avg_iou=0.99"],
       env,
     );
-    assert.equal(gated.code, 1, gated.stderr);
+    assert.equal(gated.code, 4, gated.stderr);
     assert.match(gated.stderr, /--fail-under avg_iou=0.99 missed: recursive(@chunk_size=128)? has 0\.\d+/);
     const bad = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive@chunk_size=0"], env);
     assert.equal(bad.code, 2);

@@ -43,7 +43,10 @@ test("tables and notes fit the width (80 and 100 columns): the scorecard, docume
     const collection = JSON.parse(first.stdout).collection.name as string;
     assert.match(
       first.stderr,
-      new RegExp(`^chunkeval: 5 documents benchmarked together as collection ${collection} \\(every question searches all of them; --collection NAME names it\\)$`, "m"),
+      new RegExp(
+        `^chunkeval: 5 documents benchmarked together as collection ${collection} \\(every question searches all of them; --collection NAME names it\\)$`,
+        "m",
+      ),
     );
     const jobId = await addFailedJob(dataDir);
     const ids = JSON.parse((await runCli(["documents", "--json"], env)).stdout).items.map((d: { id: string }) => d.id) as string[];
@@ -87,7 +90,7 @@ test("bench refuses bad usage before any work: a misspelt strategy, a report fil
     writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 2)));
     const misspelt = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--strategies", "recusive"], env);
     assert.equal(misspelt.code, 2);
-    assert.equal(misspelt.stderr, `chunkeval: error: unknown strategy "recusive" (valid: recursive, fixed_size, semantic, contextual_retrieval, semantic_parent_child, structure, or all)\n`);
+    assert.match(misspelt.stderr, /^chunkeval: error: unknown strategy "recusive" \(valid: recursive, fixed_size, semantic, .*, or all\)\n$/);
     const pdf = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "--out", join(dir, "x.pdf")], env);
     assert.equal(pdf.code, 2);
     assert.match(pdf.stderr, /^chunkeval: error: --out .*x\.pdf: a report file must end in \.html, \.md, \.json\n$/);

@@ -95,6 +95,8 @@ const frameWidth = (n: number) => 3 * n + 1;
 interface Column {
   /** The widest line of its header and cells. */
   natural: number;
+  /** The widest line of its cells: narrower than this, a cell wraps, not just the header. */
+  body: number;
   /** As narrow as it gets: its widest unbreakable piece, or for a column of numbers its widest cell (the header still wraps). */
   min: number;
 }
@@ -110,25 +112,32 @@ function measure(header: string, body: string[]): Column {
   const numbers = body.every((cell) => NUMERIC_CELL.test(cell));
   return {
     natural: Math.max(widest(headerLines), widest(bodyLines)),
+    body: widest(bodyLines),
     min: Math.max(widestPiece(headerLines), numbers ? widest(bodyLines) : widestPiece(bodyLines)),
   };
 }
 
-/** Widths for the columns within `width`, narrowing the widest wrappable column first; null when even their minimum is too wide. */
+/**
+ * Widths for the columns within `width`, or null when even their minimum is too wide. A column is
+ * narrowed a character at a time, the widest first (the last of equals, so a row's name is kept
+ * longest): first down to its cells, wrapping only headers, then down to its minimum.
+ */
 function fit(columns: Column[], width: number): number[] | null {
   const widths = columns.map((c) => c.natural);
   const budget = width - frameWidth(columns.length);
   let total = widths.reduce((a, b) => a + b, 0);
-  while (total > budget) {
-    let widest = -1;
-    widths.forEach((w, i) => {
-      if (w > columns[i]!.min && (widest < 0 || w > widths[widest]!)) widest = i;
-    });
-    if (widest < 0) return null;
-    widths[widest]!--;
-    total--;
+  for (const floor of [(c: Column) => Math.max(c.min, c.body), (c: Column) => c.min]) {
+    while (total > budget) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if (w > floor(columns[i]!) && (widest < 0 || w >= widths[widest]!)) widest = i;
+      });
+      if (widest < 0) break;
+      widths[widest]!--;
+      total--;
+    }
   }
-  return widths;
+  return total > budget ? null : widths;
 }
 
 /**
@@ -142,7 +151,13 @@ function groupColumns(columns: Column[], width: number): number[][] {
   let group = [0];
   for (const i of all.slice(1)) {
     const wider = [...group, i];
-    if (group.length > 1 && !fit(wider.map((c) => columns[c]!), width)) {
+    if (
+      group.length > 1 &&
+      !fit(
+        wider.map((c) => columns[c]!),
+        width,
+      )
+    ) {
       groups.push(group);
       group = [0, i];
     } else group = wider;
@@ -166,7 +181,11 @@ export function renderTable(head: string[], rows: string[][], width: number): st
   );
   return groupColumns(columns, width)
     .map((group) => {
-      const widths = fit(group.map((c) => columns[c]!), width) ?? group.map((c) => columns[c]!.min);
+      const widths =
+        fit(
+          group.map((c) => columns[c]!),
+          width,
+        ) ?? group.map((c) => columns[c]!.min);
       const table = new Table({
         head: group.map((c, i) => wrapCell(head[c]!, widths[i]!)),
         colWidths: widths.map((w) => w + 2),

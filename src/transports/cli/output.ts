@@ -13,7 +13,13 @@ export function printLine(text = ""): void {
 
 /** A plain table on stdout, no wider than the terminal; colour-free so it reads the same in CI logs. */
 export function printTable(head: string[], rows: Array<Array<string | number>>): void {
-  process.stdout.write(renderTable(head, rows.map((row) => row.map(String)), outputWidth()) + "\n");
+  process.stdout.write(
+    renderTable(
+      head,
+      rows.map((row) => row.map(String)),
+      outputWidth(),
+    ) + "\n",
+  );
 }
 
 export function formatNumber(n: number, digits = 3): string {

@@ -47,7 +47,8 @@ export function registerReportCommands(program: Command): void {
       const byName = options.out === undefined ? undefined : reportFormatOf(options.out);
       const format = options.format ?? byName ?? "html";
       if (!["html", "json", "md"].includes(format)) throw new ValidationError(`--format must be html, json or md, got "${format}"`);
-      if (byName && format !== byName) throw new ValidationError(`--format ${format} does not match --out ${options.out}: name the file .${format}, or leave --format out`);
+      if (byName && format !== byName)
+        throw new ValidationError(`--format ${format} does not match --out ${options.out}: name the file .${format}, or leave --format out`);
       await withChunkeval(command, async (app) => {
         const text = await writeReport(app, id, {
           format: format as ReportFormat,
