@@ -26,7 +26,7 @@ import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
 import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
 import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
-import { checkBenchInput, runBenchmark, type BenchInput } from "./services/bench.js";
+import { checkBenchInput, planBenchVariants, runBenchmark, type BenchInput } from "./services/bench.js";
 import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
 import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
@@ -227,6 +227,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     checkProcess: async (documentId: string, strategies: string | string[]): Promise<void> => void (await checkProcessInput(context, documentId, strategies)),
     /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */
     checkBench: async (input: BenchInput): Promise<void> => void (await checkBenchInput(context, input)),
+    /** A bench's variant keys; an unknown strategy is invalid input (exit 2), checked before anything is read. */
+    planBench: (input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">) => planBenchVariants(context, input),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),

@@ -12,6 +12,8 @@ export const ExitCode = {
   notFound: 3,
   /** A gate (`--fail-under`, `--fail-over`, `--fail-on-regression`, `--max-drop`) failed; the run itself succeeded and was stored. */
   gateFailed: 4,
+  /** Stopped by Ctrl-C (SIGINT): 128 + the signal's number, as a shell reports it. */
+  interrupted: 130,
 } as const;
 
 export abstract class ChunkevalError extends Error {

@@ -211,6 +211,21 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
   return checkPlannedInput(withImportedChunks(ctx, input), input);
 }
 
+/**
+ * The variant keys a bench would compare, with an unknown strategy refused as invalid input
+ * (a ValidationError) rather than as a benchmark that cannot run: the CLI checks its
+ * `--strategies` with this before it reads or uploads anything (README "Exit codes").
+ */
+export async function planBenchVariants(
+  ctx: ServiceContext,
+  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">,
+): Promise<string[]> {
+  const run = withImportedChunks(ctx, input);
+  const plan = await planVariants(run.ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK });
+  checkGridSize(plan.variants.length, input.maxVariants);
+  return plan.variants.map((v) => v.key);
+}
+
 /** `checkBenchInput` in the run's context (imported chunks registered): what `runBenchmark` plans with. */
 async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, input: BenchInput): Promise<VariantPlan> {
   const { ctx } = run;

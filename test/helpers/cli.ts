@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { constants as osConstants } from "node:os";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/chunkeval.js", import.meta.url));
@@ -11,17 +12,29 @@ export interface CliResult {
 
 /** Runs the built CLI (bin/chunkeval.js) with no terminal on stdin, as CI does. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  return startCli(args, env, cwd).result;
+}
+
+/** Starts the built CLI like runCli, returning the child too (to signal it) and, once it ends, its result. */
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+  nodeOptions: string[] = [],
+): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [...nodeOptions, BIN, ...args], {
+    cwd,
+    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    // Killed by a signal: the code a shell reports (128 + its number).
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : -1), stdout, stderr }));
   });
+  return { child, result };
 }

@@ -2,6 +2,7 @@ import { CommanderError } from "commander";
 import { ChunkevalError, ExitCode } from "../../errors.js";
 import { firstStepsGuide } from "./guide.js";
 import { buildProgram } from "./program.js";
+import { showWarningsInOurWords } from "./warnings.js";
 
 /**
  * The process edge: runs the program and turns any error into one line on stderr and an
@@ -36,5 +37,8 @@ export async function main(argv: string[]): Promise<number> {
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
 });
+
+// Only our own words on stderr (README "Commands"): process warnings as chunkeval's lines.
+showWarningsInOurWords();
 
 process.exitCode = await main(process.argv);

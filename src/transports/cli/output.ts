@@ -1,20 +1,25 @@
-import Table from "cli-table3";
 import { toWire } from "../serialize.js";
+import { outputWidth, renderTable, wrapProse } from "./layout.js";
 
 /** Prints a value as the spec's snake_case JSON on stdout (the only output of --json). */
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(toWire(value), null, 2) + "\n");
 }
 
+/** A line of prose on stdout, wrapped at spaces to the terminal's width (README "Commands"). */
 export function printLine(text = ""): void {
-  process.stdout.write(text + "\n");
+  process.stdout.write(wrapProse(text, outputWidth()) + "\n");
 }
 
-/** A plain table on stdout; colour-free so it reads the same in CI logs. */
+/** A plain table on stdout, no wider than the terminal; colour-free so it reads the same in CI logs. */
 export function printTable(head: string[], rows: Array<Array<string | number>>): void {
-  const table = new Table({ head, style: { head: [], border: [] } });
-  for (const row of rows) table.push(row.map(String));
-  printLine(table.toString());
+  process.stdout.write(
+    renderTable(
+      head,
+      rows.map((row) => row.map(String)),
+      outputWidth(),
+    ) + "\n",
+  );
 }
 
 export function formatNumber(n: number, digits = 3): string {

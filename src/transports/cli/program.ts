@@ -43,7 +43,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .addHelpText(
       "after",
-      "\nExit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid input, 3 not found.\nRun `chunkeval <command> --help` for a command's options.",
+      "\nExit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid input, 3 not found, 4 a gate failed, 130 interrupted (Ctrl-C).\n" +
+        "Run `chunkeval <command> --help` for a command's options.",
     );
   registerDocumentCommands(program);
   registerProcessCommand(program);

@@ -19,10 +19,22 @@ export function isObjectStoreUri(uri: string): boolean {
  * the environment (`AWS_*`, `GOOGLE_*`, `AZURE_*`), so secrets never enter the configuration.
  */
 export async function connectVectorStore(uri: string): Promise<Connection> {
-  // Lance's Rust logger warns on every ANN index build, into the user's terminal, that a future
-  // release will leave centroids out of index statistics unless this is set; chunkeval never
-  // reads those statistics, so it opts in to the new behaviour (a user's own setting stands).
-  process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= "false";
-  const lancedb = await import("@lancedb/lancedb");
+  const lancedb = await loadLanceDb();
   return lancedb.connect(uri, { readConsistencyInterval: isObjectStoreUri(uri) ? READ_CONSISTENCY_SECONDS.objectStore : READ_CONSISTENCY_SECONDS.local });
+}
+
+/**
+ * LanceDB, loaded with its Rust logger kept out of the user's terminal and server log: it writes
+ * to stderr directly, in its own format, from the `LANCEDB_LOG` filter (default: warnings), read
+ * once when the native module loads, so every import of LanceDB goes through here. Its warnings
+ * are notes to its developers ("No existing dataset at …, it will be created", a statistic that
+ * will change); what matters reaches chunkeval as an error and is reported in our words. Errors
+ * it only logs still show. A user's own settings stand (`LANCEDB_LOG=warn` shows the warnings).
+ */
+export async function loadLanceDb(): Promise<typeof import("@lancedb/lancedb")> {
+  process.env.LANCEDB_LOG ??= "error";
+  // Lance warns on every ANN index build that a future release will leave centroids out of index
+  // statistics unless this is set; chunkeval never reads them, so it opts in to the new behaviour.
+  process.env.LANCE_INCLUDE_VECTOR_CENTROIDS ??= "false";
+  return import("@lancedb/lancedb");
 }

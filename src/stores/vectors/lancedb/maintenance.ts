@@ -1,5 +1,6 @@
 import type { Table } from "@lancedb/lancedb";
 import type { StoreUpkeep } from "../vector-store.js";
+import { loadLanceDb } from "./connect.js";
 
 /** The indexes a table should carry: scalar indexes on its filter columns, and a vector index once it is large. */
 export interface IndexPlan {
@@ -134,7 +135,7 @@ export class TableMaintainer {
   }
 
   private async maintain(): Promise<void> {
-    const lancedb = await import("@lancedb/lancedb");
+    const lancedb = await loadLanceDb();
     const t = await this.table();
     const rows = await t.countRows();
     const indexed = indexedColumns(await t.listIndices());

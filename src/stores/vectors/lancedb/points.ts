@@ -1,5 +1,5 @@
 import type { Connection, Table } from "@lancedb/lancedb";
-import { connectVectorStore } from "./connect.js";
+import { connectVectorStore, loadLanceDb } from "./connect.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type TableLayout, type VectorQueryTuning } from "./maintenance.js";
 import { createOrOpenTable } from "./create-table.js";
 import { fullTextQuery, sqlString } from "./sql.js";
@@ -88,7 +88,7 @@ async function hasTextIndex(table: Table): Promise<boolean> {
  */
 async function ensureTextIndex(table: Table): Promise<void> {
   if (await hasTextIndex(table)) return;
-  const lancedb = await import("@lancedb/lancedb");
+  const lancedb = await loadLanceDb();
   await table.createIndex("text", { config: lancedb.Index.fts(), replace: false }).catch(async (error: unknown) => {
     if (!(await hasTextIndex(table))) throw error;
   });

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
+import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
@@ -15,8 +16,8 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
-import type { ReportFormat } from "../../../services/reports.js";
-import { writeReport } from "./report.js";
+import { reportFormatOf, writeReport } from "./report.js";
+import { interruptible } from "../interrupt.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions extends CiOptions {
@@ -111,6 +112,22 @@ function missingMetricLines(e: ExperimentRecord): string[] {
     for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
   }
   return [...byReason].map(([reason, metrics]) => `n/a — ${reason} (${[...metrics].join(", ")})`);
+}
+
+/** What Ctrl-C left behind, in one line: where the run stopped, what is kept, and that a re-run goes on from there. */
+function interruptedLine(last: ProgressEvent | undefined): string {
+  const where =
+    last === undefined
+      ? "before any work"
+      : last.stage === "bench"
+        ? `after ${last.done ?? 0} of ${last.total ?? "?"} answers`
+        : last.stage === "upload"
+          ? `while uploading ${last.message}`
+          : `while processing ${last.stage} (${last.message})`;
+  return (
+    `chunkeval: interrupted ${where}; no experiment was stored. Kept: the documents, the strategies already processed, ` +
+    `cached embeddings and model replies. Run the same command again to resume: it reuses them and asks the questions again.`
+  );
 }
 
 /** The variant syntax, for --help (README "Variants and sweeps" has the long form). */
@@ -248,10 +265,19 @@ export function registerBenchCommand(program: Command): void {
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
       const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
       const ci = planCi(options);
+      const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
+        const selection = {
+          strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
+          sweep: options.sweep,
+          topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
+          chunks,
+        };
+        // A misspelt strategy is bad usage, refused before a file is read or a line of progress printed.
+        await app.planBench({ ...selection, maxVariants: options.maxVariants });
         const baseline = options.baseline ? await loadBaseline(app, options.baseline) : undefined;
         const { resolveCorpusArgs } = await import("../corpus-args.js");
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
@@ -260,17 +286,18 @@ export function registerBenchCommand(program: Command): void {
             `chunkeval: skipped ${skipped.length} file(s) of no supported format: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`,
           );
         }
-        const selection = {
-          strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
-          sweep: options.sweep,
-          topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
-          chunks,
-        };
+        if (target.collection?.add && !options.collection && !globals.quiet) {
+          process.stderr.write(
+            `chunkeval: ${target.collection.add.length} documents benchmarked together as collection ${target.collection.name} ` +
+              `(every question searches all of them; --collection NAME names it)\n`,
+          );
+        }
         if (isSweep(options))
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
         const progress = await startProgress("benchmarking", globals);
-        const experiment = await app
-          .bench({
+        let last: ProgressEvent | undefined;
+        const run = await interruptible((signal) =>
+          app.bench({
             ...target,
             questions,
             questionsSource: basename(questionsPath),
@@ -280,34 +307,44 @@ export function registerBenchCommand(program: Command): void {
             maxErrors: options.maxErrors,
             judge: options.judge,
             tags: ci.tags,
-            onProgress: progress.onProgress,
-          })
-          .catch((error) => {
-            progress.fail();
-            throw error;
-          });
+            signal,
+            onProgress: (event) => {
+              last = event;
+              progress.onProgress(event);
+            },
+          }),
+        ).catch((error) => {
+          progress.fail();
+          throw error;
+        });
+        if (run.interrupted) {
+          progress.fail();
+          process.stderr.write(`${interruptedLine(last)}\n`);
+          process.exitCode = ExitCode.interrupted;
+          return;
+        }
+        const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
-        const run = compareRun(app, experiment, baseline);
-        const deltas = run.baseline?.deltas;
-        if (options.out) {
-          const format: ReportFormat = options.out.endsWith(".md") ? "md" : options.out.endsWith(".json") ? "json" : "html";
+        const compared = compareRun(app, experiment, baseline);
+        const deltas = compared.baseline?.deltas;
+        if (options.out && reportFormat) {
           await writeReport(app, experiment.experimentId, {
-            format,
+            format: reportFormat,
             view: options.view,
             out: options.out,
-            baseline: run.baseline && { id: run.baseline.source, deltas: run.baseline.deltas },
+            baseline: compared.baseline && { id: compared.baseline.source, deltas: compared.baseline.deltas },
           });
         }
-        const outcomes = await finishCi(experiment, run, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
+        const outcomes = await finishCi(experiment, compared, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
         if (globals.json) {
           printJson({
             ...experimentView(experiment),
-            ...(run.baseline ? { baselineDeltas: run.baseline.deltas, baselineNotes: run.baseline.notes } : {}),
+            ...(compared.baseline ? { baselineDeltas: compared.baseline.deltas, baselineNotes: compared.baseline.notes } : {}),
             ...(outcomes.length > 0 ? { gates: outcomes } : {}),
           });
         } else {
           printScorecard(experiment, deltas);
-          for (const note of run.baseline?.notes ?? []) printLine(`baseline: ${note}`);
+          for (const note of compared.baseline?.notes ?? []) printLine(`baseline: ${note}`);
           // Floors come first and print as before; the comparisons with the baseline follow.
           for (const o of outcomes.slice(gates.length).filter((g) => g.passed)) {
             printLine(`gate passed: ${o.gate}: ${o.detail}`);

@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { extname } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
@@ -8,6 +9,16 @@ import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
+
+/** The report formats, by the extension of the file they are written to. */
+const REPORT_EXTENSIONS: Record<string, ReportFormat> = { ".html": "html", ".md": "md", ".json": "json" };
+
+/** The format a report file's extension names; any other extension is a usage error naming the allowed ones (not HTML under another name). */
+export function reportFormatOf(out: string): ReportFormat {
+  const format = REPORT_EXTENSIONS[extname(out).toLowerCase()];
+  if (!format) throw new ValidationError(`--out ${out}: a report file must end in ${Object.keys(REPORT_EXTENSIONS).join(", ")}`);
+  return format;
+}
 
 /** Renders an experiment in a format and writes it to a file, or returns it when no file is given. */
 export async function writeReport(
@@ -27,16 +38,20 @@ export function registerReportCommands(program: Command): void {
     .description("render a stored experiment as an HTML report (managerial or technical), Markdown or JSON with per-question results")
     .argument("[experiment_id]", "experiment id")
     .option("--view <view>", "managerial or technical", "managerial")
-    .option("--format <format>", "html, json or md", "html")
-    .option("--out <file>", "write to this file instead of stdout")
+    .option("--format <format>", "html, json or md (default: the --out file's extension, else html)")
+    .option("--out <file>", "write to this file instead of stdout (.html, .md or .json)")
     .option("--baseline <experiment_id>", "show each metric's change against an earlier experiment")
-    .action(async (idArg: string | undefined, options: { view: string; format: string; out?: string; baseline?: string }, command: Command) => {
+    .action(async (idArg: string | undefined, options: { view: string; format?: string; out?: string; baseline?: string }, command: Command) => {
       const id = await requireArgument(idArg, "experiment_id", "Experiment id:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
-      if (!["html", "json", "md"].includes(options.format)) throw new ValidationError(`--format must be html, json or md, got "${options.format}"`);
+      const byName = options.out === undefined ? undefined : reportFormatOf(options.out);
+      const format = options.format ?? byName ?? "html";
+      if (!["html", "json", "md"].includes(format)) throw new ValidationError(`--format must be html, json or md, got "${format}"`);
+      if (byName && format !== byName)
+        throw new ValidationError(`--format ${format} does not match --out ${options.out}: name the file .${format}, or leave --format out`);
       await withChunkeval(command, async (app) => {
         const text = await writeReport(app, id, {
-          format: options.format as ReportFormat,
+          format: format as ReportFormat,
           view: options.view as "managerial" | "technical",
           out: options.out,
           baselineId: options.baseline,
