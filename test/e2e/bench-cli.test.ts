@@ -120,6 +120,8 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.equal(noQuestions.code, 2);
     assert.match(noQuestions.stderr, /missing required argument <questions>/);
     assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 4, "failed runs stored nothing");
+    const documents = JSON.parse((await runCli(["documents", "--json"], env)).stdout);
+    assert.equal(documents.total, 1, "every bench of the same file reused the document its first run uploaded");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

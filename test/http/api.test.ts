@@ -22,7 +22,8 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     copyFileSync("questions/harbor-light-handbook.json", join(t.ws.dir, "questions", "handbook.json"));
     const up = await t.upload("handbook.docx", handbookBytes());
     assert.equal(up.status, 201);
-    assert.deepEqual(Object.keys(up.body).sort(), ["chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.deepEqual(Object.keys(up.body).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.equal(up.body.already_stored, false);
     assert.match(up.body.created_at, ISO);
     const id = up.body.id;
 
@@ -223,7 +224,7 @@ test("errors are {detail, type} with the spec's status codes", async () => {
     assert.deepEqual([tooBig.status, tooBig.body.type], [413, "PayloadTooLargeError"]);
     const noFile = await t.request("POST", "/documents", { file: "x" });
     assert.deepEqual([noFile.status, noFile.body.type], [422, "ValidationError"]);
-    const traversal = await t.upload("../../etc/passwd.docx", handbookBytes());
+    const traversal = await t.upload("../../etc/passwd.docx", handbookBytes(), {}, "?new=true");
     assert.equal(traversal.status, 201);
     assert.equal(traversal.body.filename, "passwd.docx", "upload names are never paths");
     assert.equal((await t.request("GET", "/documents")).body.total, 2, "rejected uploads stored nothing");
@@ -301,7 +302,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     const blocker = await t.request("POST", `/documents/${id}/process?background=true`, {
       strategies: ["semantic", "semantic_parent_child", "contextual_retrieval"],
     });
-    const other = (await t.upload("other.docx", handbookBytes())).body.id;
+    const other = (await t.upload("other.docx", handbookBytes(), {}, "?new=true")).body.id;
     const failing = await t.request("POST", "/benchmarks?background=true", { document_id: other, strategies: ["fixed_size"], questions: [{ question: "Q?" }] });
     assert.equal((await t.request("DELETE", `/documents/${other}`)).status, 200);
     const failed = await waitForJob(t, failing.body.job_id);
@@ -397,6 +398,30 @@ test("50 concurrent requests are all answered correctly", async () => {
         assert.equal(r.body.items[0].id, id);
       }
     });
+  } finally {
+    await t.close();
+  }
+});
+
+test("POST /documents: bytes already stored answer 200 with the stored document; new=true stores another (201)", async () => {
+  const t = await startTestServer();
+  try {
+    const first = await t.upload("handbook.docx", handbookBytes());
+    assert.deepEqual([first.status, first.body.already_stored], [201, false]);
+    const again = await t.upload("renamed.docx", handbookBytes());
+    assert.equal(again.status, 200);
+    assert.deepEqual([again.body.id, again.body.filename, again.body.already_stored], [first.body.id, "handbook.docx", true]);
+    const forced = await t.upload("copy.docx", handbookBytes(), {}, "?new=true");
+    assert.equal(forced.status, 201);
+    assert.notEqual(forced.body.id, first.body.id);
+    assert.deepEqual([forced.body.filename, forced.body.already_stored], ["copy.docx", false]);
+    const badFlag = await t.upload("copy.docx", handbookBytes(), {}, "?new=maybe");
+    assert.deepEqual([badFlag.status, badFlag.body.type], [422, "ValidationError"]);
+    assert.equal((await t.request("GET", "/documents")).body.total, 2);
+    const openapi = await t.request("GET", "/openapi.json");
+    const route = openapi.body.paths["/documents"].post;
+    assert.match(route.description, /already_stored: true/);
+    assert.ok(route.parameters.some((p: { name: string; in: string }) => p.name === "new" && p.in === "query"));
   } finally {
     await t.close();
   }
