@@ -90,8 +90,10 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   for (const line of missingMetricLines(e)) printLine(line);
   printLine(`verdict: ${e.verdict}`);
   const { referenceUsd, referenceModel } = e.details.cost;
+  const shared = e.details.sharedSeconds;
+  const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
   printLine(
-    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; ` +
+    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
       `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
   const full = e.details.fullRunEstimate;

@@ -15,9 +15,7 @@ function printDocument(doc: DocumentRecord): void {
 export function registerDocumentCommands(program: Command): void {
   program
     .command("upload")
-    .description(
-      "upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record; bytes already stored return the stored document",
-    )
+    .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record; bytes already stored return the stored document")
     .argument("[file]", "path of the document")
     .option("--new", "store a new document even if the same bytes are stored already (default: return the stored one)")
     .option("--json", "print only JSON on stdout")
