@@ -94,6 +94,8 @@ export interface SharedSeconds {
 }
 
 export interface ExperimentDetails {
+  /** The benchmarked document's file name (a collection's names are in Experiment.collection; absent in experiments from before it was recorded). */
+  documentName?: string;
   questionsSource: string;
   topK: number;
   dryRun: boolean;

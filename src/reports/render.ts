@@ -24,6 +24,8 @@ export interface ReportInput {
   chunkMap?: ChunkMapSource | null;
   /** The page spans of each document of the experiment (PDF documents; empty for other formats), for the drill-down. */
   documentPages?: Record<string, PageSpan[]>;
+  /** The document's file name, for experiments that did not record it (details.documentName). */
+  documentName?: string;
 }
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
@@ -324,6 +326,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     // Older experiments embedded each question in the first strategy's searches: their embed column stays.
     latencyEmbedColumn: latency.some((l) => (l.embed ?? 0) > 0),
     shared: e.details.sharedSeconds ?? null,
+    documentName: e.details.documentName ?? input.documentName ?? null,
     questions,
     baseline: input.baseline,
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,

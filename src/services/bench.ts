@@ -620,6 +620,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     comparisons,
   };
   const details: ExperimentDetails = {
+    ...(corpus.collection ? {} : { documentName: documents[0]!.filename }),
     questionsSource: input.questionsSource,
     topK,
     dryRun,

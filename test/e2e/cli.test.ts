@@ -46,6 +46,10 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
     assert.notEqual(forced.id, doc.id);
     assert.deepEqual([forced.filename, forced.already_stored], ["copy.docx", false]);
     assert.equal((await runCli(["delete", forced.id], env)).code, 0);
+    // Generated files are named after the document's file name, also when it is given by id.
+    const generated = await runCli(["questions", "generate", doc.id, "--template", "--count", "2"], env, ws.dir);
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.ok(readdirSync(ws.dir).includes("harbor-light-handbook.questions.json"), readdirSync(ws.dir).join(", "));
 
     const proc = await runCli(["process", doc.id, "--strategies", "all", "--json"], env);
     assert.equal(proc.code, 0, proc.stderr);

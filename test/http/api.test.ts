@@ -136,7 +136,7 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     const experiments = await t.request("GET", "/experiments");
     assert.deepEqual(
       experiments.body.items.map((e: any) => Object.keys(e).sort()),
-      [["created_at", "document_id", "id", "strategies_used"]],
+      [["created_at", "document_id", "document_name", "id", "strategies_used"]],
     );
 
     const inline = await t.request("POST", "/benchmarks", {
@@ -272,6 +272,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.equal(enqueued.body.status, "pending");
     const done = await waitForJob(t, enqueued.body.job_id);
     assert.equal(done.status, "completed");
+    assert.equal(done.about, `handbook.docx (${id})`, "a job row names its document as people know it");
     assert.equal(done.result.document_id, id);
     assert.equal(done.result.strategies_completed[0].strategy, "fixed_size");
     assert.equal("error" in done, false);
@@ -286,6 +287,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.deepEqual([bench.status, bench.body.job_type], [202, "benchmark"]);
     const benchDone = await waitForJob(t, bench.body.job_id);
     assert.equal(benchDone.status, "completed");
+    assert.equal(benchDone.about, `handbook.docx (${id})`);
     const sync = await t.request("GET", `/benchmarks/${benchDone.result.experiment_id}`);
     assert.deepEqual(benchDone.result, sync.body, "the job's result is what the synchronous endpoint returns");
 
@@ -307,7 +309,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.equal((await t.request("DELETE", `/documents/${other}`)).status, 200);
     const failed = await waitForJob(t, failing.body.job_id);
     assert.equal(failed.status, "failed");
-    assert.equal(failed.error, `cancelled: document ${other} was deleted`);
+    assert.equal(failed.error, `cancelled: document other.docx (${other}) was deleted`);
     assert.equal("result" in failed, false);
     assert.equal((await waitForJob(t, blocker.body.job_id)).status, "completed");
 

@@ -12,6 +12,7 @@ import { compareWithBaseline, experimentView } from "../../../services/experimen
 import { missedGates, parseGate } from "../../../services/gates.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import type { ReportFormat } from "../../../services/reports.js";
@@ -99,6 +100,11 @@ function printScorecard(e: ExperimentRecord, deltas?: ReturnType<typeof compareW
   const full = e.details.fullRunEstimate;
   if (full) printLine(`dry run: the full run would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(0)} s`);
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
+  printLine(
+    e.collection
+      ? `collection: ${nameWithId(e.collection.name, e.collection.id)}, ${e.collection.documents.length} documents`
+      : `document: ${nameWithId(e.details.documentName, e.documentId)}`,
+  );
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
 

@@ -59,11 +59,12 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
+      const filename = chunkeval.getDocument(documentId).filename;
       const job = jobs.enqueue(
         "process",
-        { document_id: documentId, strategies },
+        { document_id: documentId, document_name: filename, strategies },
         async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })),
-        documentId,
+        { id: documentId, filename },
       );
       return reply.status(202).send(enqueueBody(job));
     },
