@@ -262,7 +262,7 @@ async function sharedWork(
     vectors,
     seconds: {
       questionEmbedding: (embedded - started) / 1000,
-      questionsEmbedded: vectors ? texts.length : 0,
+      questionsEmbedded: vectors ? vectors.filter((v) => !(v instanceof Error)).length : 0,
       warmUp: (warmedUp - embedded) / 1000,
     },
   };
