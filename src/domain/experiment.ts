@@ -88,7 +88,10 @@ export interface StrategyIndexing {
  */
 export interface SharedSeconds {
   questionEmbedding: number;
-  /** Questions embedded (0 when every strategy searched by keyword alone; a question whose embedding failed is not counted, and fails in every dense or hybrid search). */
+  /**
+   * Questions embedded (0 when every strategy searched by keyword alone); a question whose
+   * embedding failed is not counted, and fails in every dense or hybrid search.
+   */
   questionsEmbedded: number;
   warmUp: number;
 }
