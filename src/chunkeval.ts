@@ -24,7 +24,7 @@ import { currentOwner } from "./stores/owner.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
 import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
-import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput } from "./services/documents.js";
+import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput, type UploadOptions } from "./services/documents.js";
 import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
 import { checkBenchInput, planBenchVariants, runBenchmark, type BenchInput } from "./services/bench.js";
 import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
@@ -212,7 +212,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       v1()
         .then((opened) => opened.points.readiness())
         .catch((error: Error) => ({ ready: false, reason: error.message })),
-    upload: (input: UploadInput) => uploadDocument(context, input),
+    /** Stores a document, or returns the one already holding the same bytes (`alreadyStored`) unless `forceNew`. */
+    upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
     deleteDocument: (id: string) => deleteDocument(context, id),

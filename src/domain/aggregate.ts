@@ -63,6 +63,7 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     confidenceIntervals[definition.key] = percentileInterval(resampled.map((s) => s[definition.field as keyof Scores]));
   }
   const latencies = results.map((r) => r.latency.totalSeconds);
+  const latencyMeans = bootstrap(results.length, (indices) => mean(indices.map((i) => latencies[i]!)));
   const aggregateMetrics: AggregateMetrics = {
     ...scores,
     totalQuestions: results.length,
@@ -71,6 +72,7 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     confidenceIntervals,
     missing: {},
     avgLatencySeconds: mean(latencies),
+    latencyInterval: percentileInterval(latencyMeans),
     totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
     tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
     costUsd: options.costUsd,
@@ -137,7 +139,8 @@ export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => nu
   };
 }
 
-const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
+/** "a", "a and b", "a, b and c". */
+export const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
 
 /**
  * The recommendation in words, with its confidence: which leads are significant at the

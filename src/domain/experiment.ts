@@ -56,7 +56,14 @@ export interface AggregateMetrics {
   confidenceIntervals: Record<string, [number, number] | null>;
   /** Why each metric that is null could not be measured, keyed by metric. */
   missing: Record<string, string>;
+  /** Mean seconds per question: this strategy's search and answer (work all strategies share is in ExperimentDetails.sharedSeconds). */
   avgLatencySeconds: number | null;
+  /**
+   * 95 % bootstrap interval over questions of avgLatencySeconds: the measured spread, within which
+   * no strategy is called faster. Wall-clock time, so unlike confidenceIntervals it differs from
+   * run to run (absent in experiments from before it was recorded).
+   */
+  latencyInterval?: [number, number] | null;
   totalLatencySeconds: number;
   tokens: TokenUsage;
   costUsd: number;
@@ -74,7 +81,24 @@ export interface StrategyIndexing {
   reused: boolean;
 }
 
+/**
+ * Work every strategy shares, timed once before any question is timed and charged to none of
+ * them: embedding the questions (once, for every strategy) and warming up (one untimed search per
+ * strategy, and one answer with a local generator: opening the vector table, loading models).
+ */
+export interface SharedSeconds {
+  questionEmbedding: number;
+  /**
+   * Questions embedded (0 when every strategy searched by keyword alone); a question whose
+   * embedding failed is not counted, and fails in every dense or hybrid search.
+   */
+  questionsEmbedded: number;
+  warmUp: number;
+}
+
 export interface ExperimentDetails {
+  /** The benchmarked document's file name (a collection's names are in Experiment.collection; absent in experiments from before it was recorded). */
+  documentName?: string;
   questionsSource: string;
   topK: number;
   dryRun: boolean;
@@ -93,6 +117,8 @@ export interface ExperimentDetails {
   /** For dry runs: what the full run would cost and take. */
   fullRunEstimate: { costUsd: number; seconds: number; referenceUsd: number } | null;
   stageSeconds: { processing: number; retrieval: number; generation: number; judging: number };
+  /** Shared work, in no strategy's latency (absent in experiments from before it was measured apart: there the first strategy carried it). */
+  sharedSeconds?: SharedSeconds;
   embeddings: { computed: number; cached: number };
   stoppedEarly: string | null;
   /**

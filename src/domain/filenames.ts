@@ -13,3 +13,8 @@ export function cleanUploadName(raw: string, maxLength: number): string {
   const extension = dot > 0 && clean.length - dot <= 10 ? [...clean.slice(dot)] : [];
   return [...chars.slice(0, maxLength - extension.length), ...extension].join("");
 }
+
+/** "handbook.docx (doc_…)": a document or collection as people know it, with the id commands take; the id alone when the name is unknown. */
+export function nameWithId(name: string | null | undefined, id: string): string {
+  return name ? `${name} (${id})` : id;
+}

@@ -151,7 +151,7 @@ export const METRICS: readonly MetricDefinition[] = [
     scale: "seconds",
     direction: "lower",
     field: "avgLatencySeconds",
-    definition: "mean time to answer one question (embed the question, search, generate)",
+    definition: "mean time this strategy takes to answer one question: search and generate (embedding the question is shared by every strategy, timed apart)",
   },
   {
     key: "cost_usd",

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
+import { listWords } from "../domain/aggregate.js";
 import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import type { PageSpan } from "../domain/pages.js";
@@ -23,6 +24,8 @@ export interface ReportInput {
   chunkMap?: ChunkMapSource | null;
   /** The page spans of each document of the experiment (PDF documents; empty for other formats), for the drill-down. */
   documentPages?: Record<string, PageSpan[]>;
+  /** The document's file name, for experiments that did not record it (details.documentName). */
+  documentName?: string;
 }
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
@@ -120,8 +123,8 @@ function tradeOffs(e: ExperimentRecord): string[] {
     return measured.sort(([an, a], [bn, b]) => (low ? key(a)! - key(b)! : key(b)! - key(a)!) || an.localeCompare(bn))[0];
   };
   const out: string[] = [];
-  const fastest = by((m) => m.avgLatencySeconds, true);
-  if (fastest) out.push(`Fastest answers: ${fastest[0]} (${fastest[1].avgLatencySeconds!.toFixed(3)} s per question on average).`);
+  const fastest = fastestLine(entries);
+  if (fastest) out.push(fastest);
   if (entries.every(([, m]) => m.costUsd === 0)) {
     const leanest = by((m) => m.tokens.totalTokens, true);
     const fewest = leanest ? `; the fewest tokens, so the lowest bill on a hosted model, went to ${leanest[0]} (${leanest[1].tokens.totalTokens} tokens)` : "";
@@ -136,6 +139,34 @@ function tradeOffs(e: ExperimentRecord): string[] {
   if (precise)
     out.push(`Least extra text retrieved (precision): ${precise[0]} (${(100 * precise[1].avgPrecision!).toFixed(1)}% of retrieved text is reference text).`);
   return out;
+}
+
+/**
+ * Which strategy answers fastest, as far as the measured spread can tell: the strategies whose
+ * 95 % latency interval over questions overlaps the fastest one's are as fast within noise, and
+ * when that is all of them no strategy is named. An experiment without recorded intervals (from
+ * before they were, when the first strategy also carried the shared work) names none.
+ */
+export function fastestLine(entries: Array<[string, AggregateMetrics]>): string | undefined {
+  const measured = entries
+    .filter(([, m]) => m.avgLatencySeconds !== null)
+    .sort(([an, a], [bn, b]) => a.avgLatencySeconds! - b.avgLatencySeconds! || an.localeCompare(bn));
+  if (measured.length < 2) return undefined;
+  const [name, fastest] = measured[0]!;
+  const spread = fastest.latencyInterval;
+  // Sorted by mean, so a slower strategy's interval overlaps the fastest's when it begins below the fastest's end.
+  const within = measured.slice(1).filter(([, m]) => !spread || !m.latencyInterval || m.latencyInterval[0] <= spread[1]);
+  const seconds = (v: number) => v.toFixed(4);
+  const means = measured.map(([, m]) => m.avgLatencySeconds!);
+  if (within.length === measured.length - 1) {
+    return (
+      `Answer time does not separate the strategies: their means (${seconds(Math.min(...means))}-${seconds(Math.max(...means))} s per question) ` +
+      `lie within one another's measured spread${spread ? " (95 % intervals over questions overlap)" : " (no spread was recorded for this experiment)"}.`
+    );
+  }
+  const mean = `${seconds(fastest.avgLatencySeconds!)} s per question on average, 95 % interval ${seconds(spread![0])}-${seconds(spread![1])} s`;
+  if (within.length === 0) return `Fastest answers: ${name} (${mean}; every other strategy's interval lies above it).`;
+  return `Fastest answers: ${name} (${mean}), with ${listWords(within.map(([n]) => n))} within its measured spread (their 95 % intervals overlap).`;
 }
 
 /** Metrics missing for some strategy, with the reason, once per distinct reason. */
@@ -288,7 +319,14 @@ function viewModel(input: ReportInput, view: ReportView) {
     const list = input.results[s] ?? [];
     const avg = (k: "embedSeconds" | "searchSeconds" | "answerSeconds" | "totalSeconds") =>
       list.length ? list.reduce((n, r) => n + r.latency[k], 0) / list.length : null;
-    return { strategy: s, embed: avg("embedSeconds"), search: avg("searchSeconds"), answer: avg("answerSeconds"), total: avg("totalSeconds") };
+    return {
+      strategy: s,
+      embed: avg("embedSeconds"),
+      search: avg("searchSeconds"),
+      answer: avg("answerSeconds"),
+      total: avg("totalSeconds"),
+      interval: agg(s).latencyInterval ?? null,
+    };
   });
   const questions = (input.results[strategies[0]!] ?? []).map((first, i) => ({
     question: first.question,
@@ -340,6 +378,10 @@ function viewModel(input: ReportInput, view: ReportView) {
     winsWhere: winsWhere(e),
     chunkStats,
     latency,
+    // Older experiments embedded each question in the first strategy's searches: their embed column stays.
+    latencyEmbedColumn: latency.some((l) => (l.embed ?? 0) > 0),
+    shared: e.details.sharedSeconds ?? null,
+    documentName: e.details.documentName ?? input.documentName ?? null,
     questions,
     baseline: input.baseline,
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,

@@ -26,6 +26,9 @@ export interface Retrieval {
  * search then ranks all their chunks together, so the other documents compete as distractors
  * (dense scores are cosines of one embedder, comparable across documents; BM25 runs over the
  * union of their chunks, so term statistics are the collection's).
+ *
+ * `embedded`: the question's vector, when the caller embedded it already (a benchmark embeds its
+ * questions once for every strategy): nothing is embedded here, and no embed time is reported.
  */
 export async function retrieve(
   deps: { vectors: VectorStore; chunks: ChunksRepo; embedder: Embedder },
@@ -34,13 +37,15 @@ export async function retrieve(
   topK: number,
   signal?: AbortSignal,
   mode?: SearchMode,
+  embedded?: Float32Array,
 ): Promise<Retrieval> {
   const scopes = Array.isArray(states) ? states : [states];
   const first = scopes[0]!;
   const searchMode = mode ?? defaultSearchMode(first.retrieval);
   const embedStart = performance.now();
   // Keyword search needs no query vector: nothing is embedded, and no embed time is reported.
-  const queryVector = searchMode === "keyword" ? null : (await deps.embedder.embed([question], signal))[0]!;
+  const embedHere = searchMode !== "keyword" && !embedded;
+  const queryVector = searchMode === "keyword" ? null : (embedded ?? (await deps.embedder.embed([question], signal))[0]!);
   const searchStart = performance.now();
   const parents = first.retrieval === "parent";
   const candidates = Math.max(MIN_CANDIDATES, topK * CANDIDATES_PER_RESULT);
@@ -83,5 +88,5 @@ export async function retrieve(
       });
   }
   const end = performance.now();
-  return { chunks, embedSeconds: queryVector ? (searchStart - embedStart) / 1000 : 0, searchSeconds: (end - searchStart) / 1000 };
+  return { chunks, embedSeconds: embedHere ? (searchStart - embedStart) / 1000 : 0, searchSeconds: (end - searchStart) / 1000 };
 }

@@ -1,7 +1,15 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
-import type { DocumentBreakdown, Experiment, ExperimentDetails, ExperimentRecord, QuestionResult, StrategyIndexing } from "../domain/experiment.js";
+import type {
+  DocumentBreakdown,
+  Experiment,
+  ExperimentDetails,
+  ExperimentRecord,
+  QuestionResult,
+  SharedSeconds,
+  StrategyIndexing,
+} from "../domain/experiment.js";
 import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
@@ -19,7 +27,10 @@ import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { checkGridSize, DRY_RUN_COMPLETION_TOKENS, DRY_RUN_LLM_CALL_SECONDS, JUDGE_SENTENCES_PER_ANSWER } from "./sweep-estimate.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
-import { defaultSearchMode } from "../domain/variant-key.js";
+import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
+import type { Embedder } from "../embedders/embedder.js";
+import type { Generator } from "../generators/generator.js";
+import type { StrategyState } from "../stores/sqlite/chunks-repo.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
@@ -203,6 +214,92 @@ function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[], stra
   });
 }
 
+/** One variant as the question loop runs it: its indexes in every document, and how it searches. */
+interface VariantRun {
+  variant: StrategyVariant;
+  states: StrategyState[];
+  mode: SearchMode;
+  topK: number;
+  /** Its retrievable spans on the corpus axis (Precision_Ω). */
+  units: ReturnType<typeof retrievableSpans>;
+}
+
+/** What the strategies share: each question's vector (or why it could not be embedded), and the time that took. */
+interface SharedWork {
+  vectors: Array<Float32Array | Error> | null;
+  seconds: SharedSeconds;
+}
+
+/**
+ * Work every strategy shares, done and timed once before any question is timed, so that none of
+ * them is charged for it (it used to fall on whichever strategy ran first): the questions are
+ * embedded once, in one call (every dense or hybrid search uses the same vector of a question),
+ * and each variant searches once untimed for the first question (opening the vector table,
+ * loading models, compiling the search code), answered once when the generator is local (a
+ * hosted model would bill the call, and its cached reply would make the timed answer a cache hit).
+ */
+async function sharedWork(
+  deps: Parameters<typeof retrieve>[0],
+  runs: VariantRun[],
+  questions: Question[],
+  generator: Generator | null,
+  signal: AbortSignal | undefined,
+): Promise<SharedWork> {
+  const started = performance.now();
+  const texts = questions.map((q) => q.question);
+  const vectors = runs.some((r) => r.mode !== "keyword") ? await embedEach(deps.embedder, texts, signal) : null;
+  const embedded = performance.now();
+  for (const run of runs) {
+    throwIfCancelled(signal);
+    try {
+      const retrieval = await retrieve(deps, run.states, texts[0]!, run.topK, signal, run.mode, questionVector({ vectors }, run, 0));
+      if (generator && !generator.isLlm) await generator.answer(texts[0]!, retrieval.chunks, signal);
+    } catch (error) {
+      // The timed run meets the same failure and records it against its question.
+      if (error instanceof CancelledError) throw error;
+    }
+  }
+  const warmedUp = performance.now();
+  return {
+    vectors,
+    seconds: {
+      questionEmbedding: (embedded - started) / 1000,
+      questionsEmbedded: vectors ? vectors.filter((v) => !(v instanceof Error)).length : 0,
+      warmUp: (warmedUp - embedded) / 1000,
+    },
+  };
+}
+
+/** Each text's vector, or the error embedding it met: a failure is its question's, not the run's. */
+async function embedEach(embedder: Embedder, texts: string[], signal: AbortSignal | undefined): Promise<Array<Float32Array | Error>> {
+  try {
+    return await embedder.embed(texts, signal);
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    // One call failed for all: each text on its own, so that only the ones that fail are lost.
+    const vectors: Array<Float32Array | Error> = [];
+    for (const text of texts) {
+      vectors.push(
+        await embedder.embed([text], signal).then(
+          ([v]) => v!,
+          (e: unknown) => {
+            if (e instanceof CancelledError) throw e;
+            return e instanceof Error ? e : new Error(String(e));
+          },
+        ),
+      );
+    }
+    return vectors;
+  }
+}
+
+/** The shared vector of question `i` for a variant's search (none for keyword search); throws the error embedding it met. */
+function questionVector(shared: Pick<SharedWork, "vectors">, run: VariantRun, i: number): Float32Array | undefined {
+  const vector = run.mode === "keyword" ? undefined : shared.vectors?.[i];
+  if (vector instanceof Error) throw vector;
+  return vector;
+}
+
 /**
  * The checks a benchmark request passes before any work starts: a background request runs
  * them before its 202, so it is refused exactly as the synchronous one would be.
@@ -351,32 +448,34 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   let stoppedEarly: string | null = null;
   const dryRunPromptTokens: number[] = [];
 
-  for (const variant of variants) {
-    const strategy = variant.key;
+  const runs = variants.map((variant): VariantRun => {
     const states = documents.map((d) => {
       const state = ctx.chunks.state(d.id, variant.indexKey);
       // Deleted (by another process) since it was processed: the run cannot score this variant.
       if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
       return state;
     });
-    const variantTopK = variant.topK ?? topK;
-    const units = retrievableSpans(ctx, documents, variant.indexKey, axis);
-    results[strategy] = [];
-    for (const [i, q] of questions.entries()) {
+    const mode = variant.retrieval ?? defaultSearchMode(states[0]!.retrieval);
+    return { variant, states, mode, topK: variant.topK ?? topK, units: retrievableSpans(ctx, documents, variant.indexKey, axis) };
+  });
+  const retrievalDeps = { vectors, chunks: ctx.chunks, embedder };
+  const sharedByAll = await sharedWork(retrievalDeps, runs, questions, generator, input.signal);
+  for (const run of runs) results[run.variant.key] = [];
+  for (const [i, q] of questions.entries()) {
+    if (stoppedEarly) break;
+    // Every strategy answers a question before any answers the next, starting one further along
+    // each time: whatever slows the machine for a while, or speeds it up as it warms, falls on
+    // every strategy alike rather than on whichever runs first.
+    for (let k = 0; k < runs.length; k++) {
       if (stoppedEarly) break;
+      const run = runs[(i + k) % runs.length]!;
+      const strategy = run.variant.key;
       throwIfCancelled(input.signal);
       input.onProgress?.({ stage: "answer", strategy, message: `question ${i + 1}/${questions.length}`, done: i, total: questions.length });
       const result = emptyResult(q);
       try {
         const t0 = performance.now();
-        const retrieval = await retrieve(
-          { vectors, chunks: ctx.chunks, embedder },
-          states,
-          q.question,
-          variantTopK,
-          input.signal,
-          variant.retrieval ?? undefined,
-        );
+        const retrieval = await retrieve(retrievalDeps, run.states, q.question, run.topK, input.signal, run.mode, questionVector(sharedByAll, run, i));
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
         result.retrieved = retrieval.chunks.map((c) => ({
           chunkId: c.chunkId,
@@ -401,7 +500,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
           );
           Object.assign(result.metrics, spans, {
             retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
-            precisionOmega: precisionOmega(references, units),
+            precisionOmega: precisionOmega(references, run.units),
           });
         }
         if (dryRun) {
@@ -442,10 +541,12 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
         if (input.maxErrors !== undefined && failures >= input.maxErrors)
           stoppedEarly = `stopped after ${failures} failed question(s) (--max-errors ${input.maxErrors})`;
       }
-      results[strategy].push(result);
+      results[strategy]!.push(result);
     }
-    const answered = results[strategy].length;
-    input.onProgress?.({ stage: "answer", strategy, message: `${answered} questions answered`, done: answered, total: answered });
+  }
+  for (const run of runs) {
+    const answered = results[run.variant.key]!.length;
+    input.onProgress?.({ stage: "answer", strategy: run.variant.key, message: `${answered} questions answered`, done: answered, total: answered });
   }
 
   const judgeSpec = dryRun ? "none (dry run)" : judge!.name;
@@ -531,7 +632,8 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     questionsCount: questions.length,
     aggregateMetrics: aggregates,
     bestStrategy: best,
-    totalLatencySeconds: Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0),
+    totalLatencySeconds:
+      Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0) + sharedByAll.seconds.questionEmbedding + sharedByAll.seconds.warmUp,
     estimatedCostUsd: cost.answersUsd + cost.judgingUsd + cost.embeddingsUsd + cost.contextualisationUsd,
     createdAt: nowTimestamp(),
     verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons),
@@ -539,6 +641,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     tags: input.tags ?? {},
   };
   const details: ExperimentDetails = {
+    ...(corpus.collection ? {} : { documentName: documents[0]!.filename }),
     questionsSource: input.questionsSource,
     topK,
     dryRun,
@@ -566,6 +669,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     cost,
     fullRunEstimate,
     stageSeconds: { processing: processingSeconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
+    sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     stoppedEarly,

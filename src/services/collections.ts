@@ -1,11 +1,10 @@
 import { ConflictError, NotFoundError, throwIfCancelled, ValidationError } from "../errors.js";
 import { DEFAULTS } from "../config/defaults.js";
 import { cleanUploadName } from "../domain/filenames.js";
-import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { CollectionRecord, RunOptions, StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
-import { findOrUploadDocument, requireDocument, takeBackUpload, uploadDocument, type UploadInput } from "./documents.js";
+import { findOrUploadDocument, requireDocument, takeBackUpload, type UploadInput } from "./documents.js";
 
 const MAX_NAME_LENGTH = 100;
 
@@ -85,9 +84,8 @@ export async function addWithUndo(
         members.push({ id: document.id, filename: ctx.documents.record(document.id)?.filename ?? requireDocument(ctx, document.id).filename });
         continue;
       }
-      const reused = ctx.documents.findByContentHash(hashBytes(document.bytes));
-      const documentId = reused ?? (await uploadDocument(ctx, document)).id;
-      if (!reused) uploaded.push(documentId);
+      const { id: documentId, uploaded: stored } = await findOrUploadDocument(ctx, document);
+      if (stored) uploaded.push(documentId);
       members.push({ id: documentId, filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || ctx.documents.record(documentId)!.filename });
     }
     added = ctx.collections.addDocuments(id, members);
@@ -142,9 +140,8 @@ export interface Corpus {
 export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, options: RunOptions = {}): Promise<Corpus> {
   if (!target.document === !target.collection) throw new ValidationError("a benchmark takes one document or one collection");
   if (target.document) {
-    const reused = "id" in target.document ? target.document.id : ctx.documents.findByContentHash(hashBytes(target.document.bytes));
-    const id = await findOrUploadDocument(ctx, target.document);
-    const undo = async () => void (reused ? undefined : await takeBackUpload(ctx, id));
+    const { id, uploaded } = await findOrUploadDocument(ctx, target.document);
+    const undo = async () => void (uploaded ? await takeBackUpload(ctx, id) : undefined);
     return { documents: [requireDocument(ctx, id)], collection: null, undo };
   }
   const { name, add } = target.collection!;

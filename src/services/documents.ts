@@ -25,43 +25,70 @@ export function isDocumentPath(path: string): boolean {
   return SUPPORTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
+/** What an upload returns: the document it stored, or the one already stored with the same bytes. */
+export type UploadedDocument = DocumentRecord & { alreadyStored: boolean };
+
+export interface UploadOptions {
+  /** Store a new document even when the same bytes are stored already (`upload --new`, `POST /documents?new=true`). */
+  forceNew?: boolean;
+}
+
 /**
  * Parses and stores an uploaded document. Parsing happens before anything is written, in a
  * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
- * original is kept under a generated name.
+ * original is kept under a generated name. Bytes already stored are not stored again (unless
+ * `forceNew`): the document that holds them is returned, with `alreadyStored` set. The check
+ * and the insert are one transaction, so processes sharing the data directory store them once.
  */
-export async function uploadDocument(ctx: ServiceContext, input: UploadInput): Promise<DocumentRecord> {
+export async function uploadDocument(ctx: ServiceContext, input: UploadInput, options: UploadOptions = {}): Promise<UploadedDocument> {
   const filename = cleanUploadName(input.filename, DEFAULTS.maxFilenameLength);
   if (!filename) throw new ValidationError("the upload has no file name");
+  const contentHash = hashBytes(input.bytes);
+  // Known bytes need no parsing; the transaction below settles uploads racing this one.
+  const known = options.forceNew ? null : storedRecord(ctx, ctx.documents.findByContentHash(contentHash));
+  if (known) return known;
   const parsed = await parseInWorker(input.bytes, filename, parseLimitsOf(ctx.config));
   const id = newId("doc");
   await mkdir(ctx.filesDir, { recursive: true });
   const filePath = join(ctx.filesDir, `${id}.${parsed.format}`);
   await writeFile(filePath, input.bytes);
+  let stored: string | null;
   try {
-    ctx.documents.insert({
-      id,
-      filename,
-      format: parsed.format,
-      title: parsed.title,
-      paragraphCount: parsed.blocks.length,
-      text: parsed.text,
-      blocks: parsed.blocks,
-      filePath,
-      contentHash: hashBytes(input.bytes),
-      createdAt: nowTimestamp(),
-    });
+    stored = ctx.documents.insertUnlessStored(
+      {
+        id,
+        filename,
+        format: parsed.format,
+        title: parsed.title,
+        paragraphCount: parsed.blocks.length,
+        text: parsed.text,
+        blocks: parsed.blocks,
+        filePath,
+        contentHash,
+        createdAt: nowTimestamp(),
+      },
+      !options.forceNew,
+    );
   } catch (error) {
     await rm(filePath, { force: true });
     throw error;
   }
-  return ctx.documents.record(id)!;
+  if (stored === null) return { ...ctx.documents.record(id)!, alreadyStored: false };
+  await rm(filePath, { force: true });
+  // Deleted by another process since the transaction found it: store these bytes after all.
+  return storedRecord(ctx, stored) ?? uploadDocument(ctx, input, options);
+}
+
+function storedRecord(ctx: ServiceContext, id: string | null): UploadedDocument | null {
+  const record = id === null ? null : ctx.documents.record(id);
+  return record && { ...record, alreadyStored: true };
 }
 
 /** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */
-export async function findOrUploadDocument(ctx: ServiceContext, document: { id: string } | UploadInput): Promise<string> {
-  if ("id" in document) return requireDocument(ctx, document.id).id;
-  return ctx.documents.findByContentHash(hashBytes(document.bytes)) ?? (await uploadDocument(ctx, document)).id;
+export async function findOrUploadDocument(ctx: ServiceContext, document: { id: string } | UploadInput): Promise<{ id: string; uploaded: boolean }> {
+  if ("id" in document) return { id: requireDocument(ctx, document.id).id, uploaded: false };
+  const { id, alreadyStored } = await uploadDocument(ctx, document);
+  return { id, uploaded: !alreadyStored };
 }
 
 export function listDocuments(ctx: ServiceContext, page: { offset: number; limit: number }) {

@@ -3,6 +3,7 @@ import { newId, nowTimestamp } from "../domain/ids.js";
 import type { ProgressEvent } from "../domain/types.js";
 import type { Owner } from "../stores/owner.js";
 import type { JobRecord, JobsRepo } from "../stores/sqlite/jobs-repo.js";
+import { nameWithId } from "../domain/filenames.js";
 
 export type { JobRecord };
 
@@ -22,6 +23,12 @@ export const JOB_STALE_MS = 10 * 60_000;
 /** How often a runner looks for documents another process deleted under its jobs. */
 export const DELETED_DOCUMENT_POLL_MS = 1000;
 
+/** The document a job is about: deleting it cancels the job, whose reason names it. */
+export interface JobDocument {
+  id: string;
+  filename: string;
+}
+
 export type JobTask = (options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
 
 /**
@@ -32,8 +39,8 @@ export type JobTask = (options: { signal: AbortSignal; onProgress: (e: ProgressE
  * another live server on the same data directory; and a job's terminal status is final.
  */
 export class JobRunner {
-  private readonly queue: Array<{ id: string; task: JobTask; documentId?: string }> = [];
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; documentId?: string }>();
+  private readonly queue: Array<{ id: string; task: JobTask; document?: JobDocument }> = [];
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; document?: JobDocument }>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly deletedDocumentPoll: NodeJS.Timeout;
   private closed = false;
@@ -59,7 +66,7 @@ export class JobRunner {
     // A delete through this server cancels at once (cancelForDocument); one from another
     // process is seen here, so its jobs stop within a second instead of working to the end.
     this.deletedDocumentPoll = setInterval(() => {
-      const documents = new Set([...this.queue, ...this.running.values()].flatMap((j) => (j.documentId ? [j.documentId] : [])));
+      const documents = new Set([...this.queue, ...this.running.values()].flatMap((j) => (j.document ? [j.document.id] : [])));
       for (const documentId of documents) {
         try {
           if (!documentExists(documentId)) this.cancelForDocument(documentId);
@@ -74,18 +81,18 @@ export class JobRunner {
    * Records a pending job and starts it when a slot is free; returns the job row. A job about
    * one document names it, so deleting the document can cancel the job (cancelForDocument).
    */
-  enqueue(jobType: string, params: unknown, task: JobTask, documentId?: string): JobRecord {
+  enqueue(jobType: string, params: unknown, task: JobTask, document?: JobDocument): JobRecord {
     const jobId = newId("job");
     this.jobs.insert({ jobId, jobType, params, createdAt: nowTimestamp() }, this.owner);
     const job = this.jobs.get(jobId)!;
-    this.queue.push({ id: jobId, task, documentId });
+    this.queue.push({ id: jobId, task, document });
     queueMicrotask(() => this.pump());
     return job;
   }
 
   private pump(): void {
     while (!this.closed && this.running.size < this.maxConcurrent && this.queue.length > 0) {
-      const { id, task, documentId } = this.queue.shift()!;
+      const { id, task, document } = this.queue.shift()!;
       const controller = new AbortController();
       this.jobs.markRunning(id, nowTimestamp());
       const done = task({ signal: controller.signal, onProgress: (e) => this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}`) })
@@ -97,23 +104,23 @@ export class JobRunner {
           this.running.delete(id);
           this.pump();
         });
-      this.running.set(id, { controller, done, documentId });
+      this.running.set(id, { controller, done, document });
     }
   }
 
   /** Fails the queued and running jobs about a deleted document, with a reason that says so. */
   cancelForDocument(documentId: string): void {
-    const reason = `cancelled: document ${documentId} was deleted`;
+    const reason = (document: JobDocument) => `cancelled: document ${nameWithId(document.filename, document.id)} was deleted`;
     for (let i = this.queue.length - 1; i >= 0; i--) {
       const queued = this.queue[i]!;
-      if (queued.documentId !== documentId) continue;
+      if (queued.document?.id !== documentId) continue;
       this.queue.splice(i, 1);
-      this.jobs.fail(queued.id, reason, nowTimestamp());
+      this.jobs.fail(queued.id, reason(queued.document), nowTimestamp());
     }
     for (const [id, r] of this.running) {
-      if (r.documentId !== documentId) continue;
-      this.jobs.fail(id, reason, nowTimestamp());
-      r.controller.abort(reason);
+      if (r.document?.id !== documentId) continue;
+      this.jobs.fail(id, reason(r.document), nowTimestamp());
+      r.controller.abort(reason(r.document));
     }
   }
 
@@ -145,11 +152,26 @@ export function listJobs(jobs: JobsRepo, filter: { jobType?: string; status?: st
   return { ...jobs.list(filter, page.offset, page.limit), offset: page.offset, limit: page.limit };
 }
 
-/** A job as the API shows it (SPEC §2 Job): result only when completed, error only when failed. */
+/**
+ * What a job works on, as people know it: "handbook.docx (doc_…)" or "collection reports
+ * (col_…)", from the names its request recorded in its parameters (null for jobs from before).
+ */
+function jobSubject(params: unknown): string | null {
+  const p = (params ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  if (text(p.document_id)) return nameWithId(text(p.document_name), text(p.document_id)!);
+  // A collection is asked for by id or by name: the name given is not repeated as its id.
+  const collection = text(p.collection_id);
+  if (collection) return `collection ${text(p.collection_name) === collection ? collection : nameWithId(text(p.collection_name), collection)}`;
+  return null;
+}
+
+/** A job as the API shows it (SPEC §2 Job, with what it works on): result only when completed, error only when failed. */
 export function presentJob(job: JobRecord) {
   return {
     jobId: job.jobId,
     jobType: job.jobType,
+    about: jobSubject(job.params),
     status: job.status,
     pollUrl: `/jobs/${job.jobId}`,
     ...(job.status === "completed" ? { result: job.result } : {}),

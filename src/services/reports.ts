@@ -48,6 +48,8 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
   if (!REPORT_VIEWS.includes(view)) throw new ValidationError(`view must be one of ${REPORT_VIEWS.join(", ")}, got "${view}"`);
   const experiment = getExperiment(ctx, id);
   const results = experimentResults(ctx, id);
+  // Experiments from before the name was recorded: the stored document's, while it is stored.
+  const documentName = experiment.collection ? undefined : (ctx.documents.record(experiment.documentId)?.filename ?? undefined);
   const baseline =
     options.baseline ??
     (options.baselineId
@@ -57,12 +59,13 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
-        ? renderMarkdownReport({ experiment, results, baseline })
+        ? renderMarkdownReport({ experiment, results, baseline, documentName })
         : renderHtmlReport(
             {
               experiment,
               results,
               baseline,
+              documentName,
               chunkMap: view === "technical" ? chunkMapSource(ctx, id) : null,
               documentPages: view === "technical" ? documentPages(ctx, experiment) : undefined,
             },

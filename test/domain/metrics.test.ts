@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
+import { fastestLine } from "../../src/reports/render.js";
 import {
   bestStrategy,
   compositeContributions,
@@ -334,4 +335,58 @@ test("the README's Metrics table gives every metric of the catalogue with its sc
     assert.equal(cells[2], m.scale, `${m.key} scale`);
     assert.equal(cells[3], m.direction, `${m.key} direction`);
   }
+});
+
+test("the fastest strategy is named only where the measured latency spread separates it", () => {
+  const timed = (seconds: number[]) =>
+    aggregate(
+      seconds.map((s) => result({ recall: 0.5 }, { latency: { embedSeconds: 0, searchSeconds: s, answerSeconds: 0, totalSeconds: s } })),
+      options,
+    );
+  // Twenty questions each, spread over 0.4 ms around their centre.
+  const steady = (centre: number) => timed(Array.from({ length: 20 }, (_, i) => centre + (i % 5) * 0.0001));
+  const [a, b, c] = [steady(0.002), steady(0.00205), steady(0.01)];
+  assert.ok(a.latencyInterval![0] <= a.avgLatencySeconds! && a.avgLatencySeconds! <= a.latencyInterval![1]);
+  assert.ok(a.latencyInterval![1] >= b.latencyInterval![0], "a and b overlap");
+  assert.match(
+    fastestLine([
+      ["a", a],
+      ["c", c],
+    ])!,
+    /^Fastest answers: a \(0\.0022 s per question on average, 95 % interval .*; every other strategy's interval lies above it\)\.$/,
+  );
+  assert.match(
+    fastestLine([
+      ["a", a],
+      ["b", b],
+    ])!,
+    /^Answer time does not separate the strategies: their means \(0\.0022-0\.0023 s per question\) lie within/,
+  );
+  const three = fastestLine([
+    ["c", c],
+    ["b", b],
+    ["a", a],
+  ]);
+  assert.match(three!, /^Fastest answers: a \(.*\), with b within its measured spread/, "the order the strategies are listed in does not matter");
+  // What the first strategy used to carry: one slow question (the shared work) in its twenty. The
+  // mean is higher, but the spread covers it: not a ranking.
+  const carried = timed([0.02, ...Array.from({ length: 19 }, (_, i) => 0.002 + (i % 5) * 0.0001)]);
+  assert.ok(carried.avgLatencySeconds! > a.avgLatencySeconds!);
+  assert.match(
+    fastestLine([
+      ["carried", carried],
+      ["a", a],
+    ])!,
+    /does not separate the strategies/,
+  );
+  // An experiment from before the spread was recorded names no fastest strategy.
+  const { latencyInterval: _dropped, ...old } = c;
+  assert.match(
+    fastestLine([
+      ["a", { ...a, latencyInterval: undefined }],
+      ["old", old],
+    ])!,
+    /no spread was recorded/,
+  );
+  assert.equal(fastestLine([["a", a]]), undefined, "one strategy: no trade-off");
 });

@@ -22,8 +22,13 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.match(first.stdout, /0-10 ↑.*0-10 ↑.*0-10 ↑.*0-10 ↑.*0-1 ↓.*0-1 ↑.*seconds ↓/, "headers carry scale and direction");
     assert.match(first.stdout, /n\/a — answers are copied from the retrieved context .*\(avg_faithfulness, hallucination_rate\)/);
     assert.match(first.stdout, /verdict: (recursive|fixed_size) is best; its lead over (recursive|fixed_size) is (not )?significant at 95 %/);
-    assert.match(first.stdout, /best strategy: (recursive|fixed_size) \(\*\)/);
+    assert.match(
+      first.stdout,
+      /best strategy: (recursive|fixed_size) \(\*\); total latency [\d.]+ s \([\d.]+ s of it shared: embedding the questions, warming up\)/,
+    );
     const id = first.stdout.match(/experiment: (exp_[0-9a-f]+)/)![1]!;
+    const documentId = first.stdout.match(/document: harbor-light-handbook\.docx \((doc_[0-9a-f]+)\)/)![1]!;
+    assert.match(readFileSync(html, "utf8"), new RegExp(`document harbor-light-handbook\\.docx \\(${documentId}\\)`), "the report names the file");
     assert.match(readFileSync(html, "utf8"), /<svg class="chart"/);
 
     const json = await runCli(
@@ -87,11 +92,15 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
 
     const list = JSON.parse((await runCli(["experiments", "--json"], env)).stdout);
     assert.equal(list.total, 4);
-    assert.deepEqual(Object.keys(list.items[0]).sort(), ["created_at", "document_id", "id", "strategies_used"]);
+    assert.deepEqual(Object.keys(list.items[0]).sort(), ["created_at", "document_id", "document_name", "id", "strategies_used"]);
     assert.equal(list.items[3].id, id, "newest first");
+    assert.deepEqual([list.items[3].document_id, list.items[3].document_name], [documentId, "harbor-light-handbook.docx"]);
+    assert.match((await runCli(["experiments"], env)).stdout, new RegExp(`${id} .*harbor-light-handbook\\.docx \\(${documentId}\\)`));
 
     const md = await runCli(["report", id, "--format", "md"], env);
     assert.match(md.stdout, /^# chunkeval experiment exp_/);
+    assert.match(md.stdout, new RegExp(`^Document harbor-light-handbook\\.docx \\(${documentId}\\); 5 questions`, "m"));
+    assert.match(md.stdout, /^Total latency [\d.]+ s \(of which [\d.]+ s shared by every strategy/m);
     assert.match(md.stdout, /composite \(0-10 ↑\)/);
     assert.match(md.stdout, /n\/a — answers are copied .*\(avg_faithfulness, hallucination_rate\)/);
     const exported = JSON.parse((await runCli(["report", id, "--format", "json"], env)).stdout);
@@ -121,6 +130,8 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.equal(noQuestions.code, 2);
     assert.match(noQuestions.stderr, /missing required argument <questions>/);
     assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 4, "failed runs stored nothing");
+    const documents = JSON.parse((await runCli(["documents", "--json"], env)).stdout);
+    assert.equal(documents.total, 1, "every bench of the same file reused the document its first run uploaded");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDBOOK_PATH, SITE_VISIT_PATH, buildEncryptedDocx } from "../helpers/documents.js";
@@ -27,11 +27,29 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
     const up = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
     assert.equal(up.code, 0, up.stderr);
     const doc = JSON.parse(up.stdout);
-    assert.deepEqual(Object.keys(doc).sort(), ["chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.deepEqual(Object.keys(doc).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
     assert.match(doc.id, /^doc_/);
     assert.equal(doc.filename, "harbor-light-handbook.docx");
-    assert.deepEqual(doc.chunk_counts, {});
+    assert.deepEqual([doc.chunk_counts, doc.already_stored], [{}, false]);
     assert.match(doc.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/);
+
+    // The same bytes again, under another name: the stored document, said so, exit 0; --new stores a copy.
+    const copy = join(ws.dir, "copy.docx");
+    copyFileSync(HANDBOOK_PATH, copy);
+    const again = await runCli(["upload", copy], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, new RegExp(`already stored: these bytes are document ${doc.id} "harbor-light-handbook.docx"; nothing new was stored`));
+    const againJson = await runCli(["upload", copy, "--json"], env);
+    assert.deepEqual([JSON.parse(againJson.stdout).id, JSON.parse(againJson.stdout).already_stored], [doc.id, true]);
+    assert.match(againJson.stderr, /already stored/);
+    const forced = JSON.parse((await runCli(["upload", copy, "--new", "--json"], env)).stdout);
+    assert.notEqual(forced.id, doc.id);
+    assert.deepEqual([forced.filename, forced.already_stored], ["copy.docx", false]);
+    assert.equal((await runCli(["delete", forced.id], env)).code, 0);
+    // Generated files are named after the document's file name, also when it is given by id.
+    const generated = await runCli(["questions", "generate", doc.id, "--template", "--count", "2"], env, ws.dir);
+    assert.equal(generated.code, 0, generated.stderr);
+    assert.ok(readdirSync(ws.dir).includes("harbor-light-handbook.questions.json"), readdirSync(ws.dir).join(", "));
 
     const proc = await runCli(["process", doc.id, "--strategies", "all", "--json"], env);
     assert.equal(proc.code, 0, proc.stderr);

@@ -44,7 +44,7 @@ test("a CLI delete stops a serve process's job on that document within seconds, 
       job = (await (await fetch(`${server.url}/jobs/${jobId}`)).json()) as typeof job;
     }
     assert.equal(job.status, "failed", JSON.stringify(job));
-    assert.equal(job.error, `cancelled: document ${documentId} was deleted`);
+    assert.equal(job.error, `cancelled: document harbor-light-handbook.docx (${documentId}) was deleted`);
     const stoppedAfterMs = Date.now() - deletedAt;
     // Cancelled work asks for no more embeddings once the call in flight returns.
     const callsAtStop = stub.requests.length;

@@ -98,7 +98,7 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       return form;
     };
     const uploadMs = await timed(() => fetch(`${server!.url}/v1/files`, { method: "POST", body: uploadForm(), headers: { authorization: auth } }));
-    const spare = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
+    const spare = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--new", "--json"], env)).stdout).id as string;
     const deleteMs = await timed(() => runCli(["delete", spare], env));
     const counts: Record<string, number> = {};
     let abandoned = 0;
@@ -113,7 +113,7 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       let { app, internals } = await composeChunkeval(config);
       let victim: string | undefined;
       if (operation === "cli delete") {
-        victim = (await app.upload({ filename: `victim-${trial}.docx`, bytes: handbookBytes() })).id;
+        victim = (await app.upload({ filename: `victim-${trial}.docx`, bytes: handbookBytes() }, { forceNew: true })).id;
         await app.process(victim, ["recursive"]);
       }
       const committed = internals.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));

@@ -49,6 +49,9 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
     assert.equal(listed.items[0].job_id, job.job_id);
     const local = JSON.parse((await runCli(["jobs", "list", "--status", "completed", "--json"], env)).stdout);
     assert.equal(local.total, 1, "the CLI reads the same job table");
+    const table = await runCli(["jobs", "list", "--server", url], env);
+    assert.match(table.stdout, /job_id.*type.*about.*status/);
+    assert.match(table.stdout, new RegExp(`${job.job_id} .*process .*handbook\\.docx \\(${doc.id}\\) .*completed`), "the row names the document");
     const shown = JSON.parse((await runCli(["jobs", "show", job.job_id, "--json"], env)).stdout);
     assert.equal(shown.result.document_id, doc.id);
     const missing = await runCli(["jobs", "show", "job_nope", "--server", url], env);

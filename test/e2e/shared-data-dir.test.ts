@@ -24,10 +24,11 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
     });
     return { status: r.status, body: (await r.json()) as any };
   };
-  const upload = async () => {
+  // A document of its own each time (new=true): the same bytes would otherwise return the shared one.
+  const upload = async (query = "") => {
     const form = new FormData();
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
-    return ((await (await fetch(`${server.url}/documents`, { method: "POST", body: form })).json()) as { id: string }).id;
+    return ((await (await fetch(`${server.url}/documents${query}`, { method: "POST", body: form })).json()) as { id: string }).id;
   };
   const cli = async (...args: string[]) => {
     const r = await runCli(args, env);
@@ -42,7 +43,7 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
       for (let round = 0; round < ROUNDS; round++) {
         const processed = await call("POST", `/documents/${shared}/process`, { strategies: ["recursive", "semantic"] });
         assert.deepEqual([processed.status, processed.body.strategies_failed], [200, []], JSON.stringify(processed.body));
-        const own = await upload();
+        const own = await upload("?new=true");
         const job = await call("POST", `/documents/${own}/process?background=true`, { strategies: ["recursive"] });
         assert.equal(job.status, 202);
         for (let polled = await call("GET", `/jobs/${job.body.job_id}`); ; polled = await call("GET", `/jobs/${job.body.job_id}`)) {
@@ -63,7 +64,7 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
         assert.deepEqual(JSON.parse(await cli("process", shared, "--strategies", "fixed_size,contextual_retrieval", "--json")).strategies_failed, []);
         const answer = JSON.parse(await cli("ask", shared, QUESTION, "--strategy", "recursive", "--json"));
         assert.ok(answer.retrieved_chunks.length > 0, "the CLI never finds the server's generation swept");
-        const own = JSON.parse(await cli("upload", HANDBOOK_PATH, "--json")).id as string;
+        const own = JSON.parse(await cli("upload", HANDBOOK_PATH, "--new", "--json")).id as string;
         await cli("process", own, "--strategies", "recursive", "--json");
         await cli("delete", own, "--json");
         await cli("bench", shared, "--questions", questions, "--strategies", "recursive,fixed_size", "--dry-run", "--json");

@@ -13,7 +13,8 @@ export interface TestServer {
     body?: unknown,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: any; headers: Headers; text: string }>;
-  upload(filename: string, bytes: Buffer, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  /** POST /documents; `query` e.g. "?new=true". */
+  upload(filename: string, bytes: Buffer, headers?: Record<string, string>, query?: string): Promise<{ status: number; body: any }>;
   /** Stops the server (as on SIGTERM) and starts a new one over the same data directory. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -43,10 +44,10 @@ export async function startTestServer(flags: Record<string, string | number> = {
       }
       return { status: response.status, body: parsed, headers: response.headers, text };
     },
-    async upload(filename, bytes, headers = {}) {
+    async upload(filename, bytes, headers = {}, query = "") {
       const form = new FormData();
       form.append("file", new Blob([bytes]), filename);
-      const response = await fetch(t.url + "/documents", { method: "POST", body: form, headers });
+      const response = await fetch(t.url + "/documents" + query, { method: "POST", body: form, headers });
       return { status: response.status, body: await response.json() };
     },
     async restart() {

@@ -22,7 +22,8 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     copyFileSync("questions/harbor-light-handbook.json", join(t.ws.dir, "questions", "handbook.json"));
     const up = await t.upload("handbook.docx", handbookBytes());
     assert.equal(up.status, 201);
-    assert.deepEqual(Object.keys(up.body).sort(), ["chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.deepEqual(Object.keys(up.body).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.equal(up.body.already_stored, false);
     assert.match(up.body.created_at, ISO);
     const id = up.body.id;
 
@@ -137,7 +138,7 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     const experiments = await t.request("GET", "/experiments");
     assert.deepEqual(
       experiments.body.items.map((e: any) => Object.keys(e).sort()),
-      [["created_at", "document_id", "id", "strategies_used"]],
+      [["created_at", "document_id", "document_name", "id", "strategies_used"]],
     );
 
     const inline = await t.request("POST", "/benchmarks", {
@@ -225,7 +226,7 @@ test("errors are {detail, type} with the spec's status codes", async () => {
     assert.deepEqual([tooBig.status, tooBig.body.type], [413, "PayloadTooLargeError"]);
     const noFile = await t.request("POST", "/documents", { file: "x" });
     assert.deepEqual([noFile.status, noFile.body.type], [422, "ValidationError"]);
-    const traversal = await t.upload("../../etc/passwd.docx", handbookBytes());
+    const traversal = await t.upload("../../etc/passwd.docx", handbookBytes(), {}, "?new=true");
     assert.equal(traversal.status, 201);
     assert.equal(traversal.body.filename, "passwd.docx", "upload names are never paths");
     assert.equal((await t.request("GET", "/documents")).body.total, 2, "rejected uploads stored nothing");
@@ -273,6 +274,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.equal(enqueued.body.status, "pending");
     const done = await waitForJob(t, enqueued.body.job_id);
     assert.equal(done.status, "completed");
+    assert.equal(done.about, `handbook.docx (${id})`, "a job row names its document as people know it");
     assert.equal(done.result.document_id, id);
     assert.equal(done.result.strategies_completed[0].strategy, "fixed_size");
     assert.equal("error" in done, false);
@@ -287,6 +289,7 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     assert.deepEqual([bench.status, bench.body.job_type], [202, "benchmark"]);
     const benchDone = await waitForJob(t, bench.body.job_id);
     assert.equal(benchDone.status, "completed");
+    assert.equal(benchDone.about, `handbook.docx (${id})`);
     const sync = await t.request("GET", `/benchmarks/${benchDone.result.experiment_id}`);
     assert.deepEqual(benchDone.result, sync.body, "the job's result is what the synchronous endpoint returns");
 
@@ -303,12 +306,12 @@ test("background jobs: 202, polled to completed with the synchronous payload, an
     const blocker = await t.request("POST", `/documents/${id}/process?background=true`, {
       strategies: ["semantic", "semantic_parent_child", "contextual_retrieval"],
     });
-    const other = (await t.upload("other.docx", handbookBytes())).body.id;
+    const other = (await t.upload("other.docx", handbookBytes(), {}, "?new=true")).body.id;
     const failing = await t.request("POST", "/benchmarks?background=true", { document_id: other, strategies: ["fixed_size"], questions: [{ question: "Q?" }] });
     assert.equal((await t.request("DELETE", `/documents/${other}`)).status, 200);
     const failed = await waitForJob(t, failing.body.job_id);
     assert.equal(failed.status, "failed");
-    assert.equal(failed.error, `cancelled: document ${other} was deleted`);
+    assert.equal(failed.error, `cancelled: document other.docx (${other}) was deleted`);
     assert.equal("result" in failed, false);
     assert.equal((await waitForJob(t, blocker.body.job_id)).status, "completed");
 
@@ -399,6 +402,30 @@ test("50 concurrent requests are all answered correctly", async () => {
         assert.equal(r.body.items[0].id, id);
       }
     });
+  } finally {
+    await t.close();
+  }
+});
+
+test("POST /documents: bytes already stored answer 200 with the stored document; new=true stores another (201)", async () => {
+  const t = await startTestServer();
+  try {
+    const first = await t.upload("handbook.docx", handbookBytes());
+    assert.deepEqual([first.status, first.body.already_stored], [201, false]);
+    const again = await t.upload("renamed.docx", handbookBytes());
+    assert.equal(again.status, 200);
+    assert.deepEqual([again.body.id, again.body.filename, again.body.already_stored], [first.body.id, "handbook.docx", true]);
+    const forced = await t.upload("copy.docx", handbookBytes(), {}, "?new=true");
+    assert.equal(forced.status, 201);
+    assert.notEqual(forced.body.id, first.body.id);
+    assert.deepEqual([forced.body.filename, forced.body.already_stored], ["copy.docx", false]);
+    const badFlag = await t.upload("copy.docx", handbookBytes(), {}, "?new=maybe");
+    assert.deepEqual([badFlag.status, badFlag.body.type], [422, "ValidationError"]);
+    assert.equal((await t.request("GET", "/documents")).body.total, 2);
+    const openapi = await t.request("GET", "/openapi.json");
+    const route = openapi.body.paths["/documents"].post;
+    assert.match(route.description, /already_stored: true/);
+    assert.ok(route.parameters.some((p: { name: string; in: string }) => p.name === "new" && p.in === "query"));
   } finally {
     await t.close();
   }

@@ -54,7 +54,7 @@ test("deleting a document fails its running job with a clear reason, never a for
     assert.equal((await t.request("DELETE", `/documents/${doc}`)).status, 200);
     let polled = await t.request("GET", `/jobs/${job}`);
     for (let i = 0; i < 200 && t.server && polled.body.status === "running"; i++) polled = await t.request("GET", `/jobs/${job}`);
-    assert.deepEqual([polled.body.status, polled.body.error], ["failed", `cancelled: document ${doc} was deleted`]);
+    assert.deepEqual([polled.body.status, polled.body.error], ["failed", `cancelled: document handbook.docx (${doc}) was deleted`]);
     await new Promise((r) => setTimeout(r, 300)); // the aborted work winds down; the job must stay failed
     const final = await t.request("GET", `/jobs/${job}`);
     assert.equal(final.body.status, "failed");

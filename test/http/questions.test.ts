@@ -68,7 +68,7 @@ test("background question generation: deleting its document cancels the job with
       if (job.status === "completed" || job.status === "failed") break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    assert.deepEqual([job.status, job.error], ["failed", `cancelled: document ${id} was deleted`]);
+    assert.deepEqual([job.status, job.error], ["failed", `cancelled: document handbook.docx (${id}) was deleted`]);
   } finally {
     await t.close();
     await stub.close();

@@ -5,6 +5,7 @@ import { BenchmarkError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
+import { fastestLine } from "../../src/reports/render.js";
 
 // Faithfulness and the hallucination rate are null here: the extractive generator copies its answers from the context.
 const SPEC_METRICS = ["avgContextRelevance", "avgAnswerSimilarity", "totalQuestions", "failedQuestions"];
@@ -39,13 +40,17 @@ test("bench: an experiment with every spec field, stored with its per-question r
     assert.equal(e.comparisons.length, 1);
     assert.equal(e.comparisons[0]!.questions, 8);
     assert.match(e.verdict, new RegExp(`^${e.bestStrategy} is best; its lead over ${e.comparisons[0]!.strategy} is (not )?significant at 95 %`));
+    const shared = e.details.sharedSeconds!;
     assert.ok(
       Math.abs(
         e.totalLatencySeconds -
+          shared.questionEmbedding -
+          shared.warmUp -
           Object.values(ws.app.experimentResults(e.experimentId))
             .flat()
             .reduce((n, r) => n + r.latency.totalSeconds, 0),
       ) < 1e-9,
+      "the total is every question's latency plus the shared work",
     );
     assert.equal(e.estimatedCostUsd, 0, "local providers cost nothing");
     assert.ok(e.details.cost.referenceUsd > 0, "what it would cost on a hosted model is shown");
@@ -77,6 +82,46 @@ test("bench: an experiment with every spec field, stored with its per-question r
   } finally {
     await ws.cleanup();
   }
+});
+
+test("latency: the questions are embedded once, timed as shared work, and no strategy's figure includes it, in either order", async () => {
+  const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 12);
+  const lines: Array<string | undefined> = [];
+  for (const order of [
+    ["recursive", "fixed_size"],
+    ["fixed_size", "recursive"],
+  ]) {
+    // A fresh data directory each time: the questions' embeddings are computed, not read from the cache.
+    const ws = await createWorkspace();
+    try {
+      const e = await ws.app.bench({
+        document: { filename: "handbook.docx", bytes: handbookBytes() },
+        questions,
+        questionsSource: "h.json",
+        strategies: order,
+      });
+      const shared = e.details.sharedSeconds!;
+      assert.equal(shared.questionsEmbedded, questions.length);
+      assert.ok(shared.questionEmbedding > 0 && shared.warmUp > 0);
+      const results = ws.app.experimentResults(e.experimentId);
+      for (const strategy of order) {
+        assert.equal(results[strategy]!.length, questions.length);
+        for (const r of results[strategy]!) {
+          // Before, the first strategy's searches embedded each question (the others read it from the cache).
+          assert.equal(r.latency.embedSeconds, 0, `${strategy}: no question embedded in its searches`);
+          assert.ok(Math.abs(r.latency.totalSeconds - r.latency.searchSeconds - r.latency.answerSeconds) < 1e-12, "search + answer, nothing else");
+        }
+        const m = e.aggregateMetrics[strategy]!;
+        assert.ok(m.latencyInterval![0] <= m.avgLatencySeconds! && m.avgLatencySeconds! <= m.latencyInterval![1]);
+      }
+      lines.push(fastestLine(Object.entries(e.aggregateMetrics)));
+    } finally {
+      await ws.cleanup();
+    }
+  }
+  // The ranking holds within noise: the two orders never name different strategies as clearly fastest.
+  const named = lines.map((line) => line?.match(/^Fastest answers: (\S+) \(.*every other strategy's interval lies above it/)?.[1]);
+  assert.ok(!(named[0] && named[1] && named[0] !== named[1]), `the orders disagree beyond the spread: ${lines.join(" | ")}`);
 });
 
 test("bench --dry-run: retrieval metrics only, with the estimated cost and time of the full run", async () => {

@@ -302,7 +302,7 @@ test("a process sees vectors another process sharing the data directory wrote af
     await cli.process(first.id, ["recursive"]);
     const question = "How much does a member share cost?";
     assert.ok((await server.app.ask({ documentId: first.id, strategy: "recursive", question })).retrievedChunks.length > 0, "the server opened the table");
-    const second = await cli.upload({ filename: "b.docx", bytes: Buffer.concat([handbookBytes()]) });
+    const second = await cli.upload({ filename: "b.docx", bytes: handbookBytes() }, { forceNew: true });
     await cli.process(second.id, ["recursive"]);
     const answer = await server.app.ask({ documentId: second.id, strategy: "recursive", question });
     assert.equal(answer.retrievedChunks.length, 5, "vectors committed by the other process are found");

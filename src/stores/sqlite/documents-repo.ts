@@ -60,6 +60,21 @@ export class DocumentsRepo {
       );
   }
 
+  /**
+   * Inserts the document unless one with the same bytes is stored (and `unlessStored` is set):
+   * then nothing is written and that document's id is returned. One immediate transaction, so
+   * two processes uploading the same bytes at once store them once.
+   */
+  insertUnlessStored(doc: NewDocument, unlessStored: boolean): string | null {
+    return this.db
+      .transaction(() => {
+        const stored = unlessStored ? this.findByContentHash(doc.contentHash) : null;
+        if (stored === null) this.insert(doc);
+        return stored;
+      })
+      .immediate();
+  }
+
   /** The newest document uploaded with exactly these bytes, if any. */
   findByContentHash(hash: string): string | null {
     const row = this.db.prepare(`SELECT id FROM documents WHERE content_hash = ? ORDER BY created_at DESC LIMIT 1`).get(hash) as { id: string } | undefined;

@@ -66,14 +66,27 @@ export class ExperimentsRepo {
     return out;
   }
 
-  /** Experiment summaries, newest first. */
+  /**
+   * Experiment summaries, newest first, each with the name of what it benchmarked: the
+   * document's file name or the collection's name (null once that is deleted).
+   */
   list(offset: number, limit: number) {
     const rows = this.db
-      .prepare(`SELECT id, document_id, strategies_json, created_at FROM experiments ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(limit, offset) as Array<Record<string, string>>;
+      .prepare(
+        `SELECT e.id, e.document_id, COALESCE(d.filename, c.name) AS document_name, e.strategies_json, e.created_at
+         FROM experiments e LEFT JOIN documents d ON d.id = e.document_id LEFT JOIN collections c ON c.id = e.document_id
+         ORDER BY e.created_at DESC, e.rowid DESC LIMIT ? OFFSET ?`,
+      )
+      .all(limit, offset) as Array<Record<string, string | null>>;
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM experiments`).get() as { n: number };
     return {
-      items: rows.map((r) => ({ id: r.id!, documentId: r.document_id!, strategiesUsed: JSON.parse(r.strategies_json!) as string[], createdAt: r.created_at! })),
+      items: rows.map((r) => ({
+        id: r.id!,
+        documentId: r.document_id!,
+        documentName: r.document_name,
+        strategiesUsed: JSON.parse(r.strategies_json!) as string[],
+        createdAt: r.created_at!,
+      })),
       total: n,
     };
   }

@@ -19,6 +19,12 @@ export const backgroundQuery = {
   properties: { background: { type: "boolean", default: false } },
 } as const;
 
+export const uploadQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { new: { type: "boolean", default: false, description: "store a new document even if the same bytes are stored already" } },
+} as const;
+
 // Request bodies refuse unknown fields (422), as the /v1 schemas do (SPEC §4 rule 5).
 export const processBody = {
   type: "object",

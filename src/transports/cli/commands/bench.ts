@@ -14,6 +14,7 @@ import { missedGates, parseGate } from "../../../services/gates.js";
 import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
@@ -75,13 +76,20 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   for (const line of missingMetricLines(e)) printLine(line);
   printLine(`verdict: ${e.verdict}`);
   const { referenceUsd, referenceModel } = e.details.cost;
+  const shared = e.details.sharedSeconds;
+  const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
   printLine(
-    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s; ` +
+    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
       `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
   const full = e.details.fullRunEstimate;
   if (full) printLine(`dry run: the full run would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(0)} s`);
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
+  printLine(
+    e.collection
+      ? `collection: ${nameWithId(e.collection.name, e.collection.id)}, ${e.collection.documents.length} documents`
+      : `document: ${nameWithId(e.details.documentName, e.documentId)}`,
+  );
   printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
 }
 

@@ -15,15 +15,23 @@ function printDocument(doc: DocumentRecord): void {
 export function registerDocumentCommands(program: Command): void {
   program
     .command("upload")
-    .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record")
+    .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record; bytes already stored return the stored document")
     .argument("[file]", "path of the document")
+    .option("--new", "store a new document even if the same bytes are stored already (default: return the stored one)")
     .option("--json", "print only JSON on stdout")
-    .action(async (fileArg: string | undefined, _options, command: Command) => {
+    .action(async (fileArg: string | undefined, options: { new?: boolean }, command: Command) => {
       const file = await requireArgument(fileArg, "file", "Document to upload (.docx, .doc, .pdf, .md, .txt or .html):");
       await withChunkeval(command, async (app) => {
         const bytes = await readInputFile(file, app.config.maxUploadMb);
-        const doc = await app.upload({ filename: basename(file), bytes });
-        if (command.optsWithGlobals<GlobalOptions>().json) printJson(doc);
+        const doc = await app.upload({ filename: basename(file), bytes }, { forceNew: options.new });
+        const json = command.optsWithGlobals<GlobalOptions>().json;
+        if (doc.alreadyStored) {
+          const note = `already stored: these bytes are document ${doc.id} "${doc.filename}"; nothing new was stored (--new stores a second copy)`;
+          // Only JSON on stdout with --json: the note goes to stderr there, `already_stored` says it in the JSON.
+          if (json) process.stderr.write(`${note}\n`);
+          else printLine(note);
+        }
+        if (json) printJson(doc);
         else printDocument(doc);
       });
     });

@@ -5,7 +5,16 @@ import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalO
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";
 
-type WireJob = { job_id: string; job_type: string; status: string; error?: string; created_at: string; finished_at: string | null; progress: string | null };
+type WireJob = {
+  job_id: string;
+  job_type: string;
+  about?: string | null;
+  status: string;
+  error?: string;
+  created_at: string;
+  finished_at: string | null;
+  progress: string | null;
+};
 
 /**
  * Reads jobs from a running server's API, sending CHUNKEVAL_API_KEY (environment only, like
@@ -59,8 +68,8 @@ export function registerJobsCommand(program: Command): void {
       if (page.total === 0) return printLine("No jobs.");
       if (page.items.length === 0) return printLine(`${page.total} jobs; none at offset ${page.offset}`);
       printTable(
-        ["job_id", "type", "status", "created_at", "finished_at", "error / progress"],
-        page.items.map((j) => [j.job_id, j.job_type, j.status, j.created_at, j.finished_at ?? "-", j.error ?? j.progress ?? ""]),
+        ["job_id", "type", "about", "status", "created_at", "finished_at", "error / progress"],
+        page.items.map((j) => [j.job_id, j.job_type, j.about ?? "-", j.status, j.created_at, j.finished_at ?? "-", j.error ?? j.progress ?? ""]),
       );
       printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
     });

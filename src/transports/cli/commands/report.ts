@@ -7,6 +7,7 @@ import type { ReportView } from "../../../reports/render.js";
 import type { ReportFormat, ReportOptions } from "../../../services/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
+import { nameWithId } from "../../../domain/filenames.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
 
@@ -71,7 +72,7 @@ export function registerReportCommands(program: Command): void {
         if (page.items.length === 0) return printLine(`${page.total} experiments; none at offset ${page.offset}`);
         printTable(
           ["id", "document", "strategies", "created_at"],
-          page.items.map((e) => [e.id, e.documentId, e.strategiesUsed.join(", "), e.createdAt]),
+          page.items.map((e) => [e.id, nameWithId(e.documentName, e.documentId), e.strategiesUsed.join(", "), e.createdAt]),
         );
         printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
       });

@@ -38,8 +38,9 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questions: body.questions,
       });
       if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
-      if (body.document_id) chunkeval.getDocument(body.document_id);
-      else chunkeval.getCollection(body.collection_id!);
+      const named = body.document_id
+        ? { document_name: chunkeval.getDocument(body.document_id).filename }
+        : { collection_name: chunkeval.getCollection(body.collection_id!).name };
       const input = {
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         questions,
@@ -56,6 +57,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
       const params = {
         document_id: body.document_id ?? null,
         collection_id: body.collection_id ?? null,
+        ...named,
         strategies: input.strategies ?? null,
         sweep: body.sweep ?? null,
         questions_file: body.questions_file ?? null,
@@ -68,7 +70,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         params,
         async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
         // Deleting the document cancels the job; a collection job is no one document's (it fails on its own if one goes).
-        body.document_id,
+        body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
       );
       return reply.status(202).send(enqueueBody(job));
     },

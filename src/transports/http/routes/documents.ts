@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { HttpDeps } from "../app.js";
-import { backgroundQuery, idParams, pageQuery, processBody } from "../schemas.js";
+import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
 import { readMultipartUpload } from "../multipart.js";
@@ -17,14 +17,18 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       schema: {
         tags: ["documents"],
         summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",
+        description:
+          "201 with the new document (`already_stored: false`). Bytes already stored are not stored again: 200 with the document " +
+          "that holds them (`already_stored: true`, its own file name and id). `new=true` stores a new document whatever is stored (201).",
         consumes: ["multipart/form-data"],
+        querystring: uploadQuery,
       },
     },
     async (request, reply) => {
       const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
       if (!file) throw new ValidationError("the multipart body has no `file` part");
-      const document = await chunkeval.upload(file);
-      return reply.status(201).send(toWire(document));
+      const document = await chunkeval.upload(file, { forceNew: (request.query as { new: boolean }).new });
+      return reply.status(document.alreadyStored ? 200 : 201).send(toWire(document));
     },
   );
 
@@ -55,11 +59,12 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
+      const filename = chunkeval.getDocument(documentId).filename;
       const job = jobs.enqueue(
         "process",
-        { document_id: documentId, strategies },
+        { document_id: documentId, document_name: filename, strategies },
         async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })),
-        documentId,
+        { id: documentId, filename },
       );
       return reply.status(202).send(enqueueBody(job));
     },

@@ -48,8 +48,9 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     async (request, reply) => {
       const body = request.body as GenerateBody;
       if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
-      if (body.document_id) chunkeval.getDocument(body.document_id);
-      else chunkeval.getCollection(body.collection_id!);
+      const named = body.document_id
+        ? { document_name: chunkeval.getDocument(body.document_id).filename }
+        : { collection_name: chunkeval.getCollection(body.collection_id!).name };
       const input = {
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         count: body.count,
@@ -61,9 +62,10 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
       const job = jobs.enqueue(
         "question_generation",
-        body,
+        { ...body, ...named },
         async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
-        body.document_id, // deleting the document cancels the job; a collection job is no one document's
+        // Deleting the document cancels the job; a collection job is no one document's.
+        body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
       );
       return reply.status(202).send(enqueueBody(job));
     },
