@@ -63,8 +63,10 @@ export interface TimeParts {
 
 /** Texts of the first, untimed batch: enough to reach every worker of a pool (4 each, up to 4 workers), so loading is not in the rate. */
 const WARM_UP_TEXTS = 16;
-/** Texts of the timed batch: a batch as large as the run's, whose per-token time is the run's. */
-const PROBE_TEXTS = 48;
+/** Texts of each timed batch: enough for every worker to run batches as full as the run's. */
+const PROBE_TEXTS = 32;
+/** Timed batches: the faster one's rate counts. */
+const PROBE_BATCHES = 2;
 /** Newest experiments looked through for one run with the same embedder, generator and judge. */
 const RUN_RATE_LOOKBACK = 20;
 /** Completion tokens assumed for one contextualisation call (a sentence or two of context). */
@@ -239,23 +241,28 @@ async function chunkTextsOf(ctx: ServiceContext, document: StoredDocument, v: St
 /**
  * Seconds per token of this embedder on the documents' sentences, past the cache: a first batch
  * (which waits for the model to load and warms every worker) is not timed, so neither one-time
- * cost is priced per token. The probe embeds with the model only; it stores nothing.
+ * cost is priced per token. Of the timed batches the faster counts: a moment when the shared
+ * machine was busy elsewhere is not the rate. The probe embeds with the model only; it stores nothing.
  */
 async function measureEmbedRate(embedder: CachedEmbedder, documents: StoredDocument[]): Promise<number> {
   const sentences = documents.flatMap((d) => sentencesOf([d.text]));
   const pool = sentences.length > 0 ? sentences : documents.map((d) => d.text);
   // A short document repeats its sentences: the model embeds each copy all the same.
-  const sample = Array.from({ length: WARM_UP_TEXTS + PROBE_TEXTS }, (_, i) => pool[i % pool.length]!);
-  await embedder.timeModel(sample.slice(0, WARM_UP_TEXTS));
-  const timed = sample.slice(WARM_UP_TEXTS);
-  const seconds = await embedder.timeModel(timed);
-  return (
-    seconds /
-    Math.max(
-      1,
-      timed.reduce((n, t) => n + countTokens(t), 0),
-    )
-  );
+  const take = (from: number, n: number) => Array.from({ length: n }, (_, i) => pool[(from + i) % pool.length]!);
+  await embedder.timeModel(take(0, WARM_UP_TEXTS));
+  const rates: number[] = [];
+  for (let b = 0; b < PROBE_BATCHES; b++) {
+    const batch = take(WARM_UP_TEXTS + b * PROBE_TEXTS, PROBE_TEXTS);
+    const seconds = await embedder.timeModel(batch);
+    rates.push(
+      seconds /
+        Math.max(
+          1,
+          batch.reduce((n, t) => n + countTokens(t), 0),
+        ),
+    );
+  }
+  return Math.min(...rates);
 }
 
 /** How a dry run records its generator and judge. */
