@@ -21,11 +21,12 @@ test("estimate seconds: new tokens at the measured rate, runs at the measured ru
   assert.equal(cached.seconds, 0);
   assert.equal(
     cached.includes,
-    "nothing new to embed: the cache holds every text; 40 question runs not timed: no earlier benchmark in this data directory with this embedder, generator and judge",
+    "nothing new to embed: the cache holds every text; " +
+      "40 question runs not timed: no earlier benchmark in this data directory with this embedder, generator and judge",
   );
 });
 
-test("sweep estimate on the handbook: counts what the run will embed before it, nothing once cached, and prices runs at the last benchmark's median", async () => {
+test("sweep estimate on the handbook: counts what the run will embed, nothing once cached, runs at the last benchmark's median", async () => {
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
