@@ -57,6 +57,26 @@ export class CachedEmbedder implements Embedder {
     return new CachedEmbedder(this.inner, this.cache, this.batchSize, this);
   }
 
+  /** The texts among these (distinct) whose vectors the cache does not hold: what embedding them would compute. */
+  uncached(texts: string[]): string[] {
+    const distinct = [...new Map(texts.map((t) => [hashText(t), t])).entries()];
+    const found = this.cache.getMany(
+      this.owner,
+      distinct.map(([h]) => h),
+    );
+    return distinct.filter(([h]) => !found.has(h)).map(([, t]) => t);
+  }
+
+  /**
+   * Seconds the model takes to embed these texts, past the cache and storing nothing: a rate
+   * probe (the sweep estimate's), which must reach the model even for texts already cached.
+   */
+  async timeModel(texts: string[], signal?: AbortSignal): Promise<number> {
+    const started = performance.now();
+    await this.inner.embed(texts, signal);
+    return (performance.now() - started) / 1000;
+  }
+
   private count(delta: EmbeddingStats): void {
     this.stats.computed += delta.computed;
     this.stats.cached += delta.cached;

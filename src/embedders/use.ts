@@ -81,15 +81,17 @@ export const useEmbedder: EmbedderDefinition = {
         async close() {},
       };
     }
-    const pool = new UseWorkerPool(settings.workers);
+    // Started on the first text to embed: a run whose texts are all cached never loads the model
+    // (each worker loading its copy would take the cores from the run).
+    let pool: UseWorkerPool | null = null;
     return {
       name: "use",
       cacheKey: useCacheKey(),
       async embed(texts, signal) {
         throwIfCancelled(signal);
-        return texts.length === 0 ? [] : pool.embed(texts);
+        return texts.length === 0 ? [] : (pool ??= new UseWorkerPool(settings.workers)).embed(texts);
       },
-      close: () => pool.close(),
+      close: async () => pool?.close(),
     };
   },
 };

@@ -18,7 +18,8 @@ interface Sentence {
   vector: Float32Array;
 }
 
-function sentencesOf(texts: string[]): string[] {
+/** The distinct sentences of the texts: what the judge embeds of a document or a context. */
+export function sentencesOf(texts: string[]): string[] {
   const seen = new Set<string>();
   for (const text of texts) for (const s of sentenceSpans(text)) seen.add(text.slice(s.start, s.end));
   return [...seen];

@@ -41,6 +41,11 @@ export interface Question {
   references: LocatedReference[];
 }
 
+/** What the judge compares an answer with: the expected answer, else the references' text (null without either). */
+export function judgeTarget(q: Question): string | null {
+  return q.expectedAnswer ?? (q.references.length > 0 ? q.references.map((r) => r.text).join(" ") : null);
+}
+
 function describeItem(index: number, item: unknown): string {
   const q = item && typeof item === "object" && typeof (item as { question?: unknown }).question === "string" ? (item as { question: string }).question : null;
   return `item ${index + 1}${q ? ` ("${q.length > 60 ? q.slice(0, 57) + "..." : q}")` : ""}`;

@@ -15,7 +15,7 @@ import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
-import { resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
+import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { retrieve } from "../retrieval/retrieve.js";
@@ -515,7 +515,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
           result.latency.answerSeconds = result.stageSeconds.generation;
           result.latency.totalSeconds += result.stageSeconds.generation;
           const t2 = performance.now();
-          const target = q.expectedAnswer ?? (q.references.length > 0 ? q.references.map((r) => r.text).join(" ") : null);
+          const target = judgeTarget(q);
           const verdict = await judge!.judge(
             {
               question: q.question,

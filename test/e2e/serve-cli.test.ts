@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { BIN, runCli } from "../helpers/cli.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startServe } from "../../scripts/load-helpers.js";
+import { spawnServe } from "../helpers/serve-process.js";
 
-test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdown on SIGTERM", async () => {
+test("chunkeval serve: the URL and where questions_file is read from, jobs from the CLI, graceful shutdown on SIGTERM", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-serve-"));
   mkdirSync(join(dir, "questions"));
   copyFileSync("questions/harbor-light-handbook.json", join(dir, "questions", "h.json"));
@@ -27,10 +28,11 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL line: ${stderr}`)), 15000);
       child.stderr.on("data", () => {
-        const m = stderr.match(/chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
+        const m = stderr.match(/chunkeval serving on (http:\/\/127\.0\.0\.1:\d+).*\n.*\n/);
         if (m) (clearTimeout(timer), resolve(m[1]!));
       });
     });
+    assert.equal(stderr.split("\n")[1], `questions_file is read from ${join(dir, "questions")}`);
     const form = new FormData();
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
     const doc = (await (await fetch(`${url}/documents`, { method: "POST", body: form })).json()) as { id: string };
@@ -71,6 +73,33 @@ test("chunkeval serve: one line with the URL, jobs from the CLI, graceful shutdo
     assert.match(stderr, /SIGTERM, shutting down/);
   } finally {
     child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("chunkeval serve says when the folder questions_file is read from does not exist, and how to set it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-serve-noq-"));
+  const missing = join(dir, "no-questions-here");
+  const server = await spawnServe({ CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_QUESTIONS_DIR: missing });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no questions line: ${server.stderr()}`)), 15000);
+      const look = () => {
+        const m = server.stderr().match(/^questions_file .*$/m);
+        if (m) (clearTimeout(timer), resolve(m[0]));
+      };
+      server.child.stderr!.on("data", look);
+      look();
+    });
+    assert.equal(
+      line,
+      `questions_file is read from ${missing}, which does not exist: create it, set questions_dir (CHUNKEVAL_QUESTIONS_DIR), or send questions inline`,
+    );
+    const ready = (await (await fetch(`${server.url}/readyz`)).json()) as { details: unknown };
+    assert.deepEqual(ready.details, { questions_dir: missing, questions_dir_exists: false });
+  } finally {
+    server.child.kill("SIGTERM");
+    await server.exited;
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -64,7 +64,12 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
       info: {
         title: "chunkeval evaluation API",
         version: CHUNKEVAL_VERSION,
-        description: "Documents, strategies, queries, benchmarks, experiments and jobs (SPEC §4).",
+        description:
+          "Upload documents, chunk them with built-in strategies or variants, query the chunks, benchmark strategies against a " +
+          "questions file and read the experiments and their reports; long requests run as background jobs (`?background=true`). " +
+          "`questions_file` is a path inside the server's questions directory (`questions_dir`, shown by `GET /readyz` and when " +
+          "`chunkeval serve` starts), or send the questions inline. Errors are `{detail, type}`; the /v1 routes are the ingestion " +
+          "and search API for tenants, with their own error envelope.",
       },
       ...(config.apiKey ? { components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } }, security: [{ bearer: [] }] } : {}),
     },

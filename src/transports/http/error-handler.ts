@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyRequest, FastifySchemaValidationError } from "fastify";
 import { ChunkevalError } from "../../errors.js";
 import type { ChunkevalConfig } from "../../config/schema.js";
 
@@ -39,14 +39,12 @@ export function classifyError(error: FastifyError, limits: HttpLimits): HttpErro
 function classifyUnbounded(error: FastifyError, limits: HttpLimits): HttpErrorView {
   if (error instanceof ChunkevalError) return { status: error.status, type: error.name, code: error.code, message: error.message };
   if (error.validation) {
-    // Ajv does not name an unexpected key in its message; the client needs to know which one.
-    const extra = error.validation.map((v) => (v.params as { additionalProperty?: string }).additionalProperty).filter(Boolean);
-    const named = extra.length ? ` (${extra.map((k) => JSON.stringify(k)).join(", ")})` : "";
+    const context = error.validationContext ?? "request";
     return {
       status: 422,
       type: "ValidationError",
       code: "validation_error",
-      message: `invalid ${error.validationContext ?? "request"}: ${error.message}${named}`,
+      message: `invalid ${context}: ${error.validation.map((v) => describeSchemaError(v, context)).join("; ")}`,
     };
   }
   if (error.code === "FST_REQ_FILE_TOO_LARGE") {
@@ -69,6 +67,26 @@ function classifyUnbounded(error: FastifyError, limits: HttpLimits): HttpErrorVi
     return { status: 422, type: "ValidationError", code: "validation_error", message: error.message };
   }
   return INTERNAL;
+}
+
+/**
+ * One schema error in the client's terms: the field it is about (by its path in the request,
+ * `top_k`, `strategies.0`) and what it must be. Ajv's own words do not say which values a choice
+ * allows ("must be equal to one of the allowed values") nor which key was unexpected: these do.
+ */
+export function describeSchemaError(error: FastifySchemaValidationError, context: string): string {
+  const params = error.params as { allowedValues?: unknown[]; allowedValue?: unknown; additionalProperty?: string; missingProperty?: string };
+  const path = error.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  const field = path || context;
+  // A field of an object inside the request is named with that object's path.
+  const within = (name: string) => (path ? `${path}.${name}` : name);
+  const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  if (error.keyword === "enum" && params.allowedValues) return `${field} must be one of: ${params.allowedValues.map(show).join(", ")}`;
+  if (error.keyword === "const") return `${field} must be ${show(params.allowedValue)}`;
+  if (error.keyword === "additionalProperties" && params.additionalProperty !== undefined)
+    return `unknown field ${JSON.stringify(within(params.additionalProperty))}`;
+  if (error.keyword === "required" && params.missingProperty !== undefined) return `${within(params.missingProperty)} is required`;
+  return `${field} ${error.message ?? "is invalid"}`;
 }
 
 /** Longest run of characters without a space that a message keeps whole (ids, names, paths). */

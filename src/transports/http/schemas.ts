@@ -69,7 +69,7 @@ export const benchmarkBody = {
     collection_id: {
       type: "string",
       minLength: 1,
-      description: "a collection (id or name) to benchmark instead: each question searches all its documents (our extension)",
+      description: "a collection (id or name) to benchmark instead of document_id: each question searches all its documents",
     },
     strategies: {
       type: "array",
@@ -80,18 +80,25 @@ export const benchmarkBody = {
     sweep: {
       type: "array",
       items: { type: "string", minLength: 1 },
-      description: "sweep shorthands, each expanding to a grid (our extension): recursive:chunk_size=128,256:chunk_overlap=0,32",
+      description: "sweep shorthands, each expanding to a grid of variants: recursive:chunk_size=128,256:chunk_overlap=0,32",
     },
-    max_variants: { type: "integer", minimum: 1, description: `refuse more variants than this (our extension; default ${DEFAULTS.maxSweepVariants})` },
-    questions_file: { type: "string", minLength: 1, description: "path inside the server's questions directory" },
-    questions: { type: "array", items: { type: "object" }, description: "inline questions (our extension), instead of questions_file" },
+    max_variants: { type: "integer", minimum: 1, description: `refuse more variants than this (default ${DEFAULTS.maxSweepVariants})` },
+    questions_file: {
+      type: "string",
+      minLength: 1,
+      description: "a path inside the server's questions directory (questions_dir, given by GET /readyz as details.questions_dir)",
+    },
+    questions: {
+      type: "array",
+      items: { type: "object" },
+      description: "the questions inline, [{question, expected_answer?, references?}], instead of questions_file",
+    },
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
     dry_run: { type: "boolean", default: false },
     chunks: {
       type: "object",
       additionalProperties: { type: "array", items: { type: "object" } },
-      description:
-        "chunks your own pipeline made (our extension), benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; README: Your own chunks",
+      description: "chunks your own pipeline made, benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; README: Your own chunks",
     },
   },
 } as const;

@@ -189,7 +189,8 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
   process.stderr.write(
     `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
       `× ${estimate.questions} questions = ${estimate.runs} runs; ` +
-      `estimated ~${estimate.seconds.toFixed(0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""} (${estimate.embeddingRate})\n` +
+      `estimated ~${estimate.seconds.toFixed(estimate.seconds < 10 ? 1 : 0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""}\n` +
+      `  the time includes ${estimate.includes}\n` +
       `  ${estimate.variants.join(", ")}\n`,
   );
   const { sweepDecision } = await import("../../../services/sweep-estimate.js");

@@ -1,6 +1,13 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { loadCliConfig, parseInteger } from "../context.js";
+
+/** Where POST /benchmarks reads `questions_file` from (questions_dir, default ./questions where serve started), and whether it is there. */
+function questionsDirLine(dir: string): string {
+  const where = `questions_file is read from ${dir}`;
+  return existsSync(dir) ? where : `${where}, which does not exist: create it, set questions_dir (CHUNKEVAL_QUESTIONS_DIR), or send questions inline`;
+}
 
 export function registerServeCommand(program: Command): void {
   program
@@ -9,12 +16,18 @@ export function registerServeCommand(program: Command): void {
     .option("--host <host>", "address to bind", DEFAULTS.host)
     .option("--port <port>", "port to listen on (0 = any free port)", parseInteger("--port"), DEFAULTS.port)
     .option("--log", "log every request as JSON on stderr")
+    .addHelpText(
+      "after",
+      "\nPOST /benchmarks reads questions_file from questions_dir (default ./questions in the folder serve starts in;\n" +
+        "CHUNKEVAL_QUESTIONS_DIR or --config to change it): serve prints that folder when it starts, GET /readyz shows it.",
+    )
     .action(async (options: { host: string; port: number; log?: boolean }, command: Command) => {
       const { createChunkeval } = await import("../../../chunkeval.js");
       const { startServer } = await import("../../http/server.js");
-      const chunkeval = await createChunkeval(loadCliConfig(command).config);
+      const { config } = loadCliConfig(command);
+      const chunkeval = await createChunkeval(config);
       const server = await startServer(chunkeval, { host: options.host, port: options.port, logger: options.log });
-      process.stderr.write(`chunkeval serving on ${server.url} (docs: ${server.url}/docs)\n`);
+      process.stderr.write(`chunkeval serving on ${server.url} (docs: ${server.url}/docs)\n${questionsDirLine(config.questionsDir)}\n`);
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {
           process.stderr.write(`chunkeval: ${signal}, shutting down\n`);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
@@ -196,10 +197,22 @@ export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: C
   app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
   app.get(
     "/readyz",
-    { schema: { tags: ["health"], summary: "Ready when the vector store answers and the chunks collection exists" } },
+    {
+      schema: {
+        tags: ["health"],
+        summary: "Ready when the vector store answers and the chunks collection exists",
+        description:
+          "`details.questions_dir` is the folder POST /benchmarks reads `questions_file` from; `details.questions_dir_exists` says whether it is there.",
+      },
+    },
     async (request, reply) => {
       const state = await chunkeval.v1Readiness();
-      return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id });
+      // Where POST /benchmarks reads questions_file from, which a client otherwise cannot see.
+      const questionsDir = chunkeval.config.questionsDir;
+      const details = { questions_dir: questionsDir, questions_dir_exists: existsSync(questionsDir) };
+      return state.ready
+        ? { status: "ready", details }
+        : reply.status(503).send({ status: "not_ready", reason: state.reason, request_id: request.id, details });
     },
   );
 }

@@ -1,0 +1,73 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { percentile } from "../../src/domain/vectors.js";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { DRY_RUN_LLM_CALL_SECONDS, estimateSeconds } from "../../src/services/sweep-estimate.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { handbookBytes } from "../helpers/documents.js";
+
+const QUESTIONS = fileURLToPath(new URL("../../questions/harbor-light-handbook.json", import.meta.url));
+
+test("estimate seconds: new tokens at the measured rate, runs at the measured run time, chat calls at the assumed time; the words say which", () => {
+  const parts = { newEmbeddingTokens: 2000, embedSecondsPerToken: 0.0005, runs: 40, runSeconds: 0.025, llmCalls: 3 };
+  const { seconds, includes } = estimateSeconds(parts);
+  assert.equal(seconds, 2000 * 0.0005 + 40 * 0.025 + 3 * DRY_RUN_LLM_CALL_SECONDS);
+  assert.match(includes, /^embedding 2000 tokens the cache does not hold at 0\.500 ms per token \(measured now, past the model's load and first batch\)/);
+  assert.match(includes, /40 question runs at 25\.0 ms each \(the median of the last such benchmark here\)/);
+  assert.match(includes, /3 chat-model calls at an assumed 2 s each$/);
+
+  const cached = estimateSeconds({ newEmbeddingTokens: 0, embedSecondsPerToken: null, runs: 40, runSeconds: null, llmCalls: 0 });
+  assert.equal(cached.seconds, 0);
+  assert.equal(
+    cached.includes,
+    "nothing new to embed: the cache holds every text; " +
+      "40 question runs not timed: no earlier benchmark in this data directory with this embedder, generator and judge",
+  );
+});
+
+test("sweep estimate on the handbook: counts what the run will embed, nothing once cached, runs at the last benchmark's median", async () => {
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const questions = await loadQuestionsFile(QUESTIONS);
+    const input = { document: { id: doc.id }, questions, questionsSource: "handbook.json", sweep: ["recursive:chunk_size=128,256:chunk_overlap=0,32"] };
+    const embedder = await ws.internals.context.embedder();
+
+    const fresh = await ws.app.estimateBench(input);
+    assert.equal(fresh.indexesToBuild, 4);
+    assert.equal(fresh.time.runSeconds, null, "no earlier benchmark to measure a run on");
+    assert.ok(fresh.time.embedSecondsPerToken !== null && fresh.time.embedSecondsPerToken > 0, "a rate was measured");
+    assert.equal(fresh.seconds, fresh.time.newEmbeddingTokens * fresh.time.embedSecondsPerToken!);
+    const before = embedder.stats.computedTokens;
+    const record = await ws.app.bench(input);
+    const embedded = embedder.stats.computedTokens - before;
+    // The run embeds the chunks, questions, expected answers and sentences the estimate counted, and a few
+    // sentence fragments at chunk edges it does not: the count is close to what was embedded, never above it.
+    assert.ok(fresh.time.newEmbeddingTokens <= embedded, `${fresh.time.newEmbeddingTokens} counted, ${embedded} embedded`);
+    assert.ok(fresh.time.newEmbeddingTokens >= 0.9 * embedded, `${fresh.time.newEmbeddingTokens} counted, ${embedded} embedded`);
+
+    const again = await ws.app.estimateBench(input);
+    assert.equal(again.indexesToBuild, 0);
+    assert.equal(again.time.newEmbeddingTokens, 0, "every text is cached now");
+    assert.equal(again.time.embedSecondsPerToken, null, "nothing to embed: nothing measured");
+    const runTimes = Object.values(ws.app.experimentResults(record.experimentId))
+      .flat()
+      .filter((r) => r.error === null)
+      .map((r) => r.stageSeconds.retrieval + r.stageSeconds.generation + r.stageSeconds.judging);
+    assert.equal(again.time.runSeconds, percentile(runTimes, 50));
+    assert.equal(again.seconds, again.runs * percentile(runTimes, 50));
+    assert.match(again.includes, /^nothing new to embed: the cache holds every text; 112 question runs at [\d.]+ ms each/);
+
+    // Two new sizes: only their chunks are new (the questions, answers and sentences are cached).
+    const wider = await ws.app.estimateBench({ ...input, sweep: ["recursive:chunk_size=128,384:chunk_overlap=0"] });
+    assert.equal(wider.indexesToBuild, 1, "recursive@chunk_size=128:chunk_overlap=0 is built already");
+    const beforeWider = embedder.stats.computedTokens;
+    await ws.app.bench({ ...input, sweep: ["recursive:chunk_size=128,384:chunk_overlap=0"] });
+    const widerEmbedded = embedder.stats.computedTokens - beforeWider;
+    assert.ok(wider.time.newEmbeddingTokens > 0 && wider.time.newEmbeddingTokens <= widerEmbedded, `${wider.time.newEmbeddingTokens} of ${widerEmbedded}`);
+    assert.ok(wider.time.newEmbeddingTokens >= 0.9 * widerEmbedded, `${wider.time.newEmbeddingTokens} counted, ${widerEmbedded} embedded`);
+  } finally {
+    await ws.cleanup();
+  }
+});
