@@ -24,7 +24,9 @@ export function startCli(
 ): { child: ChildProcess; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [...nodeOptions, BIN, ...args], {
     cwd,
-    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+    // COLUMNS: output fits the width (80-100 without a terminal); tests that read one record per
+    // line get a wide one, and the tests of the layout set their own.
+    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", COLUMNS: "400", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const result = new Promise<CliResult>((resolve, reject) => {

@@ -122,13 +122,20 @@ function missingMetricLines(e: ExperimentRecord): string[] {
   return [...byReason].map(([reason, metrics]) => `n/a — ${reason} (${[...metrics].join(", ")})`);
 }
 
+/** How far the answers got: the answer stage's events, one per question and strategy, sent before each answer. */
+interface AnswerTally {
+  started: number;
+  total: number;
+}
+
 /** What Ctrl-C left behind, in one line: where the run stopped, what is kept, and that a re-run goes on from there. */
-function interruptedLine(last: ProgressEvent | undefined): string {
+function interruptedLine(last: ProgressEvent | undefined, answers: AnswerTally): string {
   const where =
     last === undefined
       ? "before any work"
-      : last.stage === "bench"
-        ? `after ${last.done ?? 0} of ${last.total ?? "?"} answers`
+      : last.stage === "answer"
+        ? // The answer under way when the signal came is not kept.
+          `after ${Math.max(answers.started - 1, 0)} of ${answers.total} answers`
         : last.stage === "upload"
           ? `while uploading ${last.message}`
           : `while processing ${last.stage} (${last.message})`;
@@ -286,7 +293,7 @@ export function registerBenchCommand(program: Command): void {
           chunks,
         };
         // A misspelt strategy is bad usage, refused before a file is read or a line of progress printed.
-        await app.planBench({ ...selection, maxVariants: options.maxVariants });
+        const planned = await app.planBench({ ...selection, maxVariants: options.maxVariants });
         const baseline = options.baseline ? await loadBaseline(app, options.baseline) : undefined;
         const { resolveCorpusArgs } = await import("../corpus-args.js");
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
@@ -305,6 +312,7 @@ export function registerBenchCommand(program: Command): void {
           await confirmSweep(app, { ...selection, ...target, questions, dryRun: options.dryRun, maxVariants: options.maxVariants }, options);
         const progress = await startProgress("benchmarking", globals);
         let last: ProgressEvent | undefined;
+        const answers: AnswerTally = { started: 0, total: planned.length * questions.length };
         const run = await interruptible((signal) =>
           app.bench({
             ...target,
@@ -319,6 +327,7 @@ export function registerBenchCommand(program: Command): void {
             signal,
             onProgress: (event) => {
               last = event;
+              if (event.stage === "answer" && event.message.startsWith("question ")) answers.started++;
               progress.onProgress(event);
             },
           }),
@@ -328,7 +337,7 @@ export function registerBenchCommand(program: Command): void {
         });
         if (run.interrupted) {
           progress.fail();
-          process.stderr.write(`${interruptedLine(last)}\n`);
+          process.stderr.write(`${interruptedLine(last, answers)}\n`);
           process.exitCode = ExitCode.interrupted;
           return;
         }
