@@ -8,8 +8,8 @@ const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
  * module prebuilt inside its npm package (nothing compiled or downloaded at install). Node 20,
  * which 13 does not support (its binary crashes there), gets better-sqlite3 12 under the alias
  * `better-sqlite3-12`, compiled at install. 12 cannot serve Node 24: built against Node 24.19+
- * headers, each of its statements aborts the process when garbage collected outside JavaScript
- * ("Assertion failed: (env) != nullptr" in node::RemoveEnvironmentCleanupHook).
+ * headers, a statement of its that is garbage collected outside JavaScript aborts the process
+ * ("Assertion failed: (env) != nullptr" in node::RemoveEnvironmentCleanupHook: serve died at start-up).
  */
 function loadDriver(): typeof BetterSqlite3 {
   const require = createRequire(import.meta.url);
