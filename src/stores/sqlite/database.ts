@@ -1,6 +1,7 @@
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
+import { Database } from "./driver.js";
 
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
 
 /** The metadata database's file in the data directory. */
 export const DATABASE_FILE = "chunkeval.sqlite";
