@@ -216,6 +216,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
+    /** The ids of the documents stored under this file name, newest first. */
+    documentIdsNamed: (filename: string) => context.documents.idsNamed(filename),
     deleteDocument: (id: string) => deleteDocument(context, id),
     createCollection: (name: string) => createCollection(context, name),
     addToCollection: (...args: Parameters<typeof addToCollection> extends [unknown, ...infer R] ? R : never) => addToCollection(context, ...args),

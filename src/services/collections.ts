@@ -126,7 +126,8 @@ export function collectionDocuments(ctx: ServiceContext, collection: CollectionR
 /** What a benchmark or an estimate searches: one document, or a collection (created and filled from `add`). */
 export interface CorpusTarget {
   document?: { id: string } | UploadInput;
-  collection?: { name: string; add?: UploadInput[] };
+  /** `add`: stored documents (by id) and files to upload, added to the collection first. */
+  collection?: { name: string; add?: Array<{ id: string } | UploadInput> };
 }
 
 export interface Corpus {

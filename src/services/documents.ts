@@ -37,7 +37,8 @@ export interface UploadOptions {
  * Parses and stores an uploaded document. Parsing happens before anything is written, in a
  * worker within the parsing limits, so a rejected or hostile file leaves no trace; the
  * original is kept under a generated name. Bytes already stored are not stored again (unless
- * `forceNew`): the document that holds them is returned, with `alreadyStored` set. The check
+ * `forceNew`): the document that holds them is returned, with `alreadyStored` set (of several
+ * copies, the newest of the same file name, else the newest). The check
  * and the insert are one transaction, so processes sharing the data directory store them once.
  */
 export async function uploadDocument(ctx: ServiceContext, input: UploadInput, options: UploadOptions = {}): Promise<UploadedDocument> {
@@ -45,7 +46,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
   if (!filename) throw new ValidationError("the upload has no file name");
   const contentHash = hashBytes(input.bytes);
   // Known bytes need no parsing; the transaction below settles uploads racing this one.
-  const known = options.forceNew ? null : storedRecord(ctx, ctx.documents.findByContentHash(contentHash));
+  const known = options.forceNew ? null : storedRecord(ctx, ctx.documents.findByContentHash(contentHash, filename));
   if (known) return known;
   const parsed = await parseInWorker(input.bytes, filename, parseLimitsOf(ctx.config));
   const id = newId("doc");

@@ -85,7 +85,25 @@ test("every exit code of the README's table is what a real command exits with", 
       // Not processed with the strategy asked for: a question that cannot be answered.
       1: () => runCli(["ask", doc, "What is the price of one share?", "--strategy", "recursive"], env),
       2: () => runCli(["bench", doc, "--questions", questions, "--strategies", "recusive"], env),
-      3: () => runCli(["delete", "doc_0000000000000000"], env),
+      3: async () => {
+        // Not found is anything named that does not exist: each kind has a command, and the README's row names each kind.
+        const unknown: Array<[kind: string, args: string[]]> = [
+          ["document", ["delete", "doc_0000000000000000"]],
+          ["query", ["ask", "--show", "qry_0000000000000000"]],
+          ["experiment", ["report", "exp_0000000000000000"]],
+          ["--baseline", ["bench", doc, "--questions", questions, "-s", "recursive", "--baseline", "exp_0000000000000000"]],
+          ["collection", ["collections", "show", "nowhere"]],
+          ["job", ["jobs", "show", "job_0000000000000000"]],
+          ["neither a file nor a stored document", ["bench", "doc_0000000000000000", "doc_1111111111111111", "--questions", questions]],
+        ];
+        for (const [kind, args] of unknown) {
+          assert.ok(table.get(3)!.includes(kind), `the README's row for 3 names ${kind}: ${table.get(3)}`);
+          const r = await runCli(args, env);
+          assert.equal(r.code, 3, `${kind} not found: ${args.join(" ")} exits 3, got ${r.code}\n${r.stderr}`);
+          assert.match(r.stderr, /^chunkeval: error: /m);
+        }
+        return runCli(["delete", "doc_0000000000000000"], env);
+      },
       4: () => runCli(["bench", doc, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=10", "-q"], env),
       130: () => interruptedBench(dir, questions),
     };

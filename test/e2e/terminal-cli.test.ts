@@ -29,7 +29,7 @@ async function addFailedJob(dataDir: string): Promise<string> {
   }
 }
 
-test("tables and notes fit the width (80 and 100 columns): the scorecard, documents, experiments, jobs, collections", { timeout: 120_000 }, async () => {
+test("tables and notes fit the width (40-100 columns): the scorecard, documents, experiments, jobs, collections", { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-terminal-"));
   const dataDir = join(dir, "data");
   const env = { CHUNKEVAL_DATA_DIR: dataDir, CHUNKEVAL_EMBEDDER: "hash" };
@@ -50,6 +50,9 @@ test("tables and notes fit the width (80 and 100 columns): the scorecard, docume
     );
     const jobId = await addFailedJob(dataDir);
     const ids = JSON.parse((await runCli(["documents", "--json"], env)).stdout).items.map((d: { id: string }) => d.id) as string[];
+    const experimentIds = JSON.parse((await runCli(["experiments", "--json"], env)).stdout).items.map((e: { id: string }) => e.id) as string[];
+    // A cell whole on one line (an id can be pasted): in a table, or at 40 columns as a record's "header: value".
+    const whole = (cell: string, header: string) => new RegExp(`(│ |^ *${header}: |^ {4})${cell}( +│|$)`, "m");
 
     const views: Array<[string, string[]]> = [
       ["scorecard", ["bench", "--collection", collection, "--questions", questions, "-s", STRATEGIES, "--baseline", JSON.parse(first.stdout).experiment_id]],
@@ -62,19 +65,21 @@ test("tables and notes fit the width (80 and 100 columns): the scorecard, docume
     for (const [name, args] of views) {
       const wide = await runCli(args, { ...env, COLUMNS: "1000" });
       assert.equal(wide.code, 0, wide.stderr);
-      for (const width of [80, 100]) {
+      for (const width of [40, 80, 100]) {
         const r = await runCli(args, { ...env, COLUMNS: String(width) });
         assert.equal(r.code, 0, r.stderr);
         assert.ok(widest(r.stdout) <= width, `${name} at ${width} columns has a line of ${widest(r.stdout)}:\n${r.stdout}`);
         if (name === "scorecard") {
           assert.ok(widest(wide.stdout) > 100, `the scorecard is wider than 100 columns when it may be (${widest(wide.stdout)})`);
-          for (const s of STRATEGIES.split(",")) assert.match(r.stdout, new RegExp(`│ ${s}( \\*)? +│`), `${s} at ${width}`);
-          assert.match(r.stdout, /│ \d\.\d\d \[\d\.\d\d, \d\.\d\d\] \([+-]\d\.\d\d\) +│/, "a composite with its interval and change stays on one line");
+          for (const s of STRATEGIES.split(",")) assert.match(r.stdout, whole(`${s}( \\*)?`, "strategy"), `${s} at ${width}`);
+          const composite = "\\d\\.\\d\\d \\[\\d\\.\\d\\d, \\d\\.\\d\\d\\] \\([+-]\\d\\.\\d\\d\\)";
+          assert.match(r.stdout, whole(composite, "composite[^:]*"), "a composite with its interval and change stays on one line");
           assert.match(r.stdout.replace(/\n +/g, " "), /verdict: contextual_retrieval is best/);
           assert.match(r.stdout, /^experiment: exp_[0-9a-f]{16}/m);
         }
-        if (name === "documents") for (const id of ids) assert.match(r.stdout, new RegExp(`│ ${id} │`), `${id} whole at ${width}`);
-        if (name === "jobs") assert.match(r.stdout, new RegExp(`│ ${jobId} +│`));
+        if (name === "documents") for (const id of ids) assert.match(r.stdout, whole(id, "id"), `${id} whole at ${width}`);
+        if (name === "experiments") for (const id of experimentIds) assert.match(r.stdout, whole(id, "id"), `${id} whole at ${width}`);
+        if (name === "jobs") assert.match(r.stdout, whole(jobId, "job_id"), `${jobId} whole at ${width}`);
       }
     }
   } finally {

@@ -68,17 +68,28 @@ export class DocumentsRepo {
   insertUnlessStored(doc: NewDocument, unlessStored: boolean): string | null {
     return this.db
       .transaction(() => {
-        const stored = unlessStored ? this.findByContentHash(doc.contentHash) : null;
+        const stored = unlessStored ? this.findByContentHash(doc.contentHash, doc.filename) : null;
         if (stored === null) this.insert(doc);
         return stored;
       })
       .immediate();
   }
 
-  /** The newest document uploaded with exactly these bytes, if any. */
-  findByContentHash(hash: string): string | null {
-    const row = this.db.prepare(`SELECT id FROM documents WHERE content_hash = ? ORDER BY created_at DESC LIMIT 1`).get(hash) as { id: string } | undefined;
+  /**
+   * A document uploaded with exactly these bytes, if any: of several copies (`--new`), the newest
+   * one stored under `filename`, else the newest of any name.
+   */
+  findByContentHash(hash: string, filename: string): string | null {
+    const row = this.db
+      .prepare(`SELECT id FROM documents WHERE content_hash = ? ORDER BY filename = ? DESC, created_at DESC, rowid DESC LIMIT 1`)
+      .get(hash, filename) as { id: string } | undefined;
     return row?.id ?? null;
+  }
+
+  /** The documents stored under this file name, newest first. */
+  idsNamed(filename: string): string[] {
+    const rows = this.db.prepare(`SELECT id FROM documents WHERE filename = ? ORDER BY created_at DESC, rowid DESC`).all(filename) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
   }
 
   record(id: string): DocumentRecord | null {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
 import { hashBytes } from "../../domain/hash.js";
-import { ValidationError } from "../../errors.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
 import { isDocumentPath, SUPPORTED_EXTENSIONS, type UploadInput } from "../../services/documents.js";
 import type { CorpusTarget } from "../../services/collections.js";
 import { readInputFile } from "./context.js";
@@ -68,27 +68,40 @@ function globBase(pattern: string): string {
 }
 
 /**
- * A name for the collection of files given without --collection: the folder's (or the glob's
- * folder's), and a hash of the contents, so the same files name the same collection.
+ * A name for the collection of documents given without --collection: the folder's (or the
+ * glob's folder's), and a hash of what they are (a file's bytes, a stored document's id), so
+ * the same files name the same collection.
  */
-function collectionNameFor(args: string[], contents: Buffer[]): string {
+function collectionNameFor(args: string[], identities: string[]): string {
   const only = args.length === 1 ? args[0]! : null;
   const folder = only === null ? "files" : basename(resolve(isGlob(only) ? globBase(only) : only));
-  const digest = hashBytes(
-    Buffer.from(
-      contents
-        .map((b) => hashBytes(b))
-        .sort()
-        .join("\n"),
-    ),
-  ).slice(0, 8);
-  return `${folder}-${digest}`;
+  return `${folder}-${hashBytes(Buffer.from(identities.sort().join("\n"))).slice(0, 8)}`;
+}
+
+/** An argument read as files: a glob, something on disk, or a path (a separator) that is not there (reading it says so). */
+const isPathArgument = (arg: string) => isGlob(arg) || existsSync(arg) || /[\\/]/.test(arg);
+
+/**
+ * The stored document an argument names: its id, or the file name it was stored under (when
+ * one document has it; several must be told apart by id). Null when it names none.
+ */
+function storedDocumentId(app: Chunkeval, arg: string): string | null {
+  try {
+    return app.getDocument(arg).id;
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const named = app.documentIdsNamed(arg);
+  if (named.length > 1) throw new ValidationError(`${named.length} stored documents are named ${arg} (${named.join(", ")}): give the id of one`);
+  return named[0] ?? null;
 }
 
 /**
- * What `bench` and `questions generate` were given: a document id or one file (one document),
- * a collection id or name, or a folder, several files or a glob (a collection, named by
- * `--collection` or after the folder and its contents). Files are read within max_upload_mb.
+ * What `bench` and `questions generate` were given: one document (an id, a stored document's
+ * file name, or one file), a collection id or name, or several documents: a folder, several
+ * files or ids, a glob, or a mix (a collection named by `--collection` or after the folder and
+ * its contents; stored documents come first, then files). Files are read within max_upload_mb.
+ * An argument that is neither a file nor a stored document (nor, alone, a collection) is not found.
  */
 export async function resolveCorpusArgs(app: Chunkeval, args: string[], collection: string | undefined): Promise<CorpusTarget & { skipped: string[] }> {
   if (args.length === 0) {
@@ -97,29 +110,42 @@ export async function resolveCorpusArgs(app: Chunkeval, args: string[], collecti
     return { collection: { name: collection }, skipped: [] };
   }
   const [only] = args;
-  const pathLike = args.length > 1 || isGlob(only!) || isDocumentPath(only!) || existsSync(only!) || /[\\/]/.test(only!);
-  if (!pathLike) {
-    if (collection) throw new ValidationError("--collection takes files or a folder to add, not a document id");
+  if (args.length === 1 && !collection && !isPathArgument(only!)) {
     const asCollection = tryCollection(app, only!);
     if (asCollection) return { collection: { name: asCollection }, skipped: [] };
-    app.getDocument(only!); // not found -> exit 3
-    return { document: { id: only! }, skipped: [] };
   }
-  const { files, uploads, skipped } = await readDocumentFiles(app, args);
-  const single = files.length === 1 && !collection && !(existsSync(only!) && statSync(only!).isDirectory());
-  if (single) return { document: uploads[0]!, skipped };
+  const { ids, files, uploads, skipped } = await readDocumentArgs(app, args, args.length === 1 ? " or collection" : "");
+  const isFolder = existsSync(only!) && statSync(only!).isDirectory();
+  if (!collection && !isFolder && ids.length + files.length === 1) return { document: ids.length === 1 ? { id: ids[0]! } : uploads[0]!, skipped };
   return {
     collection: {
-      name:
-        collection ??
-        collectionNameFor(
-          args,
-          uploads.map((u) => u.bytes),
-        ),
-      add: uploads,
+      name: collection ?? collectionNameFor(args, [...ids, ...uploads.map((u) => hashBytes(u.bytes))]),
+      add: [...ids.map((id) => ({ id })), ...uploads],
     },
     skipped,
   };
+}
+
+/**
+ * The documents that arguments name: stored ones (an id, or the file name one was stored under)
+ * and files (paths, folders, quoted globs; read by readDocumentFiles). An argument that is
+ * neither is not found (exit 3); `orElse` says what else it was looked up as.
+ */
+export async function readDocumentArgs(
+  app: Chunkeval,
+  args: string[],
+  orElse = "",
+): Promise<{ ids: string[]; files: string[]; uploads: UploadInput[]; skipped: string[] }> {
+  const stored: string[] = [];
+  const paths: string[] = [];
+  for (const arg of args) {
+    const id = isPathArgument(arg) ? null : storedDocumentId(app, arg);
+    if (id !== null) stored.push(id);
+    else if (isPathArgument(arg)) paths.push(arg);
+    else throw new NotFoundError(`${arg}: neither a file nor a stored document${orElse} (see chunkeval documents)`);
+  }
+  const read = paths.length > 0 ? await readDocumentFiles(app, paths) : { files: [], uploads: [], skipped: [] };
+  return { ids: [...new Set(stored)], ...read };
 }
 
 /** The document files that paths, folders and globs name, read within max_upload_mb; file names must be distinct. */

@@ -78,12 +78,17 @@ export function wrapCell(text: string, width: number): string {
  * long note reads as one item. Words are never split (a path or a secret stays copyable).
  */
 export function wrapProse(text: string, width: number): string {
+  return wrapIndented(text, width, false);
+}
+
+/** Lines wrapped to `width` with continuations indented two more; `inWords`: also at a cell's break points. */
+function wrapIndented(text: string, width: number, inWords: boolean): string {
   return text
     .split("\n")
     .map((line) => {
       if (displayWidth(line) <= width) return line;
       const indent = /^ */.exec(line)![0];
-      const [first, ...rest] = fill(pieces(line, false), width - indent.length - 2);
+      const [first, ...rest] = fill(pieces(line, inWords), width - indent.length - 2);
       return [indent + first, ...rest.map((l) => `${indent}  ${l}`)].join("\n");
     })
     .join("\n");
@@ -166,11 +171,28 @@ function groupColumns(columns: Column[], width: number): number[][] {
 }
 
 /**
+ * A table too wide for `width` even in groups (a narrow terminal): a record per row, its first
+ * cell as "header: value" and the others indented below it, so ids and numbers stay whole and
+ * can be copied. A value that does not fit beside its header goes below it, and one that does
+ * not fit there either wraps at a cell's break points.
+ */
+function renderRecords(head: string[], rows: string[][], width: number): string {
+  const oneLine = (text: string) => text.split("\n").join(" ");
+  const field = (indent: string, header: string, value: string) => {
+    const line = `${indent}${header}: ${value}`;
+    if (displayWidth(line) <= width || displayWidth(indent) + 2 + displayWidth(value) > width) return wrapIndented(line, width, true);
+    return `${indent}${header}:\n${indent}  ${value}`;
+  };
+  return rows.flatMap((row) => head.map((h, i) => field(i === 0 ? "" : "  ", oneLine(h), oneLine(row[i] ?? "")))).join("\n");
+}
+
+/**
  * A plain bordered table no wider than `width`: text columns (names, paths, lists, prose) wrap,
  * widest first; a column of numbers keeps its cells on one line (only its header wraps), and
  * dates and ids never break. When even that is too wide (a scorecard in
- * an 80-column terminal), the columns are shown in groups, each led by the first column.
- * A table whose unbreakable pieces alone exceed the width is drawn at their width.
+ * an 80-column terminal), the columns are shown in groups, each led by the first column; when
+ * a group of two is still too wide (a 40-column terminal), each row is shown as a record.
+ * A table of no rows whose unbreakable pieces alone exceed the width is drawn at their width.
  */
 export function renderTable(head: string[], rows: string[][], width: number): string {
   const columns = head.map((h, i) =>
@@ -179,13 +201,17 @@ export function renderTable(head: string[], rows: string[][], width: number): st
       rows.map((r) => r[i] ?? ""),
     ),
   );
-  return groupColumns(columns, width)
-    .map((group) => {
-      const widths =
-        fit(
-          group.map((c) => columns[c]!),
-          width,
-        ) ?? group.map((c) => columns[c]!.min);
+  const groups = groupColumns(columns, width);
+  const fitted = groups.map((group) =>
+    fit(
+      group.map((c) => columns[c]!),
+      width,
+    ),
+  );
+  if (rows.length > 0 && fitted.some((widths) => widths === null)) return renderRecords(head, rows, width);
+  return groups
+    .map((group, g) => {
+      const widths = fitted[g] ?? group.map((c) => columns[c]!.min);
       const table = new Table({
         head: group.map((c, i) => wrapCell(head[c]!, widths[i]!)),
         colWidths: widths.map((w) => w + 2),

@@ -6,7 +6,8 @@ import { showWarningsInOurWords } from "./warnings.js";
 
 /**
  * The process edge: runs the program and turns any error into one line on stderr and an
- * exit code (README "Exit codes"). Nothing below this calls process.exit.
+ * exit code (README "Exit codes"). Nothing below this calls process.exit, but for a second
+ * Ctrl-C during a bench (interrupt.ts), which is asked to stop at once.
  */
 export async function main(argv: string[]): Promise<number> {
   if (argv.length <= 2 && process.stdout.isTTY) {

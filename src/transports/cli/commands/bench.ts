@@ -214,7 +214,8 @@ export function registerBenchCommand(program: Command): void {
     .description("benchmark strategies over a questions file; stores an experiment, prints a scorecard, optionally writes a report")
     .argument(
       "[targets...]",
-      "a document id or file, or a collection: a folder, several files, a quoted glob (docs/*.md), a collection id or name (uploaded as needed)",
+      "a document (id, stored file name, or file), or a collection: a folder, several documents or files, " +
+        "a quoted glob (docs/*.md), a collection id or name (files uploaded as needed)",
     )
     .option("--questions <file>", "questions file (.json, .jsonl, .yaml)")
     .option("--collection <name>", "benchmark this collection (with files: add them to it first, creating it if needed)")

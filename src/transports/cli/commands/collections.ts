@@ -19,19 +19,21 @@ function showCollection(command: Command, c: CollectionRecord): void {
   else printCollection(c);
 }
 
-/** Uploads (or reuses) the files and adds them, with progress on stderr. */
+/** Adds stored documents and files (uploaded, or reused for the same bytes), with progress on stderr. */
 async function addFiles(command: Command, name: string, paths: string[], create: boolean): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   await withChunkeval(command, async (app) => {
     if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
-    const { readDocumentFiles } = await import("../corpus-args.js"); // brings the parsers: not for --help
-    const { uploads, skipped } = await readDocumentFiles(app, paths);
+    const { readDocumentArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
+    const { ids, uploads, skipped } = await readDocumentArgs(app, paths);
     if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
     const progress = await startProgress("adding documents", globals);
-    const collection = await app.addToCollection(name, uploads, { create, onProgress: progress.onProgress }).catch((error) => {
-      progress.fail();
-      throw error;
-    });
+    const collection = await app
+      .addToCollection(name, [...ids.map((id) => ({ id })), ...uploads], { create, onProgress: progress.onProgress })
+      .catch((error) => {
+        progress.fail();
+        throw error;
+      });
     progress.succeed(`${collection.name}: ${collection.documents.length} document(s)`);
     showCollection(command, collection);
   });
@@ -46,7 +48,7 @@ export function registerCollectionsCommand(program: Command): void {
     .command("create")
     .description("create a collection, with files, folders or quoted globs to add (uploaded, or reused when uploaded before)")
     .argument("<name>", "the collection's name")
-    .argument("[files...]", "documents to add")
+    .argument("[files...]", "documents to add: files, folders, quoted globs, or stored documents (id or file name)")
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, files: string[], _options, command: Command) => {
       if (files.length > 0) {
@@ -63,7 +65,7 @@ export function registerCollectionsCommand(program: Command): void {
     .command("add")
     .description("add files, folders or quoted globs to a collection; only the new documents are processed at the next bench")
     .argument("<collection>", "collection id or name")
-    .argument("<files...>", "documents to add")
+    .argument("<files...>", "documents to add: files, folders, quoted globs, or stored documents (id or file name)")
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, files: string[], _options, command: Command) => addFiles(command, name, files, false));
 

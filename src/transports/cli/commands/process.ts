@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
 
@@ -19,12 +20,14 @@ export function registerProcessCommand(program: Command): void {
       const documentId = await requireArgument(docArg, "doc", "Document id to process:");
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withChunkeval(command, async (app) => {
-        const progress = await startProgress(`processing ${documentId}`, globals);
+        // Named as people know it: the file name, with the id beside it (a document that is not there is exit 3 here).
+        const named = nameWithId(app.getDocument(documentId).filename, documentId);
+        const progress = await startProgress(`processing ${named}`, globals);
         const result = await app.process(documentId, options.strategies, { onProgress: progress.onProgress }).catch((error) => {
           progress.fail();
           throw error;
         });
-        progress.succeed(`processed ${documentId}`);
+        progress.succeed(`processed ${named}`);
         if (globals.json) printJson(result);
         else {
           printTable(

@@ -33,7 +33,8 @@ export function registerQuestionsCommand(program: Command): void {
     .description("write a questions file for a document or a collection: with an LLM (--generator openai:<model>) or, offline, template questions")
     .argument(
       "[targets...]",
-      "a document id or file, or a collection: a folder, several files, a quoted glob, a collection id or name (questions spread by length)",
+      "a document (id, stored file name, or file), or a collection: a folder, several documents or files, " +
+        "a quoted glob, a collection id or name (questions spread by length)",
     )
     .option("--collection <name>", "write questions for this collection (with files: add them to it first, creating it if needed)")
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)

@@ -19,7 +19,8 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",
         description:
           "201 with the new document (`already_stored: false`). Bytes already stored are not stored again: 200 with the document " +
-          "that holds them (`already_stored: true`, its own file name and id). `new=true` stores a new document whatever is stored (201).",
+          "that holds them (`already_stored: true`, its own file name and id; of several stored copies, the newest with the uploaded file's name, " +
+          "else the newest). `new=true` stores a new document whatever is stored (201).",
         consumes: ["multipart/form-data"],
         querystring: uploadQuery,
       },
