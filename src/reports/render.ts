@@ -49,13 +49,15 @@ function env(): nunjucks.Environment {
 }
 
 /**
- * A variant key that may break after its "@" and each ":" (between parameters), and after the "_"
- * of its strategy's name, rather than overflow its table cell; the whole key on hover.
+ * A variant key that wraps rather than overflow its table cell, the whole key on hover. Its
+ * pieces (the name with its "@", each parameter with its ":") are inline blocks: a line breaks
+ * between pieces first, and inside a piece (after a "_" or "=") only when the piece alone is wider
+ * than the column, so `semantic_parent_child@breakpoint_percentile=80:child_size=64` needs a column
+ * no wider than "percentile=80:", not its 25-character parameter.
  */
 function keyHtml(key: string): string {
-  const at = key.indexOf("@");
-  const [name, parameters] = at < 0 ? [key, ""] : [key.slice(0, at + 1), key.slice(at + 1)];
-  const breakable = escape(name).replace(/([_@])/g, "$1<wbr>") + escape(parameters).replace(/:/g, ":<wbr>");
+  const pieces = key.match(/[^@:]*(?:[@:]|$)/g)!.filter((p) => p.length > 0);
+  const breakable = pieces.map((p) => `<span class="key-piece">${escape(p).replace(/([_=])/g, "$1<wbr>")}</span>`).join("<wbr>");
   return `<span class="key" title="${escape(key)}">${breakable}</span>`;
 }
 
