@@ -50,14 +50,24 @@ function env(): nunjucks.Environment {
 
 /**
  * A variant key that wraps rather than overflow its table cell, the whole key on hover. Its
- * pieces (the name with its "@", each parameter with its ":") are inline blocks: a line breaks
- * between pieces first, and inside a piece (after a "_" or "=") only when the piece alone is wider
- * than the column, so `semantic_parent_child@breakpoint_percentile=80:child_size=64` needs a column
- * no wider than "percentile=80:", not its 25-character parameter.
+ * pieces are nested inline blocks, so a line breaks at the coarsest place that makes it fit:
+ * between pieces (the name with its "@", each parameter with its ":"), else after a "_" inside
+ * one, else after its "=". `semantic_parent_child@breakpoint_percentile=80:child_size=64` thus
+ * needs a column no wider than "percentile=80:", not its 25-character parameter, and a value
+ * stays beside its name where it can.
  */
 function keyHtml(key: string): string {
-  const pieces = key.match(/[^@:]*(?:[@:]|$)/g)!.filter((p) => p.length > 0);
-  const breakable = pieces.map((p) => `<span class="key-piece">${escape(p).replace(/([_=])/g, "$1<wbr>")}</span>`).join("<wbr>");
+  const split = (s: string, separator: string) => s.match(new RegExp(`[^${separator}]*(?:[${separator}]|$)`, "g"))!.filter((p) => p.length > 0);
+  const block = (inner: string) => `<span class="key-piece">${inner}</span>`;
+  const breakable = split(key, "@:")
+    .map((piece) =>
+      block(
+        split(piece, "_")
+          .map((part) => block(escape(part).replace(/=/g, "=<wbr>")))
+          .join("<wbr>"),
+      ),
+    )
+    .join("<wbr>");
   return `<span class="key" title="${escape(key)}">${breakable}</span>`;
 }
 
