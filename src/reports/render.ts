@@ -49,13 +49,25 @@ function env(): nunjucks.Environment {
 }
 
 /**
- * A variant key that may break after its "@" and each ":" (between parameters), and after the "_"
- * of its strategy's name, rather than overflow its table cell; the whole key on hover.
+ * A variant key that wraps rather than overflow its table cell, the whole key on hover. Its
+ * pieces are nested inline blocks, so a line breaks at the coarsest place that makes it fit:
+ * between pieces (the name with its "@", each parameter with its ":"), else after a "_" inside
+ * one, else after its "=". `semantic_parent_child@breakpoint_percentile=80:child_size=64` thus
+ * needs a column no wider than "percentile=80:", not its 25-character parameter, and a value
+ * stays beside its name where it can.
  */
 function keyHtml(key: string): string {
-  const at = key.indexOf("@");
-  const [name, parameters] = at < 0 ? [key, ""] : [key.slice(0, at + 1), key.slice(at + 1)];
-  const breakable = escape(name).replace(/([_@])/g, "$1<wbr>") + escape(parameters).replace(/:/g, ":<wbr>");
+  const split = (s: string, separator: string) => s.match(new RegExp(`[^${separator}]*(?:[${separator}]|$)`, "g"))!.filter((p) => p.length > 0);
+  const block = (inner: string) => `<span class="key-piece">${inner}</span>`;
+  const breakable = split(key, "@:")
+    .map((piece) =>
+      block(
+        split(piece, "_")
+          .map((part) => block(escape(part).replace(/=/g, "=<wbr>")))
+          .join("<wbr>"),
+      ),
+    )
+    .join("<wbr>");
   return `<span class="key" title="${escape(key)}">${breakable}</span>`;
 }
 

@@ -27,28 +27,26 @@ export function shortenToWidth(text: string, maxWidth: number, fontSize: number,
 /**
  * Greedy line breaking: `text` split into lines no wider than `maxWidth`, breaking after a space
  * or after a variant key's "@", ":" or "," (so `recursive@chunk_size=128:chunk_overlap=0` breaks
- * between its parameters); a piece wider than a whole line is cut between characters.
+ * between its parameters); a piece wider than a whole line breaks after its "_" (a long parameter,
+ * `breakpoint_percentile=80:`), a part still wider after its "=", and one wider yet between characters.
  */
 export function wrapLines(text: string, maxWidth: number, fontSize: number, bold = false): string[] {
   const fits = (s: string) => textWidth(s.trimEnd(), fontSize, bold) <= maxWidth;
-  const pieces = text.match(/[^ @:,]*(?:[ @:,]+|$)/g)!.filter((p) => p.length > 0);
+  const split = (s: string, separators: RegExp) => s.match(separators)!.filter((p) => p.length > 0);
   const lines: string[] = [];
   let line = "";
-  for (const piece of pieces) {
+  const add = (piece: string, finer: Array<(s: string) => string[]>) => {
     if (fits(line + piece)) {
       line += piece;
-      continue;
+      return;
     }
     if (line) lines.push(line.trimEnd());
     line = "";
-    for (const ch of piece) {
-      if (line && !fits(line + ch)) {
-        lines.push(line.trimEnd());
-        line = "";
-      }
-      line += ch;
-    }
-  }
+    if (fits(piece) || finer.length === 0) line = piece;
+    else for (const part of finer[0]!(piece)) add(part, finer.slice(1));
+  };
+  const levels = [(s: string) => split(s, /[^_]*(?:_+|$)/g), (s: string) => split(s, /[^=]*(?:=+|$)/g), (s: string) => [...s]];
+  for (const piece of split(text, /[^ @:,]*(?:[ @:,]+|$)/g)) add(piece, levels);
   if (line.trim() || lines.length === 0) lines.push(line.trimEnd());
   return lines;
 }

@@ -4,6 +4,7 @@ import type { Chunkeval } from "../../chunkeval.js";
 import type { JobRunner } from "../../services/jobs.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
+import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
 import { bearerToken } from "../../services/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
@@ -59,6 +60,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 },
     throwFileSizeLimit: true,
   });
+  for (const schema of [errorBodySchema, v1ErrorBodySchema]) app.addSchema(schema);
   await app.register((await import("@fastify/swagger")).default, {
     openapi: {
       info: {
@@ -73,6 +75,10 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
       },
       ...(config.apiKey ? { components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } }, security: [{ bearer: [] }] } : {}),
     },
+    // Shared schemas listed under components by their $id (ErrorBody), not as def-N.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
+    // Each operation's success and error responses, in the document only (openapi-responses.ts).
+    transform: ({ schema, url, route }) => ({ schema: { ...schema, response: responsesOf(route, Boolean(config.apiKey)) ?? schema?.response }, url }),
   });
   await app.register((await import("@fastify/swagger-ui")).default, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
