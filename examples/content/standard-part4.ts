@@ -303,6 +303,23 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "G14. Reading Look-alike Clauses",
+    level: 1,
+    parts: [
+      "Much of this standard repeats one pattern with different figures: the pump clauses 15 to 17, the valve clauses 18 to 20, and the storage clauses 21 and 22 each give general requirements, design, inspection intervals, acceptance criteria and records. The repetition is deliberate, so that an inspector knows where to look, but it makes it easy to read the right row of the wrong table.",
+      "Three habits prevent most errors. First, name the asset type before opening a table: a treated water pump is not a booster pump even when both stand in the same building. Second, read the column for the asset's criticality, which comes from AMP-5 and not from its size. Third, check the unit and the direction of a limit: the vibration limits of clauses 15.4, 16.4 and 17.4 are maximums in mm/s RMS, while the flow criteria are minimums as a percentage of the commissioning flow.",
+      "The same care applies in Part 3, where the sampling frequency of a works outlet (clause 26.1), of storage (clause 26.2) and of a supply zone (clause 26.3) are set by different things: the works class, the size of the cell and the season, and the zone's resident population.",
+    ],
+  },
+  {
+    heading: "W13. Worked example: a trunk main burst at Gallows Hill",
+    level: 2,
+    parts: [
+      "At 05:40 on 9 March a 450 mm trunk main burst near Gallows Hill pumping station, and the control room learned of it from a low-pressure alarm at 05:46. The main is a trunk main over 300 mm, so it had to be attended within 1 hour, by 06:46; the first crew arrived at 06:20. The main was isolated at 07:05 by closing two critical isolation valves, each over at least 2 minutes for the last quarter of its travel as clause 18.6 requires.",
+      "About 2,300 properties lost supply. Rezoning from Bell Hill reservoir restored supply to 1,900 of them by 10:30; the remaining 400 were restored when the repair was finished at 16:15, within the 12 hours allowed. Because more than 50 properties were still without water, bottled water had been set up at two points by 11:00, and the 37 customers on the extra help register had been contacted by 09:15, within the 4 hours allowed.",
+    ],
+  },
+  {
     heading: "G13. Design Values at a Glance",
     level: 1,
     parts: [
