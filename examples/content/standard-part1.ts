@@ -138,7 +138,7 @@ export const sections: Section[] = [
           "- Backwash: the reversal of flow through a filter bed, with or without air scour, to remove the solids it has retained.",
           "- Booster station: a pumping station within the distribution network that raises pressure for a higher zone, as distinct from a treated water pumping station at a works.",
           "- Clarified water: water leaving a clarification stage and entering the filters.",
-          "- Contact time (T10): the time in which 10 percent of the water passing through a contact tank has left it, taken from a tracer test or from Table 10.1.",
+          "- Contact time (T10): the time in which 10 percent of the water passing through a contact tank has left it, taken from a tracer test or from the baffle factors of clause 10.1.",
           "- Critical asset: an asset with a criticality score of 4 or 5 in AMP-5, whose failure would interrupt supply to more than 2,000 properties or affect water quality.",
           "- CT: the product of the free chlorine residual at the outlet of a contact tank, in milligrams per litre, and the contact time T10, in minutes.",
           "- Derogation: a time-limited, recorded permission to operate a works that does not meet a requirement of this standard.",

@@ -4,7 +4,8 @@
  * Standard WS-7. Every fact, name and number is invented. Clauses 15 to 22 deliberately share one
  * pattern (design, inspection intervals, acceptance criteria, records) with different figures.
  */
-import { seeded, type Section } from "./standard-common.js";
+import { random as seeded } from "../../test/helpers/synthetic-texts.js";
+import type { Section } from "./standard-common.js";
 
 export const title = "Fenmoor Regional Water Authority - Standard WS-7, Part 2: Pumping, Storage and Distribution Assets";
 

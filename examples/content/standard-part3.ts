@@ -3,7 +3,8 @@
  * water quality monitoring and reporting under the fictional Fenmoor Regional Water Authority's
  * Standard WS-7. Every fact, name and number is invented.
  */
-import { seeded, type Section } from "./standard-common.js";
+import { random as seeded } from "../../test/helpers/synthetic-texts.js";
+import type { Section } from "./standard-common.js";
 
 export const title = "Fenmoor Regional Water Authority - Standard WS-7, Part 3: Water Quality Monitoring and Reporting";
 

@@ -173,7 +173,7 @@ export const sections: Section[] = [
     parts: [
       "On the night of 3 to 4 February 2024 the hypochlorite dosing pump at Lower Sedge WTW lost its prime after a delivery of hypochlorite that had been stored in a warm tanker for 9 days. The free chlorine at the contact tank outlet fell to 0.05 mg/l. The alarm reached the control room at 01:12 but was classed as priority 2 and acknowledged at 01:40; the works inlet was stopped at 02:25.",
       "About 1,900 cubic metres of under-disinfected water entered supply, with a CT estimated at 30 percent of the requirement. A boil water notice was issued to 6,200 properties in Fenmoor West and Saltings on 4 February and lifted on 7 February after clear samples on two consecutive days. No illness was linked to the event.",
-      "Edition 3 made a disinfection failure a priority 1 alarm (clause 24.3), shortened the time after which a dosing failure stops the inlet at class C and D works to 15 minutes (clause 6.2), and limited the age of hypochlorite to 60 days from delivery (clause 10.4). It also added the boil water trigger of a CT below 50 percent of the requirement (clause 31.3).",
+      "Edition 3 made a disinfection failure a priority 1 alarm (clause 24.3), added an automatic shutdown on low final chlorine at class B, C and D works (clause 4.4), and limited the age of hypochlorite to 60 days from delivery (clause 10.4). It also added the boil water trigger of a CT below 50 percent of the requirement (clause 31.3).",
     ],
   },
   {
@@ -195,7 +195,7 @@ export const sections: Section[] = [
           ["Raw water pumps", "212", "9", "1"],
           ["Treated water pumps", "388", "14", "2"],
           ["Booster pumps", "164", "11", "0"],
-          ["Isolation valves (operated)", "7,640", "763", "12"],
+          ["Isolation valves (operated)", "7,640", "764", "12"],
           ["Control valves", "296", "21", "3"],
           ["Service reservoir cells (internal)", "9", "2", "0"],
           ["Water towers (internal)", "3", "1", "0"],
