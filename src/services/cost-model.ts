@@ -1,4 +1,7 @@
-import { ZERO_USAGE } from "../domain/metrics.js";
+import { DEFAULT_WEIGHTS, ZERO_USAGE } from "../domain/metrics.js";
+import { aggregate, compareWithBest } from "../domain/aggregate.js";
+import type { QuestionResult } from "../domain/experiment.js";
+import { DEFAULTS } from "../config/defaults.js";
 import type { StoredDocument, TokenUsage } from "../domain/types.js";
 import { judgeTarget, type Question } from "../evaluators/questions.js";
 import { sentencesOf } from "../evaluators/embedding-judge.js";
@@ -74,11 +77,11 @@ export const LLM_CALL_SECONDS = 2;
 const LLM_JUDGE_CALLS = 3;
 /**
  * Seconds assumed for one question's retrieval, and for its local answer and judging, when no
- * earlier benchmark in the data directory measured them. Conservative: about twice the medians
- * measured on the bundled handbook on a shared two-core machine (3.6 ms and 3.6 ms per run).
+ * earlier benchmark in the data directory measured them: a little above the medians measured on
+ * the bundled handbook on a shared two-core machine (3.6 ms and 3.6 ms per run).
  */
-export const ASSUMED_RETRIEVAL_SECONDS = 0.008;
-export const ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS = 0.008;
+export const ASSUMED_RETRIEVAL_SECONDS = 0.005;
+export const ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS = 0.005;
 /** How a dry run records its generator and judge. */
 export const DRY_RUN_LABEL = "none (dry run)";
 
@@ -176,6 +179,8 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     runSeconds: measured ?? ASSUMED_RETRIEVAL_SECONDS + (full ? ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS : 0),
     runRate: measured === null ? "assumed" : "measured",
     llmCalls: contextCalls + runCalls,
+    variants: variants.length,
+    scoringSeconds: measureScoringSeconds(questions.length, full),
   };
   const { seconds, includes } = estimateSeconds(time);
   return {
@@ -248,6 +253,56 @@ async function measureEmbedRate(embedder: CachedEmbedder, documents: StoredDocum
 }
 
 /**
+ * Seconds the scoring after the runs takes per variant (its means with their bootstrap intervals,
+ * its paired comparison with the best), timed now with the real scoring code on placeholder
+ * results shaped like the run's (as many questions, the same metrics measured): the work depends
+ * on those counts, not on the values. The first pass is not timed: it compiles the code.
+ */
+function measureScoringSeconds(questions: number, full: boolean): number {
+  const results = Array.from({ length: Math.max(1, questions) }, (_, i) => placeholderResult(i, full));
+  const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: {} };
+  const pass = () => {
+    aggregate(results, { ...options, costUsd: 0 });
+    compareWithBest({ best: results, other: [...results].reverse() }, "best", options);
+  };
+  pass();
+  const started = performance.now();
+  pass();
+  return (performance.now() - started) / 1000;
+}
+
+/** A scored question for the scoring probe: every metric the run measures set, to values that differ between questions. */
+function placeholderResult(i: number, full: boolean): QuestionResult {
+  const v = (i % 7) / 7;
+  const judged = full ? v : null;
+  return {
+    question: "",
+    expectedAnswer: null,
+    references: [{ text: "", start: 0, end: 1 }],
+    retrieved: [],
+    answer: null,
+    answered: full,
+    metrics: {
+      recall: v,
+      precision: v,
+      iou: v,
+      retrievalEfficiency: v,
+      precisionOmega: v,
+      hit: i % 2,
+      reciprocalRank: v,
+      contextRelevance: judged,
+      answerSimilarity: judged,
+      faithfulness: judged,
+    },
+    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
+    answerTokens: ZERO_USAGE,
+    judgeTokens: ZERO_USAGE,
+    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
+    error: null,
+  };
+}
+
+/**
  * The median seconds of one question run (retrieval, answer, judging) in the newest benchmark in
  * this data directory with the same embedder, generator and judge: measured on this machine. A
  * first run's one-time costs (the document's sentences embedded for the judge, a question's first
@@ -273,6 +328,7 @@ export function estimateSeconds(parts: TimeParts): { seconds: number; includes: 
   const embedSeconds = parts.newEmbeddingTokens * (parts.embedSecondsPerToken ?? 0);
   const runSeconds = parts.runs * parts.runSeconds;
   const llmSeconds = parts.llmCalls * LLM_CALL_SECONDS;
+  const scoringSeconds = parts.variants * parts.scoringSeconds;
   const said = [
     parts.embedSecondsPerToken === null
       ? "nothing new to embed: the cache holds every text"
@@ -282,8 +338,9 @@ export function estimateSeconds(parts: TimeParts): { seconds: number; includes: 
       ? `${parts.runs} question runs at ${ms(parts.runSeconds, 1)} each (the median of the last such benchmark here)`
       : `${parts.runs} question runs at an assumed ${ms(parts.runSeconds, 1)} each of local work ` +
         `(no earlier benchmark in this data directory with this embedder, generator and judge to measure one)`,
+    `scoring ${parts.variants} variants at ${ms(parts.scoringSeconds, 1)} each (means, bootstrap intervals, comparisons; measured now)`,
     parts.llmCalls > 0 ? `${Math.round(parts.llmCalls)} chat-model calls at an assumed ${LLM_CALL_SECONDS} s each` : null,
     "left out: loading the model and opening the stores (once per process)",
   ].filter((x): x is string => x !== null);
-  return { seconds: embedSeconds + runSeconds + llmSeconds, includes: said.join("; ") };
+  return { seconds: embedSeconds + runSeconds + llmSeconds + scoringSeconds, includes: said.join("; ") };
 }

@@ -23,8 +23,8 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
     assert.equal(fresh.time.runRate, "assumed");
     assert.equal(fresh.time.runSeconds, ASSUMED_RETRIEVAL_SECONDS + ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS);
     assert.ok(fresh.time.embedSecondsPerToken !== null && fresh.time.embedSecondsPerToken > 0, "a rate was measured");
-    assert.equal(fresh.seconds, fresh.time.newEmbeddingTokens * fresh.time.embedSecondsPerToken! + 112 * fresh.time.runSeconds);
-    assert.match(fresh.includes, /112 question runs at an assumed 16\.0 ms each of local work \(no earlier benchmark in this data directory/);
+    assert.equal(fresh.seconds, fresh.time.newEmbeddingTokens * fresh.time.embedSecondsPerToken! + 112 * fresh.time.runSeconds + 4 * fresh.time.scoringSeconds);
+    assert.match(fresh.includes, /112 question runs at an assumed 10\.0 ms each of local work \(no earlier benchmark in this data directory/);
     const before = embedder.stats.computedTokens;
     const record = await ws.app.bench(input);
     const embedded = embedder.stats.computedTokens - before;
@@ -43,7 +43,7 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
       .map((r) => r.stageSeconds.retrieval + r.stageSeconds.generation + r.stageSeconds.judging);
     assert.equal(again.time.runRate, "measured");
     assert.equal(again.time.runSeconds, percentile(runTimes, 50));
-    assert.equal(again.seconds, again.runs * percentile(runTimes, 50));
+    assert.equal(again.seconds, again.runs * percentile(runTimes, 50) + 4 * again.time.scoringSeconds);
     assert.match(again.includes, /^nothing new to embed: the cache holds every text; 112 question runs at [\d.]+ ms each/);
 
     // Two new sizes: only their chunks are new (the questions, answers and sentences are cached).
