@@ -36,6 +36,7 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
+import { emptyResult } from "../domain/question-result.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -154,34 +155,6 @@ function judgedText(q: Question, retrieved: Array<{ documentId: string }>, textO
   const from = q.references.length > 0 ? q.references.map((r) => r.documentId) : retrieved.map((c) => c.documentId);
   const ids = [...new Set(from)];
   return ids.length === 0 ? [...textOf.values()].join("\n\n") : ids.map((id) => textOf.get(id)!).join("\n\n");
-}
-
-function emptyResult(q: Question): QuestionResult {
-  return {
-    question: q.question,
-    expectedAnswer: q.expectedAnswer,
-    references: q.references,
-    retrieved: [],
-    answer: null,
-    answered: false,
-    metrics: {
-      recall: null,
-      precision: null,
-      iou: null,
-      retrievalEfficiency: null,
-      precisionOmega: null,
-      hit: null,
-      reciprocalRank: null,
-      contextRelevance: null,
-      answerSimilarity: null,
-      faithfulness: null,
-    },
-    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
-    answerTokens: ZERO_USAGE,
-    judgeTokens: ZERO_USAGE,
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
-    error: null,
-  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { DEFAULT_WEIGHTS, ZERO_USAGE } from "../domain/metrics.js";
 import { aggregate, compareWithBest } from "../domain/aggregate.js";
 import type { QuestionResult } from "../domain/experiment.js";
+import { emptyResult } from "../domain/question-result.js";
 import { DEFAULTS } from "../config/defaults.js";
 import type { StoredDocument, TokenUsage } from "../domain/types.js";
 import { judgeTarget, type Question } from "../evaluators/questions.js";
@@ -275,31 +276,21 @@ function measureScoringSeconds(questions: number, full: boolean): number {
 function placeholderResult(i: number, full: boolean): QuestionResult {
   const v = (i % 7) / 7;
   const judged = full ? v : null;
-  return {
-    question: "",
-    expectedAnswer: null,
-    references: [{ text: "", start: 0, end: 1 }],
-    retrieved: [],
-    answer: null,
-    answered: full,
-    metrics: {
-      recall: v,
-      precision: v,
-      iou: v,
-      retrievalEfficiency: v,
-      precisionOmega: v,
-      hit: i % 2,
-      reciprocalRank: v,
-      contextRelevance: judged,
-      answerSimilarity: judged,
-      faithfulness: judged,
-    },
-    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
-    answerTokens: ZERO_USAGE,
-    judgeTokens: ZERO_USAGE,
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
-    error: null,
+  const result = emptyResult({ question: "", expectedAnswer: null, references: [{ text: "", start: 0, end: 1 }] });
+  result.answered = full;
+  result.metrics = {
+    recall: v,
+    precision: v,
+    iou: v,
+    retrievalEfficiency: v,
+    precisionOmega: v,
+    hit: i % 2,
+    reciprocalRank: v,
+    contextRelevance: judged,
+    answerSimilarity: judged,
+    faithfulness: judged,
   };
+  return result;
 }
 
 /**
