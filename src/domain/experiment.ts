@@ -1,5 +1,6 @@
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
+import type { TimeParts } from "./time-estimate.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -114,8 +115,8 @@ export interface ExperimentDetails {
   statistics: { method: string; resamples: number; confidenceLevel: number; seed: number };
   indexing: StrategyIndexing[];
   cost: { answersUsd: number; judgingUsd: number; embeddingsUsd: number; contextualisationUsd: number; referenceModel: string; referenceUsd: number };
-  /** For dry runs: what the full run would cost and take. */
-  fullRunEstimate: { costUsd: number; seconds: number; referenceUsd: number } | null;
+  /** For dry runs: what the full run, started after it, would cost and take, and what the time is made of (includes and time: absent in older experiments). */
+  fullRunEstimate: { costUsd: number; seconds: number; referenceUsd: number; includes?: string; time?: TimeParts } | null;
   stageSeconds: { processing: number; retrieval: number; generation: number; judging: number };
   /** Shared work, in no strategy's latency (absent in experiments from before it was measured apart: there the first strategy carried it). */
   sharedSeconds?: SharedSeconds;

@@ -25,7 +25,8 @@ import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
 import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
-import { checkGridSize, DRY_RUN_COMPLETION_TOKENS, DRY_RUN_LLM_CALL_SECONDS, JUDGE_SENTENCES_PER_ANSWER } from "./sweep-estimate.js";
+import { checkGridSize } from "./sweep-estimate.js";
+import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
@@ -35,6 +36,7 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
+import { emptyResult } from "../domain/question-result.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -101,9 +103,8 @@ async function ensureProcessed(
   embedder: CachedEmbedder,
   options: RunOptions,
 ): Promise<IndexingRun[]> {
-  const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
   return mapWithConcurrency(
-    indexes,
+    distinctIndexes(variants),
     PROCESS_CONCURRENCY,
     async (variant): Promise<IndexingRun> => {
       const meter = embedder.metered();
@@ -113,9 +114,7 @@ async function ensureProcessed(
       const tokenSizes: number[] = [];
       for (const document of documents) {
         throwIfCancelled(options.signal);
-        const state = ctx.chunks.state(document.id, variant.indexKey);
-        const current = state !== null && state.embedder === embedder.name && JSON.stringify(state.options) === JSON.stringify(variant.options);
-        if (!current) {
+        if (!isIndexCurrent(ctx, document, variant, embedder.name)) {
           reused = false;
           try {
             seconds += (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
@@ -156,34 +155,6 @@ function judgedText(q: Question, retrieved: Array<{ documentId: string }>, textO
   const from = q.references.length > 0 ? q.references.map((r) => r.documentId) : retrieved.map((c) => c.documentId);
   const ids = [...new Set(from)];
   return ids.length === 0 ? [...textOf.values()].join("\n\n") : ids.map((id) => textOf.get(id)!).join("\n\n");
-}
-
-function emptyResult(q: Question): QuestionResult {
-  return {
-    question: q.question,
-    expectedAnswer: q.expectedAnswer,
-    references: q.references,
-    retrieved: [],
-    answer: null,
-    answered: false,
-    metrics: {
-      recall: null,
-      precision: null,
-      iou: null,
-      retrievalEfficiency: null,
-      precisionOmega: null,
-      hit: null,
-      reciprocalRank: null,
-      contextRelevance: null,
-      answerSimilarity: null,
-      faithfulness: null,
-    },
-    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
-    answerTokens: ZERO_USAGE,
-    judgeTokens: ZERO_USAGE,
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
-    error: null,
-  };
 }
 
 /**
@@ -418,7 +389,6 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const strategies = variants.map((v) => v.key);
   const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
   const dryRun = input.dryRun ?? false;
-  const started = performance.now();
 
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
@@ -549,7 +519,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     input.onProgress?.({ stage: "answer", strategy: run.variant.key, message: `${answered} questions answered`, done: answered, total: answered });
   }
 
-  const judgeSpec = dryRun ? "none (dry run)" : judge!.name;
+  const judgeSpec = dryRun ? DRY_RUN_LABEL : judge!.name;
   const generatorSpec = ctx.config.generator;
   const sumStage = (k: keyof QuestionResult["stageSeconds"]) =>
     Object.values(results)
@@ -574,32 +544,25 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       referenceCost(REFERENCE_CHAT_MODEL, addUsage(addUsage(answerUsage, judgeUsage), contextUsage)) + referenceCost(REFERENCE_EMBEDDING_MODEL, embeddingUsage),
   };
 
-  let fullRunEstimate: ExperimentDetails["fullRunEstimate"] = null;
-  if (dryRun) {
-    const promptTokens = dryRunPromptTokens.reduce((a, b) => a + b, 0);
-    const usage = {
-      promptTokens,
-      completionTokens: dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS,
-      totalTokens: promptTokens + dryRunPromptTokens.length * DRY_RUN_COMPLETION_TOKENS,
-    };
-    const calls = dryRunPromptTokens.length;
-    const generatorIsLlm = generatorSpec.startsWith("openai:");
-    const judgeIsLlm = ctx.config.judge.startsWith("openai:");
-    // Judging re-reads the context about three times (relevance, statements, verification).
-    const judgeUsageEstimate = judgeIsLlm
-      ? { promptTokens: 3 * promptTokens, completionTokens: 3 * usage.completionTokens, totalTokens: 3 * usage.totalTokens }
-      : ZERO_USAGE;
-    const perTextSeconds = sharedEmbedder.stats.computed > 0 ? sharedEmbedder.stats.embedSeconds / sharedEmbedder.stats.computed : 0;
-    const localJudgeSeconds = calls * JUDGE_SENTENCES_PER_ANSWER * perTextSeconds;
-    fullRunEstimate = {
-      costUsd: cost.embeddingsUsd + cost.contextualisationUsd + costOf(generatorSpec, usage) + costOf(ctx.config.judge, judgeUsageEstimate),
-      seconds:
-        (performance.now() - started) / 1000 +
-        (generatorIsLlm ? calls * DRY_RUN_LLM_CALL_SECONDS : 0) +
-        (judgeIsLlm ? 3 * calls * DRY_RUN_LLM_CALL_SECONDS : localJudgeSeconds),
-      referenceUsd: cost.referenceUsd + referenceCost(REFERENCE_CHAT_MODEL, usage),
-    };
-  }
+  // The full run this dry run stands in for, started now (the indexes it built are kept), by the
+  // cost model the sweep estimate uses, with the exact answer prompts the dry run built.
+  const full = dryRun
+    ? await estimateRun(ctx, sharedEmbedder, {
+        documents,
+        variants,
+        topK,
+        questions,
+        dryRun: false,
+        answerPromptTokens: dryRunPromptTokens.reduce((a, b) => a + b, 0),
+      })
+    : null;
+  const fullRunEstimate: ExperimentDetails["fullRunEstimate"] = full && {
+    costUsd: full.costUsd,
+    seconds: full.seconds,
+    referenceUsd: full.referenceUsd,
+    includes: full.includes,
+    time: full.time,
+  };
 
   const scoring = { weights, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: unmeasurableMetrics(dryRun, generator) };
   const aggregates = Object.fromEntries(
@@ -646,7 +609,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     topK,
     dryRun,
     embedder: embedder.name,
-    generator: dryRun ? "none (dry run)" : generatorSpec,
+    generator: dryRun ? DRY_RUN_LABEL : generatorSpec,
     judge: judgeSpec,
     strategyOptions: Object.fromEntries(
       [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),

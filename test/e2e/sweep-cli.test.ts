@@ -34,6 +34,11 @@ test("bench --sweep from the CLI: the grid and its estimate first, keys in every
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /sweep: 4 variants \(2 of 2 indexes to build\) × 4 questions = 16 runs; estimated ~[\d.]+ s and ~\$0\.0000 \(dry run\)\n/);
     assert.match(run.stderr, /\n  the time includes embedding \d+ tokens the cache does not hold at [\d.]+ ms per token/);
+    // The dry run's figure for the full run, by the same cost model, with what it includes.
+    assert.match(
+      run.stdout,
+      /dry run: a full run started now would cost about \$0\.0000 and take about [\d.]+ s\n +the time includes embedding \d+ tokens [\s\S]*runs at an assumed/,
+    );
     assert.match(run.stderr, /recursive@chunk_size=128, recursive@chunk_size=128:retrieval=hybrid, recursive, recursive@retrieval=hybrid/);
     for (const key of ["recursive@chunk_size=128 ", "recursive@chunk_size=128:retrieval=hybrid", "recursive@retrieval=hybrid"])
       assert.ok(run.stdout.includes(key), key);

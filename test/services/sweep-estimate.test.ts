@@ -3,30 +3,13 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { percentile } from "../../src/domain/vectors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { DRY_RUN_LLM_CALL_SECONDS, estimateSeconds } from "../../src/services/sweep-estimate.js";
+import { ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS, ASSUMED_RETRIEVAL_SECONDS } from "../../src/services/cost-model.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 
 const QUESTIONS = fileURLToPath(new URL("../../questions/harbor-light-handbook.json", import.meta.url));
 
-test("estimate seconds: new tokens at the measured rate, runs at the measured run time, chat calls at the assumed time; the words say which", () => {
-  const parts = { newEmbeddingTokens: 2000, embedSecondsPerToken: 0.0005, runs: 40, runSeconds: 0.025, llmCalls: 3 };
-  const { seconds, includes } = estimateSeconds(parts);
-  assert.equal(seconds, 2000 * 0.0005 + 40 * 0.025 + 3 * DRY_RUN_LLM_CALL_SECONDS);
-  assert.match(includes, /^embedding 2000 tokens the cache does not hold at 0\.500 ms per token \(measured now, past the model's load and first batch\)/);
-  assert.match(includes, /40 question runs at 25\.0 ms each \(the median of the last such benchmark here\)/);
-  assert.match(includes, /3 chat-model calls at an assumed 2 s each$/);
-
-  const cached = estimateSeconds({ newEmbeddingTokens: 0, embedSecondsPerToken: null, runs: 40, runSeconds: null, llmCalls: 0 });
-  assert.equal(cached.seconds, 0);
-  assert.equal(
-    cached.includes,
-    "nothing new to embed: the cache holds every text; " +
-      "40 question runs not timed: no earlier benchmark in this data directory with this embedder, generator and judge",
-  );
-});
-
-test("sweep estimate on the handbook: counts what the run will embed, nothing once cached, runs at the last benchmark's median", async () => {
+test("sweep estimate on the handbook: counts what the run embeds, nothing once cached; runs at an assumed rate until a benchmark measures them", async () => {
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
@@ -36,9 +19,12 @@ test("sweep estimate on the handbook: counts what the run will embed, nothing on
 
     const fresh = await ws.app.estimateBench(input);
     assert.equal(fresh.indexesToBuild, 4);
-    assert.equal(fresh.time.runSeconds, null, "no earlier benchmark to measure a run on");
+    // No earlier benchmark to measure a run on: the runs are priced at the assumed rate, not left out.
+    assert.equal(fresh.time.runRate, "assumed");
+    assert.equal(fresh.time.runSeconds, ASSUMED_RETRIEVAL_SECONDS + ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS);
     assert.ok(fresh.time.embedSecondsPerToken !== null && fresh.time.embedSecondsPerToken > 0, "a rate was measured");
-    assert.equal(fresh.seconds, fresh.time.newEmbeddingTokens * fresh.time.embedSecondsPerToken!);
+    assert.equal(fresh.seconds, fresh.time.newEmbeddingTokens * fresh.time.embedSecondsPerToken! + 112 * fresh.time.runSeconds + 4 * fresh.time.scoringSeconds);
+    assert.match(fresh.includes, /112 question runs at an assumed 10\.0 ms each of local work \(no earlier benchmark in this data directory/);
     const before = embedder.stats.computedTokens;
     const record = await ws.app.bench(input);
     const embedded = embedder.stats.computedTokens - before;
@@ -55,8 +41,9 @@ test("sweep estimate on the handbook: counts what the run will embed, nothing on
       .flat()
       .filter((r) => r.error === null)
       .map((r) => r.stageSeconds.retrieval + r.stageSeconds.generation + r.stageSeconds.judging);
+    assert.equal(again.time.runRate, "measured");
     assert.equal(again.time.runSeconds, percentile(runTimes, 50));
-    assert.equal(again.seconds, again.runs * percentile(runTimes, 50));
+    assert.equal(again.seconds, again.runs * percentile(runTimes, 50) + 4 * again.time.scoringSeconds);
     assert.match(again.includes, /^nothing new to embed: the cache holds every text; 112 question runs at [\d.]+ ms each/);
 
     // Two new sizes: only their chunks are new (the questions, answers and sentences are cached).

@@ -231,7 +231,16 @@ test("sweep guard: runs below the thresholds, asks in a terminal above them, nee
     runs: 60,
     costUsd: 0,
     seconds: 30,
-    time: { newEmbeddingTokens: 0, embedSecondsPerToken: null, runs: 60, runSeconds: 0.5, llmCalls: 0 },
+    time: {
+      newEmbeddingTokens: 0,
+      embedSecondsPerToken: null,
+      runs: 60,
+      runSeconds: 0.5,
+      runRate: "measured" as const,
+      llmCalls: 0,
+      variants: 6,
+      scoringSeconds: 0.05,
+    },
     includes: "",
   };
   assert.deepEqual(sweepDecision(estimate, { yes: false, interactive: false }), { run: true, ask: false });

@@ -83,7 +83,12 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
       `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
   const full = e.details.fullRunEstimate;
-  if (full) printLine(`dry run: the full run would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(0)} s`);
+  if (full) {
+    printLine(
+      `dry run: a full run started now would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(full.seconds < 10 ? 1 : 0)} s`,
+    );
+    if (full.includes) printLine(`  the time includes ${full.includes}`);
+  }
   if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
   printLine(
     e.collection
