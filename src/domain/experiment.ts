@@ -142,6 +142,12 @@ export interface StrategyComparison {
   /** True when the interval excludes zero. */
   significant: boolean;
   questions: number;
+  /**
+   * When the lead is not significant: about how many paired questions would make a difference of
+   * this size significant at 95 % with 80 % power (domain/power.ts); null when significant, or when
+   * no realistic number would (over 10,000, or no difference). Absent in experiments from before it was recorded.
+   */
+  questionsNeeded?: number | null;
 }
 
 /** The documents a collection benchmark searched together. */
