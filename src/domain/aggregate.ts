@@ -3,6 +3,8 @@ import { METRICS } from "./metric-catalogue.js";
 import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, standardDeviation, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
+import { aggregateRankCuts } from "./rank-metrics.js";
+import { retrievedTokenFigures } from "./retrieved-tokens.js";
 
 export interface AggregateOptions {
   weights: Record<string, number>;
@@ -77,6 +79,8 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
     tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
     costUsd: options.costUsd,
+    rankMetrics: aggregateRankCuts(results),
+    ...retrievedTokenFigures(results),
   };
   // Faithfulness first: the hallucination rate's reason is faithfulness's.
   const missing: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
+import type { RankCut, RankMetricsAtK } from "./rank-metrics.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -32,6 +33,10 @@ export interface QuestionResult {
   judgeTokens: TokenUsage;
   stageSeconds: { retrieval: number; generation: number; judging: number };
   error: string | null;
+  /** The deeper ranking scored at k = 1, 3, 5, 10 (absent without references, and in experiments from before it was recorded). */
+  rankCuts?: RankCut[];
+  /** Tokens of the retrieved context the answer reads (absent in experiments from before it was recorded). */
+  retrievedTokens?: number;
 }
 
 /** AggregateMetrics of SPEC §2 plus retrieval metrics and run figures (our extension). */
@@ -67,6 +72,11 @@ export interface AggregateMetrics {
   totalLatencySeconds: number;
   tokens: TokenUsage;
   costUsd: number;
+  /** Recall@k, MRR@k and nDCG@k at k = 1, 3, 5, 10 with 95 % intervals ([] without references; absent in experiments from before them). */
+  rankMetrics?: RankMetricsAtK[];
+  /** Mean tokens of retrieved context per question, and its 95 % interval (absent in experiments from before them). */
+  avgRetrievedTokens?: number | null;
+  retrievedTokensInterval?: [number, number] | null;
 }
 
 export interface StrategyIndexing {
