@@ -1,6 +1,7 @@
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 import type { RankCut, RankMetricsAtK } from "./rank-metrics.js";
+import type { ChunkHealth } from "./chunk-health.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -138,6 +139,10 @@ export interface ExperimentDetails {
    * near them (`relocated`: the offsets pointed elsewhere, e.g. into a Markdown source with its markup).
    */
   referencesLocated?: Record<string, number>;
+  /** How well each index's chunks are formed, keyed by index key (absent in experiments from before it was recorded). */
+  chunkHealth?: Record<string, ChunkHealth>;
+  /** Chunkings the comparison cannot tell apart: identical chunks, documents shorter than one chunk (absent before it was recorded). */
+  chunkWarnings?: string[];
 }
 
 /** The best strategy's composite against another's, paired over the same questions. */

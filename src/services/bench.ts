@@ -37,6 +37,7 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
+import { chunkHealthOfRun } from "./chunk-health.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -682,6 +683,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
+    ...chunkHealthOfRun(ctx, documents, variants),
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

@@ -51,7 +51,10 @@ test("trade-off line: similar recall, and which of them retrieves fewer tokens p
   // The best is also the leanest: it is named against the next leanest.
   const leanBest = { fixed_size: run(900, 2), recursive: run(1378) };
   const leanAggregates = Object.fromEntries(Object.entries(leanBest).map(([s, list]) => [s, aggregate(list, options)]));
-  assert.match(retrievedTokensTradeOff("fixed_size", leanBest, leanAggregates), /^Similar recall: fixed_size retrieves 900 tokens per question against 1,378 for recursive/);
+  assert.equal(
+    retrievedTokensTradeOff("fixed_size", leanBest, leanAggregates),
+    "Similar recall: fixed_size retrieves 900 tokens per question against 1,378 for recursive (recall not significantly different at 95 %).",
+  );
 });
 
 test("no trade-off line when recall differs significantly, or the amounts of text are about the same", () => {
