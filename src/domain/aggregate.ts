@@ -1,6 +1,7 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS } from "./metric-catalogue.js";
-import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, standardDeviation, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
+import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
+import { standardDeviation } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
 import { aggregateRankCuts } from "./rank-metrics.js";

@@ -122,7 +122,9 @@ export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): string[
   for (const s of strategies) groups.set(whole(s), [...(groups.get(whole(s)) ?? []), s]);
   for (const same of groups.values()) {
     if (same.length < 2) continue;
-    warnings.push(`${listWords(same)} made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.`);
+    warnings.push(
+      `${listWords(same)} made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.`,
+    );
   }
   const documents = [...new Set(outlines.map((o) => o.document))];
   for (const document of documents) {

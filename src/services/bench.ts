@@ -479,7 +479,15 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       try {
         const t0 = performance.now();
         // One retrieval as deep as the deepest cut; the answer reads its first top_k (retrieve.ts keeps that prefix the same as a top_k search).
-        const ranking = await retrieve(retrievalDeps, run.states, q.question, rankingDepth(run.topK), input.signal, run.mode, questionVector(sharedByAll, run, i));
+        const ranking = await retrieve(
+          retrievalDeps,
+          run.states,
+          q.question,
+          rankingDepth(run.topK),
+          input.signal,
+          run.mode,
+          questionVector(sharedByAll, run, i),
+        );
         const retrieval = { ...ranking, chunks: ranking.chunks.slice(0, run.topK) };
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
         result.retrievedTokens = retrieval.chunks.reduce((n, c) => n + countTokens(c.text), 0);
@@ -647,7 +655,9 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0) + sharedByAll.seconds.questionEmbedding + sharedByAll.seconds.warmUp,
     estimatedCostUsd: cost.answersUsd + cost.judgingUsd + cost.embeddingsUsd + cost.contextualisationUsd,
     createdAt: nowTimestamp(),
-    verdict: [verdictSentence(best, aggregates[best]!.compositeScore, comparisons), retrievedTokensTradeOff(best, results, aggregates)].filter(Boolean).join(" "),
+    verdict: [verdictSentence(best, aggregates[best]!.compositeScore, comparisons), retrievedTokensTradeOff(best, results, aggregates)]
+      .filter(Boolean)
+      .join(" "),
     comparisons,
     tags: input.tags ?? {},
   };

@@ -57,7 +57,10 @@ test("chunk health by hand: tiny chunks, mid-sentence ends, median and middle ha
   // Imported chunks have no target: no tiny share, the rest still measured.
   const noTarget = chunkHealth([{ text, blocks, chunks }], null);
   assert.deepEqual([noTarget.tinyShare, noTarget.midSentenceShare], [null, 0.5]);
-  assert.deepEqual([targetTokens({ chunk_size: 256 }), targetTokens({ max_tokens: 512 }), targetTokens({ child_size: 64, max_tokens: 512 }), targetTokens({})], [256, 512, 64, null]);
+  assert.deepEqual(
+    [targetTokens({ chunk_size: 256 }), targetTokens({ max_tokens: 512 }), targetTokens({ child_size: 64, max_tokens: 512 }), targetTokens({})],
+    [256, 512, 64, null],
+  );
   const empty = chunkHealth([], 40);
   assert.deepEqual([empty.tinyShare, empty.midSentenceShare, empty.medianTokens, empty.tablesSplitShare], [null, null, null, null]);
 });
@@ -73,7 +76,8 @@ test("degenerate chunkings are warned about: identical chunks across strategies,
   ]);
   assert.deepEqual(warnings, [
     "recursive and fixed_size made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.",
-    "short.md is shorter than one chunk of recursive and fixed_size: each makes a single chunk of it, so every search returns the whole document and the comparison cannot tell strategies apart on it.",
+    "short.md is shorter than one chunk of recursive and fixed_size: each makes a single chunk of it, " +
+      "so every search returns the whole document and the comparison cannot tell strategies apart on it.",
   ]);
   // Same chunks of one document but not of another: not identical.
   assert.deepEqual(

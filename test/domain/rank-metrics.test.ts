@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth, type RankCut } from "../../src/domain/rank-metrics.js";
 import { retrievedTokenFigures } from "../../src/domain/retrieved-tokens.js";
 
-const close = (actual: number | null, expected: number, what: string) => assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
+const close = (actual: number | null, expected: number, what: string) =>
+  assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
 /** Ten back-to-back chunks of 100 characters: [0,100), [100,200), … [900,1000). */
 const units = Array.from({ length: 10 }, (_, i) => ({ start: 100 * i, end: 100 * (i + 1) }));
 const at = (k: number, cuts: RankCut[]) => cuts.find((c) => c.k === k)!;

@@ -3,38 +3,11 @@ import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { bestStrategy, DEFAULT_WEIGHTS } from "../../src/domain/metrics.js";
 import { retrievedTokensTradeOff } from "../../src/domain/tokens-trade-off.js";
-import type { QuestionResult } from "../../src/domain/experiment.js";
+import { questionResult } from "../helpers/question-result.js";
 
 const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
 
-function result(recall: number, retrievedTokens: number): QuestionResult {
-  return {
-    question: "q",
-    expectedAnswer: null,
-    references: [],
-    retrieved: [],
-    answer: "a",
-    answered: true,
-    metrics: {
-      recall,
-      precision: null,
-      iou: null,
-      retrievalEfficiency: null,
-      precisionOmega: null,
-      hit: null,
-      reciprocalRank: recall,
-      contextRelevance: null,
-      answerSimilarity: null,
-      faithfulness: null,
-    },
-    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 1 },
-    answerTokens: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    judgeTokens: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
-    error: null,
-    retrievedTokens,
-  };
-}
+const result = (recall: number, retrievedTokens: number) => questionResult({ recall, reciprocalRank: recall }, { retrievedTokens });
 
 /** 20 questions: recall alternates 1 / 0.5 / 0 / 1 / … with `flip` questions moved up, at `tokens` per question. */
 const run = (tokens: number, flip = 0) => Array.from({ length: 20 }, (_, i) => result(i < flip ? 1 : [1, 0.5, 0][i % 3]!, tokens));
@@ -46,7 +19,8 @@ test("trade-off line: similar recall, and which of them retrieves fewer tokens p
   // Recall: 7 questions at 1, 7 at 0.5, 6 at 0 = 10.5 / 20 = 0.525; moving question 1 from 0.5 to 1 gives 11 / 20 = 0.55.
   assert.equal(
     retrievedTokensTradeOff("fixed_size", results, aggregates),
-    "Similar recall: recursive retrieves 1,378 tokens per question against 2,107 for fixed_size (recall 0.53 against 0.55, not significantly different at 95 %).",
+    "Similar recall: recursive retrieves 1,378 tokens per question against 2,107 for fixed_size " +
+      "(recall 0.53 against 0.55, not significantly different at 95 %).",
   );
   // The best is also the leanest: it is named against the next leanest.
   const leanBest = { fixed_size: run(900, 2), recursive: run(1378) };
@@ -71,5 +45,9 @@ test("tie-break after the composite: the strategy retrieving fewer tokens per qu
   const heavy = aggregate(run(1600), options);
   assert.equal(lean.compositeScore, heavy.compositeScore);
   assert.equal(bestStrategy({ a_heavy: heavy, b_lean: lean }), "b_lean", "same composite: fewer tokens wins before the name");
-  assert.equal(bestStrategy({ a_heavy: { ...heavy, compositeScore: heavy.compositeScore! + 0.1 }, b_lean: lean }), "a_heavy", "the composite still decides first");
+  assert.equal(
+    bestStrategy({ a_heavy: { ...heavy, compositeScore: heavy.compositeScore! + 0.1 }, b_lean: lean }),
+    "a_heavy",
+    "the composite still decides first",
+  );
 });

@@ -52,7 +52,11 @@ test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is
       assert.ok(m.avgRetrievedTokens! > 0 && m.retrievedTokensInterval![0] <= m.avgRetrievedTokens!);
     }
     const health = e.details.chunkHealth!;
-    assert.deepEqual(Object.keys(health).sort(), ["fixed_size", "recursive", "semantic_parent_child"], "one entry per index (hybrid search shares recursive's)");
+    assert.deepEqual(
+      Object.keys(health).sort(),
+      ["fixed_size", "recursive", "semantic_parent_child"],
+      "one entry per index (hybrid search shares recursive's)",
+    );
     assert.ok(health.fixed_size!.midSentenceShare! > health.recursive!.midSentenceShare!, "fixed windows ignore sentences; the recursive splitter keeps them");
     assert.equal(health.recursive!.targetTokens, 256);
     assert.deepEqual(e.details.chunkWarnings, []);
