@@ -1,7 +1,11 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS } from "./metric-catalogue.js";
 import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
+import { standardDeviation } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
+import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
+import { aggregateRankCuts } from "./rank-metrics.js";
+import { retrievedTokenFigures } from "./retrieved-tokens.js";
 
 export interface AggregateOptions {
   weights: Record<string, number>;
@@ -76,6 +80,8 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
     tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
     costUsd: options.costUsd,
+    rankMetrics: aggregateRankCuts(results),
+    ...retrievedTokenFigures(results),
   };
   // Faithfulness first: the hallucination rate's reason is faithfulness's.
   const missing: Record<string, string> = {};
@@ -100,7 +106,9 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
     .filter(([strategy]) => strategy !== best)
     .map(([strategy, other]) => {
       const n = Math.min(bestResults.length, other.length);
-      return { strategy, metric: "composite_score" as const, ...pairedDifference(bestResults.slice(0, n), other.slice(0, n), composite) };
+      const { standardError, ...change } = pairedDifference(bestResults.slice(0, n), other.slice(0, n), composite);
+      const questionsNeeded = change.significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
+      return { strategy, metric: "composite_score" as const, ...change, questionsNeeded };
     });
 }
 
@@ -113,6 +121,8 @@ export interface PairedDifference {
   /** True when the interval excludes zero and at least MIN_PAIRED_QUESTIONS were paired. */
   significant: boolean;
   questions: number;
+  /** Standard deviation of the bootstrap differences: the difference's standard error (null when no resample could be scored). */
+  standardError: number | null;
 }
 
 /**
@@ -136,6 +146,7 @@ export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => nu
     pValue: bootstrapPValue(differences),
     significant: n >= MIN_PAIRED_QUESTIONS && interval !== null && (interval[0] > 0 || interval[1] < 0),
     questions: n,
+    standardError: standardDeviation(differences),
   };
 }
 
@@ -161,6 +172,7 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
     const tooFew = paired[0]! < MIN_PAIRED_QUESTIONS ? `; at least ${MIN_PAIRED_QUESTIONS} questions are needed to tell` : "";
     const tied = exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : "";
     parts.push(`its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${tooFew}${tied})`);
+    parts.push(questionsNeededClause(comparisons.filter((c) => !c.significant)));
   }
   if (clear.length > 0) parts.push(`its lead over ${listWords(clear)} is significant at ${level}`);
   return `${best} is best; ${parts.join("; ")}.`;

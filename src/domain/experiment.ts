@@ -1,6 +1,8 @@
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 import type { TimeParts } from "./time-estimate.js";
+import type { RankCut, RankMetricsAtK } from "./rank-metrics.js";
+import type { ChunkHealth } from "./chunk-health.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -33,6 +35,10 @@ export interface QuestionResult {
   judgeTokens: TokenUsage;
   stageSeconds: { retrieval: number; generation: number; judging: number };
   error: string | null;
+  /** The deeper ranking scored at k = 1, 3, 5, 10 (absent without references, and in experiments from before it was recorded). */
+  rankCuts?: RankCut[];
+  /** Tokens of the retrieved context the answer reads (absent in experiments from before it was recorded). */
+  retrievedTokens?: number;
 }
 
 /** AggregateMetrics of SPEC §2 plus retrieval metrics and run figures (our extension). */
@@ -68,6 +74,11 @@ export interface AggregateMetrics {
   totalLatencySeconds: number;
   tokens: TokenUsage;
   costUsd: number;
+  /** Recall@k, MRR@k and nDCG@k at k = 1, 3, 5, 10 with 95 % intervals ([] without references; absent in experiments from before them). */
+  rankMetrics?: RankMetricsAtK[];
+  /** Mean tokens of retrieved context per question, and its 95 % interval (absent in experiments from before them). */
+  avgRetrievedTokens?: number | null;
+  retrievedTokensInterval?: [number, number] | null;
 }
 
 export interface StrategyIndexing {
@@ -129,6 +140,10 @@ export interface ExperimentDetails {
    * near them (`relocated`: the offsets pointed elsewhere, e.g. into a Markdown source with its markup).
    */
   referencesLocated?: Record<string, number>;
+  /** How well each index's chunks are formed, keyed by index key (absent in experiments from before it was recorded). */
+  chunkHealth?: Record<string, ChunkHealth>;
+  /** Chunkings the comparison cannot tell apart: identical chunks, documents shorter than one chunk (absent before it was recorded). */
+  chunkWarnings?: string[];
 }
 
 /** The best strategy's composite against another's, paired over the same questions. */
@@ -143,6 +158,12 @@ export interface StrategyComparison {
   /** True when the interval excludes zero. */
   significant: boolean;
   questions: number;
+  /**
+   * When the lead is not significant: about how many paired questions would make a difference of
+   * this size significant at 95 % with 80 % power (domain/power.ts); null when significant, or when
+   * no realistic number would (over 10,000, or no difference). Absent in experiments from before it was recorded.
+   */
+  questionsNeeded?: number | null;
 }
 
 /** The documents a collection benchmark searched together. */

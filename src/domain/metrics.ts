@@ -207,8 +207,9 @@ export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: 
 }
 
 /**
- * The best strategy: highest composite score. Ties (within 1e-9) go to the lower hallucination
- * rate, then the higher IoU, each only where both strategies measured it, then the name. Only
+ * The best strategy: highest composite score. Ties (within 1e-9) go to the fewer tokens retrieved
+ * per question (the same answers from less text cost less), then the lower hallucination rate,
+ * then the higher IoU, each only where both strategies measured it, then the name. Only
  * quantities that the same inputs reproduce decide: never wall-clock time.
  */
 export function bestStrategy(aggregates: Record<string, AggregateMetrics>): string {
@@ -217,6 +218,7 @@ export function bestStrategy(aggregates: Record<string, AggregateMetrics>): stri
   entries.sort(
     ([an, a], [bn, b]) =>
       compareMeasured(b.compositeScore ?? -1, a.compositeScore ?? -1) ||
+      compareMeasured(a.avgRetrievedTokens ?? null, b.avgRetrievedTokens ?? null) ||
       compareMeasured(a.hallucinationRate, b.hallucinationRate) ||
       compareMeasured(b.avgIou, a.avgIou) ||
       an.localeCompare(bn),

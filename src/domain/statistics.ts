@@ -22,7 +22,7 @@ function seededRandom(seed: number): () => number {
 }
 
 /** Linear-interpolated quantile of sorted values. */
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   const at = (sorted.length - 1) * q;
   const lo = Math.floor(at);
   const hi = Math.ceil(at);

@@ -7,6 +7,7 @@ import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import type { PageSpan } from "../domain/pages.js";
 import { sweepFamilies } from "./sweep.js";
+import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
@@ -388,6 +389,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     perDocumentBlocks: strategyBlocks(strategies, STRATEGY_COLUMNS.perDocument),
     everyMetric: view === "technical" ? everyMetricBlocks(e) : [],
     winsWhere: winsWhere(e),
+    ranking: rankTable(e),
     chunkStats,
     latency,
     // Older experiments embedded each question in the first strategy's searches: their embed column stays.

@@ -5,6 +5,7 @@ import { missingVectorsError, type VectorHit, type VectorStore } from "../stores
 import { keywordSearch } from "./bm25.js";
 import { reciprocalRankFusion } from "./fusion.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
+import { rankingDepth } from "../domain/rank-metrics.js";
 
 /** How many candidates each list of a hybrid or parent search gathers per wanted result. */
 const CANDIDATES_PER_RESULT = 4;
@@ -48,7 +49,9 @@ export async function retrieve(
   const queryVector = searchMode === "keyword" ? null : (embedded ?? (await deps.embedder.embed([question], signal))[0]!);
   const searchStart = performance.now();
   const parents = first.retrieval === "parent";
-  const candidates = Math.max(MIN_CANDIDATES, topK * CANDIDATES_PER_RESULT);
+  // Gathered for the benchmark's ranking depth whatever the k, so that a top-k is always the first k
+  // of the deeper ranking a benchmark scores at every cut (Recall@k, MRR@k, nDCG@k), and `ask` answers from it.
+  const candidates = Math.max(MIN_CANDIDATES, rankingDepth(topK) * CANDIDATES_PER_RESULT);
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || searchMode === "hybrid" ? candidates : topK;
   const searchableChunks = (state: StrategyState) => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk");

@@ -12,6 +12,8 @@ import type {
 } from "../domain/experiment.js";
 import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
+import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
+import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
@@ -37,6 +39,7 @@ import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
 import { emptyResult } from "../domain/question-result.js";
+import { chunkHealthOfRun } from "./chunk-health.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -445,8 +448,19 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       const result = emptyResult(q);
       try {
         const t0 = performance.now();
-        const retrieval = await retrieve(retrievalDeps, run.states, q.question, run.topK, input.signal, run.mode, questionVector(sharedByAll, run, i));
+        // One retrieval as deep as the deepest cut; the answer reads its first top_k (retrieve.ts keeps that prefix the same as a top_k search).
+        const ranking = await retrieve(
+          retrievalDeps,
+          run.states,
+          q.question,
+          rankingDepth(run.topK),
+          input.signal,
+          run.mode,
+          questionVector(sharedByAll, run, i),
+        );
+        const retrieval = { ...ranking, chunks: ranking.chunks.slice(0, run.topK) };
         result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
+        result.retrievedTokens = retrieval.chunks.reduce((n, c) => n + countTokens(c.text), 0);
         result.retrieved = retrieval.chunks.map((c) => ({
           chunkId: c.chunkId,
           documentId: c.documentId,
@@ -472,6 +486,11 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
             retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
             precisionOmega: precisionOmega(references, run.units),
           });
+          result.rankCuts = rankCuts(
+            references,
+            ranking.chunks.map((c) => axis.place(c.documentId, c)),
+            run.units,
+          );
         }
         if (dryRun) {
           dryRunPromptTokens.push(countTokens(ANSWER_SYSTEM_PROMPT) + countTokens(buildAnswerPrompt(q.question, retrieval.chunks)));
@@ -599,7 +618,9 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       Object.values(aggregates).reduce((n, a) => n + a.totalLatencySeconds, 0) + sharedByAll.seconds.questionEmbedding + sharedByAll.seconds.warmUp,
     estimatedCostUsd: cost.answersUsd + cost.judgingUsd + cost.embeddingsUsd + cost.contextualisationUsd,
     createdAt: nowTimestamp(),
-    verdict: verdictSentence(best, aggregates[best]!.compositeScore, comparisons),
+    verdict: [verdictSentence(best, aggregates[best]!.compositeScore, comparisons), retrievedTokensTradeOff(best, results, aggregates)]
+      .filter(Boolean)
+      .join(" "),
     comparisons,
     tags: input.tags ?? {},
   };
@@ -635,6 +656,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
+    ...chunkHealthOfRun(ctx, documents, variants),
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

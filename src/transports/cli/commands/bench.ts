@@ -74,6 +74,7 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     );
   }
   for (const line of missingMetricLines(e)) printLine(line);
+  for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
   printLine(`verdict: ${e.verdict}`);
   const { referenceUsd, referenceModel } = e.details.cost;
   const shared = e.details.sharedSeconds;

@@ -1,0 +1,83 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth, type RankCut } from "../../src/domain/rank-metrics.js";
+import { retrievedTokenFigures } from "../../src/domain/retrieved-tokens.js";
+
+const close = (actual: number | null, expected: number, what: string) =>
+  assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
+/** Ten back-to-back chunks of 100 characters: [0,100), [100,200), … [900,1000). */
+const units = Array.from({ length: 10 }, (_, i) => ({ start: 100 * i, end: 100 * (i + 1) }));
+const at = (k: number, cuts: RankCut[]) => cuts.find((c) => c.k === k)!;
+
+test("rank cuts by hand: two references found at ranks 2 and 3, nothing at rank 1", () => {
+  // References A = [0,100) and B = [200,250). Ranked: [300,400) (nothing), [200,300) (all of B), [0,100) (all of A), [100,200) (nothing).
+  const references = [
+    { start: 0, end: 100 },
+    { start: 200, end: 250 },
+  ];
+  const cuts = rankCuts(references, [units[3]!, units[2]!, units[0]!, units[1]!], units);
+  assert.deepEqual(
+    cuts.map((c) => c.k),
+    [...RANK_CUTS],
+  );
+  // k = 1: the low case. Nothing of either reference: recall 0, MRR 0, nDCG 0 (the ideal first chunk gains 0.5).
+  assert.deepEqual(at(1, cuts), { k: 1, recall: 0, reciprocalRank: 0, ndcg: 0 });
+  // k = 3: recall (100 + 50) / 150 = 1; the first chunk covering half a reference is rank 2: MRR 0.5.
+  // Gains: rank 2 covers all of B (share 1 of one of two references: 0.5), rank 3 all of A (0.5).
+  // DCG@3 = 0.5 / log2(3) + 0.5 / log2(4) = 0.565465; ideal = 0.5 / log2(2) + 0.5 / log2(3) = 0.815465.
+  close(at(3, cuts).recall, 1, "recall@3");
+  close(at(3, cuts).reciprocalRank, 0.5, "MRR@3");
+  close(at(3, cuts).ndcg, (0.5 / Math.log2(3) + 0.25) / (0.5 + 0.5 / Math.log2(3)), "nDCG@3");
+  assert.equal(at(3, cuts).ndcg!.toFixed(4), "0.6934");
+  // Ranks 4-10 add nothing: the later cuts keep the same values (the ranking is only four long).
+  assert.deepEqual(at(10, cuts), { ...at(3, cuts), k: 10 });
+  assert.deepEqual(at(5, cuts), { ...at(3, cuts), k: 5 });
+});
+
+test("rank cuts by hand: graded gains, half a reference per chunk, and text retrieved twice gains nothing", () => {
+  // Reference [50,150): chunks [0,100) and [100,200) each cover half of it.
+  const reference = [{ start: 50, end: 150 }];
+  const cuts = rankCuts(reference, [units[1]!, units[1]!, units[0]!], units);
+  // k = 1: recall 0.5, the chunk covers half the reference (a hit), and no chunk could gain more: nDCG 1.
+  assert.deepEqual(at(1, cuts), { k: 1, recall: 0.5, reciprocalRank: 1, ndcg: 1 });
+  // k = 3: the repeat gains 0, the other half comes at rank 3. DCG = 0.5 + 0 + 0.5 / 2 = 0.75; ideal 0.5 + 0.5 / log2(3).
+  close(at(3, cuts).ndcg, 0.75 / (0.5 + 0.5 / Math.log2(3)), "nDCG@3");
+  close(at(3, cuts).recall, 1, "recall@3");
+  // A perfect ordering scores 1 at every cut.
+  for (const c of rankCuts(reference, [units[0]!, units[1]!], units)) close(c.ndcg, 1, `ideal ordering nDCG@${c.k}`);
+});
+
+test("rank cuts with no chunk touching a reference: recall and MRR 0, nDCG null (nothing to order)", () => {
+  const cuts = rankCuts([{ start: 5000, end: 5100 }], units.slice(0, 3), units);
+  for (const c of cuts) assert.deepEqual([c.recall, c.reciprocalRank, c.ndcg], [0, 0, null]);
+});
+
+test("cut aggregates: means over the questions ranked, intervals over questions, failed questions left out", () => {
+  const question = (recall: number, reciprocalRank: number, ndcg: number | null) => ({
+    error: null,
+    rankCuts: RANK_CUTS.map((k) => ({ k, recall, reciprocalRank, ndcg })),
+  });
+  const results = [question(1, 1, 1), question(0, 0, 0), question(0.5, 0.5, null), { error: "boom", rankCuts: [] }, { error: null }];
+  const aggregated = aggregateRankCuts(results);
+  assert.equal(aggregated.length, 4);
+  const first = aggregated[0]!;
+  assert.equal(first.k, 1);
+  close(first.recall, 0.5, "recall mean over three ranked questions");
+  close(first.mrr, 0.5, "MRR mean");
+  close(first.ndcg, 0.5, "nDCG mean over the two questions it exists for");
+  assert.ok(first.confidenceIntervals.recall![0] < 0.5 && first.confidenceIntervals.recall![1] > 0.5, "spread-out questions leave uncertainty");
+  assert.deepEqual(aggregateRankCuts([{ error: null }]), [], "no references, no cuts");
+  assert.equal(rankingDepth(5), 10);
+  assert.equal(rankingDepth(12), 12, "a deeper top_k ranks deeper");
+});
+
+test("tokens retrieved: the mean per question over questions that did not fail, with an interval", () => {
+  const figures = retrievedTokenFigures([
+    { error: null, retrievedTokens: 100 },
+    { error: null, retrievedTokens: 300 },
+    { error: "failed", retrievedTokens: 5000 },
+  ]);
+  assert.equal(figures.avgRetrievedTokens, 200);
+  assert.ok(figures.retrievedTokensInterval![0] >= 100 && figures.retrievedTokensInterval![1] <= 300);
+  assert.deepEqual(retrievedTokenFigures([{ error: null }]), { avgRetrievedTokens: null, retrievedTokensInterval: null });
+});

@@ -1,0 +1,53 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { aggregate } from "../../src/domain/aggregate.js";
+import { bestStrategy, DEFAULT_WEIGHTS } from "../../src/domain/metrics.js";
+import { retrievedTokensTradeOff } from "../../src/domain/tokens-trade-off.js";
+import { questionResult } from "../helpers/question-result.js";
+
+const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+
+const result = (recall: number, retrievedTokens: number) => questionResult({ recall, reciprocalRank: recall }, { retrievedTokens });
+
+/** 20 questions: recall alternates 1 / 0.5 / 0 / 1 / … with `flip` questions moved up, at `tokens` per question. */
+const run = (tokens: number, flip = 0) => Array.from({ length: 20 }, (_, i) => result(i < flip ? 1 : [1, 0.5, 0][i % 3]!, tokens));
+
+test("trade-off line: similar recall, and which of them retrieves fewer tokens per question", () => {
+  const results = { fixed_size: run(2107, 2), recursive: run(1378) };
+  const aggregates = Object.fromEntries(Object.entries(results).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.equal(bestStrategy(aggregates), "fixed_size", "two more questions found: the higher composite");
+  // Recall: 7 questions at 1, 7 at 0.5, 6 at 0 = 10.5 / 20 = 0.525; moving question 1 from 0.5 to 1 gives 11 / 20 = 0.55.
+  assert.equal(
+    retrievedTokensTradeOff("fixed_size", results, aggregates),
+    "Similar recall: recursive retrieves 1,378 tokens per question against 2,107 for fixed_size " +
+      "(recall 0.53 against 0.55, not significantly different at 95 %).",
+  );
+  // The best is also the leanest: it is named against the next leanest.
+  const leanBest = { fixed_size: run(900, 2), recursive: run(1378) };
+  const leanAggregates = Object.fromEntries(Object.entries(leanBest).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.equal(
+    retrievedTokensTradeOff("fixed_size", leanBest, leanAggregates),
+    "Similar recall: fixed_size retrieves 900 tokens per question against 1,378 for recursive (recall not significantly different at 95 %).",
+  );
+});
+
+test("no trade-off line when recall differs significantly, or the amounts of text are about the same", () => {
+  const apart = { good: run(2000, 20), poor: Array.from({ length: 20 }, () => result(0, 500)) };
+  const apartAggregates = Object.fromEntries(Object.entries(apart).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.equal(retrievedTokensTradeOff("good", apart, apartAggregates), "", "a significant recall gap is no 'similar recall'");
+  const same = { a: run(1000, 2), b: run(1020) };
+  const sameAggregates = Object.fromEntries(Object.entries(same).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.equal(retrievedTokensTradeOff("a", same, sameAggregates), "", "2 % fewer tokens is not worth a line");
+});
+
+test("tie-break after the composite: the strategy retrieving fewer tokens per question", () => {
+  const lean = aggregate(run(800), options);
+  const heavy = aggregate(run(1600), options);
+  assert.equal(lean.compositeScore, heavy.compositeScore);
+  assert.equal(bestStrategy({ a_heavy: heavy, b_lean: lean }), "b_lean", "same composite: fewer tokens wins before the name");
+  assert.equal(
+    bestStrategy({ a_heavy: { ...heavy, compositeScore: heavy.compositeScore! + 0.1 }, b_lean: lean }),
+    "a_heavy",
+    "the composite still decides first",
+  );
+});

@@ -1,0 +1,96 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { countTokens } from "../../src/text/tokens.js";
+import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
+import { createWorkspace } from "../helpers/workspace.js";
+import { handbookBytes } from "../helpers/documents.js";
+
+test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is scored, tokens and chunk health are recorded", async () => {
+  const ws = await createWorkspace();
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 10);
+    const e = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "h.json",
+      strategies: ["recursive", "fixed_size", "recursive@retrieval=hybrid", "semantic_parent_child"],
+      topK: 3,
+    });
+    const results = ws.app.experimentResults(e.experimentId);
+    for (const [strategy, list] of Object.entries(results)) {
+      for (const r of list) {
+        assert.ok(r.retrieved.length <= 3, "the answer reads top_k chunks");
+        const cuts = new Map(r.rankCuts!.map((c) => [c.k, c]));
+        assert.deepEqual([...cuts.keys()], [1, 3, 5, 10]);
+        // The cut at top_k is the experiment's own recall and reciprocal rank: the answer's chunks are the ranking's first three.
+        assert.equal(cuts.get(3)!.recall, r.metrics.recall, `${strategy}: recall@3 is the recall of the top 3`);
+        assert.equal(cuts.get(3)!.reciprocalRank, r.metrics.reciprocalRank, `${strategy}: MRR@3`);
+        assert.ok(cuts.get(10)!.recall >= cuts.get(3)!.recall && cuts.get(3)!.recall >= cuts.get(1)!.recall, "deeper cuts cover at least as much");
+        assert.equal(
+          r.retrievedTokens,
+          r.retrieved.reduce((n, c) => n + countTokens(c.text), 0),
+          "tokens retrieved: the answer's context",
+        );
+      }
+      // `ask` at top_k 3 answers from the same three chunks the bench scored (hybrid and parent-child gather candidates for the deeper ranking either way).
+      for (const r of list) {
+        const asked = await ws.app.ask({ documentId: e.documentId, strategy, question: r.question, topK: 3 });
+        assert.deepEqual(
+          asked.retrievedChunks.map((c) => c.chunkId),
+          r.retrieved.map((c) => c.chunkId),
+          `${strategy}: ask and bench retrieve alike for "${r.question}"`,
+        );
+      }
+      const m = e.aggregateMetrics[strategy]!;
+      assert.deepEqual(
+        m.rankMetrics!.map((c) => c.k),
+        [1, 3, 5, 10],
+      );
+      assert.ok(Math.abs(m.rankMetrics![1]!.recall! - m.avgRecall!) < 1e-12, "Recall@3 averages to the experiment's recall at top_k 3");
+      assert.ok(m.rankMetrics![0]!.confidenceIntervals.ndcg, "intervals where the other metrics have them");
+      assert.ok(m.avgRetrievedTokens! > 0 && m.retrievedTokensInterval![0] <= m.avgRetrievedTokens!);
+    }
+    const health = e.details.chunkHealth!;
+    assert.deepEqual(
+      Object.keys(health).sort(),
+      ["fixed_size", "recursive", "semantic_parent_child"],
+      "one entry per index (hybrid search shares recursive's)",
+    );
+    assert.ok(health.fixed_size!.midSentenceShare! > health.recursive!.midSentenceShare!, "fixed windows ignore sentences; the recursive splitter keeps them");
+    assert.equal(health.recursive!.targetTokens, 256);
+    assert.deepEqual(e.details.chunkWarnings, []);
+    const report = { experiment: ws.app.getExperiment(e.experimentId), results };
+    assert.match(renderMarkdownReport(report), /\| recursive \| nDCG@k \| \d\.\d{3} \[/);
+    const html = renderHtmlReport(report, "technical");
+    assert.match(html, /Ranking at k = 1, 3, 5, 10/);
+    assert.match(html, /<h3>Chunk health<\/h3>/);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench warns when the comparison cannot tell strategies apart: identical chunks, a document shorter than one chunk", async () => {
+  const ws = await createWorkspace();
+  try {
+    const text = "The ferry leaves at seven. It returns at noon. Tickets cost four euros.\n";
+    const e = await ws.app.bench({
+      document: { filename: "ferry.txt", bytes: Buffer.from(text) },
+      questions: [{ question: "When does the ferry leave?", expectedAnswer: null, references: [{ text: "The ferry leaves at seven." }] }],
+      questionsSource: "inline",
+      strategies: ["recursive", "recursive@chunk_overlap=0", "fixed_size"],
+      topK: 1,
+    });
+    const warnings = e.details.chunkWarnings!;
+    assert.ok(
+      warnings.some((w) => /^recursive, recursive@chunk_overlap=0 and fixed_size made identical chunks/.test(w)),
+      warnings.join("\n"),
+    );
+    assert.ok(
+      warnings.some((w) => /^ferry\.txt is shorter than one chunk of recursive, recursive@chunk_overlap=0 and fixed_size/.test(w)),
+      warnings.join("\n"),
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
