@@ -65,7 +65,9 @@ export function contextRelevanceEvidence(retrieval: SearchMode, embedder: string
   }
   if (lexicalEmbedder) {
     return {
-      unmeasurable: `the ${embedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence (use a semantic embedder or an LLM judge)`,
+      unmeasurable:
+        `the ${embedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence ` +
+        "(use a semantic embedder or an LLM judge)",
     };
   }
   return { evidence: retrieval === "dense" ? "lexical" : "embedding" };
