@@ -22,7 +22,11 @@ export interface AnswerType {
 export const ANSWER_TYPES: readonly AnswerType[] = [
   {
     name: "time",
-    asks: /\b(?:when|what time|which day|what day|which date|what date|which month|which year|what year|how soon|how early|how late|until|by when|deadline|last date)\b/i,
+    asks: new RegExp(
+      "\\b(?:when|what time|which day|what day|which date|what date|which month|which year|what year|" +
+        "how soon|how early|how late|until|by when|deadline|last date)\\b",
+      "i",
+    ),
     holds: new RegExp(
       `\\b(?:${MONTHS}|${DAYS})\\b|\\d{1,2}[:.]\\d{2}|\\b\\d{1,2}\\s?(?:am|pm)\\b|\\b(?:1[89]|20)\\d{2}\\b|` +
         `\\b(?:\\d+|${SMALL_NUMBER_WORDS})\\s+(?:working\\s+|business\\s+|calendar\\s+)?(?:${TIME_UNITS})\\b`,
@@ -31,7 +35,11 @@ export const ANSWER_TYPES: readonly AnswerType[] = [
   },
   {
     name: "quantity",
-    asks: /\b(?:how many|how much|how long|how large|how big|how far|how often|how fast|how old|how high|how heavy|what percentage|what share|what rate|what fee|what price|what limit|what number|which number|what (?:does|do|did|is|are)\b.*\b(?:cost|pay|charge|owe|fee|price|rate))\b/i,
+    asks: new RegExp(
+      "\\b(?:how (?:many|much|long|large|big|far|often|fast|old|high|heavy)|what (?:percentage|share|rate|fee|price|limit|number)|which number|" +
+        "what (?:does|do|did|is|are)\\b.*\\b(?:cost|pay|charge|owe|fee|price|rate))\\b",
+      "i",
+    ),
     holds: new RegExp(`\\d|\\b(?:${SMALL_NUMBER_WORDS}|thousand|million|half|double|twice|free)\\b`, "i"),
   },
 ];
