@@ -18,6 +18,8 @@ export interface QuestionInput {
   question: string;
   expectedAnswer: string | null;
   references: ReferenceInput[];
+  /** Which part of an evaluation set the question is in (`dev`, `heldout`), so that tuning can keep to one part. */
+  split?: string;
 }
 
 /** A reference located in a document's extracted text. */
@@ -63,8 +65,11 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     const where = `${source}: ${describeItem(index, item)}`;
     if (!item || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${where}: must be an object with a "question"`);
     const record = item as Record<string, unknown>;
-    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references"].includes(k));
-    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references)`);
+    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references", "split"].includes(k));
+    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references, split)`);
+    if (record.split !== undefined && (typeof record.split !== "string" || !record.split.trim())) {
+      throw new ValidationError(`${where}: "split" must be a non-empty string, such as "dev" or "heldout"`);
+    }
     if (typeof record.question !== "string" || !record.question.trim()) throw new ValidationError(`${where}: "question" must be a non-empty string`);
     if (record.expected_answer !== undefined && record.expected_answer !== null && typeof record.expected_answer !== "string") {
       throw new ValidationError(`${where}: "expected_answer" must be a string`);
@@ -95,7 +100,8 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
       };
     });
     const expected = typeof record.expected_answer === "string" && record.expected_answer.trim() ? record.expected_answer.trim() : null;
-    return { question: record.question.trim(), expectedAnswer: expected, references };
+    const split = typeof record.split === "string" ? { split: record.split.trim() } : {};
+    return { question: record.question.trim(), expectedAnswer: expected, references, ...split };
   });
 }
 
