@@ -3,7 +3,7 @@ import { ValidationError } from "../errors.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
 import type { StoredDocument, TokenUsage } from "../domain/types.js";
 import { resolveQuestions, judgeTarget, type Question, type QuestionInput } from "../evaluators/questions.js";
-import { sentencesOf } from "../evaluators/embedding-judge.js";
+import { contextRelevanceEvidence, sentencesOf } from "../evaluators/embedding-judge.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import { percentile } from "../domain/vectors.js";
 import { chunkOffThread } from "../strategies/offload.js";
@@ -180,10 +180,16 @@ export async function estimateBench(shared: ServiceContext, input: EstimateInput
   const runs = variants.length * input.questions.length;
   const full = !input.dryRun;
   // The other texts the run embeds, looked up in the cache: the questions (retrieval), and for the
-  // embedding judge the expected answers and the documents' sentences (context sentences and
-  // extractive answers are sentences of the documents too).
+  // embedding judge the expected answers, and the documents' sentences where it embeds them: to judge
+  // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
+  // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
+  // answers' sentences cannot be known before retrieval: not counted.
+  const judgeEmbedsSentences =
+    generatorIsLlm || variants.some((v) => v.retrieval === "keyword" && "evidence" in contextRelevanceEvidence("keyword", embedder.name));
   const judgeTexts =
-    full && !judgeIsLlm ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...documents.flatMap((d) => sentencesOf([d.text]))] : [];
+    full && !judgeIsLlm
+      ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : [])]
+      : [];
   const newTexts = embedder.uncached([...chunkTexts, ...questions.map((q) => q.question), ...judgeTexts]);
   const newEmbeddingTokens = Math.round(sizedTokens) + newTexts.reduce((n, t) => n + countTokens(t), 0);
   const costUsd =
