@@ -9,18 +9,12 @@ import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, WidthType } from "docx";
+import { Document, HeadingLevel, Packer, Paragraph, Table } from "docx";
+import { docxTable } from "./layout.js";
 import * as handbook from "./content/handbook.js";
 import * as siteVisit from "./content/site-visit.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-function table(rows: string[][]): Table {
-  return new Table({
-    width: { size: 100, type: WidthType.PERCENTAGE },
-    rows: rows.map((cells) => new TableRow({ children: cells.map((c) => new TableCell({ children: [new Paragraph(c)] })) })),
-  });
-}
 
 export async function buildHandbookDocx(): Promise<Buffer> {
   const children: Array<Paragraph | Table> = [new Paragraph({ text: handbook.title, heading: HeadingLevel.TITLE })];
@@ -35,7 +29,7 @@ export async function buildHandbookDocx(): Promise<Buffer> {
     for (const part of section.parts) {
       if (typeof part === "string") children.push(new Paragraph({ text: part, spacing: { after: 160 } }));
       else if ("list" in part) for (const item of part.list) children.push(new Paragraph({ text: item, bullet: { level: 0 } }));
-      else children.push(table(part.table));
+      else children.push(docxTable(part.table));
     }
   }
   return Packer.toBuffer(new Document({ title: handbook.title, sections: [{ children }] }));

@@ -1,5 +1,5 @@
 /**
- * Page layout shared by the example builders (examples/build-corpus.ts, examples/build-standard.ts):
+ * Layout shared by the example builders (examples/build-examples.ts, build-corpus.ts, build-standard.ts):
  * text PDFs laid out over A4 pages for the test suite's PDF writer, and Word tables.
  */
 import { Paragraph, Table, TableCell, TableRow, WidthType } from "docx";

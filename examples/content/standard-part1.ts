@@ -138,7 +138,7 @@ export const sections: Section[] = [
           "- Backwash: the reversal of flow through a filter bed, with or without air scour, to remove the solids it has retained.",
           "- Booster station: a pumping station within the distribution network that raises pressure for a higher zone, as distinct from a treated water pumping station at a works.",
           "- Clarified water: water leaving a clarification stage and entering the filters.",
-          "- Contact time (T10): the time in which 10 percent of the water passing through a contact tank has left it, taken from a tracer test or from Table 10.1.",
+          "- Contact time (T10): the time in which 10 percent of the water passing through a contact tank has left it, taken from a tracer test or from the baffle factors of clause 10.1.",
           "- Critical asset: an asset with a criticality score of 4 or 5 in AMP-5, whose failure would interrupt supply to more than 2,000 properties or affect water quality.",
           "- CT: the product of the free chlorine residual at the outlet of a contact tank, in milligrams per litre, and the contact time T10, in minutes.",
           "- Derogation: a time-limited, recorded permission to operate a works that does not meet a requirement of this standard.",
@@ -228,6 +228,14 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "4.5 The works file",
+    level: 2,
+    parts: [
+      "Every treatment works shall keep a works file, held electronically and available at the works and in the control room, which describes the works as it is at the time. It shall hold the works class and the reasons for it, a process flow diagram, the design and current capacity of each stage, the set points and alarm limits of every online monitor, the chemicals in use with their CHM-1 references, the current derogations, and every recorded departure from a should of this standard with its reason.",
+      "The works file shall be reviewed by the works manager every 12 months and after every process change, and each review shall be signed and dated. A new operator shall read the works file, and sign that they have read it, before working alone at the works.",
+    ],
+  },
+  {
     heading: "5. Raw Water Intakes",
     level: 1,
     parts: [],
@@ -290,6 +298,21 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "5.7 Records for intakes",
+    level: 2,
+    parts: [
+      "For each intake the operator shall keep the daily volume abstracted, the online monitor logs of clause 5.5 for 5 years, every closure of the intake with its time, its reason and the time it reopened, every change of draw-off port with its reason, and the monthly protection zone walks of boreholes. Abstraction records shall be kept for 10 years, since the abstraction licence can be reviewed against them.",
+    ],
+  },
+  {
+    heading: "5.8 Inspection of intakes and screens",
+    level: 2,
+    parts: [
+      "Intake structures are inspected as process assets. River intakes shall be inspected by divers or by a remotely operated camera every 2 years, and after every flood that has exceeded the 1-in-10-year flow, for scour of the river bed around the structure, damage to the intake face and debris lodged in the approach channel. Draw-off towers shall have their ports and valves operated every 12 months and inspected by divers every 5 years.",
+      "Band and drum screens shall have their mesh, seals and spray bars inspected every 3 months and their drive chains and bearings every 12 months. A tear in a screen mesh larger than twice the aperture shall be repaired within 7 days, and the intake operated meanwhile at no more than half its maximum rate so that the approach velocity stays well below the limit of clause 5.1.",
+    ],
+  },
+  {
     heading: "6. Coagulation and Flocculation",
     level: 1,
     parts: [],
@@ -339,6 +362,13 @@ export const sections: Section[] = [
     parts: [
       "A polyacrylamide flocculant aid may be dosed after the coagulant to strengthen the floc, at no more than 0.25 mg/l as product, since the residual acrylamide monomer it carries is limited at the tap. Only products listed in CHM-1 with a monomer content of no more than 0.02 percent may be used.",
       "The flocculant aid shall be dosed at least 30 seconds after the coagulant, once the coagulant has reacted, and shall be made up in a batch tank and used within 48 hours of make-up, after which it loses strength. The dose shall be checked by a jar test whenever the coagulant dose is changed by more than 20 percent.",
+    ],
+  },
+  {
+    heading: "6.7 Records for coagulation",
+    level: 2,
+    parts: [
+      "For coagulation and flocculation the operator shall keep the coagulant and flocculant aid doses logged at least every 15 minutes, the coagulation pH, every jar test with its results and the dose chosen, and every dosing failure alarm with the time the dose was restored. Jar test records shall be kept for 3 years and dosing logs for 5 years.",
     ],
   },
   {
@@ -470,6 +500,13 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "8.8 Records for filtration",
+    level: 2,
+    parts: [
+      "For each filter the operator shall keep the start and end of every run with the reason for the backwash (head loss, turbidity or run time), the filtered water turbidity logged every minute, every period run to waste after a backwash, every removal from service under clause 8.5, and the media depths and inspection findings of clause 8.6. Turbidity logs shall be kept for 5 years and all other filter records for 10 years.",
+    ],
+  },
+  {
     heading: "9. Slow Sand Filtration",
     level: 1,
     parts: [],
@@ -559,6 +596,14 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "10.7 Records for chlorination",
+    level: 2,
+    parts: [
+      "The operator shall keep, for each contact tank, the required and achieved CT at least every minute, the free chlorine from both analysers of clause 10.6, the flow, level, temperature and pH used in the calculation, every CT alarm with its cause and duration, and the tracer tests with their dates. CT records shall be kept for 10 years, because they are the evidence that every litre supplied was disinfected.",
+      "Hypochlorite deliveries shall be recorded with their date, volume, certificate and the date by which the batch must be used under clause 10.4, and the chlorate results of clause 28.2 shall be filed with the delivery they concern.",
+    ],
+  },
+  {
     heading: "11. Ultraviolet Disinfection",
     level: 1,
     parts: [],
@@ -601,6 +646,14 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "11.6 Commissioning of UV reactors",
+    level: 2,
+    parts: [
+      "A new UV reactor shall be commissioned by running it to waste at the maximum flow for at least 24 hours while its dose calculation is checked against an independent UV intensity sensor and a UVT measured in the laboratory. The reactor may enter supply when the calculated dose has stayed above the validated dose for the whole 24 hours and the two intensity readings agree within 10 percent.",
+      "Each reactor's UV intensity sensors shall be checked against a reference sensor every 3 months after commissioning, and replaced when they read more than 10 percent away from it.",
+    ],
+  },
+  {
     heading: "12. pH Correction and Plumbosolvency Control",
     level: 1,
     parts: [],
@@ -636,6 +689,13 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "12.5 Records for pH and plumbosolvency control",
+    level: 2,
+    parts: [
+      "The operator shall keep the treated water pH and alkalinity logged at least every 5 minutes, the orthophosphate dose and the daily works measurement of clause 12.2 with the monthly zone results, every interruption of orthophosphate dosing with its start, end and approval, and the weekly Langelier index of clause 12.4. These records shall be kept for 10 years, since lead results in the zones may need to be explained against them long afterwards.",
+    ],
+  },
+  {
     heading: "13. Process Residuals",
     level: 1,
     parts: [],
@@ -659,6 +719,14 @@ export const sections: Section[] = [
     level: 2,
     parts: [
       "The operator shall keep, for each works, the monthly volume of washwater recovered and its share of the works inflow, the volume and dry solids of sludge produced, and the record of every load that left the site. These records shall be kept for 6 years and summarised in the works' annual environmental return by 31 March of the following year.",
+    ],
+  },
+  {
+    heading: "13.4 Contingency planning",
+    level: 2,
+    parts: [
+      "Every works shall have a contingency plan, kept in the works file, that states for each treatment stage what happens if it fails: how long the works can continue, at what output, which alarms and shutdowns act, and how supply is maintained from storage or from another works. The plan shall name the service reservoirs that the works feeds and the hours of average demand they hold, taken from the register in Annex B of Part 2.",
+      "The contingency plan shall be exercised at least once every 2 years at class A and B works and every 3 years at class C and D works, by a desk exercise or by a planned shutdown of a stage, and the lessons recorded in the works file within 20 working days of the exercise.",
     ],
   },
 ];

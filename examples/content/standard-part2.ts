@@ -4,7 +4,8 @@
  * Standard WS-7. Every fact, name and number is invented. Clauses 15 to 22 deliberately share one
  * pattern (design, inspection intervals, acceptance criteria, records) with different figures.
  */
-import { seeded, type Section } from "./standard-common.js";
+import { random as seeded } from "../../test/helpers/synthetic-texts.js";
+import type { Section } from "./standard-common.js";
 
 export const title = "Fenmoor Regional Water Authority - Standard WS-7, Part 2: Pumping, Storage and Distribution Assets";
 
@@ -270,6 +271,14 @@ export const sections: Section[] = [
     level: 2,
     parts: [
       "For each raw water pump the operator shall keep the running hours, the number of starts, every inspection with its measurements and grade, and every repair. The records shall be kept for the life of the pump and for 6 years after its removal.",
+    ],
+  },
+  {
+    heading: "15.6 Withdrawing borehole pumps",
+    level: 2,
+    parts: [
+      "A borehole pump is withdrawn for its strip-down, or sooner when its delivered flow has fallen below 85 percent of the commissioning flow or its motor current has risen by more than 10 percent at the same flow. While the pump is out, the borehole shall be surveyed by downhole camera, its depth measured against the drilling record, and the casing and screen checked for corrosion and encrustation.",
+      "Rising main sections and cables shall be disinfected with a 50 mg/l chlorine solution as they are lowered back into the borehole, and the borehole shall be pumped to waste until two samples taken at least 24 hours apart show no coliforms and no E. coli in 100 ml and a turbidity below 1 NTU. A borehole returning to service after more than 30 days out of use shall also be sampled for the full chemical suite before its water enters the works.",
     ],
   },
   {
@@ -622,6 +631,14 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "21.8 Overflows and scour outlets of service reservoirs",
+    level: 2,
+    parts: [
+      "Each cell's overflow shall be able to pass the maximum inflow with the inlet valve fully open, and shall discharge through a flap valve and a screen of 1 mm mesh to a point at least 300 mm above the highest recorded flood level of the receiving ditch or sewer, so that water can never flow back into the cell. Scour outlets, used to drain a cell, shall discharge through a dechlorination chamber when they reach a watercourse.",
+      "An overflow event shall raise a priority 2 alarm and be recorded with its duration and estimated volume. Two overflow events at the same cell within 30 days shall lead to a check of the inlet valve and its altitude control under clause 19.4.",
+    ],
+  },
+  {
     heading: "22. Water Towers",
     level: 1,
     parts: [],
@@ -669,6 +686,14 @@ export const sections: Section[] = [
     level: 2,
     parts: [
       "For each water tower the operator shall keep the daily turnover of its contents as calculated from the inlet and outlet meters, every inspection and cleaning with the findings and grade, the structural surveys, and every repair to the tank or its supporting structure. Turnover records shall be kept for 3 years and all other records for the life of the tower.",
+    ],
+  },
+  {
+    heading: "22.6 Corrosion protection of water towers",
+    level: 2,
+    parts: [
+      "Steel water tower tanks shall be protected inside by a coating listed in CHM-1 for contact with drinking water and outside by a paint system with a design life of at least 15 years. The coating thickness shall be measured at the internal inspection at no fewer than 20 points, and the tank recoated when more than 5 percent of its internal surface shows coating breakdown or rust staining.",
+      "Recoating shall be done with the tank out of service; the new coating shall cure for the time its maker states, at least 7 days, before the tank is disinfected under clause 21.5 and returned to service, since an uncured coating can release solvents into the water.",
     ],
   },
   {
@@ -720,6 +745,24 @@ export const sections: Section[] = [
     level: 2,
     parts: [
       "The network operator shall keep the pressure test and disinfection records of each main for the life of the main, every burst with its date, cause and the properties affected for 25 years, and the result of every hydrant inspection for 8 years. A burst is recorded within 5 working days of the repair.",
+    ],
+  },
+  {
+    heading: "23.6 Response to bursts",
+    level: 2,
+    parts: [
+      "Bursts and major leaks shall be attended and repaired within the times in the table, counted from the moment the Authority first learns of them. The category of a main follows its diameter and the properties it feeds.",
+      {
+        table: [
+          ["Category of main", "Attend within", "Supply restored within"],
+          ["Trunk main (over 300 mm)", "1 hour", "12 hours, by rezoning if the repair takes longer"],
+          ["Distribution main feeding more than 500 properties", "1 hour", "12 hours"],
+          ["Distribution main feeding 50 to 500 properties", "2 hours", "12 hours"],
+          ["Distribution main feeding fewer than 50 properties", "4 hours", "24 hours"],
+          ["Leak with no loss of supply", "24 hours", "repair within 5 working days"],
+        ],
+      },
+      "Where supply to more than 50 properties cannot be restored within 12 hours, an alternative supply of bottled water or bowsers under ESP-2 shall be in place by the twelfth hour, and customers registered as needing extra help shall be contacted within 4 hours of the loss of supply.",
     ],
   },
   {

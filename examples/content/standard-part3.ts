@@ -3,7 +3,8 @@
  * water quality monitoring and reporting under the fictional Fenmoor Regional Water Authority's
  * Standard WS-7. Every fact, name and number is invented.
  */
-import { seeded, type Section } from "./standard-common.js";
+import { random as seeded } from "../../test/helpers/synthetic-texts.js";
+import type { Section } from "./standard-common.js";
 
 export const title = "Fenmoor Regional Water Authority - Standard WS-7, Part 3: Water Quality Monitoring and Reporting";
 
@@ -208,6 +209,14 @@ export const sections: Section[] = [
     ],
   },
   {
+    heading: "26.6 Sampling during an incident",
+    level: 2,
+    parts: [
+      "During a water quality incident the routine programme continues, and the Head of Water Quality sets an incident sampling plan on top of it. The plan shall cover the works outlet, every storage point between the works and the affected area, and enough taps to show the extent of the problem: at least one tap for every 500 affected properties, and never fewer than five taps.",
+      "Incident samples are marked as such on the sample label so that the laboratory analyses them first. Their results are reported to the incident team as soon as each is available, without waiting for the batch, and are included in the investigation report of clause 31.5.",
+    ],
+  },
+  {
     heading: "27. Microbiological Parameters",
     level: 1,
     parts: [],
@@ -245,6 +254,14 @@ export const sections: Section[] = [
     parts: [
       "A coliform detection in a sample from a service reservoir cell or a water tower, even without E. coli, is treated as a sign that the structure may have been breached. Besides the resampling of clause 31.2, the cell shall be inspected externally within 24 hours, with particular attention to hatches, vents, overflows and the roof, and its contents shall be turned over or its chlorine residual raised while the investigation proceeds.",
       "Where a second coliform detection follows at the same cell within 12 months, the cell shall be drained and inspected internally within 3 months, whatever the date of its last internal inspection under clause 21.3.",
+    ],
+  },
+  {
+    heading: "27.4 Follow-up of enterococci and Clostridium perfringens",
+    level: 2,
+    parts: [
+      "Enterococci are a sign of faecal contamination that survives longer than E. coli, and their detection is handled exactly as an E. coli detection under clauses 31.1 to 31.3. Clostridium perfringens, whose spores resist chlorine, is a sign that surface water has passed the treatment barriers without enough removal; a detection at the works outlet of a surface water works shall lead the Process Science Manager to review the coagulation and filtration of the works within 24 hours, even where no E. coli has been found.",
+      "Where Clostridium perfringens is found in two works outlet samples within 30 days, the works shall be sampled for Cryptosporidium under clause 27.2 for the following 3 months, whether or not it has a Cryptosporidium risk under clause 4.2.",
     ],
   },
   {
@@ -513,6 +530,33 @@ export const sections: Section[] = [
     parts: [
       "Online analysers at works and in the network are the operator's instruments and are not accredited methods; their readings are used for control and alarms but do not count as compliance samples, except for the continuous turbidity, chlorine and pH monitoring required by Table 26.1.",
       "Field measurements of free and total chlorine at the tap shall be made with a photometer checked each morning against a standard, and turbidity in the field with a portable turbidimeter calibrated each week. A field reading of free chlorine differing by more than 0.1 mg/l from the laboratory value of the same sample shall lead to the photometer being withdrawn until it has been checked.",
+    ],
+  },
+  {
+    heading: "33.4 Laboratory turnaround times",
+    level: 2,
+    parts: [
+      "The laboratory shall report results within the times in the table, counted from the sample's arrival at the laboratory. A presumptive E. coli or enterococci result is reported as soon as it is read, before confirmation, because the notification times of clause 31.1 run from that report.",
+      {
+        table: [
+          ["Analysis", "Routine samples", "Incident samples"],
+          ["Coliforms, E. coli and enterococci", "2 working days", "as soon as read, at most 24 hours"],
+          ["Colony counts", "4 working days", "3 days"],
+          ["Metals and inorganic chemicals", "7 working days", "24 hours"],
+          ["Pesticides and trihalomethanes", "10 working days", "48 hours"],
+          ["Taste and odour", "2 working days", "same day"],
+          ["Cryptosporidium", "3 working days", "24 hours"],
+        ],
+      },
+      "The laboratory reports each month the share of results issued within these times. A share below 95 percent for any analysis in two consecutive months shall be reported by the Laboratory Services Manager to the Head of Water Quality with a plan to recover.",
+    ],
+  },
+  {
+    heading: "33.5 Sampler training",
+    level: 2,
+    parts: [
+      "Samplers shall hold the Authority's Water Sampling certificate, gained after a 3-day course and five supervised sampling rounds, and renewed every 3 years. Each sampler is observed at the tap by a supervisor at least once a year, and the observation recorded with any correction given.",
+      "A sampler whose samples have been rejected more than three times in a quarter, for labelling, temperature or holding time, shall be retrained before taking further samples alone.",
     ],
   },
   {

@@ -173,7 +173,7 @@ export const sections: Section[] = [
     parts: [
       "On the night of 3 to 4 February 2024 the hypochlorite dosing pump at Lower Sedge WTW lost its prime after a delivery of hypochlorite that had been stored in a warm tanker for 9 days. The free chlorine at the contact tank outlet fell to 0.05 mg/l. The alarm reached the control room at 01:12 but was classed as priority 2 and acknowledged at 01:40; the works inlet was stopped at 02:25.",
       "About 1,900 cubic metres of under-disinfected water entered supply, with a CT estimated at 30 percent of the requirement. A boil water notice was issued to 6,200 properties in Fenmoor West and Saltings on 4 February and lifted on 7 February after clear samples on two consecutive days. No illness was linked to the event.",
-      "Edition 3 made a disinfection failure a priority 1 alarm (clause 24.3), shortened the time after which a dosing failure stops the inlet at class C and D works to 15 minutes (clause 6.2), and limited the age of hypochlorite to 60 days from delivery (clause 10.4). It also added the boil water trigger of a CT below 50 percent of the requirement (clause 31.3).",
+      "Edition 3 made a disinfection failure a priority 1 alarm (clause 24.3), added an automatic shutdown on low final chlorine at class B, C and D works (clause 4.4), and limited the age of hypochlorite to 60 days from delivery (clause 10.4). It also added the boil water trigger of a CT below 50 percent of the requirement (clause 31.3).",
     ],
   },
   {
@@ -195,7 +195,7 @@ export const sections: Section[] = [
           ["Raw water pumps", "212", "9", "1"],
           ["Treated water pumps", "388", "14", "2"],
           ["Booster pumps", "164", "11", "0"],
-          ["Isolation valves (operated)", "7,640", "763", "12"],
+          ["Isolation valves (operated)", "7,640", "764", "12"],
           ["Control valves", "296", "21", "3"],
           ["Service reservoir cells (internal)", "9", "2", "0"],
           ["Water towers (internal)", "3", "1", "0"],
@@ -300,6 +300,23 @@ export const sections: Section[] = [
           "- WTW: water treatment works.",
         ],
       },
+    ],
+  },
+  {
+    heading: "G14. Reading Look-alike Clauses",
+    level: 1,
+    parts: [
+      "Much of this standard repeats one pattern with different figures: the pump clauses 15 to 17, the valve clauses 18 to 20, and the storage clauses 21 and 22 each give general requirements, design, inspection intervals, acceptance criteria and records. The repetition is deliberate, so that an inspector knows where to look, but it makes it easy to read the right row of the wrong table.",
+      "Three habits prevent most errors. First, name the asset type before opening a table: a treated water pump is not a booster pump even when both stand in the same building. Second, read the column for the asset's criticality, which comes from AMP-5 and not from its size. Third, check the unit and the direction of a limit: the vibration limits of clauses 15.4, 16.4 and 17.4 are maximums in mm/s RMS, while the flow criteria are minimums as a percentage of the commissioning flow.",
+      "The same care applies in Part 3, where the sampling frequency of a works outlet (clause 26.1), of storage (clause 26.2) and of a supply zone (clause 26.3) are set by different things: the works class, the size of the cell and the season, and the zone's resident population.",
+    ],
+  },
+  {
+    heading: "W13. Worked example: a trunk main burst at Gallows Hill",
+    level: 2,
+    parts: [
+      "At 05:40 on 9 March a 450 mm trunk main burst near Gallows Hill pumping station, and the control room learned of it from a low-pressure alarm at 05:46. The main is a trunk main over 300 mm, so it had to be attended within 1 hour, by 06:46; the first crew arrived at 06:20. The main was isolated at 07:05 by closing two critical isolation valves, each over at least 2 minutes for the last quarter of its travel as clause 18.6 requires.",
+      "About 2,300 properties lost supply. Rezoning from Bell Hill reservoir restored supply to 1,900 of them by 10:30; the remaining 400 were restored when the repair was finished at 16:15, within the 12 hours allowed. Because more than 50 properties were still without water, bottled water had been set up at two points by 11:00, and the 37 customers on the extra help register had been contacted by 09:15, within the 4 hours allowed.",
     ],
   },
   {

@@ -562,4 +562,74 @@ export const standardQuestions: StandardQuestion[] = [
       },
     ],
   },
+  {
+    question: "In the Gallows Hill burst, by what time did a crew have to be on site, and which rule set that deadline?",
+    expected_answer: "By 06:46, one hour after the control room learned of it at 05:46, because a trunk main over 300 mm must be attended within 1 hour.",
+    references: [
+      { part: "part4", text: "so it had to be attended within 1 hour, by 06:46" },
+      { part: "part2", text: "Trunk main (over 300 mm) | 1 hour | 12 hours, by rezoning if the repair takes longer" },
+    ],
+  },
+  {
+    question: "How long may the laboratory take to report metals in an ordinary, non-incident sample?",
+    expected_answer: "7 working days (24 hours for incident samples).",
+    references: [{ part: "part3", text: "Metals and inorganic chemicals | 7 working days | 24 hours" }],
+  },
+  {
+    question: "When should a borehole pump be pulled out before its planned strip-down?",
+    expected_answer: "When its flow drops below 85 percent of the commissioning flow or its motor current rises more than 10 percent at the same flow.",
+    references: [
+      {
+        part: "part2",
+        text: "when its delivered flow has fallen below 85 percent of the commissioning flow or its motor current has risen by more than 10 percent at the same flow",
+      },
+    ],
+  },
+  {
+    question: "When does the inside of a steel tower tank have to be given a new protective coat?",
+    expected_answer: "When over 5 percent of the internal surface shows coating breakdown or rust staining.",
+    references: [{ part: "part2", text: "the tank recoated when more than 5 percent of its internal surface shows coating breakdown or rust staining" }],
+  },
+  {
+    question: "What follows when Clostridium perfringens turns up twice in a month at a works outlet, and how is that extra monitoring done?",
+    expected_answer:
+      "Cryptosporidium monitoring for the next 3 months: a continuous sample of at least 1,000 litres a day filtered through a cartridge changed daily.",
+    references: [
+      { part: "part3", text: "the works shall be sampled for Cryptosporidium under clause 27.2 for the following 3 months" },
+      { part: "part3", text: "filter a continuous sample of at least 1,000 litres of treated water a day through a cartridge" },
+    ],
+  },
+  {
+    question: "How long are chlorine contact records kept, compared with the minute-by-minute logs of the UV reactors?",
+    expected_answer: "CT records 10 years; UV reactor logs 5 years.",
+    references: [
+      { part: "part1", text: "CT records shall be kept for 10 years" },
+      { part: "part1", text: "and keep the logs for 5 years" },
+    ],
+  },
+  {
+    question: "Are the vibration and flow figures in the pump acceptance clauses upper or lower bounds?",
+    expected_answer: "Vibration limits are maximums in mm/s RMS; flow criteria are minimums as a percentage of the commissioning flow.",
+    references: [
+      {
+        part: "part4",
+        text: "the vibration limits of clauses 15.4, 16.4 and 17.4 are maximums in mm/s RMS, while the flow criteria are minimums as a percentage of the commissioning flow",
+      },
+    ],
+  },
+  {
+    question: "How often must the plant's reference dossier be checked and signed off?",
+    expected_answer: "Every 12 months and after every process change, by the works manager.",
+    references: [{ part: "part1", text: "The works file shall be reviewed by the works manager every 12 months and after every process change" }],
+  },
+  {
+    question: "How quickly must a rip in a band or drum screen be mended?",
+    expected_answer: "Within 7 days if larger than twice the aperture, running the intake at half rate meanwhile.",
+    references: [{ part: "part1", text: "A tear in a screen mesh larger than twice the aperture shall be repaired within 7 days" }],
+  },
+  {
+    question: "During an incident, how many kitchen taps must the extra sampling plan cover?",
+    expected_answer: "At least one per 500 affected properties, and never fewer than five.",
+    references: [{ part: "part3", text: "at least one tap for every 500 affected properties, and never fewer than five taps" }],
+  },
 ];

@@ -1,0 +1,88 @@
+/**
+ * Benchmarks the second evaluation corpus (examples/standard/, a water authority's technical
+ * standard in four formats, searched as one collection) with questions/standard.json, every
+ * built-in strategy, at top_k 1 and 5, on the default offline stack. For the dev and the heldout
+ * half of the questions separately (and both together) it prints per strategy: span recall, hit
+ * rate, context relevance and answer similarity; and over the (strategy, question) pairs, the
+ * Spearman correlation of context relevance with span recall and of answer similarity with span
+ * recall: whether the judge's scores track ground truth on text it was not tuned on.
+ *
+ *   npm run bench:standard [-- --embedder hash]
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { createChunkeval } from "../src/chunkeval.js";
+import { loadConfig } from "../src/config/load.js";
+import type { QuestionResult } from "../src/domain/experiment.js";
+import { loadQuestionsFile } from "../src/evaluators/questions.js";
+import { STANDARD_FILES } from "../examples/build-standard.js";
+import { spearman } from "../test/helpers/rank-correlation.js";
+
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+const { values } = parseArgs({ options: { embedder: { type: "string" } } });
+const dataDir = mkdtempSync(join(tmpdir(), "chunkeval-bench-standard-"));
+const loaded = loadConfig({ flags: { data_dir: dataDir, embedder: values.embedder } });
+if (loaded.errors.length) throw new Error(loaded.errors.join("; "));
+const questions = await loadQuestionsFile(root("questions/standard.json"));
+const splitOf = new Map(questions.map((q) => [q.question, q.split ?? "none"]));
+const files = Object.values(STANDARD_FILES).map((filename) => ({ filename, bytes: readFileSync(root(`examples/standard/${filename}`)) }));
+
+const mean = (v: Array<number | null>) => {
+  const known = v.filter((x): x is number => x !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
+};
+const fixed = (x: number | null, digits: number) => (x === null ? "n/a" : x.toFixed(digits));
+/** Spearman over the pairs where both metrics are known. */
+const correlation = (rows: QuestionResult[], metric: "contextRelevance" | "answerSimilarity") => {
+  const pairs = rows.filter((r) => r.metrics[metric] !== null && r.metrics.recall !== null);
+  return {
+    rho: spearman(
+      pairs.map((r) => r.metrics[metric]!),
+      pairs.map((r) => r.metrics.recall!),
+    ),
+    n: pairs.length,
+  };
+};
+
+console.log(
+  `${questions.length} questions (${questions.filter((q) => q.split === "dev").length} dev, ${questions.filter((q) => q.split === "heldout").length} heldout) on ${files.length} documents; embedder ${loaded.config.embedder}, generator ${loaded.config.generator}, judge ${loaded.config.judge}`,
+);
+const started = performance.now();
+const app = await createChunkeval(loaded.config);
+try {
+  for (const topK of [1, 5]) {
+    const e = await app.bench({
+      collection: { name: "fenmoor-standard", add: files },
+      questions,
+      questionsSource: "standard.json",
+      strategies: "all",
+      topK,
+    });
+    const results = app.experimentResults(e.experimentId);
+    for (const split of ["dev", "heldout", "all"]) {
+      const inSplit = (r: QuestionResult) => split === "all" || splitOf.get(r.question) === split;
+      console.log(`\ntop_k ${topK}, ${split} questions`);
+      console.log(`  ${"strategy".padEnd(24)} ${"recall".padStart(7)} ${"hit".padStart(6)} ${"ctx rel".padStart(8)} ${"ans sim".padStart(8)}`);
+      const pairs: QuestionResult[] = [];
+      for (const [strategy, rows] of Object.entries(results)) {
+        const mine = rows.filter(inSplit);
+        pairs.push(...mine);
+        const avg = (m: keyof QuestionResult["metrics"]) => mean(mine.map((r) => r.metrics[m]));
+        console.log(
+          `  ${strategy.padEnd(24)} ${fixed(avg("recall"), 3).padStart(7)} ${fixed(avg("hit"), 3).padStart(6)} ${fixed(avg("contextRelevance"), 2).padStart(8)} ${fixed(avg("answerSimilarity"), 2).padStart(8)}`,
+        );
+      }
+      const cr = correlation(pairs, "contextRelevance");
+      const as = correlation(pairs, "answerSimilarity");
+      console.log(`  Spearman(context relevance, span recall) = ${fixed(cr.rho, 3)} over ${cr.n} (strategy, question) pairs`);
+      console.log(`  Spearman(answer similarity, span recall) = ${fixed(as.rho, 3)} over ${as.n} (strategy, question) pairs`);
+    }
+  }
+} finally {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
