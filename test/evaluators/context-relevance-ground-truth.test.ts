@@ -13,7 +13,7 @@ import type { QuestionResult } from "../../src/domain/experiment.js";
 import { mean } from "../../src/domain/metrics.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { handbookBytes } from "../helpers/documents.js";
-import { spearman } from "../helpers/spearman.js";
+import { spearman } from "../helpers/rank-correlation.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 
 /** The built-in strategies searched densely by default. */
@@ -58,13 +58,12 @@ function correlation(results: Record<string, QuestionResult[]>, keep: (i: number
     .filter(([variant]) => variant !== HYBRID)
     .flatMap(([, list]) => list.filter((r, i) => keep(i) && r.error === null && r.metrics.contextRelevance !== null));
   assert.ok(new Set(pairs.map((r) => r.metrics.recall)).size >= 2, "recall varies");
-  return {
-    rho: spearman(
-      pairs.map((r) => r.metrics.contextRelevance!),
-      pairs.map((r) => r.metrics.recall!),
-    ),
-    pairs: pairs.length,
-  };
+  const rho = spearman(
+    pairs.map((r) => r.metrics.contextRelevance!),
+    pairs.map((r) => r.metrics.recall!),
+  );
+  assert.ok(rho !== null, "context relevance varies");
+  return { rho, pairs: pairs.length };
 }
 
 /**
