@@ -109,13 +109,14 @@ test("context relevance tracks span recall on the handbook: Spearman >= 0.5 at t
     console.log(`# handbook top_k ${topK}: spearman(context relevance, recall) = ${rho.toFixed(3)} over ${pairs} (variant, question) pairs`);
     printStrategies(`handbook top_k ${topK}`, results);
     assert.ok(rho >= TARGET, `handbook top_k ${topK}: Spearman ${rho}`);
-    assertOrdersAsRecall(`handbook top_k ${topK}`, results);
+    assert.ok(assertOrdersAsRecall(`handbook top_k ${topK}`, results) > 0, "some strategies' recall differs significantly: the order is checked");
   }
 });
 
 test("context relevance tracks span recall on the second corpus (never tuned on): Spearman >= 0.5 at top_k 1 and 5; strategies order as recall", async () => {
   const folder = "examples/standard";
   const files = readdirSync(folder).map((filename) => ({ filename, bytes: readFileSync(`${folder}/${filename}`) }));
+  let orderChecks = 0;
   const runs = await benchAtEachTopK({ collection: { name: "standard", add: files } }, "questions/standard.json", "standard", DENSE);
   for (const [topK, results] of runs.byTopK) {
     const { rho, pairs } = correlation(results, () => true);
@@ -126,6 +127,8 @@ test("context relevance tracks span recall on the second corpus (never tuned on)
     }
     printStrategies(`standard top_k ${topK}`, results);
     assert.ok(rho >= TARGET, `standard top_k ${topK}: Spearman ${rho}`);
-    assertOrdersAsRecall(`standard top_k ${topK}`, results);
+    orderChecks += assertOrdersAsRecall(`standard top_k ${topK}`, results);
   }
+  // At top_k 5 the default strategies' recall may not differ significantly on this corpus; at top_k 1 it does.
+  assert.ok(orderChecks > 0, "some strategies' recall differs significantly: the order is checked");
 });
