@@ -1,10 +1,12 @@
 import { cosine } from "../domain/vectors.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
+import type { SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "./judge.js";
+import { createLexicalEvidence } from "./lexical-evidence.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** A context sentence bears on a statement at or above this relatedness (0-1). */
@@ -38,14 +40,48 @@ function relatedness(a: Sentence, b: Sentence): number {
 }
 
 /**
- * Context relevance on 0-10: did the retrieved context hold what the question needs? The best
- * retrieved sentence's relatedness to the question is placed between what a typical sentence
- * of the document reaches (the median: 0) and what the best sentence anywhere in the document
- * reaches (10). Measuring against the document, not as a share of the retrieved text, keeps the
- * score from being capped by top_k × chunk size, and makes it comparable across questions that
- * are easy or hard to match.
+ * Embedders whose vectors are word overlap (feature hashing of words and word pairs): dense
+ * retrieval with them ranks by the same evidence as the lexical judge.
  */
-function contextRelevance(question: Sentence, context: Sentence[], document: Sentence[]): number {
+const LEXICAL_EMBEDDERS = new Set(["hash"]);
+
+/**
+ * Which evidence can judge context relevance independently of how the context was retrieved:
+ * evidence the retriever did not rank by, so that a context does not score well merely for being
+ * what the retriever preferred. Dense retrieval with a semantic embedder ranks by embeddings:
+ * judged by lexical evidence (lexical-evidence.ts). Keyword retrieval ranks by BM25 word overlap:
+ * judged by the embedder, when it is semantic. Hybrid retrieval ranks by both, and a lexical
+ * embedder's dense retrieval by word overlap: no offline evidence is left that the retriever did
+ * not use, so context relevance is not measured (null, with the reason).
+ */
+export function contextRelevanceEvidence(retrieval: SearchMode, embedder: string): { evidence: "lexical" | "embedding" } | { unmeasurable: string } {
+  const lexicalEmbedder = LEXICAL_EMBEDDERS.has(embedder);
+  if (retrieval === "hybrid") {
+    return {
+      unmeasurable:
+        "hybrid retrieval ranks by both embeddings and keywords, so the offline judge has no evidence the retriever did not use " +
+        "(judge with an LLM, or compare recall)",
+    };
+  }
+  if (lexicalEmbedder) {
+    return {
+      unmeasurable:
+        `the ${embedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence ` +
+        "(use a semantic embedder or an LLM judge)",
+    };
+  }
+  return { evidence: retrieval === "dense" ? "lexical" : "embedding" };
+}
+
+/**
+ * Context relevance on 0-10 from the embedder, for contexts the embedder did not retrieve
+ * (keyword retrieval): the best retrieved sentence's relatedness to the question is placed
+ * between what a typical sentence of the document reaches (the median: 0) and what the best
+ * sentence anywhere in the document reaches (10). Measuring against the document, not as a share
+ * of the retrieved text, keeps the score from being capped by top_k × chunk size. Never used for
+ * dense retrieval with the same embedder: its 10 would be the retriever's own favourite.
+ */
+function embeddingContextRelevance(question: Sentence, context: Sentence[], document: Sentence[]): number {
   if (context.length === 0) return 0;
   const bestInContext = Math.max(...context.map((s) => relatedness(question, s)));
   const inDocument = document.map((s) => relatedness(question, s)).sort((a, b) => a - b);
@@ -76,9 +112,11 @@ function faithfulness(statements: Sentence[], context: Sentence[], lowercaseWord
 }
 
 /**
- * The default judge: no network, deterministic. Context relevance and faithfulness as above;
- * answer similarity: see similarity.ts. The document's sentences are embedded once per document
- * and kept for the judge's life (a benchmark judges one document many times).
+ * The default judge: no network, deterministic. Context relevance by evidence the retriever did
+ * not use (contextRelevanceEvidence), faithfulness as above; answer similarity: see
+ * similarity.ts. The document's sentences are embedded (when the embedder judges relevance) and
+ * its word statistics computed once per document and kept for the judge's life (a benchmark
+ * judges one document many times).
  */
 export function createEmbeddingJudge(embedder: Embedder): Judge {
   const documents = new Map<string, Promise<Sentence[]>>();
@@ -97,14 +135,26 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
     }
     return made;
   };
+  const lexicalEvidence = createLexicalEvidence();
   return {
     name: "embedding",
+    contextRelevanceUnmeasurable(retrieval) {
+      const chosen = contextRelevanceEvidence(retrieval, embedder.name);
+      return "unmeasurable" in chosen ? chosen.unmeasurable : null;
+    },
     async judge(input, signal) {
-      const [question, ...context] = await embedSentences(embedder, [input.question, ...sentencesOf(input.contexts)], signal);
-      const document = await documentSentences(input.document, signal);
-      const statements = input.answered && input.measureFaithfulness ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
+      const chosen = contextRelevanceEvidence(input.retrieval, embedder.name);
+      const embeddingRelevance = "evidence" in chosen && chosen.evidence === "embedding";
+      const judgingStatements = input.answered && input.measureFaithfulness;
+      // The context is embedded only for what reads its vectors: faithfulness, and relevance by the embedder.
+      const [question, ...context] =
+        judgingStatements || embeddingRelevance ? await embedSentences(embedder, [input.question, ...sentencesOf(input.contexts)], signal) : [];
+      const statements = judgingStatements ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
+      let contextRelevance: number | null = null;
+      if (embeddingRelevance) contextRelevance = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
+      else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {
-        contextRelevance: contextRelevance(question!, context, document),
+        contextRelevance,
         faithfulness: input.measureFaithfulness ? faithfulness(statements, context, documentWords(input.document)) : null,
         answerSimilarity: input.target === null ? null : await answerSimilarity(embedder, input.answer, input.target, signal),
         usage: ZERO_USAGE,

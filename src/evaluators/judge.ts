@@ -1,4 +1,5 @@
 import type { TokenUsage } from "../domain/types.js";
+import type { SearchMode } from "../domain/variant-key.js";
 
 export interface JudgeInput {
   question: string;
@@ -8,6 +9,8 @@ export interface JudgeInput {
   /** False when the configuration cannot measure faithfulness (answers copied from the context): it is then null. */
   measureFaithfulness: boolean;
   contexts: string[];
+  /** How the contexts were retrieved: a judge must not score a context by the evidence that retrieved it. */
+  retrieval: SearchMode;
   /** The document's extracted text: context relevance compares the context with the best the document holds. */
   document: string;
   /** What the answer should say: the expected answer, else the reference excerpts, else null. */
@@ -15,7 +18,8 @@ export interface JudgeInput {
 }
 
 export interface JudgeVerdict {
-  contextRelevance: number;
+  /** Null when the judge has no evidence independent of the retrieval (contextRelevanceUnmeasurable says why). */
+  contextRelevance: number | null;
   faithfulness: number | null;
   answerSimilarity: number | null;
   usage: TokenUsage;
@@ -24,5 +28,7 @@ export interface JudgeVerdict {
 /** Scores an answer and its context, each on 0-10 (port). */
 export interface Judge {
   readonly name: string;
+  /** Why this judge cannot measure context relevance of contexts retrieved this way, or null when it can. */
+  contextRelevanceUnmeasurable(retrieval: SearchMode): string | null;
   judge(input: JudgeInput, signal?: AbortSignal): Promise<JudgeVerdict>;
 }

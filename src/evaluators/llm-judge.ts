@@ -35,6 +35,8 @@ const context = (contexts: string[]) => contexts.map((c, i) => `[${i + 1}] ${c}`
 export function createLlmJudge(name: string, complete: CompleteFn, embedder: Embedder): Judge {
   return {
     name,
+    // The model reads the context itself: its grade does not depend on how the context was found.
+    contextRelevanceUnmeasurable: () => null,
     async judge(input, signal) {
       let usage: TokenUsage = ZERO_USAGE;
       const ask = async (prompt: string, what: string) => {

@@ -355,7 +355,7 @@ function perDocumentBreakdown(
   corpus: Corpus,
   questions: Question[],
   results: Record<string, QuestionResult[]>,
-  scoring: Omit<AggregateOptions, "costUsd">,
+  scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">,
 ): DocumentBreakdown[] {
   const groups = new Map<string | null, number[]>();
   questions.forEach((q, i) => {
@@ -371,7 +371,7 @@ function perDocumentBreakdown(
         strategy,
         aggregate(
           indices.flatMap((i) => (list[i] ? [list[i]!] : [])),
-          { ...scoring, costUsd: 0 },
+          { ...scoringOf(strategy), costUsd: 0 },
         ),
       ]),
     );
@@ -512,6 +512,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
               answered: generation.answered,
               measureFaithfulness: generator!.isLlm,
               contexts: retrieval.chunks.map((c) => c.text),
+              retrieval: run.mode,
               document: judgedText(q, retrieval.chunks, textOf),
               target,
             },
@@ -584,6 +585,11 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   };
 
   const scoring = { weights, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: unmeasurableMetrics(dryRun, generator) };
+  // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
+  const scoringOf = (strategy: string) => {
+    const reason = judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
+    return reason === null ? scoring : { ...scoring, unmeasurable: { avg_context_relevance: reason, ...scoring.unmeasurable } };
+  };
   const aggregates = Object.fromEntries(
     variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;
@@ -600,7 +606,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
               list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE),
             )) +
         idx.costUsd;
-      return [s, aggregate(list, { ...scoring, costUsd: strategyCost })];
+      return [s, aggregate(list, { ...scoringOf(s), costUsd: strategyCost })];
     }),
   );
   const best = bestStrategy(aggregates);
@@ -609,7 +615,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     experimentId: newId("exp"),
     documentId,
     collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
-    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scoring),
+    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scoringOf),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,

@@ -5,7 +5,7 @@ import { emptyResult } from "../domain/question-result.js";
 import { DEFAULTS } from "../config/defaults.js";
 import type { StoredDocument, TokenUsage } from "../domain/types.js";
 import { judgeTarget, type Question } from "../evaluators/questions.js";
-import { sentencesOf } from "../evaluators/embedding-judge.js";
+import { contextRelevanceEvidence, sentencesOf } from "../evaluators/embedding-judge.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import { percentile } from "../domain/vectors.js";
 import { chunkOffThread } from "../strategies/offload.js";
@@ -152,10 +152,16 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const answers = usage(promptTokens, ANSWER_COMPLETION_TOKENS * runs);
   const judging = judgeIsLlm ? times(answers, LLM_JUDGE_CALLS) : ZERO_USAGE;
   // The other texts the run embeds, looked up in the cache: the questions (retrieval), and for the
-  // embedding judge the expected answers and the documents' sentences (context sentences and
-  // extractive answers are sentences of the documents too).
+  // embedding judge the expected answers, and the documents' sentences where it embeds them: to judge
+  // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
+  // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
+  // answers' sentences cannot be known before retrieval: not counted.
+  const judgeEmbedsSentences =
+    generatorIsLlm || variants.some((v) => v.retrieval === "keyword" && "evidence" in contextRelevanceEvidence("keyword", embedder.name));
   const judgeTexts =
-    full && !judgeIsLlm ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...documents.flatMap((d) => sentencesOf([d.text]))] : [];
+    full && !judgeIsLlm
+      ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : [])]
+      : [];
   const newTexts = embedder.uncached([...chunkTexts, ...questions.map((q) => q.question), ...judgeTexts]);
   const newEmbeddingTokens = Math.round(sizedTokens) + newTexts.reduce((n, t) => n + countTokens(t), 0);
   const embeddings = usage(newEmbeddingTokens, 0);

@@ -32,7 +32,16 @@ function passage(opening: string): string {
 }
 
 async function faithfulness(answer: string, context: string): Promise<number | null> {
-  const input: JudgeInput = { question: "", answer, answered: true, measureFaithfulness: true, contexts: [context], document, target: null };
+  const input: JudgeInput = {
+    question: "",
+    answer,
+    answered: true,
+    measureFaithfulness: true,
+    contexts: [context],
+    retrieval: "dense",
+    document,
+    target: null,
+  };
   return (await createEmbeddingJudge(embedder).judge(input)).faithfulness;
 }
 

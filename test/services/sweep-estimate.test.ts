@@ -28,10 +28,10 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
     const before = embedder.stats.computedTokens;
     const record = await ws.app.bench(input);
     const embedded = embedder.stats.computedTokens - before;
-    // The run embeds the chunks, questions, expected answers and sentences the estimate counted, and a few
-    // sentence fragments at chunk edges it does not: the count is close to what was embedded, never above it.
+    // The run embeds the chunks, questions and expected answers the estimate counted, and the extractive
+    // answers' sentences, which it cannot know before retrieval: the count is close to what was embedded, never above it.
     assert.ok(fresh.time.newEmbeddingTokens <= embedded, `${fresh.time.newEmbeddingTokens} counted, ${embedded} embedded`);
-    assert.ok(fresh.time.newEmbeddingTokens >= 0.9 * embedded, `${fresh.time.newEmbeddingTokens} counted, ${embedded} embedded`);
+    assert.ok(fresh.time.newEmbeddingTokens >= 0.85 * embedded, `${fresh.time.newEmbeddingTokens} counted, ${embedded} embedded`);
 
     const again = await ws.app.estimateBench(input);
     assert.equal(again.indexesToBuild, 0);

@@ -236,7 +236,10 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
       const m = experiment.aggregateMetrics[strategy]!;
       assert.equal(m.failedQuestions, 0, strategy);
       assert.ok(m.hitRate !== null && m.hitRate > 0, `${strategy}: hit rate ${m.hitRate}`);
-      assert.ok(m.avgContextRelevance !== null && m.avgAnswerSimilarity !== null && m.compositeScore !== null, strategy);
+      assert.ok(m.avgAnswerSimilarity !== null && m.compositeScore !== null, strategy);
+      // The hash embedder is word overlap: the offline judge has no evidence independent of its retrieval.
+      assert.equal(m.avgContextRelevance, null, strategy);
+      assert.ok(m.missing.avg_context_relevance, strategy);
     }
     assert.ok(experiment.bestStrategy, "a best strategy is named");
     await (await ws.internals.context.vectors()).maintain();

@@ -1,0 +1,114 @@
+import { sentenceSpans } from "../text/sentences.js";
+import { contentTerms } from "../text/terms.js";
+import { answerTypesAsked, type AnswerType } from "./answer-types.js";
+
+/**
+ * Lexical evidence that a context answers a question, on 0-10, for context relevance when the
+ * context was retrieved by a semantic embedder (dense retrieval).
+ *
+ * The evidence is one sentence at a time: the share of the question's content words that the
+ * sentence holds, each weighted by how rare it is in the document (inverse sentence frequency),
+ * halved when the question asks for a time or a quantity and the sentence holds none
+ * (answer-types.ts). The context's best sentence is then measured against the document's best
+ * sentence by the same evidence (10 = as good as anything the document holds). A question in
+ * several parts ("how much …, and where is it kept?") is scored part by part and averaged, so a
+ * context that answers one part of two gets about half.
+ *
+ * Why this is independent of dense retrieval: the retriever ranks whole chunks by embedding
+ * similarity; this judge never looks at embeddings, scores single sentences, rewards the rare
+ * words of the question occurring together (not a chunk's overall topic) and the kind of answer
+ * asked for being present. Its 10 is the sentence this evidence prefers, which the retriever has
+ * no reason to have found. It is not independent of keyword retrieval (BM25 ranks by the same
+ * rare words), nor of a lexical embedder: the embedding judge uses it only with a semantic
+ * embedder's dense retrieval (see embedding-judge.ts).
+ *
+ * Measured against the document rather than on an absolute scale because questions written in
+ * their own words share few words with any passage: the absolute share is low everywhere and says
+ * more about the wording than about the context. The document's best is the judge's own
+ * favourite, not the retriever's. Not used: the reference excerpts (that would be span recall).
+ */
+
+/** What is left of a sentence's evidence when the question asks for a time or quantity and the sentence holds none. */
+export const MISSING_ANSWER_TYPE_FACTOR = 0.5;
+/** A part of a question with fewer content words than this joins the part before it ("…, and where?" says too little alone). */
+const MIN_PART_TERMS = 2;
+
+interface EvidenceSentence {
+  text: string;
+  terms: ReadonlySet<string>;
+}
+
+interface DocumentStatistics {
+  sentences: EvidenceSentence[];
+  /** In how many sentences each term occurs. */
+  sentenceFrequency: Map<string, number>;
+  /** The document's best evidence per question part, cached: a benchmark asks every question of every strategy. */
+  bestByPart: Map<string, number>;
+}
+
+const evidenceSentences = (texts: string[]): EvidenceSentence[] =>
+  texts.flatMap((text) => sentenceSpans(text).map((s) => text.slice(s.start, s.end))).map((text) => ({ text, terms: new Set(contentTerms(text)) }));
+
+const bestOf = (sentences: EvidenceSentence[], evidence: (s: EvidenceSentence) => number) => sentences.reduce((best, s) => Math.max(best, evidence(s)), 0);
+
+function statisticsOf(text: string): DocumentStatistics {
+  const sentences = evidenceSentences([text]);
+  const sentenceFrequency = new Map<string, number>();
+  for (const s of sentences) for (const t of s.terms) sentenceFrequency.set(t, (sentenceFrequency.get(t) ?? 0) + 1);
+  return { sentences, sentenceFrequency, bestByPart: new Map() };
+}
+
+/**
+ * The parts of a question that each ask for something: split at clause punctuation and at an
+ * "and" that opens a new question ("…, and who signs it off?"); a part with too few content
+ * words joins the part before it.
+ */
+export function questionParts(question: string): string[] {
+  const pieces = question
+    .split(/\s*(?:[,;:]\s*(?:and|or|but)?|\band\b(?=\s+(?:how|what|when|where|who|whom|which|why|is|are|does|do|did|can|may|must|should|will))|\?)\s+/i)
+    .filter((p) => contentTerms(p).length > 0);
+  const parts: string[] = [];
+  for (const piece of pieces) {
+    if (parts.length > 0 && contentTerms(piece).length < MIN_PART_TERMS) parts[parts.length - 1] += ` ${piece}`;
+    else parts.push(piece);
+  }
+  return parts.length > 0 ? parts : [question];
+}
+
+/** One question part's evidence scorer over a document's statistics: 0-1 per sentence. */
+function partEvidence(part: string, document: DocumentStatistics): ((s: EvidenceSentence) => number) | null {
+  const n = document.sentences.length;
+  // Words the document never uses cannot be evidence anywhere; they would only lower every score alike.
+  const terms = [...new Set(contentTerms(part))].filter((t) => document.sentenceFrequency.has(t));
+  if (terms.length === 0) return null;
+  const weight = new Map(terms.map((t) => [t, Math.log((n + 1) / (document.sentenceFrequency.get(t)! + 0.5))]));
+  const total = [...weight.values()].reduce((a, b) => a + b, 0);
+  const types: AnswerType[] = answerTypesAsked(part);
+  return (sentence) => {
+    let found = 0;
+    for (const [t, w] of weight) if (sentence.terms.has(t)) found += w;
+    const share = total > 0 ? found / total : 0;
+    return types.every((type) => type.holds.test(sentence.text)) ? share : share * MISSING_ANSWER_TYPE_FACTOR;
+  };
+}
+
+/** Scores contexts against questions on one judge's documents, keeping each document's statistics. */
+export function createLexicalEvidence(): (question: string, contexts: string[], document: string) => number {
+  const documents = new Map<string, DocumentStatistics>();
+  return (question, contexts, documentText) => {
+    let document = documents.get(documentText);
+    if (!document) documents.set(documentText, (document = statisticsOf(documentText)));
+    const context = evidenceSentences(contexts);
+    const parts = questionParts(question);
+    let sum = 0;
+    for (const part of parts) {
+      const evidence = partEvidence(part, document);
+      if (evidence === null) continue;
+      let best = document.bestByPart.get(part);
+      if (best === undefined) document.bestByPart.set(part, (best = bestOf(document.sentences, evidence)));
+      const inContext = bestOf(context, evidence);
+      sum += best <= 0 ? 0 : Math.min(1, inContext / best);
+    }
+    return (10 * sum) / parts.length;
+  };
+}
