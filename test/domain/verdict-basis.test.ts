@@ -122,8 +122,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   });
   assert.equal(
     against.notes[1],
-    "contextual_retrieval (hybrid) leads structure (dense) by 0.14: searching contextual_retrieval's chunks by dense instead (contextual_retrieval@retrieval=dense) " +
-      "scores 7.75, so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher).",
+    "contextual_retrieval (hybrid) leads structure (dense) by 0.14: searching contextual_retrieval's chunks by dense instead " +
+      "(contextual_retrieval@retrieval=dense) scores 7.75, so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher).",
   );
 
   // Neither: the note says the lead mixes both, and which variants would separate them.
@@ -136,8 +136,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   });
   assert.equal(
     mixed.notes[1],
-    "contextual_retrieval (hybrid) leads recursive (dense) by 0.50, a lead that mixes chunking and retrieval mode; to separate them, benchmark the same chunks " +
-      "searched the other way too (add contextual_retrieval@retrieval=dense and recursive@retrieval=hybrid to --strategies).",
+    "contextual_retrieval (hybrid) leads recursive (dense) by 0.50, a lead that mixes chunking and retrieval mode; " +
+      "to separate them, benchmark the same chunks searched the other way too (add contextual_retrieval@retrieval=dense and recursive@retrieval=hybrid to --strategies).",
   );
   // One mode: nothing to say.
   assert.deepEqual(verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: { a: "dense", b: "dense" }, questionSet: null }).notes, []);
