@@ -36,7 +36,8 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
   assert.deepEqual(basis.inseparableFromBest, ["b", "d"]);
   assert.doesNotMatch(basis.headline, /Recommendation/);
   assert.deepEqual(basis.notes, [
-    "Questions: hand-written (no generator recorded); vocabulary leak: average 30 % of a question's content words copied from its excerpt; 3 of 30 questions copy ≥ 75 %.",
+    "Questions: hand-written (no generator recorded); vocabulary leak: average 30 % of a question's content words copied " +
+      "from its excerpt; 3 of 30 questions copy ≥ 75 %.",
   ]);
 
   const allNoise = verdictBasis({ best: "a", comparisons: [comparison("b", 0.2, false)], composites, retrievalModes: {}, questionSet: null });
@@ -93,7 +94,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
     questionSet: null,
   });
   assert.deepEqual(split.notes, [
-    "Retrieval modes differ: keyword (recursive@retrieval=keyword); dense (recursive, semantic and fixed_size). A lead between strategies of different modes mixes chunking and retrieval mode.",
+    "Retrieval modes differ: keyword (recursive@retrieval=keyword); dense (recursive, semantic and fixed_size). " +
+      "A lead between strategies of different modes mixes chunking and retrieval mode.",
     "recursive@retrieval=keyword (keyword) leads recursive (dense) by 1.54: they are the same chunks, so the whole lead is the retrieval mode's.",
   ]);
 
@@ -108,7 +110,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   });
   assert.equal(
     rivalOtherWay.notes[1],
-    "recursive@retrieval=keyword (keyword) leads semantic (dense) by 1.95: searching semantic's chunks by keyword instead (semantic@retrieval=keyword) scores 8.04, " +
+    "recursive@retrieval=keyword (keyword) leads semantic (dense) by 1.95: " +
+      "searching semantic's chunks by keyword instead (semantic@retrieval=keyword) scores 8.04, " +
       "so the retrieval mode accounts for 1.55 of the lead and the chunking for 0.40.",
   );
 
@@ -123,7 +126,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   assert.equal(
     against.notes[1],
     "contextual_retrieval (hybrid) leads structure (dense) by 0.14: searching contextual_retrieval's chunks by dense instead " +
-      "(contextual_retrieval@retrieval=dense) scores 7.75, so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher).",
+      "(contextual_retrieval@retrieval=dense) scores 7.75, so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 " +
+      "(searched the same way, structure's chunks score higher).",
   );
 
   // Neither: the note says the lead mixes both, and which variants would separate them.
@@ -137,7 +141,8 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   assert.equal(
     mixed.notes[1],
     "contextual_retrieval (hybrid) leads recursive (dense) by 0.50, a lead that mixes chunking and retrieval mode; " +
-      "to separate them, benchmark the same chunks searched the other way too (add contextual_retrieval@retrieval=dense and recursive@retrieval=hybrid to --strategies).",
+      "to separate them, benchmark the same chunks searched the other way too " +
+      "(add contextual_retrieval@retrieval=dense and recursive@retrieval=hybrid to --strategies).",
   );
   // One mode: nothing to say.
   assert.deepEqual(verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: { a: "dense", b: "dense" }, questionSet: null }).notes, []);
