@@ -54,7 +54,7 @@ test("template questions on a speech: keyword search scores full recall and the 
       assert.doesNotMatch(text, /Recommendation:/, name);
     }
     assert.match(reports.markdown, /\| recursive@retrieval=keyword (★ )?\| keyword \| \d/, "the Markdown scorecard shows each row's retrieval mode");
-    assert.match(reports.managerial, /<td>keyword<\/td>/, "the HTML scorecard shows each row's retrieval mode");
+    assert.match(reports.managerial, /<small class="muted retrieval">keyword<\/small>/, "the HTML scorecard shows each row's retrieval mode");
     const wire = toWire(experimentView(stored)) as Record<string, unknown>;
     assert.equal(wire.verdict_status, "smoke_test");
     assert.equal((wire.question_set as { provenance: string }).provenance, "template");

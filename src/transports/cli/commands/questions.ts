@@ -138,9 +138,10 @@ function registerValidateCommand(questions: Command): void {
         if (check.problems.length > 0 || check.smokeTest) process.exitCode = ExitCode.failed;
         if (options.json) return printJson(check);
         const { exact, normalised, words } = check.located;
+        const notFound = check.problems.filter((p) => p.kind === "reference_not_found").length;
         printLine(
           `${check.questions} questions, ${check.references} references: ${exact} found as written, ${normalised} up to white space or typography, ` +
-            `${words} as the same words (markup or punctuation between them), ${check.problems.filter((p) => p.kind === "reference_not_found").length} not found`,
+            `${words} as the same words (markup or punctuation between them), ${notFound} not found`,
         );
         for (const p of check.problems) {
           printLine(`problem: item ${p.item} ("${p.question}"): ${p.detail}`);
