@@ -30,6 +30,7 @@ import { checkBenchInput, planBenchVariants, runBenchmark, type BenchInput } fro
 import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
 import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
 import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
+import { checkQuestions, type QuestionsCheckInput } from "./services/questions-check.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
 import { checkStrategySettings, listStrategies } from "./services/strategies.js";
@@ -239,6 +240,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /** A bench's variants, runs, cost and time, estimated before anything is spent. */
     estimateBench: (input: EstimateInput) => estimateBench(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
+    /** A questions file checked against its document or collection: references located, duplicates, copied wording. */
+    checkQuestions: (input: QuestionsCheckInput) => checkQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),

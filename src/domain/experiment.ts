@@ -3,6 +3,8 @@ import type { SearchMode } from "./variant-key.js";
 import type { TimeParts } from "./time-estimate.js";
 import type { RankCut, RankMetricsAtK } from "./rank-metrics.js";
 import type { ChunkHealth } from "./chunk-health.js";
+import type { QuestionSetProfile } from "./question-set.js";
+import type { VerdictStatus } from "./verdict-basis.js";
 
 /** Scores of one question under one strategy; null where the metric cannot be computed. */
 export interface QuestionMetrics {
@@ -205,6 +207,21 @@ export interface Experiment {
   /** The recommendation with its confidence, in words. */
   verdict: string;
   comparisons: StrategyComparison[];
+  /**
+   * What the headline may claim (README "Reading the verdict"): `recommendation` only when the
+   * best's lead over every other strategy is significant and the questions can support one.
+   */
+  verdictStatus: VerdictStatus;
+  /** "Recommendation: X", "No clear winner: …" or "Smoke test, not a recommendation: …". */
+  headline: string;
+  /** Strategies the best's lead over is not significant: those it cannot be separated from. */
+  inseparableFromBest: string[];
+  /** What the verdict stands on: the questions' provenance and vocabulary leak, what a lead between retrieval modes mixes. */
+  verdictNotes: string[];
+  /** Who wrote the questions and how much of their wording they copy from their excerpts (null in experiments from before it was recorded). */
+  questionSet: QuestionSetProfile | null;
+  /** How each strategy searched its chunks: dense, keyword or hybrid (empty in experiments from before it was recorded). */
+  retrievalModes: Record<string, SearchMode>;
   /** Labels the run was given (`bench --tag sha=…`): git commit, branch, pull request; empty when none. */
   tags: Record<string, string>;
 }

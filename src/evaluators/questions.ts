@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
 import { WordSequence } from "../text/word-sequence.js";
+import { looseExcerptPattern } from "../text/typography.js";
 
 /** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
@@ -139,7 +140,8 @@ export function parseQuestionsText(source: string, extension: string, text: stri
 }
 
 /**
- * How a reference was found: as written (`exact`), up to white space (`normalised`), as the same
+ * How a reference was found: as written (`exact`), up to white space and typographic variants
+ * (`normalised`: quotes, apostrophes, dashes, non-breaking spaces, ligatures), as the same
  * words in the same order whatever markup, punctuation, quotes or case lie between them
  * (`words`), at its given offsets (`offsets`), or, the offsets pointing elsewhere, at the
  * occurrence nearest them (`relocated`).
@@ -160,7 +162,8 @@ const nearest = (spans: Span[], near: number | undefined) =>
   near === undefined ? spans[0]! : spans.reduce((best, s) => (Math.abs(s.start - near) < Math.abs(best.start - near) ? s : best));
 
 /**
- * Finds an excerpt in a text: as written first, then ignoring differences in white space, then
+ * Finds an excerpt in a text: as written first, then ignoring differences in white space and
+ * typography (straight or curly quotes, dashes, "…", ligatures: src/text/typography.ts), then
  * as the same words in the same order (an excerpt copied from a Markdown or HTML source with its
  * markup, or typed with other quotes and dashes). A changed number, an added "not" or words in
  * another order are not the same words, so such an excerpt is not found. With `near`, of several
@@ -176,8 +179,7 @@ export function locateExcerpt(
   const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const exact = occurrences(text, new RegExp(escape(excerpt), "g"));
   if (exact.length > 0) return { ...nearest(exact, near), method: "exact" };
-  const pieces = excerpt.trim().split(/\s+/).map(escape);
-  const loose = occurrences(text, new RegExp(pieces.join("\\s+"), "g"));
+  const loose = occurrences(text, new RegExp(looseExcerptPattern(excerpt), "gu"));
   if (loose.length > 0) return { ...nearest(loose, near), method: "normalised" };
   const sameWords = words().find(excerpt);
   return sameWords.length > 0 ? { ...nearest(sameWords, near), method: "words" } : null;

@@ -18,6 +18,8 @@ import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEffic
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
+import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
+import { verdictFields } from "../domain/verdict-basis.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { retrieve } from "../retrieval/retrieve.js";
@@ -51,6 +53,8 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   questions: QuestionInput[];
   /** Where the questions came from, for the report and error messages. */
   questionsSource: string;
+  /** The generator the questions file records (`questions generate` metadata), for the verdict's basis; absent: none recorded. */
+  questionsOrigin?: QuestionsOrigin | null;
   /** Names and variants (`recursive@chunk_size=128`), or `all`; README "Variants and sweeps". */
   strategies?: string | string[];
   /** Sweep shorthands, each expanding to a grid of variants: `recursive:chunk_size=128,256`. */
@@ -611,6 +615,12 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   );
   const best = bestStrategy(aggregates);
   const comparisons = compareWithBest(results, best, scoring);
+  const search = Object.fromEntries(
+    variants.map((v) => [
+      v.key,
+      { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documents[0]!.id, v.indexKey)!.retrieval), topK: v.topK ?? topK },
+    ]),
+  );
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId,
@@ -628,6 +638,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       .filter(Boolean)
       .join(" "),
     comparisons,
+    ...verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)),
     tags: input.tags ?? {},
   };
   const details: ExperimentDetails = {
@@ -641,12 +652,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     strategyOptions: Object.fromEntries(
       [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),
     ),
-    search: Object.fromEntries(
-      variants.map((v) => [
-        v.key,
-        { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documents[0]!.id, v.indexKey)!.retrieval), topK: v.topK ?? topK },
-      ]),
-    ),
+    search,
     weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     statistics: {

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { BenchmarkError } from "../errors.js";
 import { loadQuestionsFile, validateQuestions, type QuestionInput } from "../evaluators/questions.js";
+import { loadQuestionsOrigin, type QuestionsOrigin } from "../evaluators/question-set.js";
 
 /**
  * Resolves a `questions_file` of an API request inside the configured questions directory.
@@ -33,14 +34,19 @@ export function resolveQuestionsPath(questionsDir: string, requested: string): s
   return real;
 }
 
-/** Questions of an API request: a file in the questions directory, or an inline list. */
+/**
+ * Questions of an API request: a file in the questions directory, or an inline list; with the
+ * generator the file records (an inline list records none), for the verdict's basis.
+ */
 export async function questionsFromRequest(
   questionsDir: string,
   body: { questionsFile?: string; questions?: unknown },
-): Promise<{ questions: QuestionInput[]; source: string }> {
+): Promise<{ questions: QuestionInput[]; source: string; origin: QuestionsOrigin | null }> {
   if (body.questions !== undefined && body.questionsFile !== undefined) throw new BenchmarkError("give questions_file or questions, not both");
-  if (body.questions !== undefined) return { questions: validateQuestions("questions", body.questions), source: "inline questions" };
+  if (body.questions !== undefined) {
+    return { questions: validateQuestions("questions", body.questions), source: "inline questions", origin: null };
+  }
   if (body.questionsFile === undefined) throw new BenchmarkError("questions_file (or inline questions) is required");
   const path = resolveQuestionsPath(questionsDir, body.questionsFile);
-  return { questions: await loadQuestionsFile(path), source: body.questionsFile };
+  return { questions: await loadQuestionsFile(path), source: body.questionsFile, origin: await loadQuestionsOrigin(path) };
 }

@@ -1,4 +1,5 @@
 import type { Span } from "./spans.js";
+import { looseExcerptPattern } from "./typography.js";
 
 /** How an excerpt was found: verbatim, ignoring white space and letter case, or approximately. */
 export type ExcerptMatchMethod = "exact" | "normalised" | "fuzzy";
@@ -17,8 +18,6 @@ const FUZZY_MAX_CHARS = 2000;
 interface Word extends Span {
   key: string;
 }
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function words(text: string): Word[] {
   return [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, key: m[0].toLowerCase() }));
@@ -103,7 +102,7 @@ function fuzzyMatch(text: string, excerpt: string): ExcerptMatch | null {
 
 /**
  * Locates an excerpt in a document's text: verbatim first, then ignoring differences of white
- * space and letter case, then the most similar word-aligned passage (bounded fuzzy search).
+ * space, typography (quotes, dashes, ligatures) and letter case, then the most similar word-aligned passage (bounded fuzzy search).
  * Returns null only when nothing shares a word with the excerpt; callers judge `similarity`.
  */
 export function matchExcerpt(text: string, excerpt: string): ExcerptMatch | null {
@@ -111,7 +110,7 @@ export function matchExcerpt(text: string, excerpt: string): ExcerptMatch | null
   if (!trimmed) return null;
   const exact = text.indexOf(trimmed);
   if (exact !== -1) return { start: exact, end: exact + trimmed.length, method: "exact", similarity: 1 };
-  const pattern = new RegExp(trimmed.split(/\s+/).map(escapeRegExp).join("\\s+"), "iu");
+  const pattern = new RegExp(looseExcerptPattern(trimmed), "iu");
   const loose = pattern.exec(text);
   if (loose) return { start: loose.index, end: loose.index + loose[0].length, method: "normalised", similarity: 1 };
   return fuzzyMatch(text, trimmed);

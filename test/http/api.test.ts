@@ -95,13 +95,19 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       "document_id",
       "estimated_cost_usd",
       "experiment_id",
+      "headline",
+      "inseparable_from_best",
       "metrics",
       "per_document",
+      "question_set",
       "questions_count",
+      "retrieval_modes",
       "strategies_used",
       "tags",
       "total_latency_seconds",
       "verdict",
+      "verdict_notes",
+      "verdict_status",
     ]);
     assert.deepEqual(bench.body.tags, {}, "the CLI's bench --tag labels; none through the API");
     assert.equal(bench.body.questions_count, 28);

@@ -1,5 +1,6 @@
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { Db } from "./database.js";
+import { verdictFields } from "../../domain/verdict-basis.js";
 
 /** Rows of `experiments` and `experiment_results` <-> experiment records. */
 export class ExperimentsRepo {
@@ -25,7 +26,19 @@ export class ExperimentsRepo {
           e.estimatedCostUsd,
           JSON.stringify(e.details),
           e.createdAt,
-          JSON.stringify({ verdict: e.verdict, comparisons: e.comparisons, collection: e.collection, perDocument: e.perDocument, tags: e.tags }),
+          JSON.stringify({
+            verdict: e.verdict,
+            comparisons: e.comparisons,
+            collection: e.collection,
+            perDocument: e.perDocument,
+            tags: e.tags,
+            verdictStatus: e.verdictStatus,
+            headline: e.headline,
+            inseparableFromBest: e.inseparableFromBest,
+            verdictNotes: e.verdictNotes,
+            questionSet: e.questionSet,
+            retrievalModes: e.retrievalModes,
+          }),
         );
       for (const [strategy, list] of Object.entries(results)) list.forEach((r, i) => put.run(e.experimentId, strategy, i, JSON.stringify(r)));
     })();
@@ -35,23 +48,27 @@ export class ExperimentsRepo {
     const r = this.db.prepare(`SELECT * FROM experiments WHERE id = ?`).get(id) as ExperimentRow | undefined;
     if (!r) return null;
     const verdict = r.verdict_json
-      ? (JSON.parse(r.verdict_json) as Pick<ExperimentRecord, "verdict" | "comparisons" | "collection" | "perDocument" | "tags">)
+      ? (JSON.parse(r.verdict_json) as Partial<ExperimentRecord> & Pick<ExperimentRecord, "verdict" | "comparisons">)
       : { verdict: "not measured: the experiment was recorded before chunkeval measured confidence", comparisons: [] };
+    const details = JSON.parse(r.details_json) as ExperimentRecord["details"];
+    const aggregateMetrics = JSON.parse(r.aggregate_json) as ExperimentRecord["aggregateMetrics"];
     return {
       experimentId: r.id,
       documentId: r.document_id,
       strategiesUsed: JSON.parse(r.strategies_json),
       questionsCount: r.questions_count,
-      aggregateMetrics: JSON.parse(r.aggregate_json),
+      aggregateMetrics,
       bestStrategy: r.best_strategy,
       totalLatencySeconds: r.total_latency_seconds,
       estimatedCostUsd: r.estimated_cost_usd,
       createdAt: r.created_at,
-      details: JSON.parse(r.details_json),
-      // The verdict column also holds the collection figures and the tags (absent in rows from before them).
+      details,
+      // The verdict column also holds the collection figures and the tags (absent in rows from before them),
+      // and the headline with its basis (recomputed from the stored figures for rows from before it, without a question set profile).
       collection: null,
       perDocument: null,
       tags: {},
+      ...verdictFields(r.best_strategy, verdict.comparisons, aggregateMetrics, details.search, null),
       ...verdict,
     };
   }

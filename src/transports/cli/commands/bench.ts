@@ -8,6 +8,7 @@ import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
+import { loadQuestionsOrigin } from "../../../evaluators/question-set.js";
 import { METRICS, metricDefinition, metricValue, SCORECARD_METRICS } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
@@ -56,9 +57,10 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
   printTable(
-    ["strategy", ...SCORECARD_METRICS.map(([key]) => header(key)), "failed"],
+    ["strategy", "retrieval", ...SCORECARD_METRICS.map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
       s === e.bestStrategy ? `${s} *` : s,
+      e.retrievalModes[s] ?? "n/a",
       ...SCORECARD_METRICS.map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
     ]),
@@ -75,7 +77,9 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   }
   for (const line of missingMetricLines(e)) printLine(line);
   for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
+  printLine(e.headline);
   printLine(`verdict: ${e.verdict}`);
+  for (const note of e.verdictNotes) printLine(note);
   const { referenceUsd, referenceModel } = e.details.cost;
   const shared = e.details.sharedSeconds;
   const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
@@ -291,6 +295,7 @@ export function registerBenchCommand(program: Command): void {
       const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
+      const questionsOrigin = await loadQuestionsOrigin(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
         const selection = {
@@ -325,6 +330,7 @@ export function registerBenchCommand(program: Command): void {
             ...target,
             questions,
             questionsSource: basename(questionsPath),
+            questionsOrigin,
             ...selection,
             maxVariants: options.maxVariants,
             dryRun: options.dryRun,

@@ -1,7 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import type { Command } from "commander";
-import { ValidationError } from "../../../errors.js";
+import { ExitCode, ValidationError } from "../../../errors.js";
+import { loadQuestionsFile } from "../../../evaluators/questions.js";
+import { loadQuestionsOrigin, vocabularyLeak } from "../../../evaluators/question-set.js";
+import { leakWords } from "../../../domain/question-set.js";
 import { toWire } from "../../serialize.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
@@ -27,7 +30,7 @@ function parseFraction(name: string) {
 }
 
 export function registerQuestionsCommand(program: Command): void {
-  const questions = program.command("questions").description("questions files: generate one for your own document");
+  const questions = program.command("questions").description("questions files: generate one for your own document, check one before a run");
   questions
     .command("generate")
     .description("write a questions file for a document or a collection: with an LLM (--generator openai:<model>) or, offline, template questions")
@@ -103,12 +106,52 @@ export function registerQuestionsCommand(program: Command): void {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
           process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
         }
+        const leak = vocabularyLeak(file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ text: r.text })) })));
+        printLine(`vocabulary leak: ${leakWords(leak)} (chunkeval questions validate ${out} … lists them)`);
         printLine(`wrote ${out}`);
         if (m.collection) {
           const spread = m.collection.documents.map((d) => `${d.filename} ${d.questions}${d.skipped ? ` (skipped: ${d.skipped})` : ""}`);
           printLine(`per document: ${spread.join("; ")}`);
         }
         printLine(`next: chunkeval bench ${m.collection ? `--collection ${m.collection.name}` : targets.join(" ")} --questions ${out}`);
+      });
+    });
+  registerValidateCommand(questions);
+}
+
+/** `questions validate FILE TARGET…`: the check of services/questions-check.ts, printed; exit 1 when a problem was found. */
+function registerValidateCommand(questions: Command): void {
+  questions
+    .command("validate")
+    .description("check a questions file against its document or collection before a run: references located, duplicates, questions that copy their excerpt")
+    .argument("<file>", "the questions file (JSON, JSONL or YAML)")
+    .argument("[targets...]", "a document id or file, or a collection: a folder, several files, a quoted glob, a collection id or name")
+    .option("--collection <name>", "check against this collection")
+    .option("--json", "print the check (located counts, problems, copying questions, vocabulary leak) as JSON on stdout")
+    .addHelpText("after", "\nExit 1 when a reference is not found or a question is repeated (each listed with the closest passage to paste).")
+    .action(async (file: string, targetArgs: string[], options: { collection?: string; json?: boolean }, command: Command) => {
+      const items = await loadQuestionsFile(file);
+      const origin = await loadQuestionsOrigin(file);
+      await withChunkeval(command, async (app) => {
+        const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
+        const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targetArgs, options.collection);
+        const check = await app.checkQuestions({ ...target, questions: items, origin });
+        if (check.problems.length > 0 || check.smokeTest) process.exitCode = ExitCode.failed;
+        if (options.json) return printJson(check);
+        const { exact, normalised, words } = check.located;
+        const notFound = check.problems.filter((p) => p.kind === "reference_not_found").length;
+        printLine(
+          `${check.questions} questions, ${check.references} references: ${exact} found as written, ${normalised} up to white space or typography, ` +
+            `${words} as the same words (markup or punctuation between them), ${notFound} not found`,
+        );
+        for (const p of check.problems) {
+          printLine(`problem: item ${p.item} ("${p.question}"): ${p.detail}`);
+          if (p.closest) printLine(`  closest passage in ${p.closest.document} (similarity ${p.closest.similarity.toFixed(2)}), to paste: "${p.closest.text}"`);
+        }
+        for (const p of check.copying) printLine(`copies its excerpt: item ${p.item} ("${p.question}"): ${p.detail}`);
+        printLine(`vocabulary leak: ${leakWords(check.leak)}`);
+        if (check.smokeTest) printLine(`problem: a benchmark on these questions would be a smoke test, not a recommendation: ${check.smokeTest}`);
+        printLine(check.problems.length > 0 || check.smokeTest ? `${check.problems.length + (check.smokeTest ? 1 : 0)} problem(s)` : "no problem found");
       });
     });
 }

@@ -33,7 +33,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         dry_run: boolean;
         chunks?: Record<string, unknown>;
       };
-      const { questions, source } = await questionsFromRequest(chunkeval.config.questionsDir, {
+      const { questions, source, origin } = await questionsFromRequest(chunkeval.config.questionsDir, {
         questionsFile: body.questions_file,
         questions: body.questions,
       });
@@ -45,6 +45,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         questions,
         questionsSource: source,
+        questionsOrigin: origin,
         strategies: body.strategies ?? (body.sweep ? undefined : "all"),
         sweep: body.sweep,
         maxVariants: body.max_variants,

@@ -1,0 +1,154 @@
+import { listWords as list } from "./aggregate.js";
+import type { Experiment, StrategyComparison } from "./experiment.js";
+import { leakWords, provenanceWords, smokeTestReason, type QuestionSetProfile } from "./question-set.js";
+import { CONFIDENCE_LEVEL } from "./statistics.js";
+import { formatVariantKey, parseVariantKey, type SearchMode } from "./variant-key.js";
+
+/**
+ * What the headline may claim: a recommendation (the best strategy's lead over every other is
+ * significant), no clear winner (some lead is within noise), a smoke test (the questions cannot
+ * support a recommendation whatever the figures), or nothing to claim.
+ */
+export type VerdictStatus = "recommendation" | "no_clear_winner" | "smoke_test" | "single_strategy" | "not_scored";
+
+export interface VerdictBasis {
+  status: VerdictStatus;
+  /** The one line a reader sees first: "Recommendation: X", "No clear winner: …", "Smoke test, not a recommendation: …". */
+  headline: string;
+  /** The strategies the best cannot be separated from: its lead over them is not significant. */
+  inseparableFromBest: string[];
+  /** What the verdict stands on: the questions' provenance and vocabulary leak, and what a lead between retrieval modes mixes. */
+  notes: string[];
+}
+
+export interface VerdictBasisInput {
+  best: string;
+  comparisons: StrategyComparison[];
+  /** Every strategy's composite (null where it could not be scored). */
+  composites: Record<string, number | null>;
+  /** How each strategy searched its chunks; empty when not recorded. */
+  retrievalModes: Record<string, SearchMode>;
+  /** Null in experiments from before the question set was profiled. */
+  questionSet: QuestionSetProfile | null;
+}
+
+const points = (v: number) => v.toFixed(2);
+
+/** The headline and what it stands on (README "Reading the verdict"). */
+export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
+  const { best, comparisons, questionSet } = input;
+  const level = `${Math.round(CONFIDENCE_LEVEL * 100)} %`;
+  const inseparableFromBest = comparisons.filter((c) => !c.significant).map((c) => c.strategy);
+  const notes: string[] = [];
+  if (questionSet) notes.push(`Questions: ${provenanceWords(questionSet)}; vocabulary leak: ${leakWords(questionSet.leak)}.`);
+  notes.push(...retrievalModeNotes(input));
+  const basis = (status: VerdictStatus, headline: string): VerdictBasis => ({ status, headline, inseparableFromBest, notes });
+  if (input.composites[best] === null || input.composites[best] === undefined) return basis("not_scored", "No recommendation: no strategy could be scored.");
+  const smoke = questionSet ? smokeTestReason(questionSet) : null;
+  const cannotSeparate = inseparableFromBest.length > 0 ? `, not separable at ${level} from ${list(inseparableFromBest)}` : "";
+  if (smoke) return basis("smoke_test", `Smoke test, not a recommendation: ${smoke}. ${best} scored highest${cannotSeparate}.`);
+  if (comparisons.length === 0) return basis("single_strategy", `No recommendation: ${best} was the only strategy benchmarked.`);
+  if (inseparableFromBest.length > 0) {
+    const whom = inseparableFromBest.length === comparisons.length ? `any other strategy (${list(inseparableFromBest)})` : list(inseparableFromBest);
+    return basis("no_clear_winner", `No clear winner: ${best} scored highest, but its lead over ${whom} is not significant at ${level}.`);
+  }
+  return basis("recommendation", `Recommendation: ${best} (its lead over every other strategy is significant at ${level}).`);
+}
+
+/** "so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher)." */
+function leadSplit(modePart: number, chunkingPart: number, best: string, rival: string): string {
+  const aside =
+    chunkingPart < 0
+      ? ` (searched the same way, ${rival}'s chunks score higher)`
+      : modePart < 0
+        ? ` (searched the same way, ${best}'s chunks lead by more)`
+        : "";
+  return `so the retrieval mode accounts for ${points(modePart)} of the lead and the chunking for ${points(chunkingPart)}${aside}.`;
+}
+
+/** The variant's key without its search mode: the same chunks, whichever way they are searched. */
+function chunksKey(variant: string): string {
+  const { strategy, parameters } = parseVariantKey(variant);
+  return formatVariantKey(
+    strategy,
+    parameters.filter(([name]) => name !== "retrieval"),
+  );
+}
+
+/** The variant's key searched another way (spelt out, so it reads the same whatever the strategy's own mode). */
+function searchedBy(variant: string, mode: SearchMode): string {
+  const { strategy, parameters } = parseVariantKey(variant);
+  return formatVariantKey(strategy, [...parameters.filter(([name]) => name !== "retrieval"), ["retrieval", mode]]);
+}
+
+/**
+ * When strategies search in different modes, a lead between them mixes chunking and search.
+ * For the best strategy against the highest-scoring strategy of each other mode, the lead is
+ * split where the run holds the same chunks searched the other way (what `--sweep
+ * NAME:retrieval=dense,keyword` gives); otherwise the note says the lead mixes both and which
+ * variants would separate them.
+ */
+function retrievalModeNotes({ best, composites, retrievalModes }: VerdictBasisInput): string[] {
+  const modes = [...new Set(Object.values(retrievalModes))];
+  if (modes.length < 2 || !retrievalModes[best]) return [];
+  const byMode = modes.map((m) => `${m} (${list(Object.keys(retrievalModes).filter((s) => retrievalModes[s] === m))})`);
+  const notes = [`Retrieval modes differ: ${byMode.join("; ")}. A lead between strategies of different modes mixes chunking and retrieval mode.`];
+  const bestMode = retrievalModes[best];
+  const bestScore = composites[best];
+  if (bestScore === null || bestScore === undefined) return notes;
+  const scored = (s: string | undefined) => (s !== undefined && typeof composites[s] === "number" ? s : undefined);
+  const sameChunks = (variant: string, mode: SearchMode) =>
+    scored(Object.keys(retrievalModes).find((s) => retrievalModes[s] === mode && chunksKey(s) === chunksKey(variant)));
+  for (const mode of modes.filter((m) => m !== bestMode)) {
+    const rival = Object.keys(retrievalModes)
+      .filter((s) => retrievalModes[s] === mode && typeof composites[s] === "number")
+      .sort((a, b) => composites[b]! - composites[a]! || a.localeCompare(b))[0];
+    if (!rival) continue;
+    const lead = bestScore - composites[rival]!;
+    const head = `${best} (${bestMode}) leads ${rival} (${mode}) by ${points(lead)}`;
+    const bestOtherWay = sameChunks(best, mode);
+    const rivalOtherWay = sameChunks(rival, bestMode);
+    if (chunksKey(rival) === chunksKey(best)) {
+      notes.push(`${head}: they are the same chunks, so the whole lead is the retrieval mode's.`);
+    } else if (bestOtherWay) {
+      const modePart = bestScore - composites[bestOtherWay]!;
+      notes.push(
+        `${head}: searching ${best}'s chunks by ${mode} instead (${bestOtherWay}) scores ${points(composites[bestOtherWay]!)}, ` +
+          leadSplit(modePart, lead - modePart, best, rival),
+      );
+    } else if (rivalOtherWay) {
+      const modePart = composites[rivalOtherWay]! - composites[rival]!;
+      notes.push(
+        `${head}: searching ${rival}'s chunks by ${bestMode} instead (${rivalOtherWay}) scores ${points(composites[rivalOtherWay]!)}, ` +
+          leadSplit(modePart, lead - modePart, best, rival),
+      );
+    } else {
+      notes.push(
+        `${head}, a lead that mixes chunking and retrieval mode; to separate them, benchmark the same chunks searched the other way too ` +
+          `(add ${searchedBy(best, mode)} and ${searchedBy(rival, bestMode)} to --strategies).`,
+      );
+    }
+  }
+  return notes;
+}
+
+/** The Experiment's verdict fields besides the verdict sentence, from what a run measured (or an older experiment recorded). */
+export function verdictFields(
+  best: string,
+  comparisons: StrategyComparison[],
+  aggregates: Record<string, { compositeScore: number | null }>,
+  search: Record<string, { retrieval: SearchMode }> | undefined,
+  questionSet: QuestionSetProfile | null,
+): Pick<Experiment, "verdictStatus" | "headline" | "inseparableFromBest" | "verdictNotes" | "questionSet" | "retrievalModes"> {
+  const retrievalModes = Object.fromEntries(Object.entries(search ?? {}).map(([s, x]) => [s, x.retrieval]));
+  const composites = Object.fromEntries(Object.entries(aggregates).map(([s, m]) => [s, m.compositeScore]));
+  const basis = verdictBasis({ best, comparisons, composites, retrievalModes, questionSet });
+  return {
+    verdictStatus: basis.status,
+    headline: basis.headline,
+    inseparableFromBest: basis.inseparableFromBest,
+    verdictNotes: basis.notes,
+    questionSet,
+    retrievalModes,
+  };
+}
