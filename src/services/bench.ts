@@ -588,12 +588,26 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     time: full.time,
   };
 
-  const scoring = { weights, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: unmeasurableMetrics(dryRun, generator) };
   // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
+  const relevanceGap = (strategy: string) => judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
+  const unjudged = variants.map((v) => v.key).filter((s) => relevanceGap(s) !== null);
+  // Strategies are compared on the same terms: when context relevance can be measured for some
+  // variants only, it leaves every composite (it is still reported where measured). Re-weighting
+  // the unjudged variants' composites alone would rank them on other metrics than the rest.
+  const partlyJudged = unjudged.length > 0 && unjudged.length < variants.length;
+  const scoring = {
+    weights: partlyJudged ? { ...weights, context_relevance: 0 } : weights,
+    hallucinationThreshold: DEFAULTS.hallucinationThreshold,
+    unmeasurable: unmeasurableMetrics(dryRun, generator),
+  };
   const scoringOf = (strategy: string) => {
-    const reason = judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
+    const reason = relevanceGap(strategy);
     return reason === null ? scoring : { ...scoring, unmeasurable: { avg_context_relevance: reason, ...scoring.unmeasurable } };
   };
+  const compositeNote = partlyJudged
+    ? `Context relevance is left out of every strategy's composite, so that all are scored on the same metrics: it cannot be measured for ` +
+      `${unjudged.join(", ")} (${relevanceGap(unjudged[0]!)}).`
+    : null;
   const aggregates = Object.fromEntries(
     variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;
@@ -638,7 +652,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       .filter(Boolean)
       .join(" "),
     comparisons,
-    ...verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)),
+    ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), compositeNote),
     tags: input.tags ?? {},
   };
   const details: ExperimentDetails = {
@@ -653,7 +667,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),
     ),
     search,
-    weights,
+    weights: scoring.weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     statistics: {
       method: "percentile bootstrap over questions (paired for comparisons)",
@@ -675,4 +689,9 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   ctx.experiments.insert(record, results);
   input.onProgress?.({ stage: "bench", message: "done", done: total, total });
   return record;
+}
+
+/** The verdict fields with one more note, when there is one. */
+function withNote<T extends { verdictNotes: string[] }>(fields: T, note: string | null): T {
+  return note === null ? fields : { ...fields, verdictNotes: [...fields.verdictNotes, note] };
 }

@@ -1,0 +1,47 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+test("context relevance measurable for some strategies only: it leaves every composite, the verdict says why, and it is still reported where measured", async () => {
+  // `use` is a semantic embedder: the judge measures context relevance of dense search but not of
+  // contextual_retrieval's default hybrid search.
+  const ws = await createWorkspace({ embedder: "use" });
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
+    const e = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "handbook",
+      strategies: ["recursive", "contextual_retrieval"],
+      topK: 3,
+    });
+    const recursive = e.aggregateMetrics.recursive!;
+    const contextual = e.aggregateMetrics.contextual_retrieval!;
+    assert.equal(typeof recursive.avgContextRelevance, "number", "measured for dense search");
+    assert.equal(contextual.avgContextRelevance, null, "not measured for hybrid search");
+    for (const [name, m] of Object.entries(e.aggregateMetrics)) {
+      assert.ok(m.compositeContributions !== null, name);
+      assert.ok(!("avg_context_relevance" in m.compositeContributions), `${name}: context relevance is not in its composite`);
+    }
+    assert.ok(
+      e.verdictNotes.some((n) => /^Context relevance is left out of every strategy's composite.*contextual_retrieval/.test(n)),
+      e.verdictNotes.join("\n"),
+    );
+    assert.equal(ws.app.getExperiment(e.experimentId).details.weights.context_relevance, 0, "the weights the composite used are recorded");
+
+    // All strategies dense: context relevance stays in the composite.
+    const dense = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "handbook",
+      strategies: ["recursive", "fixed_size"],
+      topK: 3,
+    });
+    for (const [name, m] of Object.entries(dense.aggregateMetrics)) assert.ok("avg_context_relevance" in m.compositeContributions!, name);
+    assert.ok(!dense.verdictNotes.some((n) => /Context relevance is left out/.test(n)));
+  } finally {
+    await ws.cleanup();
+  }
+});
