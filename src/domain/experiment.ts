@@ -1,3 +1,4 @@
+import type { NegativeControlCounts } from "./negative-controls.js";
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 
@@ -32,6 +33,8 @@ export interface QuestionResult {
   judgeTokens: TokenUsage;
   stageSeconds: { retrieval: number; generation: number; judging: number };
   error: string | null;
+  /** False for a negative control (a question the document cannot answer: see negative-controls.ts); absent means answerable. */
+  answerable?: boolean;
 }
 
 /** AggregateMetrics of SPEC §2 plus retrieval metrics and run figures (our extension). */
@@ -128,6 +131,8 @@ export interface ExperimentDetails {
    * near them (`relocated`: the offsets pointed elsewhere, e.g. into a Markdown source with its markup).
    */
   referencesLocated?: Record<string, number>;
+  /** Per strategy, its abstentions on the questions marked unanswerable (absent when there were none). */
+  negativeControls?: Record<string, NegativeControlCounts>;
 }
 
 /** The best strategy's composite against another's, paired over the same questions. */

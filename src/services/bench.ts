@@ -15,6 +15,7 @@ import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
+import { abstentionScore, negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
@@ -183,6 +184,7 @@ function emptyResult(q: Question): QuestionResult {
     judgeTokens: ZERO_USAGE,
     stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
     error: null,
+    ...(q.answerable === false ? { answerable: false } : {}),
   };
 }
 
@@ -531,7 +533,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
           result.stageSeconds.judging = (performance.now() - t2) / 1000;
           result.metrics.contextRelevance = verdict.contextRelevance;
           result.metrics.faithfulness = verdict.faithfulness;
-          result.metrics.answerSimilarity = verdict.answerSimilarity;
+          result.metrics.answerSimilarity = q.answerable === false ? abstentionScore(generation.answered) : verdict.answerSimilarity;
           result.judgeTokens = verdict.usage;
         }
       } catch (error) {
@@ -640,6 +642,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     comparisons,
     tags: input.tags ?? {},
   };
+  const negativeControls = negativeControlCounts(results, dryRun);
   const details: ExperimentDetails = {
     ...(corpus.collection ? {} : { documentName: documents[0]!.filename }),
     questionsSource: input.questionsSource,
@@ -672,6 +675,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
+    ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

@@ -36,6 +36,17 @@ async function faithfulness(answer: string, context: string): Promise<number | n
   return (await createEmbeddingJudge(embedder).judge(input)).faithfulness;
 }
 
+/** Each case's score printed; those that differ from the expected score, described. */
+async function failedCases(cases: Array<[answer: string, context: string, expected: number, kind: string]>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [answer, context, expected, kind] of cases) {
+    const score = await faithfulness(answer, context);
+    console.log(`# ${kind}: ${score} for "${answer}"`);
+    if (score !== expected) failures.push(`${kind}: ${score} (expected ${expected}) for "${answer}"`);
+  }
+  return failures;
+}
+
 test("faithfulness on the water standard: supported claims score 10; a changed number, a swapped name, a negation, an off-topic claim score 0", async () => {
   const sedgecombe = passage("On 14 August 2023 a routine sample from cell 2 of Sedgecombe service reservoir");
   const valves = passage("Isolation valves up to 300 mm diameter shall be resilient-seated gate valves");
@@ -56,13 +67,7 @@ test("faithfulness on the water standard: supported claims score 10; a changed n
     ["A treated water pump never passes its inspection when it vibrates at every bearing.", pumps, 0, "negation"],
     ["The museum's textile gallery opens at 10:00 on Sundays and admission is free for children.", valves, 0, "off-topic"],
   ];
-  const failures: string[] = [];
-  for (const [answer, context, expected, kind] of cases) {
-    const score = await faithfulness(answer, context);
-    console.log(`# ${kind}: ${score} for "${answer}"`);
-    if (score !== expected) failures.push(`${kind}: ${score} (expected ${expected}) for "${answer}"`);
-  }
-  assert.deepEqual(failures, []);
+  assert.deepEqual(await failedCases(cases), []);
   // One of two statements unsupported: half.
   assert.equal(
     await faithfulness(
@@ -80,7 +85,9 @@ test("faithfulness on the water standard: supported claims score 10; a changed n
 // scored such a faithful answer 0; the "no" of a bound on a number is now read as a bound with a
 // direction (bounds.ts), so the answer is supported when it bounds the figure the way the context
 // does, in whatever words, and unsupported when it turns the bound round or changes the figure.
-test("faithfulness on the water standard: a bound quoted as the context states it is supported; a turned bound, a changed limit or a real negation is not", async () => {
+const BOUNDS_TEST =
+  "faithfulness on the water standard: a bound quoted as the context states it is supported; a turned bound, a changed limit or a real negation is not";
+test(BOUNDS_TEST, async () => {
   const pumps = passage("A treated water pump passes its inspection when its overall vibration velocity");
   const derogations = passage("A derogation is granted for at most 24 months");
   const coating = passage("Steel water tower tanks shall be protected inside by a coating");
@@ -103,11 +110,5 @@ test("faithfulness on the water standard: a bound quoted as the context states i
     ["A requirement can be waived for more than 36 months in all.", derogations, 0, "negation dropped"],
     ["A treated water pump does not pass its inspection when its vibration velocity is no more than 3.5 mm/s RMS.", pumps, 0, "negation added"],
   ];
-  const failures: string[] = [];
-  for (const [answer, context, expected, kind] of cases) {
-    const score = await faithfulness(answer, context);
-    console.log(`# ${kind}: ${score} for "${answer}"`);
-    if (score !== expected) failures.push(`${kind}: ${score} (expected ${expected}) for "${answer}"`);
-  }
-  assert.deepEqual(failures, []);
+  assert.deepEqual(await failedCases(cases), []);
 });

@@ -15,6 +15,7 @@ import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../b
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
+import { describeNegativeControls } from "../../../domain/negative-controls.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
@@ -74,6 +75,7 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     );
   }
   for (const line of missingMetricLines(e)) printLine(line);
+  if (e.details.negativeControls) for (const line of describeNegativeControls(e.details.negativeControls)) printLine(`negative controls: ${line}`);
   printLine(`verdict: ${e.verdict}`);
   const { referenceUsd, referenceModel } = e.details.cost;
   const shared = e.details.sharedSeconds;
