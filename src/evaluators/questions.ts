@@ -21,6 +21,8 @@ export interface QuestionInput {
   references: ReferenceInput[];
   /** Which part of an evaluation set the question is in (`dev`, `heldout`), so that tuning can keep to one part. */
   split?: string;
+  /** False for a negative control: a question the document cannot answer (no references, no expected answer). */
+  answerable?: boolean;
 }
 
 /** A reference located in a document's extracted text. */
@@ -42,6 +44,8 @@ export interface Question {
   question: string;
   expectedAnswer: string | null;
   references: LocatedReference[];
+  /** False for a negative control (see {@link QuestionInput}); absent means answerable. */
+  answerable?: boolean;
 }
 
 /** What the judge compares an answer with: the expected answer, else the references' text (null without either). */
@@ -55,8 +59,10 @@ function describeItem(index: number, item: unknown): string {
 }
 
 /**
- * Validates the items of a questions file: each is `{question, expected_answer?, references?}`,
- * a reference being a string or `{text, start?, end?}`. Errors name the file, item and field.
+ * Validates the items of a questions file: each is `{question, expected_answer?, references?,
+ * split?, answerable?}`, a reference being a string or `{text, start?, end?}`; an item with
+ * `answerable: false` has neither references nor an expected answer. Errors name the file, item
+ * and field.
  */
 export function validateQuestions(source: string, items: unknown): QuestionInput[] {
   const list = items && typeof items === "object" && !Array.isArray(items) && "questions" in items ? (items as { questions: unknown }).questions : items;
@@ -66,8 +72,13 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     const where = `${source}: ${describeItem(index, item)}`;
     if (!item || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${where}: must be an object with a "question"`);
     const record = item as Record<string, unknown>;
-    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references", "split"].includes(k));
-    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references, split)`);
+    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references", "split", "answerable"].includes(k));
+    if (unknown.length > 0)
+      throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references, split, answerable)`);
+    if (record.answerable !== undefined && typeof record.answerable !== "boolean") throw new ValidationError(`${where}: "answerable" must be true or false`);
+    if (record.answerable === false && ((Array.isArray(record.references) && record.references.length > 0) || typeof record.expected_answer === "string")) {
+      throw new ValidationError(`${where}: an unanswerable question ("answerable": false) has no references and no expected answer`);
+    }
     if (record.split !== undefined && (typeof record.split !== "string" || !record.split.trim())) {
       throw new ValidationError(`${where}: "split" must be a non-empty string, such as "dev" or "heldout"`);
     }
@@ -102,7 +113,8 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     });
     const expected = typeof record.expected_answer === "string" && record.expected_answer.trim() ? record.expected_answer.trim() : null;
     const split = typeof record.split === "string" ? { split: record.split.trim() } : {};
-    return { question: record.question.trim(), expectedAnswer: expected, references, ...split };
+    const answerable = record.answerable === false ? { answerable: false } : {};
+    return { question: record.question.trim(), expectedAnswer: expected, references, ...split, ...answerable };
   });
 }
 
@@ -212,6 +224,7 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
+    ...(item.answerable === false ? { answerable: false } : {}),
     references: item.references.map((ref, r): LocatedReference => {
       const field = `${source}: ${describeItem(index, item)}: references[${r}]`;
       const candidates = ref.document !== undefined ? [namedDocument(documents, ref.document, field)] : documents;

@@ -17,6 +17,7 @@ import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
+import { abstentionScore, negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
@@ -525,7 +526,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
           result.stageSeconds.judging = (performance.now() - t2) / 1000;
           result.metrics.contextRelevance = verdict.contextRelevance;
           result.metrics.faithfulness = verdict.faithfulness;
-          result.metrics.answerSimilarity = verdict.answerSimilarity;
+          result.metrics.answerSimilarity = q.answerable === false ? abstentionScore(generation.answered) : verdict.answerSimilarity;
           result.judgeTokens = verdict.usage;
         }
       } catch (error) {
@@ -655,6 +656,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), compositeNote),
     tags: input.tags ?? {},
   };
+  const negativeControls = negativeControlCounts(results, dryRun);
   const details: ExperimentDetails = {
     ...(corpus.collection ? {} : { documentName: documents[0]!.filename }),
     questionsSource: input.questionsSource,
@@ -683,6 +685,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     ...chunkHealthOfRun(ctx, documents, variants),
+    ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly,
   };
   const record: ExperimentRecord = { ...experiment, details };

@@ -11,6 +11,10 @@ import { matchExcerpt } from "../text/excerpt-match.js";
 import type { Span } from "../text/spans.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
+import { generateLlmNegatives, templateNegativeQuestions } from "./negative-generation.js";
+import { generateMultiHopQuestions } from "./multi-hop-generation.js";
+import { MULTI_HOP_PROMPT_TEMPLATE } from "../generators/multi-hop-prompt.js";
+import { NEGATIVE_PROMPT_TEMPLATE } from "../evaluators/negative-questions.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -24,6 +28,10 @@ export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   maxCalls?: number;
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
+  /** Negative controls wanted besides `count`: questions the document cannot answer (default 0). */
+  negatives?: number;
+  /** With an LLM: questions wanted besides `count` whose answer spans two passages, with references in both (default 0). */
+  multiHop?: number;
 }
 
 /** One item of a questions file, in the shape `bench` reads (references carry their offsets). */
@@ -32,6 +40,8 @@ export interface GeneratedQuestion {
   expectedAnswer: string | null;
   /** In a collection each reference names its document's file name, as `bench` reads it. */
   references: Array<Span & { text: string; document?: string }>;
+  /** False for a negative control (no expected answer, no reference). */
+  answerable?: boolean;
 }
 
 export type DropReason = "poor_excerpt" | "duplicate" | "malformed";
@@ -66,6 +76,10 @@ export interface QuestionGenerationMetadata {
   tokenUsage: TokenUsage;
   costUsd: number;
   createdAt: string;
+  /** Negative controls asked for and kept (template: a real section about a subject the document never mentions; LLM: the model's word). */
+  negatives: { requested: number; kept: number; prompt: string | null };
+  /** Questions whose answer spans two passages (LLM only), asked for and kept. */
+  multiHop: { requested: number; kept: number; prompt: string | null };
 }
 
 export interface GeneratedQuestionsFile {
@@ -111,6 +125,12 @@ function checkInput(input: GenerateQuestionsInput): void {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > DEFAULTS.maxGeneratedQuestions) {
     throw new ValidationError(`count must be a whole number from 1 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.count}`);
   }
+  if (input.negatives !== undefined && (!Number.isInteger(input.negatives) || input.negatives < 0 || input.negatives > DEFAULTS.maxGeneratedQuestions)) {
+    throw new ValidationError(`negatives must be a whole number from 0 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.negatives}`);
+  }
+  if (input.multiHop !== undefined && (!Number.isInteger(input.multiHop) || input.multiHop < 0 || input.multiHop > DEFAULTS.maxGeneratedQuestions)) {
+    throw new ValidationError(`multi-hop must be a whole number from 0 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.multiHop}`);
+  }
   if (input.maxCalls !== undefined && (!Number.isInteger(input.maxCalls) || input.maxCalls < 1))
     throw new ValidationError(`max calls must be a whole number of at least 1, got ${input.maxCalls}`);
   for (const [name, v] of [
@@ -138,13 +158,16 @@ export async function generateQuestions(ctx: ServiceContext, input: GenerateQues
   if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
     throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);
   }
+  if ((input.multiHop ?? 0) > 0 && !spec.startsWith("openai:")) {
+    throw new ValidationError("multi-hop questions need an LLM (--generator openai:<model>): template questions have one reference each");
+  }
   const { documents, collection } = await corpusOf(ctx, input, input);
   if (!collection) return generateForDocument(ctx, documents[0]!, spec, input);
   return generateForCollection(ctx, collection, documents, spec, input);
 }
 
 function generateForDocument(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
-  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count));
+  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, input.negatives ?? 0));
   return generateLlmQuestions(ctx, doc, spec, input);
 }
 
@@ -192,6 +215,14 @@ async function generateForCollection(
     documents.map((d) => d.text.length),
     input.count,
   );
+  const negativeQuotas = questionQuotas(
+    documents.map((d) => d.text.length),
+    input.negatives ?? 0,
+  );
+  const multiHopQuotas = questionQuotas(
+    documents.map((d) => d.text.length),
+    input.multiHop ?? 0,
+  );
   const files: Array<{ doc: StoredDocument; file: GeneratedQuestionsFile | null; skipped: string | null }> = [];
   for (const [i, doc] of documents.entries()) {
     throwIfCancelled(input.signal);
@@ -200,9 +231,11 @@ async function generateForCollection(
       continue;
     }
     input.onProgress?.({ stage: "generating", message: `${doc.filename}: ${quotas[i]} question(s)`, done: i, total: documents.length });
-    const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round((input.maxCalls * quotas[i]!) / input.count));
+    const share = (quotas[i]! + negativeQuotas[i]! + multiHopQuotas[i]!) / (input.count + (input.negatives ?? 0) + (input.multiHop ?? 0));
+    const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round(input.maxCalls * share));
     try {
-      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, maxCalls }), skipped: null });
+      const [negatives, multiHop] = [negativeQuotas[i]!, multiHopQuotas[i]!];
+      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, negatives, multiHop, maxCalls }), skipped: null });
     } catch (error) {
       if (!(error instanceof BenchmarkError)) throw error;
       files.push({ doc, file: null, skipped: error.message });
@@ -213,6 +246,7 @@ async function generateForCollection(
   const questions = made.flatMap(({ doc, file }) =>
     file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ document: doc.filename, ...r })) })),
   );
+  const positives = questions.filter((q) => q.answerable !== false).length;
   const first = made[0]!.file.metadata;
   const sum = (pick: (m: QuestionGenerationMetadata) => number) => made.reduce((n, { file }) => n + pick(file.metadata), 0);
   const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
@@ -230,7 +264,7 @@ async function generateForCollection(
       budget: first.budget && input.maxCalls !== undefined ? { ...first.budget, maxCalls: input.maxCalls } : first.budget,
       counts: {
         requested: input.count,
-        kept: questions.length,
+        kept: positives,
         calls: sum((m) => m.counts.calls),
         cachedReplies: sum((m) => m.counts.cachedReplies),
         malformedReplies: sum((m) => m.counts.malformedReplies),
@@ -242,18 +276,22 @@ async function generateForCollection(
       tokenUsage,
       costUsd: costOf(spec, tokenUsage),
       createdAt: nowTimestamp(),
+      negatives: { requested: input.negatives ?? 0, kept: questions.length - positives, prompt: first.negatives.prompt },
+      multiHop: { requested: input.multiHop ?? 0, kept: sum((m) => m.multiHop.kept), prompt: first.multiHop.prompt },
     },
     questions,
   };
 }
 
-function generateTemplateQuestions(doc: StoredDocument, count: number): GeneratedQuestionsFile {
-  const questions = templateQuestions(doc.text, doc.blocks, count).map((q) => ({
+function generateTemplateQuestions(doc: StoredDocument, count: number, negatives: number): GeneratedQuestionsFile {
+  const positives = templateQuestions(doc.text, doc.blocks, count).map((q) => ({
     question: q.question,
     expectedAnswer: q.expectedAnswer,
     references: [q.reference],
   }));
-  if (questions.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
+  if (positives.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
+  const controls = templateNegativeQuestions(doc, negatives);
+  const questions: GeneratedQuestion[] = [...positives, ...controls];
   return {
     metadata: {
       kind: "template",
@@ -268,7 +306,7 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
       budget: null,
       counts: {
         requested: count,
-        kept: questions.length,
+        kept: positives.length,
         calls: 0,
         cachedReplies: 0,
         malformedReplies: 0,
@@ -280,6 +318,8 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
       tokenUsage: ZERO_USAGE,
       costUsd: 0,
       createdAt: nowTimestamp(),
+      negatives: { requested: negatives, kept: controls.length, prompt: null },
+      multiHop: { requested: 0, kept: 0, prompt: null },
     },
     questions,
   };
@@ -288,7 +328,7 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
 /** Locates every excerpt of a reply; the reason it cannot be used, or the located references. */
 function locateReferences(
   text: string,
-  reply: GeneratedQuestionReply,
+  reply: Pick<GeneratedQuestionReply, "excerpts">,
   minSimilarity: number,
 ): { references: GeneratedQuestion["references"] } | { problem: string } {
   const references: GeneratedQuestion["references"] = [];
@@ -309,7 +349,13 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
   const embedder = await ctx.embedder();
   const minExcerptSimilarity = input.minExcerptSimilarity ?? DEFAULTS.minExcerptSimilarity;
   const duplicateSimilarity = input.duplicateSimilarity ?? DEFAULTS.duplicateQuestionSimilarity;
-  const maxCalls = input.maxCalls ?? input.count * DEFAULTS.questionCallsPerQuestion;
+  const negatives = input.negatives ?? 0;
+  const multiHop = input.multiHop ?? 0;
+  const wanted = input.count + negatives + multiHop;
+  const maxCalls = input.maxCalls ?? wanted * DEFAULTS.questionCallsPerQuestion;
+  // The multi-hop questions' and negative controls' shares of the budget are kept for them.
+  const positiveCalls = Math.max(1, Math.round((maxCalls * input.count) / wanted));
+  const multiHopCalls = Math.round((maxCalls * multiHop) / wanted);
   const malformedRetries = DEFAULTS.malformedReplyRetries;
   const spans = passages(doc);
   const order = spreadOrder(spans.length);
@@ -330,7 +376,7 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
   // Passages in spread order, round after round (each round asks every passage for a question
   // it has not produced yet), until enough questions survive or the call budget is spent.
   const askedOf = new Map<number, string[]>();
-  for (let k = 0; order.length > 0 && kept.length < input.count && calls < maxCalls; k++) {
+  for (let k = 0; order.length > 0 && kept.length < input.count && calls < positiveCalls; k++) {
     throwIfCancelled(input.signal);
     const index = order[k % order.length]!;
     if (!askedOf.has(index)) {
@@ -343,7 +389,7 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     let reply: GeneratedQuestionReply | null = null;
     let malformedHere = 0;
     // A malformed reply is not cached (accept), so asking again really asks the model again.
-    for (let attempt = 0; attempt <= malformedRetries && calls < maxCalls && !reply; attempt++) {
+    for (let attempt = 0; attempt <= malformedRetries && calls < positiveCalls && !reply; attempt++) {
       const completion = await complete(prompt, input.signal, (text) => parseQuestionReply(text) !== null);
       calls++;
       if (completion.cached) cachedReplies++;
@@ -383,7 +429,29 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     kept.push({ question: { question: reply.question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
   }
 
-  const questions = kept.map((k) => k.question);
+  // What the multi-hop questions and negative controls are asked with; each has its share of the budget.
+  const rest = {
+    doc,
+    passages: order.map((i) => spans[i]!),
+    malformedRetries,
+    duplicateSimilarity,
+    keptVectors: kept.map((k) => k.vector),
+    complete,
+    embedder,
+    signal: input.signal,
+  };
+  const locate = (reply: { excerpts: string[] }) => locateReferences(doc.text, reply, minExcerptSimilarity);
+  const spanning = await generateMultiHopQuestions({ ...rest, count: multiHop, maxCalls: Math.min(multiHopCalls, maxCalls - calls), locate });
+  const controls = await generateLlmNegatives({ ...rest, count: negatives, maxCalls: maxCalls - calls - spanning.calls });
+  for (const part of [spanning, controls]) {
+    calls += part.calls;
+    cachedReplies += part.cachedReplies;
+    malformedReplies += part.malformedReplies;
+    usage = addUsage(usage, part.usage);
+    for (const d of part.drops) drop(d.reason, d.question, d.detail);
+  }
+  const positives = [...kept.map((k) => k.question), ...spanning.questions];
+  const questions = [...positives, ...controls.questions];
   const metadata: QuestionGenerationMetadata = {
     kind: "llm",
     notice: null,
@@ -395,13 +463,15 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     thresholds: { minExcerptSimilarity, duplicateSimilarity },
     duplicateEmbedder: embedder.name,
     budget: { maxCalls, malformedRetries },
-    counts: { requested: input.count, kept: questions.length, calls, cachedReplies, malformedReplies, passagesAvailable: spans.length, passagesUsed, dropped },
+    counts: { requested: input.count, kept: positives.length, calls, cachedReplies, malformedReplies, passagesAvailable: spans.length, passagesUsed, dropped },
     drops,
     tokenUsage: usage,
     costUsd: costOf(spec, usage),
     createdAt: nowTimestamp(),
+    negatives: { requested: negatives, kept: controls.questions.length, prompt: negatives > 0 ? NEGATIVE_PROMPT_TEMPLATE : null },
+    multiHop: { requested: multiHop, kept: spanning.questions.length, prompt: multiHop > 0 ? MULTI_HOP_PROMPT_TEMPLATE : null },
   };
-  if (questions.length === 0) {
+  if (positives.length === 0) {
     throw new BenchmarkError(
       `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates)`,
     );

@@ -16,6 +16,7 @@ import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../b
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
+import { describeNegativeControls } from "../../../domain/negative-controls.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
@@ -78,6 +79,7 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   for (const line of missingMetricLines(e)) printLine(line);
   for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
   printLine(e.headline);
+  if (e.details.negativeControls) for (const line of describeNegativeControls(e.details.negativeControls)) printLine(`negative controls: ${line}`);
   printLine(`verdict: ${e.verdict}`);
   for (const note of e.verdictNotes) printLine(note);
   const { referenceUsd, referenceModel } = e.details.cost;

@@ -19,6 +19,8 @@ interface GenerateOptions {
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
   template?: boolean;
+  negatives?: number;
+  multiHop?: number;
 }
 
 function parseFraction(name: string) {
@@ -53,6 +55,16 @@ export function registerQuestionsCommand(program: Command): void {
       "embedding cosine (0-1] from which a question duplicates a kept one (default 0.9)",
       parseFraction("--duplicate-similarity"),
     )
+    .option(
+      "--negatives <n>",
+      'also write n negative controls: questions the document cannot answer ("answerable": false, no references); bench scores whether answers abstain on them',
+      parseInteger("--negatives"),
+    )
+    .option(
+      "--multi-hop <n>",
+      "with an LLM: also write n questions whose answer needs two related passages, with references in both",
+      parseInteger("--multi-hop"),
+    )
     .option("--template", "use the offline template generator even when an LLM is configured")
     .option("--json", "print only the file's metadata (prompt, model, thresholds, counts) as JSON on stdout")
     .addHelpText(
@@ -78,6 +90,8 @@ export function registerQuestionsCommand(program: Command): void {
             maxCalls: options.maxCalls,
             minExcerptSimilarity: options.minExcerptSimilarity,
             duplicateSimilarity: options.duplicateSimilarity,
+            negatives: options.negatives,
+            multiHop: options.multiHop,
             onProgress: progress.onProgress,
           })
           .catch((error) => {
@@ -88,7 +102,7 @@ export function registerQuestionsCommand(program: Command): void {
         // Named after the document's (or collection's) name, as uploaded: `questions generate <id>` too.
         const out = options.out ?? `${basename(m.document.filename, extname(m.document.filename))}.questions.json`;
         await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
-        progress.succeed(`${m.counts.kept} questions written to ${out}`);
+        progress.succeed(`${file.questions.length} questions written to ${out}`);
         if (globals.json) return printJson({ out, ...m });
         if (m.notice) printLine(`NOTE: ${m.notice}`);
         printLine(`generator: ${m.generator}; kept ${m.counts.kept} of ${m.counts.requested} requested`);
@@ -101,6 +115,12 @@ export function registerQuestionsCommand(program: Command): void {
               `${d.malformed} after malformed replies`,
           );
           printLine(`tokens ${m.tokenUsage.totalTokens}; cost $${m.costUsd.toFixed(4)}`);
+        }
+        if (m.multiHop.requested > 0) printLine(`multi-hop: ${m.multiHop.kept} of ${m.multiHop.requested} written (references in two passages)`);
+        if (m.negatives.requested > 0) {
+          const how =
+            m.kind === "llm" ? "the model's word that the document does not answer them" : "a section asked about a subject the document never mentions";
+          printLine(`negative controls: ${m.negatives.kept} of ${m.negatives.requested} written ("answerable": false; ${how})`);
         }
         if (m.counts.kept < m.counts.requested) {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";

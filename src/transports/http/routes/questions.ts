@@ -21,6 +21,20 @@ const generateBody = {
     max_calls: { type: "integer", minimum: 1 },
     min_excerpt_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     duplicate_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+    negatives: {
+      type: "integer",
+      minimum: 0,
+      maximum: DEFAULTS.maxGeneratedQuestions,
+      default: 0,
+      description: 'negative controls besides count: questions the document cannot answer ("answerable": false)',
+    },
+    multi_hop: {
+      type: "integer",
+      minimum: 0,
+      maximum: DEFAULTS.maxGeneratedQuestions,
+      default: 0,
+      description: "with an LLM generator: questions besides count whose answer spans two passages, with references in both",
+    },
   },
 } as const;
 
@@ -32,6 +46,8 @@ interface GenerateBody {
   max_calls?: number;
   min_excerpt_similarity?: number;
   duplicate_similarity?: number;
+  negatives: number;
+  multi_hop: number;
 }
 
 export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
@@ -58,6 +74,8 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         maxCalls: body.max_calls,
         minExcerptSimilarity: body.min_excerpt_similarity,
         duplicateSimilarity: body.duplicate_similarity,
+        negatives: body.negatives,
+        multiHop: body.multi_hop,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
       const job = jobs.enqueue(
