@@ -18,16 +18,18 @@ export function multipartUpload(fields: Record<string, { type: "string"; descrip
 }
 
 /**
- * Route config that puts a request body into the OpenAPI document only. Upload routes read their
- * multipart body themselves (readMultipartUpload, which answers 422 or 413 for what is wrong in
- * it): a `body` schema on the route would make Fastify validate a body it never parses.
- * `content` maps each media type the route accepts to its schema.
+ * Route config that puts a request body into the OpenAPI document only (the document's transform
+ * in app.ts reads it: openapiBodyOf). Upload routes read their multipart body themselves
+ * (readMultipartUpload, which answers 422 or 413 for what is wrong in it): a `body` schema on the
+ * route would make Fastify validate a body it never parses. `content` maps each media type the
+ * route accepts to its schema.
  */
 export function documentedBody(content: Record<string, object>) {
-  return {
-    swaggerTransform: ({ schema, url }: { schema: object; url: string }) => ({
-      schema: { ...schema, body: { content: Object.fromEntries(Object.entries(content).map(([type, s]) => [type, { schema: s }])) } },
-      url,
-    }),
-  };
+  return { openapiBody: { content: Object.fromEntries(Object.entries(content).map(([type, s]) => [type, { schema: s }])) } };
+}
+
+/** The request body a route documents with documentedBody, if any. */
+export function openapiBodyOf(route: { config?: unknown }): object | undefined {
+  const config = route.config as { openapiBody?: object } | undefined;
+  return config?.openapiBody;
 }

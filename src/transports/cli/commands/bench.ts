@@ -8,7 +8,6 @@ import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { loadQuestionsOrigin } from "../../../evaluators/question-set.js";
 import { METRICS, metricDefinition, metricValue, SCORECARD_METRICS } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
@@ -297,6 +296,8 @@ export function registerBenchCommand(program: Command): void {
       const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
+      // Loaded here, not at start: it stems words, which `--help` does not need (cli-start.test.ts).
+      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {

@@ -3,7 +3,6 @@ import { basename, extname } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { loadQuestionsOrigin, vocabularyLeak } from "../../../evaluators/question-set.js";
 import { leakWords } from "../../../domain/question-set.js";
 import { toWire } from "../../serialize.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
@@ -126,6 +125,7 @@ export function registerQuestionsCommand(program: Command): void {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
           process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
         }
+        const { vocabularyLeak } = await import("../../../evaluators/question-set.js");
         const leak = vocabularyLeak(file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ text: r.text })) })));
         printLine(`vocabulary leak: ${leakWords(leak)} (chunkeval questions validate ${out} … lists them)`);
         printLine(`wrote ${out}`);
@@ -151,6 +151,7 @@ function registerValidateCommand(questions: Command): void {
     .addHelpText("after", "\nExit 1 when a reference is not found or a question is repeated (each listed with the closest passage to paste).")
     .action(async (file: string, targetArgs: string[], options: { collection?: string; json?: boolean }, command: Command) => {
       const items = await loadQuestionsFile(file);
+      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const origin = await loadQuestionsOrigin(file);
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
