@@ -1,16 +1,16 @@
 import type { AggregateMetrics } from "./experiment.js";
 
-import { METRIC_REGISTRY } from "../metrics/registry.js";
-import type { Metric, MetricDirection, MetricScale } from "../metrics/metric.js";
+import { METRIC_REGISTRY } from "./metric-registry/registry.js";
+import type { Metric, MetricDirection, MetricScale } from "./metric-registry/metric.js";
 
-export type { MetricDirection, MetricScale } from "../metrics/metric.js";
+export type { MetricDirection, MetricScale } from "./metric-registry/metric.js";
 export type MetricDefinition = Metric;
 
 /**
  * Every metric chunkeval reports, with its scale, direction and definition (ARCHITECTURE
  * convention 16): these travel into JSON exports and every scorecard header, so a reader never
  * has to guess whether 0.9 is good or what range a number lives in. Each is defined in its own
- * file under `src/metrics/`, listed in `src/metrics/registry.ts`.
+ * file under `src/domain/metric-registry/`, listed in `src/domain/metric-registry/registry.ts`.
  */
 export const METRICS: readonly MetricDefinition[] = METRIC_REGISTRY;
 

@@ -1,7 +1,7 @@
 import type { TokenUsage } from "./types.js";
 import type { AggregateMetrics } from "./experiment.js";
-import type { ScoredQuestion } from "../metrics/metric.js";
-import { COMPOSITE_METRICS, QUALITY_METRICS } from "../metrics/registry.js";
+import type { ScoredQuestion } from "./metric-registry/metric.js";
+import { COMPOSITE_METRICS, QUALITY_METRICS } from "./metric-registry/registry.js";
 
 export interface CharSpan {
   start: number;
@@ -125,7 +125,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 /**
- * Default weights of the composite score (each metric's file under `src/metrics/` gives its
+ * Default weights of the composite score (each metric's file under `src/domain/metric-registry/` gives its
  * own). Every term is on a 0-10 scale (recall, MRR and IoU are scaled from 0-1); a metric that is
  * missing for a strategy drops out and the rest are re-weighted, so strategies are compared on
  * what could be measured. Retrieval efficiency (IoU on a log scale) carries weight so that
@@ -170,7 +170,7 @@ export type QualityMeans = Pick<
   | "mrr"
 >;
 
-export type { ScoredQuestion } from "../metrics/metric.js";
+export type { ScoredQuestion } from "./metric-registry/metric.js";
 
 /** Means over the questions that did not fail (or a metric's own rule, as the hallucination rate's); a metric no question produced is null. */
 export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {

@@ -11,7 +11,7 @@ import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
-import { QUALITY_METRICS } from "../metrics/registry.js";
+import { QUALITY_METRICS } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;

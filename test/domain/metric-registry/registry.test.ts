@@ -1,16 +1,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { METRICS, SCORECARD_METRICS } from "../../src/domain/metric-catalogue.js";
-import { compositeContributions, DEFAULT_WEIGHTS, qualityMeans } from "../../src/domain/metrics.js";
-import { aggregate } from "../../src/domain/aggregate.js";
-import { COMPOSITE_METRICS, METRIC_REGISTRY, QUALITY_METRICS } from "../../src/metrics/registry.js";
-import { questionResult } from "../helpers/question-result.js";
+import { METRICS, SCORECARD_METRICS } from "../../../src/domain/metric-catalogue.js";
+import { compositeContributions, DEFAULT_WEIGHTS, qualityMeans } from "../../../src/domain/metrics.js";
+import { aggregate } from "../../../src/domain/aggregate.js";
+import { COMPOSITE_METRICS, METRIC_REGISTRY, QUALITY_METRICS } from "../../../src/domain/metric-registry/registry.js";
+import { questionResult } from "../../helpers/question-result.js";
 
-test("every metric is one file under src/metrics and one registry line, with a key and field of its own", () => {
-  const files = readdirSync("src/metrics").filter((f) => f !== "metric.ts" && f !== "registry.ts");
+test("every metric is one file under src/domain/metric-registry and one registry line, with a key and field of its own", () => {
+  const files = readdirSync("src/domain/metric-registry").filter((f) => f !== "metric.ts" && f !== "registry.ts");
   assert.equal(files.length, METRIC_REGISTRY.length, `one file per registered metric: ${files.join(", ")}`);
-  const registry = readFileSync("src/metrics/registry.ts", "utf8");
+  const registry = readFileSync("src/domain/metric-registry/registry.ts", "utf8");
   for (const file of files) assert.match(registry, new RegExp(`from "\\./${file.replace(".ts", ".js")}"`), `${file} is registered`);
   assert.equal(new Set(METRIC_REGISTRY.map((m) => m.key)).size, METRIC_REGISTRY.length, "keys are unique");
   assert.equal(new Set(METRIC_REGISTRY.map((m) => m.field)).size, METRIC_REGISTRY.length, "fields are unique");

@@ -1,4 +1,4 @@
-import type { AggregateMetrics, QuestionResult } from "../domain/experiment.js";
+import type { AggregateMetrics, QuestionResult } from "../experiment.js";
 
 /** How a metric's number reads: its range or unit. */
 export type MetricScale = "0-10" | "0-1" | "seconds" | "USD";
@@ -8,7 +8,7 @@ export type MetricDirection = "higher" | "lower";
 export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics">;
 
 /**
- * One metric, in one place (one file under `src/metrics/`, one line in `registry.ts`): what the
+ * One metric, in one place (one file under `src/domain/metric-registry/`, one line in `registry.ts`): what the
  * catalogue, the scorecard, the composite, the quality means and the reports know of it.
  */
 export interface Metric {
