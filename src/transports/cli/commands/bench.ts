@@ -20,6 +20,7 @@ import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
 import { interruptible } from "../interrupt.js";
+import { refuseOutputClashes } from "../output-clash.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions extends CiOptions {
@@ -205,7 +206,7 @@ function isSweep(options: BenchOptions): boolean {
 async function confirmSweep(app: Chunkeval, input: EstimateInput, options: BenchOptions): Promise<void> {
   const estimate = await app.estimateBench(input);
   process.stderr.write(
-    `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
+    `sweep: ${estimate.variants.length} variant${estimate.variants.length === 1 ? "" : "s"} (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
       `× ${estimate.questions} questions = ${estimate.runs} runs; ` +
       `estimated ~${estimate.seconds.toFixed(estimate.seconds < 10 ? 1 : 0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""}\n` +
       `  the time includes ${estimate.includes}\n` +
@@ -301,6 +302,20 @@ export function registerBenchCommand(program: Command): void {
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
+        refuseOutputClashes(
+          [
+            { flag: "--out", path: options.out },
+            { flag: "--junit", path: options.junit },
+            { flag: "--summary", path: options.summary },
+            { flag: "--save-baseline", path: options.saveBaseline },
+          ],
+          [
+            { what: "the questions file", path: questionsPath },
+            ...targets.map((path) => ({ what: "the document", path })),
+            ...(options.baseline ? [{ what: "the baseline file", path: options.baseline }] : []),
+            ...options.chunks.map((spec) => ({ what: "the chunks file", path: spec.slice(spec.indexOf("=") + 1) })),
+          ],
+        );
         const selection = {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,

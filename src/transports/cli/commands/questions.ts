@@ -1,5 +1,3 @@
-import { writeFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
@@ -9,6 +7,8 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
+import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
+import { writeFileWhole } from "../../../services/file-write.js";
 
 interface GenerateOptions {
   collection?: string;
@@ -20,6 +20,7 @@ interface GenerateOptions {
   template?: boolean;
   negatives?: number;
   multiHop?: number;
+  force?: boolean;
 }
 
 function parseFraction(name: string) {
@@ -43,6 +44,7 @@ export function registerQuestionsCommand(program: Command): void {
     .option("--collection <name>", "write questions for this collection (with files: add them to it first, creating it if needed)")
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
     .option("--out <file>", "questions file to write (default: <document or collection name>.questions.json)")
+    .option("--force", "overwrite the questions file when it exists (without it, an existing file is refused, exit 2)")
     .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
     .option(
       "--min-excerpt-similarity <x>",
@@ -80,6 +82,8 @@ export function registerQuestionsCommand(program: Command): void {
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
+        // Refused before any chat call is paid for; checked again when the file is written.
+        refuseExistingOutput(options.out ?? questionsFileFor(targetName(app, target)), options.force);
         const progress = await startProgress("generating questions", globals);
         const file = await app
           .generateQuestions({
@@ -99,8 +103,12 @@ export function registerQuestionsCommand(program: Command): void {
           });
         const m = file.metadata;
         // Named after the document's (or collection's) name, as uploaded: `questions generate <id>` too.
-        const out = options.out ?? `${basename(m.document.filename, extname(m.document.filename))}.questions.json`;
-        await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
+        const out = options.out ?? questionsFileFor(m.document.filename);
+        refuseExistingOutput(out, options.force);
+        await writeFileWhole(out, JSON.stringify(toWire(file), null, 2) + "\n", { overwrite: Boolean(options.force) }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "EEXIST") refuseExistingOutput(out, false);
+          throw error;
+        });
         progress.succeed(`${file.questions.length} questions written to ${out}`);
         if (globals.json) return printJson({ out, ...m });
         if (m.notice) printLine(`NOTE: ${m.notice}`);
