@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { CollectionRecord } from "../../../domain/types.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
-import { printJson, printLine, printTable } from "../output.js";
+import { printJson, printLine, printTable, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 
 function printCollection(c: CollectionRecord): void {
@@ -26,7 +26,7 @@ async function addFiles(command: Command, name: string, paths: string[], create:
     if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
     const { readDocumentArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
     const { ids, uploads, skipped } = await readDocumentArgs(app, paths);
-    if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
+    if (skipped.length > 0 && !globals.quiet) printNote(`chunkeval: skipped ${skipped.length} file(s) of no supported format`);
     const progress = await startProgress("adding documents", globals);
     const collection = await app
       .addToCollection(name, [...ids.map((id) => ({ id })), ...uploads], { create, onProgress: progress.onProgress })

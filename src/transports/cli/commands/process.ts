@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
@@ -48,7 +48,7 @@ export function registerProcessCommand(program: Command): void {
         });
         if (run.interrupted) {
           progress.fail();
-          process.stderr.write(`${interruptedProcessLine(Object.keys(app.getDocument(documentId).chunkCounts))}\n`);
+          printNote(`${interruptedProcessLine(Object.keys(app.getDocument(documentId).chunkCounts))}`);
           process.exitCode = ExitCode.interrupted;
           return;
         }

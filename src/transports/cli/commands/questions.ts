@@ -4,7 +4,7 @@ import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { leakWords } from "../../../domain/question-set.js";
 import { toWire } from "../../serialize.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
-import { printJson, printLine } from "../output.js";
+import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
@@ -131,7 +131,7 @@ export function registerQuestionsCommand(program: Command): void {
         }
         if (m.counts.kept < m.counts.requested) {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
-          process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
+          printNote(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}`);
         }
         const { vocabularyLeak } = await import("../../../evaluators/question-set.js");
         const leak = vocabularyLeak(file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ text: r.text })) })));
