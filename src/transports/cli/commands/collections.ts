@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import type { CollectionRecord } from "../../../domain/types.js";
+import { ConflictError, NotFoundError } from "../../../errors.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
@@ -52,8 +53,20 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, files: string[], _options, command: Command) => {
       if (files.length > 0) {
-        await withChunkeval(command, async (app) => void app.createCollection(name));
-        return addFiles(command, name, files, false);
+        // The add below makes the collection and takes it back if a file is refused, so a refused
+        // create leaves no empty collection holding the name.
+        await withChunkeval(command, async (app) => {
+          const taken = (() => {
+            try {
+              return app.getCollection(name).name;
+            } catch (error) {
+              if (error instanceof NotFoundError) return null;
+              throw error;
+            }
+          })();
+          if (taken !== null) throw new ConflictError(`a collection named "${taken}" already exists`);
+        });
+        return addFiles(command, name, files, true);
       }
       await withChunkeval(command, async (app) => {
         const collection = app.createCollection(name);

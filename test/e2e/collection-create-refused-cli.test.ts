@@ -1,0 +1,28 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.js";
+
+test("collections create refused for one bad file stores nothing: no empty collection keeps the name", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-create-"));
+  try {
+    const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+    const good = join(dir, "fresh.txt");
+    const bad = join(dir, "random.bin");
+    writeFileSync(good, "Fresh notes\n\nThe kettle boils at one hundred degrees.\n");
+    writeFileSync(bad, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251)));
+    const refused = await runCli(["collections", "create", "newc", good, bad], env);
+    assert.equal(refused.code, 2, refused.stderr);
+    const shown = await runCli(["collections", "show", "newc"], env);
+    assert.equal(shown.code, 3, `the refused create left a collection: ${shown.stdout}`);
+    const again = await runCli(["collections", "create", "newc", good], env);
+    assert.equal(again.code, 0, again.stderr);
+    const taken = await runCli(["collections", "create", "newc", good], env);
+    assert.equal(taken.code, 2, taken.stderr);
+    assert.match(taken.stderr, /a collection named "newc" already exists/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
