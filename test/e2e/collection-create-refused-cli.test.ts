@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
 
-test("collections create refused for one bad file stores nothing: no empty collection keeps the name", async () => {
+test("a refused collections create stores nothing (no empty collection keeps the name); the same bytes again are not added, and said so", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-create-"));
   try {
     const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
@@ -22,6 +22,13 @@ test("collections create refused for one bad file stores nothing: no empty colle
     const taken = await runCli(["collections", "create", "newc", good], env);
     assert.equal(taken.code, 2, taken.stderr);
     assert.match(taken.stderr, /a collection named "newc" already exists/);
+
+    // The same bytes under another name are not added again, and the CLI says so.
+    const copy = join(dir, "garden.txt");
+    writeFileSync(copy, "Fresh notes\n\nThe kettle boils at one hundred degrees.\n");
+    const added = await runCli(["collections", "add", "newc", copy], env);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stderr, /not added again: .*garden\.txt \(the same bytes as a document newc already holds under another name/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

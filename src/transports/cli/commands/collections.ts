@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import type { CollectionRecord } from "../../../domain/types.js";
 import { ConflictError, NotFoundError } from "../../../errors.js";
+import { cleanUploadName } from "../../../domain/filenames.js";
+import { DEFAULTS } from "../../../config/defaults.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
@@ -36,6 +38,15 @@ async function addFiles(command: Command, name: string, paths: string[], create:
         throw error;
       });
     progress.succeed(`${collection.name}: ${collection.documents.length} document(s)`);
+    // A file whose bytes the collection already holds under another name is not added again
+    // (a document is in a collection once): say so, or a reference to its new name fails later.
+    const names = new Set(collection.documents.map((d) => d.filename));
+    const unnamed = uploads.map((u) => u.filename).filter((n) => !names.has(cleanUploadName(n, DEFAULTS.maxFilenameLength)));
+    if (unnamed.length > 0 && !globals.quiet)
+      printNote(
+        `chunkeval: not added again: ${unnamed.join(", ")} (the same bytes as a document ${collection.name} already holds under another name; ` +
+          `references use that name)`,
+      );
     showCollection(command, collection);
   });
 }
