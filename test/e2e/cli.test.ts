@@ -125,13 +125,14 @@ test("bad input: clear one-line errors, the documented exit codes, and nothing s
     writeFileSync(notWord, Buffer.from("caf\xe9 notes", "latin1")); // neither a binary format nor UTF-8 text
     const locked = join(ws.dir, "locked.docx");
     writeFileSync(locked, buildEncryptedDocx());
-    for (const [file, reason] of [
-      [notWord, /notes\.docx: not a supported document/],
-      [locked, /locked\.docx: the document is encrypted/],
-      [join(ws.dir, "missing.docx"), /missing\.docx: cannot read the file \(ENOENT\)/],
+    for (const [file, reason, code] of [
+      [notWord, /notes\.docx: not a supported document/, 2],
+      [locked, /locked\.docx: the document is encrypted/, 2],
+      [join(ws.dir, "missing.docx"), /missing\.docx: no such file \(ENOENT\)/, 3],
+      [ws.dir, /: cannot read the file \(EISDIR\)/, 2],
     ] as const) {
       const r = await runCli(["upload", file], env);
-      assert.equal(r.code, 2);
+      assert.equal(r.code, code, r.stderr);
       assert.match(r.stderr, reason);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }

@@ -4,7 +4,7 @@ import type { ProgressMode } from "./progress.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { open } from "node:fs/promises";
 import { DEFAULTS } from "../../config/defaults.js";
-import { ChunkingError, PayloadTooLargeError, ValidationError } from "../../errors.js";
+import { ChunkingError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors.js";
 import { printNote } from "./output.js";
 
 export interface GlobalOptions {
@@ -68,12 +68,16 @@ export function checkPage(page: { offset: number; limit: number }): { offset: nu
 /**
  * Reads a document named on the command line, never more than `max_upload_mb`: a regular file
  * is refused by its size, and anything else (a pipe, /dev/zero) is read only until it passes
- * the limit. An unreadable file is an error naming it.
+ * the limit. An unreadable file is an error naming it; a missing one is not found (exit 3), as
+ * `bench` says of an argument that is neither a file nor a stored document.
  */
 export async function readInputFile(path: string, maxUploadMb: number): Promise<Buffer> {
   const maxBytes = maxUploadMb * 1024 * 1024;
   const tooLarge = () => new PayloadTooLargeError(`${path}: the file is larger than max_upload_mb (${maxUploadMb} MB)`);
-  const unreadable = (error: NodeJS.ErrnoException) => new ChunkingError(`${path}: cannot read the file (${error.code ?? error.message})`);
+  const unreadable = (error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT"
+      ? new NotFoundError(`${path}: no such file (ENOENT)`)
+      : new ChunkingError(`${path}: cannot read the file (${error.code ?? error.message})`);
   const handle = await open(path, "r").catch((error: NodeJS.ErrnoException) => {
     throw unreadable(error);
   });
