@@ -15,10 +15,12 @@ import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } fr
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
-import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
+import { addUsage, bestStrategy, defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { scoreAnswer, scoreRetrieval, unmeasurableMetrics } from "../domain/question-scoring.js";
+import type { RetrievedQuestion } from "../domain/question-evaluation.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
-import { abstentionScore, negativeControlCounts } from "../domain/negative-controls.js";
+import { negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
@@ -165,22 +167,6 @@ function judgedText(q: Question, retrieved: Array<{ documentId: string }>, textO
   const from = q.references.length > 0 ? q.references.map((r) => r.documentId) : retrieved.map((c) => c.documentId);
   const ids = [...new Set(from)];
   return ids.length === 0 ? [...textOf.values()].join("\n\n") : ids.map((id) => textOf.get(id)!).join("\n\n");
-}
-
-/**
- * Metrics this run's configuration cannot measure, with the reason: they are reported as null
- * with that reason rather than as a number that could not have come out otherwise.
- */
-function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
-  if (dryRun) {
-    const reason = "dry run: no answers were generated or judged";
-    return { avg_context_relevance: reason, avg_answer_similarity: reason, avg_faithfulness: reason, hallucination_rate: reason };
-  }
-  if (generator && !generator.isLlm) {
-    const reason = `answers are copied from the retrieved context (${generator.name} generator), so they cannot be unsupported by it`;
-    return { avg_faithfulness: reason, hallucination_rate: reason };
-  }
-  return {};
 }
 
 /**
@@ -575,18 +561,19 @@ async function answerQuestion(
       answerSeconds: 0,
       totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
     };
+    const evaluation: RetrievedQuestion = {
+      question: q.question,
+      expectedAnswer: q.expectedAnswer,
+      answerable: q.answerable !== false,
+      references: q.references.map((r) => axis.place(r.documentId, r)),
+      retrieved: retrieval.chunks.map((c) => axis.place(c.documentId, c)),
+      retrievable: run.units,
+      corpusLength: axis.totalLength,
+    };
+    await scoreRetrieval(result.metrics, evaluation);
     if (q.references.length > 0) {
-      const references = q.references.map((r) => axis.place(r.documentId, r));
-      const spans = retrievalMetrics(
-        references,
-        retrieval.chunks.map((c) => axis.place(c.documentId, c)),
-      );
-      Object.assign(result.metrics, spans, {
-        retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
-        precisionOmega: precisionOmega(references, run.units),
-      });
       result.rankCuts = rankCuts(
-        references,
+        evaluation.references,
         ranking.chunks.map((c) => axis.place(c.documentId, c)),
         run.units,
       );
@@ -618,10 +605,8 @@ async function answerQuestion(
         input.signal,
       );
       result.stageSeconds.judging = (performance.now() - t2) / 1000;
-      result.metrics.contextRelevance = verdict.contextRelevance;
-      result.metrics.faithfulness = verdict.faithfulness;
-      result.metrics.answerSimilarity = q.answerable === false ? abstentionScore(generation.answered) : verdict.answerSimilarity;
       result.judgeTokens = verdict.usage;
+      await scoreAnswer(result.metrics, { ...evaluation, answer: generation.answer, answered: generation.answered, verdict });
     }
   } catch (error) {
     if (error instanceof CancelledError) throw error;
@@ -645,7 +630,7 @@ interface ScoredRun {
 function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModels, answered: AnsweredRun, indexing: IndexingRun[]): ScoredRun {
   const { variants } = plan;
   const { results, runs } = answered;
-  const weights = input.weights ?? plan.ctx.config.weights ?? DEFAULT_WEIGHTS;
+  const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
   // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
   const relevanceGap = (strategy: string) => models.judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
   const unjudged = variants.map((v) => v.key).filter((s) => relevanceGap(s) !== null);
