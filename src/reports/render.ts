@@ -11,7 +11,7 @@ import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
-import { perQuestionMetrics, qualityMetrics } from "../domain/metric-registry/registry.js";
+import { compositeMetrics, perQuestionMetrics, qualityMetrics } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
@@ -401,6 +401,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     missing: missingMetrics(e),
     metricDefinitions: METRICS,
     reportColumns: reportColumns(),
+    // The metric each composite weight is the weight of, by the weight's name.
+    compositeTermKeys: Object.fromEntries(compositeMetrics().map((m) => [m.composite.weight, m.key])),
     // Each question's scores in the technical view, under the metric's report heading (else its label).
     questionMetrics: perQuestionMetrics().map((d) => ({
       key: d.key,
