@@ -23,6 +23,11 @@ export function metricKeys(): string[] {
   return METRICS.map((m) => m.key);
 }
 
+/** A metric's name in prose and Markdown: its report heading without the soft hyphens that mark where an HTML heading may break, else its label. */
+export function metricName(definition: MetricDefinition): string {
+  return (definition.reportColumn ?? definition.label).replace(/\u00AD/g, "");
+}
+
 export function metricDefinition(key: string): MetricDefinition | undefined {
   return METRICS.find((m) => m.key === key);
 }

@@ -1,5 +1,4 @@
 import type { QuestionMetrics } from "./experiment.js";
-import { METRICS } from "./metric-catalogue.js";
 import { perQuestionMetrics } from "./metric-registry/registry.js";
 import type { AnsweredQuestion, RetrievedQuestion } from "./question-evaluation.js";
 
@@ -22,21 +21,4 @@ export async function scoreAnswer(metrics: QuestionMetrics, q: AnsweredQuestion)
   for (const m of perQuestionMetrics()) {
     if (m.perQuestion.stage === "answer") byField(metrics)[m.perQuestion.field] = await m.perQuestion.compute(q);
   }
-}
-
-/**
- * Metrics this run's configuration cannot measure, with the reason: they are reported as null
- * with that reason rather than as a number that could not have come out otherwise.
- */
-export function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
-  const because = (needs: (m: (typeof METRICS)[number]) => boolean | undefined, reason: string) =>
-    Object.fromEntries(METRICS.filter(needs).map((m) => [m.key, reason]));
-  if (dryRun) return because((m) => m.needsAnswers, "dry run: no answers were generated or judged");
-  if (generator && !generator.isLlm) {
-    return because(
-      (m) => m.needsGeneratedAnswers,
-      `answers are copied from the retrieved context (${generator.name} generator), so they cannot be unsupported by it`,
-    );
-  }
-  return {};
 }

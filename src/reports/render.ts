@@ -10,7 +10,7 @@ import { sweepFamilies } from "./sweep.js";
 import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
-import { METRICS, metricDefinition, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import { METRICS, metricDefinition, metricName, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
 import { compositeMetrics, perQuestionMetrics, qualityMetrics } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
@@ -63,9 +63,6 @@ function formatMetric(v: number | null | undefined, d: MetricDefinition): string
   return v.toFixed(d.scorecardDigits ?? (d.scale === "0-10" ? 2 : 3));
 }
 
-/** A report heading without its soft hyphens (they mark where an HTML heading may break). */
-const plainHeading = (heading: string) => heading.replace(/\u00AD/g, "");
-
 /**
  * The report scorecards' metric columns (HTML and Markdown): every metric with a `reportColumn`, in registry
  * order. A change against a baseline is shown for the scores computed from the questions (not latency or cost).
@@ -75,7 +72,7 @@ function reportColumns() {
   return METRICS.filter((d) => d.reportColumn !== undefined).map((d) => ({
     key: d.key,
     htmlHeading: d.reportColumn!,
-    heading: plainHeading(d.reportColumn!),
+    heading: metricName(d),
     delta: scores.has(d.key),
     deltaDigits: d.scale === "0-10" ? 2 : 3,
   }));
@@ -407,7 +404,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     questionMetrics: perQuestionMetrics().map((d) => ({
       key: d.key,
       field: d.perQuestion.field,
-      label: d.reportColumn ? plainHeading(d.reportColumn) : d.label,
+      label: metricName(d),
     })),
     value: metricValue,
     scale: (key: string) => {

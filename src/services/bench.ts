@@ -16,7 +16,8 @@ import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
 import { addUsage, bestStrategy, defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
-import { scoreAnswer, scoreRetrieval, unmeasurableMetrics } from "../domain/question-scoring.js";
+import { scoreAnswer, scoreRetrieval } from "../domain/question-scoring.js";
+import { strategyGaps, unmeasurableMetrics } from "../domain/measurability.js";
 import type { RetrievedQuestion } from "../domain/question-evaluation.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
@@ -622,7 +623,7 @@ interface ScoredRun {
   comparisons: Experiment["comparisons"];
   scoring: Omit<AggregateOptions, "costUsd">;
   scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">;
-  /** Why context relevance left every composite, when it did. */
+  /** Why a metric measured for some strategies only left every composite, when one did. */
   compositeNote: string | null;
 }
 
@@ -631,26 +632,17 @@ function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModel
   const { variants } = plan;
   const { results, runs } = answered;
   const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
-  // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
-  const relevanceGap = (strategy: string) => models.judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
-  const unjudged = variants.map((v) => v.key).filter((s) => relevanceGap(s) !== null);
-  // Strategies are compared on the same terms: when context relevance can be measured for some
-  // variants only, it leaves every composite (it is still reported where measured). Re-weighting
-  // the unjudged variants' composites alone would rank them on other metrics than the rest.
-  const partlyJudged = unjudged.length > 0 && unjudged.length < variants.length;
+  const gaps = strategyGaps(runs.map((r) => ({ key: r.variant.key, judge: models.judge, retrieval: r.mode })));
   const scoring = {
-    weights: partlyJudged ? { ...weights, context_relevance: 0 } : weights,
+    weights: gaps.leftOut.length === 0 ? weights : { ...weights, ...Object.fromEntries(gaps.leftOut.map((w) => [w, 0])) },
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     unmeasurable: unmeasurableMetrics(plan.dryRun, models.generator),
   };
   const scoringOf = (strategy: string) => {
-    const reason = relevanceGap(strategy);
-    return reason === null ? scoring : { ...scoring, unmeasurable: { avg_context_relevance: reason, ...scoring.unmeasurable } };
+    const reasons = gaps.reasons[strategy]!;
+    return Object.keys(reasons).length === 0 ? scoring : { ...scoring, unmeasurable: { ...reasons, ...scoring.unmeasurable } };
   };
-  const compositeNote = partlyJudged
-    ? `Context relevance is left out of every strategy's composite, so that all are scored on the same metrics: it cannot be measured for ` +
-      `${unjudged.join(", ")} (${relevanceGap(unjudged[0]!)}).`
-    : null;
+  const compositeNote = gaps.notes.length === 0 ? null : gaps.notes.join(" ");
   const aggregates = Object.fromEntries(
     variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;

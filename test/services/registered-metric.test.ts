@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { registerMetric } from "../../src/domain/metric-registry/registry.js";
 import { aggregate } from "../../src/domain/aggregate.js";
+import { strategyGaps } from "../../src/domain/measurability.js";
 import { defaultWeights, mean, scoreOf } from "../../src/domain/metrics.js";
 import { baselineFileText, baselineFromExperiment, parseBaselineFile } from "../../src/services/baseline.js";
 import { parseMaxDrop, parseRegressionTargets, regressionOutcomes } from "../../src/services/gates.js";
@@ -118,4 +119,25 @@ test("a registered metric enters the composite only when its entry says so", () 
   assert.equal(field(left, "avgChunkHitShare"), 1 / 3, "still measured and reported");
   assert.equal(left.compositeScore, builtIn.compositeScore, "the composite is the built-in metrics' alone");
   assert.equal(field(builtIn, "avgChunkHitShare"), undefined, "unregistered, it is gone");
+});
+
+test("a registered metric's own reason a strategy cannot measure it: reported per strategy, and out of every composite when some can", () => {
+  const keywordBlind = registerMetric({ ...chunkHitShare, unmeasurableFor: (s) => (s.retrieval === "keyword" ? "keyword search finds no chunk hits" : null) });
+  try {
+    const mixed = strategyGaps([
+      { key: "recursive", judge: null, retrieval: "dense" },
+      { key: "bm25", judge: null, retrieval: "keyword" },
+    ]);
+    assert.deepEqual(mixed.reasons, { recursive: {}, bm25: { chunk_hit_share: "keyword search finds no chunk hits" } });
+    assert.deepEqual(mixed.leftOut, ["chunk_hit_share"]);
+    assert.deepEqual(mixed.notes, [
+      "Chunk hit share is left out of every strategy's composite, so that all are scored on the same metrics: " +
+        "it cannot be measured for bm25 (keyword search finds no chunk hits).",
+    ]);
+    // No strategy can measure it: every composite is scored on the same metrics already.
+    const none = strategyGaps([{ key: "bm25", judge: null, retrieval: "keyword" }]);
+    assert.deepEqual([none.leftOut, none.notes], [[], []]);
+  } finally {
+    keywordBlind();
+  }
 });

@@ -1,5 +1,7 @@
 import type { QuestionResult } from "../experiment.js";
 import type { AnsweredQuestion, RetrievedQuestion } from "../question-evaluation.js";
+import type { Judge } from "../../evaluators/judge.js";
+import type { SearchMode } from "../variant-key.js";
 
 /** How a metric's number reads: its range or unit. */
 export type MetricScale = "0-10" | "0-1" | "seconds" | "USD";
@@ -17,6 +19,12 @@ export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metric
 export type PerQuestionRule =
   | { field: string; stage: "retrieval"; compute: (q: RetrievedQuestion) => number | null | Promise<number | null> }
   | { field: string; stage: "answer"; compute: (q: AnsweredQuestion) => number | null | Promise<number | null> };
+
+/** What decides whether a metric can be measured for one strategy of a run: the judge, and how the strategy searched. */
+export interface StrategyMeasuring {
+  judge: Pick<Judge, "contextRelevanceUnmeasurable"> | null;
+  retrieval: SearchMode;
+}
 
 /**
  * One metric, in one place (one file under `src/domain/metric-registry/`, one line in `registry.ts`): how it
@@ -49,6 +57,11 @@ export interface Metric {
   needsAnswers?: boolean;
   /** Needs answers a language model wrote: null when the generator copies them from the context. */
   needsGeneratedAnswers?: boolean;
+  /**
+   * Why this strategy cannot measure it (null: it can). A composite term some strategies of a run
+   * cannot measure leaves every strategy's composite, said in the verdict notes.
+   */
+  unmeasurableFor?: (strategy: StrategyMeasuring) => string | null;
   /** Why the metric is null over these results when the generic reasons do not apply (null: no reason of its own). */
   missingReason?: (ok: QuestionResult[], missing: Record<string, string>) => string | null;
   /** Digits it is shown with in the scorecard (console and CI summary); absent: not a scorecard column. */
