@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { DEFAULT_WEIGHTS } from "../domain/metrics.js";
+import { defaultWeights } from "../domain/metrics.js";
 import { SETTINGS, type ChunkevalConfig, type SettingContext } from "./schema.js";
 
 export interface LoadConfigOptions {
@@ -122,9 +122,10 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   let weights: Record<string, number> | null = null;
   if (file.weights !== undefined) {
     const w = file.weights as Record<string, unknown>;
-    const valid = typeof w === "object" && w !== null && Object.entries(w).every(([k, v]) => k in DEFAULT_WEIGHTS && typeof v === "number" && v >= 0);
-    if (!valid) errors.push(`${filePath}: "weights" must map ${Object.keys(DEFAULT_WEIGHTS).join(", ")} to numbers >= 0`);
-    else weights = { ...DEFAULT_WEIGHTS, ...(w as Record<string, number>) };
+    const defaults = defaultWeights();
+    const valid = typeof w === "object" && w !== null && Object.entries(w).every(([k, v]) => k in defaults && typeof v === "number" && v >= 0);
+    if (!valid) errors.push(`${filePath}: "weights" must map ${Object.keys(defaults).join(", ")} to numbers >= 0`);
+    else weights = { ...defaults, ...(w as Record<string, number>) };
   }
 
   // In declaration order: data_dir is declared first because other defaults (vector_store_uri) live under it.

@@ -1,5 +1,5 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
-import { METRICS, metricDefinition } from "./metric-catalogue.js";
+import { METRICS, metricValue, type MetricDefinition } from "./metric-catalogue.js";
 import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
 import { standardDeviation } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
@@ -33,19 +33,12 @@ export function scoresOf(results: ScoredQuestion[], options: ScoringOptions): Sc
   return { ...means, compositeScore: compositeScore(means, options.weights) };
 }
 
-/** Why a metric is null when the configuration did not already say: read from the results. */
-function reasonFromResults(key: string, results: QuestionResult[], missing: Record<string, string>): string {
+/** Why a metric is null when the configuration did not already say: read from the results (a metric may give its own reason). */
+function reasonFromResults(definition: MetricDefinition, results: QuestionResult[], missing: Record<string, string>): string {
   const ok = results.filter((r) => r.error === null);
   if (results.length > 0 && ok.length === 0) return `every question failed (${results.length})`;
-  const retrievalMetric = metricDefinition(key)?.needsReferences === true;
-  if (retrievalMetric && ok.every((r) => r.references.length === 0)) return "the questions have no reference excerpts";
-  if (key === "avg_answer_similarity" && ok.every((r) => r.expectedAnswer === null && r.references.length === 0)) {
-    return "the questions have neither an expected answer nor reference excerpts";
-  }
-  if (key === "hallucination_rate") return missing.avg_faithfulness ?? "no answered question could be judged";
-  if (key === "composite_score") return "no metric of the composite could be measured";
-  if (key === "avg_faithfulness" && ok.every((r) => !r.answered)) return "the generator answered no question";
-  return "no question produced a value";
+  if (definition.needsReferences && ok.every((r) => r.references.length === 0)) return "the questions have no reference excerpts";
+  return definition.missingReason?.(ok, missing) ?? "no question produced a value";
 }
 
 /**
@@ -87,8 +80,8 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
   const missing: Record<string, string> = {};
   const faithfulnessFirst = [...METRICS.filter((m) => m.key === "avg_faithfulness"), ...METRICS.filter((m) => m.key !== "avg_faithfulness")];
   for (const definition of faithfulnessFirst) {
-    if (aggregateMetrics[definition.field] !== null) continue;
-    missing[definition.key] = options.unmeasurable[definition.key] ?? reasonFromResults(definition.key, results, missing);
+    if (metricValue(aggregateMetrics, definition.key) !== null) continue;
+    missing[definition.key] = options.unmeasurable[definition.key] ?? reasonFromResults(definition, results, missing);
   }
   aggregateMetrics.missing = Object.fromEntries(METRICS.filter((m) => m.key in missing).map((m) => [m.key, missing[m.key]!]));
   return aggregateMetrics;

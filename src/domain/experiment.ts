@@ -7,7 +7,11 @@ import type { ChunkHealth } from "./chunk-health.js";
 import type { QuestionSetProfile } from "./question-set.js";
 import type { VerdictStatus } from "./verdict-basis.js";
 
-/** Scores of one question under one strategy; null where the metric cannot be computed. */
+/**
+ * Scores of one question under one strategy, each under its metric's `perQuestion.field` (the
+ * metric registry: a metric registered beside the built-in ones named here adds its field);
+ * null where the metric cannot be computed.
+ */
 export interface QuestionMetrics {
   recall: number | null;
   precision: number | null;

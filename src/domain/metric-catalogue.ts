@@ -15,11 +15,18 @@ export type MetricDefinition = Metric;
 export const METRICS: readonly MetricDefinition[] = METRIC_REGISTRY;
 
 /** The scorecard's columns (console and CI summary): metric keys from the catalogue, with the digits they are shown with. */
-export const SCORECARD_METRICS: ReadonlyArray<[string, number]> = METRICS.flatMap((m) =>
-  m.scorecardDigits === undefined ? [] : [[m.key, m.scorecardDigits] as [string, number]],
-);
+export function scorecardMetrics(): Array<[string, number]> {
+  return METRICS.flatMap((m) => (m.scorecardDigits === undefined ? [] : [[m.key, m.scorecardDigits] as [string, number]]));
+}
 
-export const METRIC_KEYS: readonly string[] = METRICS.map((m) => m.key);
+export function metricKeys(): string[] {
+  return METRICS.map((m) => m.key);
+}
+
+/** A metric's name in prose and Markdown: its report heading without the soft hyphens that mark where an HTML heading may break, else its label. */
+export function metricName(definition: MetricDefinition): string {
+  return (definition.reportColumn ?? definition.label).replace(/\u00AD/g, "");
+}
 
 export function metricDefinition(key: string): MetricDefinition | undefined {
   return METRICS.find((m) => m.key === key);
@@ -27,7 +34,8 @@ export function metricDefinition(key: string): MetricDefinition | undefined {
 
 export function metricValue(m: AggregateMetrics, key: string): number | null {
   const definition = metricDefinition(key);
-  const v = definition ? m[definition.field] : undefined;
+  // A registered metric's field is not among AggregateMetrics' named ones: read it by name.
+  const v = definition ? (m as unknown as Record<string, unknown>)[definition.field] : undefined;
   return typeof v === "number" ? v : null;
 }
 

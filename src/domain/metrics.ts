@@ -1,7 +1,7 @@
 import type { TokenUsage } from "./types.js";
-import type { AggregateMetrics } from "./experiment.js";
+import type { AggregateMetrics, QuestionMetrics } from "./experiment.js";
 import type { ScoredQuestion } from "./metric-registry/metric.js";
-import { COMPOSITE_METRICS, QUALITY_METRICS } from "./metric-registry/registry.js";
+import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
 
 export interface CharSpan {
   start: number;
@@ -131,7 +131,9 @@ export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, to
  * what could be measured. Retrieval efficiency (IoU on a log scale) carries weight so that
  * retrieving more text is not rewarded for free: recall alone always prefers bigger chunks.
  */
-export const DEFAULT_WEIGHTS: Record<string, number> = Object.fromEntries(COMPOSITE_METRICS.map((m) => [m.composite.weight, m.composite.defaultWeight]));
+export function defaultWeights(): Record<string, number> {
+  return Object.fromEntries(compositeMetrics().map((m) => [m.composite.weight, m.composite.defaultWeight]));
+}
 
 /** What the composite reads: quality means (every composite term is one); a mean left out counts as not measured. */
 export type CompositeInput = Partial<QualityMeans>;
@@ -142,8 +144,8 @@ export type CompositeInput = Partial<QualityMeans>;
  * nothing could be measured.
  */
 export function compositeContributions(m: CompositeInput, weights: Record<string, number>): Record<string, number> | null {
-  const value = (t: (typeof COMPOSITE_METRICS)[number]) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
-  const measured = COMPOSITE_METRICS.filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
+  const value = (t: ReturnType<typeof compositeMetrics>[number]) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
+  const measured = compositeMetrics().filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
   const totalWeight = measured.reduce((n, t) => n + weights[t.composite.weight]!, 0);
   if (totalWeight === 0) return null;
   return Object.fromEntries(measured.map((t) => [t.key, (weights[t.composite.weight]! * value(t)! * t.composite.factor) / totalWeight]));
@@ -172,12 +174,17 @@ export type QualityMeans = Pick<
 
 export type { ScoredQuestion } from "./metric-registry/metric.js";
 
+/** A question's score under a metric's per-question field (a registered metric's field is not among QuestionMetrics' named ones). */
+export function scoreOf(metrics: QuestionMetrics, field: string): number | null {
+  return (metrics as unknown as Record<string, number | null | undefined>)[field] ?? null;
+}
+
 /** Means over the questions that did not fail (or a metric's own rule, as the hallucination rate's); a metric no question produced is null. */
 export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {
   const ok = results.filter((r) => r.error === null);
-  const valueOf = (metric: (typeof QUALITY_METRICS)[number]) =>
-    metric.fromQuestions ? metric.fromQuestions(ok, hallucinationThreshold) : mean(ok.map((r) => r.metrics[metric.perQuestion!] ?? null));
-  return Object.fromEntries(QUALITY_METRICS.map((metric) => [metric.field, valueOf(metric)])) as unknown as QualityMeans;
+  const valueOf = (metric: ReturnType<typeof qualityMetrics>[number]) =>
+    metric.fromQuestions ? metric.fromQuestions(ok, hallucinationThreshold) : mean(ok.map((r) => scoreOf(r.metrics, metric.perQuestion!.field)));
+  return Object.fromEntries(qualityMetrics().map((metric) => [metric.field, valueOf(metric)])) as unknown as QualityMeans;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { QuestionResult } from "./experiment.js";
+import type { QuestionMetrics, QuestionResult } from "./experiment.js";
 import { ZERO_USAGE } from "./metrics.js";
+import { perQuestionMetrics } from "./metric-registry/registry.js";
 
 /** A question's result before anything was measured: no chunks, no answer, every metric null, no time. */
 export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer" | "references" | "answerable">): QuestionResult {
@@ -10,18 +11,7 @@ export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer
     retrieved: [],
     answer: null,
     answered: false,
-    metrics: {
-      recall: null,
-      precision: null,
-      iou: null,
-      retrievalEfficiency: null,
-      precisionOmega: null,
-      hit: null,
-      reciprocalRank: null,
-      contextRelevance: null,
-      answerSimilarity: null,
-      faithfulness: null,
-    },
+    metrics: nullMetrics(),
     latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
     answerTokens: ZERO_USAGE,
     judgeTokens: ZERO_USAGE,
@@ -29,4 +19,9 @@ export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer
     error: null,
     ...(q.answerable === false ? { answerable: false } : {}),
   };
+}
+
+/** Every registered per-question metric, null. */
+export function nullMetrics(): QuestionMetrics {
+  return Object.fromEntries(perQuestionMetrics().map((m) => [m.perQuestion.field, null])) as unknown as QuestionMetrics;
 }

@@ -1,6 +1,6 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
 import type { GateOutcome } from "../domain/gate-outcome.js";
-import { metricDefinition, metricValue, SCORECARD_METRICS } from "../domain/metric-catalogue.js";
+import { metricDefinition, metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
 
 export interface CiSummaryInput {
   experiment: ExperimentRecord;
@@ -38,7 +38,7 @@ export function renderCiSummary(input: CiSummaryInput): string {
       (tags.length > 0 ? ` · tags: ${tags.join(" ")}` : ""),
     "",
   );
-  const columns = SCORECARD_METRICS.filter(([key]) => e.strategiesUsed.some((s) => metricValue(e.aggregateMetrics[s]!, key) !== null));
+  const columns = scorecardMetrics().filter(([key]) => e.strategiesUsed.some((s) => metricValue(e.aggregateMetrics[s]!, key) !== null));
   const header = (key: string) => {
     const d = metricDefinition(key)!;
     return `${d.label} (${d.scale} ${d.direction === "higher" ? "↑" : "↓"})`;

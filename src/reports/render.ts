@@ -10,8 +10,8 @@ import { sweepFamilies } from "./sweep.js";
 import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
-import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
-import { QUALITY_METRICS } from "../domain/metric-registry/registry.js";
+import { METRICS, metricDefinition, metricName, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import { compositeMetrics, perQuestionMetrics, qualityMetrics } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
@@ -41,13 +41,41 @@ function env(): nunjucks.Environment {
       v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits),
     );
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
-    environment.addFilter("usd", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `$${v.toFixed(v < 0.01 && v > 0 ? 6 : 4)}`));
+    environment.addFilter("usd", usd);
+    environment.addFilter("metric", (v: number | null | undefined, key: string) => formatMetric(v, metricDefinition(key)!));
     environment.addFilter("key", (key: string) => new nunjucks.runtime.SafeString(keyHtml(key)));
     environment.addFilter("delta", (v: number | null | undefined, digits = 2) =>
       v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`,
     );
   }
   return environment;
+}
+
+function usd(v: number | null | undefined): string {
+  return v === null || v === undefined ? "n/a" : `$${v.toFixed(v < 0.01 && v > 0 ? 6 : 4)}`;
+}
+
+/** A metric's value as reports show it: its registry entry's format, else a number with its scorecard digits. */
+function formatMetric(v: number | null | undefined, d: MetricDefinition): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "n/a";
+  if (d.format === "percent") return `${(100 * v).toFixed(1)}%`;
+  if (d.format === "usd") return usd(v);
+  return v.toFixed(d.scorecardDigits ?? (d.scale === "0-10" ? 2 : 3));
+}
+
+/**
+ * The report scorecards' metric columns (HTML and Markdown): every metric with a `reportColumn`, in registry
+ * order. A change against a baseline is shown for the scores computed from the questions (not latency or cost).
+ */
+function reportColumns() {
+  const scores = new Set([...qualityMetrics().map((m) => m.key), "composite_score"]);
+  return METRICS.filter((d) => d.reportColumn !== undefined).map((d) => ({
+    key: d.key,
+    htmlHeading: d.reportColumn!,
+    heading: metricName(d),
+    delta: scores.has(d.key),
+    deltaDigits: d.scale === "0-10" ? 2 : 3,
+  }));
 }
 
 /**
@@ -305,7 +333,8 @@ function viewModel(input: ReportInput, view: ReportView) {
           ),
         }
       : {
-          metrics: QUALITY_METRICS.map((m) => m.key)
+          metrics: qualityMetrics()
+            .map((m) => m.key)
             // A metric no strategy could measure has nothing to draw; its reason stands under the scorecard.
             .filter((metric) => strategies.some((s) => metricValue(agg(s), metric) !== null))
             .map(metricChart),
@@ -368,6 +397,16 @@ function viewModel(input: ReportInput, view: ReportView) {
     tradeOffs: tradeOffs(e),
     missing: missingMetrics(e),
     metricDefinitions: METRICS,
+    reportColumns: reportColumns(),
+    // The metric each composite weight is the weight of, by the weight's name.
+    compositeTermKeys: Object.fromEntries(compositeMetrics().map((m) => [m.composite.weight, m.key])),
+    // Each question's scores in the technical view, under the metric's report heading (else its label).
+    questionMetrics: perQuestionMetrics().map((d) => ({
+      key: d.key,
+      field: d.perQuestion.field,
+      label: metricName(d),
+    })),
+    value: metricValue,
     scale: (key: string) => {
       const d = metricDefinition(key);
       return d ? `${d.scale} ${d.direction === "higher" ? "↑" : "↓"}` : "";

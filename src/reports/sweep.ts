@@ -1,10 +1,13 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
-import { metricDefinition, metricValue } from "../domain/metric-catalogue.js";
+import { listWords } from "../domain/aggregate.js";
+import { METRICS, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
 import { parseVariantKey, type ParameterValue } from "../domain/variant-key.js";
 import { smallMultiples, type Panel } from "./charts.js";
 
-/** The metrics a sweep is read by, as in Chroma's tables: span recall, precision, IoU, and our composite. */
-export const SWEEP_METRICS = ["avg_recall", "avg_precision", "avg_iou", "composite_score"] as const;
+/** The metrics a sweep is read by (their `sweepColumn` in the metric registry), in column order. */
+function sweepMetrics(): MetricDefinition[] {
+  return METRICS.filter((m) => m.sweepColumn !== undefined).sort((a, b) => a.sweepColumn! - b.sweepColumn!);
+}
 
 export interface SweepCell {
   value: number | null;
@@ -80,13 +83,13 @@ export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
       const m = e.aggregateMetrics[k]!;
       return { value: metricValue(m, metric), interval: m.confidenceIntervals?.[metric] ?? null };
     };
-    const rows = sorted.map((k) => ({ key: k, best: k === e.bestStrategy, values: valuesOf(k), metrics: SWEEP_METRICS.map((metric) => cell(k, metric)) }));
+    const columns = sweepMetrics();
+    const rows = sorted.map((k) => ({ key: k, best: k === e.bestStrategy, values: valuesOf(k), metrics: columns.map((d) => cell(k, d.key)) }));
     const [x, ...others] = parameters;
     const xValues = [...new Set(rows.map((r) => r.values[0]!))].sort(order);
     const seriesOf = (r: SweepRow) => (others.length === 0 ? strategy : others.map((p, i) => `${p}=${r.values[i + 1]}`).join(", "));
     const seriesNames = [...new Set(rows.map(seriesOf))];
-    const panels: Panel[] = SWEEP_METRICS.map((metric, m) => {
-      const d = metricDefinition(metric)!;
+    const panels: Panel[] = columns.map((d, m) => {
       const top = Math.max(0, ...rows.flatMap((r) => [r.metrics[m]!.value ?? 0, r.metrics[m]!.interval?.[1] ?? 0]));
       return {
         title: `${d.label} (${d.scale})`,
@@ -104,12 +107,9 @@ export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
     families.push({
       strategy,
       parameters,
-      metrics: SWEEP_METRICS.map((k) => {
-        const d = metricDefinition(k)!;
-        return { key: k, label: d.label, scale: d.scale };
-      }),
+      metrics: columns.map((d) => ({ key: d.key, label: d.label, scale: d.scale })),
       rows,
-      chart: smallMultiples(`${strategy}: recall, precision, IoU and composite against ${x} (whiskers: 95 % CI)`, panels, {
+      chart: smallMultiples(`${strategy}: ${listWords(columns.map((d) => d.label))} against ${x} (whiskers: 95 % CI)`, panels, {
         x: x!,
         values: xValues.map(String),
       }),

@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import type { ExperimentRecord, QuestionMetrics, QuestionResult } from "../domain/experiment.js";
 import { hashBytes } from "../domain/hash.js";
 import { METRICS } from "../domain/metric-catalogue.js";
-import type { ScoredQuestion } from "../domain/metrics.js";
+import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
+import { scoreOf, type ScoredQuestion } from "../domain/metrics.js";
 import { ValidationError } from "../errors.js";
 import { CHUNKEVAL_VERSION } from "../version.js";
 import { baselineMetrics } from "./experiments.js";
@@ -102,19 +103,10 @@ export function baselineFromExperiment(e: ExperimentRecord, results: Record<stri
   };
 }
 
-/** Per-question metric fields <-> the snake_case names the file uses. */
-const SCORE_FIELDS: Array<[keyof QuestionMetrics, string]> = [
-  ["recall", "recall"],
-  ["precision", "precision"],
-  ["iou", "iou"],
-  ["retrievalEfficiency", "retrieval_efficiency"],
-  ["precisionOmega", "precision_omega"],
-  ["hit", "hit"],
-  ["reciprocalRank", "reciprocal_rank"],
-  ["contextRelevance", "context_relevance"],
-  ["answerSimilarity", "answer_similarity"],
-  ["faithfulness", "faithfulness"],
-];
+/** Every registered per-question metric's field <-> the snake_case name the file uses (`reciprocalRank` <-> `reciprocal_rank`). */
+function scoreFields(): Array<[string, string]> {
+  return perQuestionMetrics().map((m) => [m.perQuestion.field, m.perQuestion.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]);
+}
 
 /** The baseline file's text: snake_case JSON like every other file chunkeval writes for users. */
 export function baselineFileText(b: Baseline): string {
@@ -141,7 +133,7 @@ export function baselineFileText(b: Baseline): string {
           questions: Object.fromEntries(
             Object.entries(s.questions).map(([key, q]) => [
               key,
-              { error: q.error, answered: q.answered, scores: Object.fromEntries(SCORE_FIELDS.map(([field, name]) => [name, q.metrics[field]])) },
+              { error: q.error, answered: q.answered, scores: Object.fromEntries(scoreFields().map(([field, name]) => [name, scoreOf(q.metrics, field)])) },
             ]),
           ),
         },
@@ -191,7 +183,7 @@ export function parseBaselineFile(path: string, text: string): Baseline {
         throw bad(`strategy ${name}: question ${key} needs error, answered and scores`);
       }
       const scores = q.scores;
-      const values = SCORE_FIELDS.map(([field, file]) => {
+      const values = scoreFields().map(([field, file]) => {
         const v = scores[file] ?? null;
         if (!isScore(v)) throw bad(`strategy ${name}: question ${key}: ${file} must be a number or null`);
         return [field, v];

@@ -15,10 +15,13 @@ import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } fr
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
-import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
+import { addUsage, bestStrategy, defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { scoreAnswer, scoreRetrieval } from "../domain/question-scoring.js";
+import { strategyGaps, unmeasurableMetrics } from "../domain/measurability.js";
+import type { RetrievedQuestion } from "../domain/question-evaluation.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
-import { abstentionScore, negativeControlCounts } from "../domain/negative-controls.js";
+import { negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
@@ -165,22 +168,6 @@ function judgedText(q: Question, retrieved: Array<{ documentId: string }>, textO
   const from = q.references.length > 0 ? q.references.map((r) => r.documentId) : retrieved.map((c) => c.documentId);
   const ids = [...new Set(from)];
   return ids.length === 0 ? [...textOf.values()].join("\n\n") : ids.map((id) => textOf.get(id)!).join("\n\n");
-}
-
-/**
- * Metrics this run's configuration cannot measure, with the reason: they are reported as null
- * with that reason rather than as a number that could not have come out otherwise.
- */
-function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
-  if (dryRun) {
-    const reason = "dry run: no answers were generated or judged";
-    return { avg_context_relevance: reason, avg_answer_similarity: reason, avg_faithfulness: reason, hallucination_rate: reason };
-  }
-  if (generator && !generator.isLlm) {
-    const reason = `answers are copied from the retrieved context (${generator.name} generator), so they cannot be unsupported by it`;
-    return { avg_faithfulness: reason, hallucination_rate: reason };
-  }
-  return {};
 }
 
 /**
@@ -575,18 +562,19 @@ async function answerQuestion(
       answerSeconds: 0,
       totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
     };
+    const evaluation: RetrievedQuestion = {
+      question: q.question,
+      expectedAnswer: q.expectedAnswer,
+      answerable: q.answerable !== false,
+      references: q.references.map((r) => axis.place(r.documentId, r)),
+      retrieved: retrieval.chunks.map((c) => axis.place(c.documentId, c)),
+      retrievable: run.units,
+      corpusLength: axis.totalLength,
+    };
+    await scoreRetrieval(result.metrics, evaluation);
     if (q.references.length > 0) {
-      const references = q.references.map((r) => axis.place(r.documentId, r));
-      const spans = retrievalMetrics(
-        references,
-        retrieval.chunks.map((c) => axis.place(c.documentId, c)),
-      );
-      Object.assign(result.metrics, spans, {
-        retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
-        precisionOmega: precisionOmega(references, run.units),
-      });
       result.rankCuts = rankCuts(
-        references,
+        evaluation.references,
         ranking.chunks.map((c) => axis.place(c.documentId, c)),
         run.units,
       );
@@ -618,10 +606,8 @@ async function answerQuestion(
         input.signal,
       );
       result.stageSeconds.judging = (performance.now() - t2) / 1000;
-      result.metrics.contextRelevance = verdict.contextRelevance;
-      result.metrics.faithfulness = verdict.faithfulness;
-      result.metrics.answerSimilarity = q.answerable === false ? abstentionScore(generation.answered) : verdict.answerSimilarity;
       result.judgeTokens = verdict.usage;
+      await scoreAnswer(result.metrics, { ...evaluation, answer: generation.answer, answered: generation.answered, verdict });
     }
   } catch (error) {
     if (error instanceof CancelledError) throw error;
@@ -637,7 +623,7 @@ interface ScoredRun {
   comparisons: Experiment["comparisons"];
   scoring: Omit<AggregateOptions, "costUsd">;
   scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">;
-  /** Why context relevance left every composite, when it did. */
+  /** Why a metric measured for some strategies only left every composite, when one did. */
   compositeNote: string | null;
 }
 
@@ -645,27 +631,18 @@ interface ScoredRun {
 function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModels, answered: AnsweredRun, indexing: IndexingRun[]): ScoredRun {
   const { variants } = plan;
   const { results, runs } = answered;
-  const weights = input.weights ?? plan.ctx.config.weights ?? DEFAULT_WEIGHTS;
-  // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
-  const relevanceGap = (strategy: string) => models.judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
-  const unjudged = variants.map((v) => v.key).filter((s) => relevanceGap(s) !== null);
-  // Strategies are compared on the same terms: when context relevance can be measured for some
-  // variants only, it leaves every composite (it is still reported where measured). Re-weighting
-  // the unjudged variants' composites alone would rank them on other metrics than the rest.
-  const partlyJudged = unjudged.length > 0 && unjudged.length < variants.length;
+  const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
+  const gaps = strategyGaps(runs.map((r) => ({ key: r.variant.key, judge: models.judge, retrieval: r.mode })));
   const scoring = {
-    weights: partlyJudged ? { ...weights, context_relevance: 0 } : weights,
+    weights: gaps.leftOut.length === 0 ? weights : { ...weights, ...Object.fromEntries(gaps.leftOut.map((w) => [w, 0])) },
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     unmeasurable: unmeasurableMetrics(plan.dryRun, models.generator),
   };
   const scoringOf = (strategy: string) => {
-    const reason = relevanceGap(strategy);
-    return reason === null ? scoring : { ...scoring, unmeasurable: { avg_context_relevance: reason, ...scoring.unmeasurable } };
+    const reasons = gaps.reasons[strategy]!;
+    return Object.keys(reasons).length === 0 ? scoring : { ...scoring, unmeasurable: { ...reasons, ...scoring.unmeasurable } };
   };
-  const compositeNote = partlyJudged
-    ? `Context relevance is left out of every strategy's composite, so that all are scored on the same metrics: it cannot be measured for ` +
-      `${unjudged.join(", ")} (${relevanceGap(unjudged[0]!)}).`
-    : null;
+  const compositeNote = gaps.notes.length === 0 ? null : gaps.notes.join(" ");
   const aggregates = Object.fromEntries(
     variants.map(({ key: s, indexKey }) => {
       const list = results[s]!;

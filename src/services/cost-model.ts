@@ -1,4 +1,5 @@
-import { DEFAULT_WEIGHTS, ZERO_USAGE } from "../domain/metrics.js";
+import { defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
 import { aggregate, compareWithBest } from "../domain/aggregate.js";
 import type { QuestionResult } from "../domain/experiment.js";
 import { emptyResult } from "../domain/question-result.js";
@@ -267,7 +268,7 @@ async function measureEmbedRate(embedder: CachedEmbedder, documents: StoredDocum
  */
 function measureScoringSeconds(questions: number, full: boolean): number {
   const results = Array.from({ length: Math.max(1, questions) }, (_, i) => placeholderResult(i, full));
-  const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: {} };
+  const options = { weights: defaultWeights(), hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: {} };
   const pass = () => {
     aggregate(results, { ...options, costUsd: 0 });
     compareWithBest({ best: results, other: [...results].reverse() }, "best", options);
@@ -284,18 +285,9 @@ function placeholderResult(i: number, full: boolean): QuestionResult {
   const judged = full ? v : null;
   const result = emptyResult({ question: "", expectedAnswer: null, references: [{ text: "", start: 0, end: 1 }] });
   result.answered = full;
-  result.metrics = {
-    recall: v,
-    precision: v,
-    iou: v,
-    retrievalEfficiency: v,
-    precisionOmega: v,
-    hit: i % 2,
-    reciprocalRank: v,
-    contextRelevance: judged,
-    answerSimilarity: judged,
-    faithfulness: judged,
-  };
+  result.metrics = Object.fromEntries(
+    perQuestionMetrics().map((m) => [m.perQuestion.field, m.perQuestion.stage === "answer" ? judged : v]),
+  ) as unknown as QuestionResult["metrics"];
   return result;
 }
 

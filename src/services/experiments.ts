@@ -1,5 +1,5 @@
 import { NotFoundError } from "../errors.js";
-import { METRIC_KEYS, metricDefinitionsForExport, metricValue } from "../domain/metric-catalogue.js";
+import { metricKeys, metricDefinitionsForExport, metricValue } from "../domain/metric-catalogue.js";
 import type { ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import type { ServiceContext } from "./context.js";
 
@@ -41,7 +41,7 @@ export function compareWithBaseline(
     if (!before) continue;
     const now = current.aggregateMetrics[strategy]!;
     out[strategy] = Object.fromEntries(
-      METRIC_KEYS.map((metric) => {
+      metricKeys().map((metric) => {
         const a = metricValue(now, metric);
         const b = before[metric] ?? null;
         return [metric, a === null || b === null ? null : a - b];
@@ -53,5 +53,5 @@ export function compareWithBaseline(
 
 /** An experiment's metric values per strategy, keyed by metric: what compareWithBaseline compares with. */
 export function baselineMetrics(e: ExperimentRecord): Record<string, Record<string, number | null>> {
-  return Object.fromEntries(Object.entries(e.aggregateMetrics).map(([s, m]) => [s, Object.fromEntries(METRIC_KEYS.map((k) => [k, metricValue(m, k)]))]));
+  return Object.fromEntries(Object.entries(e.aggregateMetrics).map(([s, m]) => [s, Object.fromEntries(metricKeys().map((k) => [k, metricValue(m, k)]))]));
 }

@@ -2,6 +2,7 @@ import { pairedDifference, scoresOf, type PairedDifference, type ScoringOptions 
 import type { ExperimentRecord } from "../domain/experiment.js";
 import type { GateOutcome } from "../domain/gate-outcome.js";
 import { METRICS, metricDefinition, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import { qualityMetrics } from "../domain/metric-registry/registry.js";
 import { BOOTSTRAP_RESAMPLES, MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";
 import { ValidationError } from "../errors.js";
 import { pairStrategy, runDifferences, type Baseline } from "./baseline.js";
@@ -63,8 +64,8 @@ export function floorOutcomes(experiment: ExperimentRecord, gates: Gate[]): Gate
   });
 }
 
-/** Metrics a regression gate can compare: those computed from per-question scores. */
-const REGRESSION_METRICS = METRICS.filter((m) => m.key === "composite_score" || m.key === "hallucination_rate" || m.perQuestion !== undefined);
+/** Metrics a regression gate can compare: those computed from per-question scores (the quality metrics and their composite). */
+const regressionMetrics = () => [metricDefinition("composite_score")!, ...qualityMetrics()];
 
 /** A metric compared with the baseline, for the best strategy (`strategy` undefined) or a named one. */
 export interface RegressionTarget {
@@ -77,9 +78,13 @@ function parseTarget(option: string, raw: string): RegressionTarget {
   const at = raw.indexOf("@");
   const name = (at < 0 ? raw : raw.slice(0, at)).trim();
   const strategy = at < 0 ? undefined : raw.slice(at + 1).trim();
-  const metric = REGRESSION_METRICS.find((m) => m.key === name);
+  const metric = regressionMetrics().find((m) => m.key === name);
   if (!metric || strategy === "") {
-    throw new ValidationError(`${option} takes METRIC or METRIC@STRATEGY with METRIC one of ${REGRESSION_METRICS.map((m) => m.key).join(", ")}; got "${raw}"`);
+    throw new ValidationError(
+      `${option} takes METRIC or METRIC@STRATEGY with METRIC one of ${regressionMetrics()
+        .map((m) => m.key)
+        .join(", ")}; got "${raw}"`,
+    );
   }
   return { metric, strategy };
 }

@@ -8,7 +8,7 @@ import {
   bestStrategy,
   compositeContributions,
   compositeScore,
-  DEFAULT_WEIGHTS,
+  defaultWeights,
   intersectionLength,
   precisionOmega,
   retrievalEfficiency,
@@ -192,7 +192,7 @@ function result(metrics: Partial<QuestionResult["metrics"]>, extra: Partial<Ques
   return questionResult(metrics, { answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 }, ...extra });
 }
 
-const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
 
 test("aggregation averages what was measured, counts failures, and says why a metric is missing", () => {
   const a = aggregate(
@@ -238,7 +238,7 @@ test("a metric the configuration cannot measure is null with the reason, and lea
   assert.equal(a.missing.avg_faithfulness, reason);
   assert.equal(a.missing.hallucination_rate, reason);
   close(a.compositeScore!, 7.5, "composite is recall alone");
-  assert.equal(compositeContributions(a, DEFAULT_WEIGHTS)!.avg_faithfulness, undefined);
+  assert.equal(compositeContributions(a, defaultWeights())!.avg_faithfulness, undefined);
 });
 
 test("confidence intervals are seeded: the same inputs give the same numbers, and the interval holds the mean", () => {
@@ -290,7 +290,7 @@ test("composite is missing when nothing could be measured; ties break on reprodu
   assert.equal(
     compositeScore(
       { avgAnswerSimilarity: null, avgFaithfulness: null, avgContextRelevance: null, avgRecall: null, mrr: null, avgRetrievalEfficiency: null },
-      DEFAULT_WEIGHTS,
+      defaultWeights(),
     ),
     null,
   );

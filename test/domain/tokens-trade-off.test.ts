@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
-import { bestStrategy, DEFAULT_WEIGHTS } from "../../src/domain/metrics.js";
+import { bestStrategy, defaultWeights } from "../../src/domain/metrics.js";
 import { retrievedTokensTradeOff } from "../../src/domain/tokens-trade-off.js";
 import { questionResult } from "../helpers/question-result.js";
 
-const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
 
 const result = (recall: number, retrievedTokens: number) => questionResult({ recall, reciprocalRank: recall }, { retrievedTokens });
 

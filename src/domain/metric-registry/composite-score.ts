@@ -7,5 +7,8 @@ export const compositeScore: Metric = {
   direction: "higher",
   field: "compositeScore",
   scorecardDigits: 2,
+  missingReason: () => "no metric of the composite could be measured",
+  reportColumn: "com\u00ADposite",
+  sweepColumn: 4,
   definition: "weighted mean of the measured quality metrics (each on 0-10); metrics that could not be measured drop out and the rest are re-weighted",
 };

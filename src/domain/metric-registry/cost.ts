@@ -6,5 +6,7 @@ export const cost: Metric = {
   scale: "USD",
   direction: "lower",
   field: "costUsd",
+  format: "usd",
+  reportColumn: "cost",
   definition: "what the strategy's indexing, answers and judging cost with the configured providers",
 };

@@ -7,6 +7,12 @@ export const hallucinationRate: Metric = {
   direction: "lower",
   field: "hallucinationRate",
   scorecardDigits: 3,
+  format: "percent",
+  needsAnswers: true,
+  needsGeneratedAnswers: true,
+  // Faithfulness's reason is found first (aggregate.ts): the rate is null for the same reason.
+  missingReason: (_ok, missing) => missing.avg_faithfulness ?? "no answered question could be judged",
+  reportColumn: "hallu\u00ADcination",
   definition: "share of answered questions whose faithfulness is below the hallucination threshold",
   fromQuestions: (ok, threshold) => {
     const judged = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);

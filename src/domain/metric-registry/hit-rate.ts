@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const hitRate: Metric = {
   key: "hit_rate",
@@ -6,7 +7,9 @@ export const hitRate: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "hitRate",
-  perQuestion: "hit",
+  perQuestion: { field: "hit", stage: "retrieval", compute: (q) => spanScores(q).hit },
+  format: "percent",
+  reportColumn: "hit rate",
   needsReferences: true,
   scorecardDigits: 3,
   definition: "share of questions where some retrieved chunk covers at least half of a reference excerpt",

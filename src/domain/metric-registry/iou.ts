@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const iou: Metric = {
   key: "avg_iou",
@@ -6,7 +7,10 @@ export const iou: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "avgIou",
-  perQuestion: "iou",
+  perQuestion: { field: "iou", stage: "retrieval", compute: (q) => spanScores(q).iou },
+  format: "percent",
+  reportColumn: "IoU",
+  sweepColumn: 3,
   needsReferences: true,
   scorecardDigits: 3,
   definition: "reference characters retrieved over retrieved plus missed reference characters (Chroma)",

@@ -7,5 +7,6 @@ export const latency: Metric = {
   direction: "lower",
   field: "avgLatencySeconds",
   scorecardDigits: 3,
+  reportColumn: "s / ques\u00ADtion",
   definition: "mean time this strategy takes to answer one question: search and generate (embedding the question is shared by every strategy, timed apart)",
 };

@@ -1,4 +1,7 @@
-import type { AggregateMetrics, QuestionResult } from "../experiment.js";
+import type { QuestionResult } from "../experiment.js";
+import type { AnsweredQuestion, RetrievedQuestion } from "../question-evaluation.js";
+import type { Judge } from "../../evaluators/judge.js";
+import type { SearchMode } from "../variant-key.js";
 
 /** How a metric's number reads: its range or unit. */
 export type MetricScale = "0-10" | "0-1" | "seconds" | "USD";
@@ -8,29 +11,70 @@ export type MetricDirection = "higher" | "lower";
 export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics">;
 
 /**
- * One metric, in one place (one file under `src/domain/metric-registry/`, one line in `registry.ts`): what the
- * catalogue, the scorecard, the composite, the quality means and the reports know of it.
+ * How a per-question metric is computed, and when: `retrieval` metrics right after the search
+ * (also in a dry run; with `needsReferences`, only for questions that have references),
+ * `answer` metrics once the answer is generated and judged. A value may be null (not measurable
+ * for that question) and may be awaited (a metric that asks a model of its own).
+ */
+export type PerQuestionRule =
+  | { field: string; stage: "retrieval"; compute: (q: RetrievedQuestion) => number | null | Promise<number | null> }
+  | { field: string; stage: "answer"; compute: (q: AnsweredQuestion) => number | null | Promise<number | null> };
+
+/** What decides whether a metric can be measured for one strategy of a run: the judge, and how the strategy searched. */
+export interface StrategyMeasuring {
+  judge: Pick<Judge, "contextRelevanceUnmeasurable"> | null;
+  retrieval: SearchMode;
+}
+
+/**
+ * One metric, in one place (one file under `src/domain/metric-registry/`, one line in `registry.ts`): how it
+ * is computed, and what the catalogue, the scorecards, the composite, the quality means, the baseline gate
+ * and the reports know of it.
  */
 export interface Metric {
   /** Wire name, as in `aggregate_metrics`, `--fail-under` and reports. */
   key: string;
-  /** Short column header. */
+  /** Short column header (console scorecard, charts). */
   label: string;
   scale: MetricScale;
   /** Which way is better: gates and tie-breaks follow it. */
   direction: MetricDirection;
   /** One line saying what the number measures. */
   definition: string;
-  /** The AggregateMetrics field holding the strategy's value. */
-  field: keyof AggregateMetrics;
-  /** The per-question field of QuestionMetrics it averages, when it is a mean over questions. */
-  perQuestion?: keyof QuestionResult["metrics"];
+  /** The AggregateMetrics field holding the strategy's value (its name in the Experiment JSON). */
+  field: string;
+  /**
+   * Computed per question (its value in each question's `metrics`, under `perQuestion.field`, and in a
+   * baseline file's scores under that name in snake_case); the strategy's value is the mean over the
+   * questions that did not fail, unless `fromQuestions` says otherwise.
+   */
+  perQuestion?: PerQuestionRule;
   /** A quality metric that is not a plain mean: its value over the questions that did not fail. */
   fromQuestions?: (ok: ScoredQuestion[], hallucinationThreshold: number) => number | null;
   /** Measured against reference excerpts: null, with that reason, when no question has one. */
   needsReferences?: boolean;
+  /** Needs generated answers: null in a dry run. */
+  needsAnswers?: boolean;
+  /** Needs answers a language model wrote: null when the generator copies them from the context. */
+  needsGeneratedAnswers?: boolean;
+  /**
+   * Why this strategy cannot measure it (null: it can). A composite term some strategies of a run
+   * cannot measure leaves every strategy's composite, said in the verdict notes.
+   */
+  unmeasurableFor?: (strategy: StrategyMeasuring) => string | null;
+  /** Why the metric is null over these results when the generic reasons do not apply (null: no reason of its own). */
+  missingReason?: (ok: QuestionResult[], missing: Record<string, string>) => string | null;
   /** Digits it is shown with in the scorecard (console and CI summary); absent: not a scorecard column. */
   scorecardDigits?: number;
+  /**
+   * Its column heading in the report scorecards (HTML and Markdown); absent: not a column there. A soft
+   * hyphen (\u00AD) marks where the HTML heading may break (narrow columns); Markdown drops it.
+   */
+  reportColumn?: string;
+  /** How reports show it: as a percentage (a 0-1 share), in dollars, or (absent) as a number with `scorecardDigits` digits. */
+  format?: "percent" | "usd";
+  /** Its column in the sweep tables and charts (Chroma's span recall, precision and IoU, then the composite); absent: not a column there. */
+  sweepColumn?: number;
   /**
    * Its term in the composite: the weight's name, its default, and the factor that brings the
    * value to 0-10. `order` fixes the order the terms are summed in, so that composites stay

@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const mrr: Metric = {
   key: "mrr",
@@ -6,7 +7,8 @@ export const mrr: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "mrr",
-  perQuestion: "reciprocalRank",
+  perQuestion: { field: "reciprocalRank", stage: "retrieval", compute: (q) => spanScores(q).reciprocalRank },
+  reportColumn: "MRR",
   needsReferences: true,
   scorecardDigits: 3,
   composite: { weight: "mrr", defaultWeight: 0.1, factor: 10, order: 5 },

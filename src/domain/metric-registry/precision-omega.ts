@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { precisionOmega as oraclePrecision } from "../metrics.js";
 
 export const precisionOmega: Metric = {
   key: "avg_precision_omega",
@@ -6,7 +7,8 @@ export const precisionOmega: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "avgPrecisionOmega",
-  perQuestion: "precisionOmega",
+  perQuestion: { field: "precisionOmega", stage: "retrieval", compute: (q) => oraclePrecision(q.references, q.retrievable) },
+  format: "percent",
   needsReferences: true,
   definition:
     "precision if exactly the chunks touching the references were retrieved: how tightly the chunker carves the excerpts, independent of retrieval (Chroma)",

@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const precision: Metric = {
   key: "avg_precision",
@@ -6,7 +7,9 @@ export const precision: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "avgPrecision",
-  perQuestion: "precision",
+  perQuestion: { field: "precision", stage: "retrieval", compute: (q) => spanScores(q).precision },
+  format: "percent",
+  sweepColumn: 2,
   needsReferences: true,
   definition: "share of the retrieved chunks' characters that are reference text (Chroma)",
 };

@@ -1,4 +1,5 @@
 import type { Metric } from "./metric.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const recall: Metric = {
   key: "avg_recall",
@@ -6,7 +7,10 @@ export const recall: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "avgRecall",
-  perQuestion: "recall",
+  perQuestion: { field: "recall", stage: "retrieval", compute: (q) => spanScores(q).recall },
+  format: "percent",
+  reportColumn: "recall",
+  sweepColumn: 1,
   needsReferences: true,
   scorecardDigits: 3,
   composite: { weight: "recall", defaultWeight: 0.2, factor: 10, order: 4 },

@@ -14,11 +14,16 @@ import { mrr } from "./mrr.js";
 import { latency } from "./latency.js";
 import { cost } from "./cost.js";
 
+type CompositeMetric = Metric & { composite: NonNullable<Metric["composite"]> };
+type PerQuestionMetric = Metric & { perQuestion: NonNullable<Metric["perQuestion"]> };
+
 /**
  * Every metric chunkeval reports, one line each, in the order scorecards, reports and JSON
  * exports show them (ARCHITECTURE convention 16). A metric is its file plus its line here.
+ * Everything that lists metrics reads this array when it runs (the functions below), so a metric
+ * added with `registerMetric` is computed, averaged, gated and reported like these.
  */
-export const METRIC_REGISTRY: readonly Metric[] = [
+export const METRIC_REGISTRY: Metric[] = [
   compositeScore,
   contextRelevance,
   answerSimilarity,
@@ -35,10 +40,33 @@ export const METRIC_REGISTRY: readonly Metric[] = [
   cost,
 ];
 
+/**
+ * Adds a metric after the built-in ones (a plug-in's, or a test's); its key, field and per-question
+ * field must be new. Returns how to take it out again.
+ */
+export function registerMetric(metric: Metric): () => void {
+  const clash = METRIC_REGISTRY.find(
+    (m) => m.key === metric.key || m.field === metric.field || (metric.perQuestion && m.perQuestion?.field === metric.perQuestion.field),
+  );
+  if (clash) throw new Error(`metric ${metric.key} clashes with the registered metric ${clash.key} (same key, field or per-question field)`);
+  METRIC_REGISTRY.push(metric);
+  return () => {
+    const at = METRIC_REGISTRY.indexOf(metric);
+    if (at >= 0) METRIC_REGISTRY.splice(at, 1);
+  };
+}
+
 /** The metrics computed from a strategy's question results (means, or their own rule): what a bootstrap resample recomputes. */
-export const QUALITY_METRICS: readonly Metric[] = METRIC_REGISTRY.filter((m) => m.perQuestion !== undefined || m.fromQuestions !== undefined);
+export function qualityMetrics(): Metric[] {
+  return METRIC_REGISTRY.filter((m) => m.perQuestion !== undefined || m.fromQuestions !== undefined);
+}
+
+/** The metrics computed for each question, with how. */
+export function perQuestionMetrics(): PerQuestionMetric[] {
+  return METRIC_REGISTRY.filter((m): m is PerQuestionMetric => m.perQuestion !== undefined);
+}
 
 /** The composite's terms, in the order they are summed. */
-export const COMPOSITE_METRICS: ReadonlyArray<Metric & { composite: NonNullable<Metric["composite"]> }> = METRIC_REGISTRY.filter(
-  (m): m is Metric & { composite: NonNullable<Metric["composite"]> } => m.composite !== undefined,
-).sort((a, b) => a.composite.order - b.composite.order);
+export function compositeMetrics(): CompositeMetric[] {
+  return METRIC_REGISTRY.filter((m): m is CompositeMetric => m.composite !== undefined).sort((a, b) => a.composite.order - b.composite.order);
+}

@@ -1,4 +1,6 @@
 import type { Metric } from "./metric.js";
+import { retrievalEfficiency as efficiencyOnLogScale } from "../metrics.js";
+import { spanScores } from "../question-evaluation.js";
 
 export const retrievalEfficiency: Metric = {
   key: "avg_retrieval_efficiency",
@@ -6,7 +8,12 @@ export const retrievalEfficiency: Metric = {
   scale: "0-1",
   direction: "higher",
   field: "avgRetrievalEfficiency",
-  perQuestion: "retrievalEfficiency",
+  perQuestion: {
+    field: "retrievalEfficiency",
+    stage: "retrieval",
+    compute: (q) => efficiencyOnLogScale(spanScores(q).iou, q.references, q.corpusLength),
+  },
+  reportColumn: "effi\u00ADciency",
   needsReferences: true,
   scorecardDigits: 3,
   composite: { weight: "retrieval_efficiency", defaultWeight: 0.1, factor: 10, order: 6 },

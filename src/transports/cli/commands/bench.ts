@@ -8,7 +8,7 @@ import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { METRICS, metricDefinition, metricValue, SCORECARD_METRICS } from "../../../domain/metric-catalogue.js";
+import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
 import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
@@ -58,11 +58,11 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
   printTable(
-    ["strategy", "retrieval", ...SCORECARD_METRICS.map(([key]) => header(key)), "failed"],
+    ["strategy", "retrieval", ...scorecardMetrics().map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
       s === e.bestStrategy ? `${s} *` : s,
       e.retrievalModes[s] ?? "n/a",
-      ...SCORECARD_METRICS.map(([key, digits]) => cell(s, key, digits)),
+      ...scorecardMetrics().map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
     ]),
   );
