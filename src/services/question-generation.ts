@@ -5,12 +5,24 @@ import type { CollectionRecord, RunOptions, StoredDocument, TokenUsage } from ".
 import { cosine } from "../domain/vectors.js";
 import { BenchmarkError, throwIfCancelled, ValidationError } from "../errors.js";
 import { TEMPLATE_NOTICE, templateQuestions } from "../evaluators/template-questions.js";
+import { questionLeak } from "../evaluators/question-set.js";
 import { costOf } from "../generators/pricing.js";
 import { buildQuestionPrompt, parseQuestionReply, QUESTION_PROMPT_TEMPLATE, type GeneratedQuestionReply } from "../generators/question-prompt.js";
 import { matchExcerpt } from "../text/excerpt-match.js";
 import type { Span } from "../text/spans.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
+import { PARAPHRASE_PROMPT_TEMPLATE } from "../generators/paraphrase-prompt.js";
+import {
+  isLeaky,
+  leakPercent,
+  leakPolicy,
+  screenLlmQuestion,
+  withLeak,
+  type GeneratedSetLeak,
+  type LeakPolicy,
+  type ParaphraseAttempt,
+} from "./question-leak.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -24,6 +36,10 @@ export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   maxCalls?: number;
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
+  /** Share of a question's content words copied from its excerpt from which it is reworded (LLM), then dropped or flagged (default 0.75). */
+  maxLeak?: number;
+  /** Keep the questions still copying their excerpt, flagged, instead of dropping them. */
+  keepLeaky?: boolean;
 }
 
 /** One item of a questions file, in the shape `bench` reads (references carry their offsets). */
@@ -32,9 +48,12 @@ export interface GeneratedQuestion {
   expectedAnswer: string | null;
   /** In a collection each reference names its document's file name, as `bench` reads it. */
   references: Array<Span & { text: string; document?: string }>;
+  /** The share of its content words found in its excerpts (null without any), and `flag` when that copies at least the threshold. */
+  leak?: number | null;
+  flag?: string;
 }
 
-export type DropReason = "poor_excerpt" | "duplicate" | "malformed";
+export type DropReason = "poor_excerpt" | "duplicate" | "malformed" | "copies_excerpt";
 
 export interface QuestionGenerationMetadata {
   /** `llm` or `template`: template questions are a smoke test, said plainly in `notice`. */
@@ -66,6 +85,8 @@ export interface QuestionGenerationMetadata {
   tokenUsage: TokenUsage;
   costUsd: number;
   createdAt: string;
+  /** The written set's vocabulary leak, the threshold, and the paraphrase calls (README "Generated questions"). */
+  leak: GeneratedSetLeak;
 }
 
 export interface GeneratedQuestionsFile {
@@ -138,14 +159,21 @@ export async function generateQuestions(ctx: ServiceContext, input: GenerateQues
   if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
     throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);
   }
+  const policy = leakPolicy(input);
   const { documents, collection } = await corpusOf(ctx, input, input);
-  if (!collection) return generateForDocument(ctx, documents[0]!, spec, input);
-  return generateForCollection(ctx, collection, documents, spec, input);
+  if (!collection) return generateForDocument(ctx, documents[0]!, spec, input, policy);
+  return generateForCollection(ctx, collection, documents, spec, input, policy);
 }
 
-function generateForDocument(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
-  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count));
-  return generateLlmQuestions(ctx, doc, spec, input);
+function generateForDocument(
+  ctx: ServiceContext,
+  doc: StoredDocument,
+  spec: string,
+  input: GenerateQuestionsInput,
+  policy: LeakPolicy,
+): Promise<GeneratedQuestionsFile> {
+  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, policy));
+  return generateLlmQuestions(ctx, doc, spec, input, policy);
 }
 
 /**
@@ -187,6 +215,7 @@ async function generateForCollection(
   documents: StoredDocument[],
   spec: string,
   input: GenerateQuestionsInput,
+  policy: LeakPolicy,
 ): Promise<GeneratedQuestionsFile> {
   const quotas = questionQuotas(
     documents.map((d) => d.text.length),
@@ -202,7 +231,7 @@ async function generateForCollection(
     input.onProgress?.({ stage: "generating", message: `${doc.filename}: ${quotas[i]} question(s)`, done: i, total: documents.length });
     const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round((input.maxCalls * quotas[i]!) / input.count));
     try {
-      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, maxCalls }), skipped: null });
+      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, maxCalls }, policy), skipped: null });
     } catch (error) {
       if (!(error instanceof BenchmarkError)) throw error;
       files.push({ doc, file: null, skipped: error.message });
@@ -210,12 +239,14 @@ async function generateForCollection(
   }
   const made = files.filter((f) => f.file !== null).map((f) => ({ doc: f.doc, file: f.file! }));
   if (made.length === 0) throw new BenchmarkError(`no document of ${collection.name} yielded a question: ${files.map((f) => f.skipped).filter(Boolean)[0]}`);
-  const questions = made.flatMap(({ doc, file }) =>
+  const merged = made.flatMap(({ doc, file }) =>
     file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ document: doc.filename, ...r })) })),
   );
+  const paraphrases = made.flatMap(({ file }) => file.metadata.leak.paraphrases);
+  const { questions, leak } = withLeak(merged, policy, paraphrases, made[0]!.file.metadata.leak.paraphrasePrompt);
   const first = made[0]!.file.metadata;
   const sum = (pick: (m: QuestionGenerationMetadata) => number) => made.reduce((n, { file }) => n + pick(file.metadata), 0);
-  const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
+  const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: 0 };
   for (const { file } of made) for (const reason of Object.keys(dropped) as DropReason[]) dropped[reason] += file.metadata.counts.dropped[reason];
   const tokenUsage = made.reduce((u, { file }) => addUsage(u, file.metadata.tokenUsage), ZERO_USAGE);
   return {
@@ -242,18 +273,42 @@ async function generateForCollection(
       tokenUsage,
       costUsd: costOf(spec, tokenUsage),
       createdAt: nowTimestamp(),
+      leak,
     },
     questions,
   };
 }
 
-function generateTemplateQuestions(doc: StoredDocument, count: number): GeneratedQuestionsFile {
-  const questions = templateQuestions(doc.text, doc.blocks, count).map((q) => ({
+/**
+ * Template questions copy their topic words from their key sentence by construction, but the
+ * fixed wording and the heading are not in it, so most stay under the leak threshold. One that
+ * reaches it is left out (another section takes its place) unless leaky ones are kept, flagged.
+ */
+function generateTemplateQuestions(doc: StoredDocument, count: number, policy: LeakPolicy): GeneratedQuestionsFile {
+  const drops: QuestionGenerationMetadata["drops"] = [];
+  const accept = (q: { question: string; reference: { text: string } }) => {
+    const leak = questionLeak(q.question, [q.reference.text]);
+    if (policy.keepLeaky || !isLeaky(leak, policy)) return true;
+    drops.push({
+      reason: "copies_excerpt",
+      question: q.question,
+      detail: `${leakPercent(leak)} of its content words are in its excerpt (≥ ${leakPercent(policy.maxLeak)})`,
+    });
+    return false;
+  };
+  const screened = templateQuestions(doc.text, doc.blocks, count, accept).map((q) => ({
     question: q.question,
     expectedAnswer: q.expectedAnswer,
     references: [q.reference],
   }));
-  if (questions.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
+  if (screened.length === 0 && drops.length > 0) {
+    throw new BenchmarkError(
+      `${doc.filename}: all ${drops.length} template questions copy ≥ ${leakPercent(policy.maxLeak)} of their content words from their excerpt ` +
+        "(--keep-leaky keeps them, flagged; --max-leak raises the threshold)",
+    );
+  }
+  if (screened.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
+  const { questions, leak } = withLeak(screened, policy, [], null);
   return {
     metadata: {
       kind: "template",
@@ -274,12 +329,13 @@ function generateTemplateQuestions(doc: StoredDocument, count: number): Generate
         malformedReplies: 0,
         passagesAvailable: 0,
         passagesUsed: 0,
-        dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0 },
+        dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: drops.length },
       },
-      drops: [],
+      drops,
       tokenUsage: ZERO_USAGE,
       costUsd: 0,
       createdAt: nowTimestamp(),
+      leak,
     },
     questions,
   };
@@ -304,7 +360,13 @@ function locateReferences(
   return { references };
 }
 
-async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
+async function generateLlmQuestions(
+  ctx: ServiceContext,
+  doc: StoredDocument,
+  spec: string,
+  input: GenerateQuestionsInput,
+  policy: LeakPolicy,
+): Promise<GeneratedQuestionsFile> {
   const complete = await ctx.completer(spec);
   const embedder = await ctx.embedder();
   const minExcerptSimilarity = input.minExcerptSimilarity ?? DEFAULTS.minExcerptSimilarity;
@@ -316,7 +378,8 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
 
   const kept: Array<{ question: GeneratedQuestion; vector: Float32Array }> = [];
   const drops: QuestionGenerationMetadata["drops"] = [];
-  const dropped: Record<DropReason, number> = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
+  const dropped: Record<DropReason, number> = { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: 0 };
+  const paraphrases: ParaphraseAttempt[] = [];
   let calls = 0;
   let cachedReplies = 0;
   let malformedReplies = 0;
@@ -368,7 +431,28 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       drop("poor_excerpt", reply.question, located.problem);
       continue;
     }
-    const [vector] = await embedder.embed([reply.question], input.signal);
+    // A question copying its excerpt is reworded (one more call, within the budget) before the duplicate check sees its final wording.
+    const screened = await screenLlmQuestion({
+      question: reply.question,
+      answer: reply.answer,
+      excerpts: located.references.map((r) => r.text),
+      policy,
+      complete: calls < maxCalls ? complete : null,
+      signal: input.signal,
+    });
+    if (screened.completion) {
+      calls++;
+      if (screened.completion.cached) cachedReplies++;
+      if (screened.paraphrase?.rewrite === null) malformedReplies++;
+      usage = addUsage(usage, screened.completion.usage);
+    }
+    if (screened.paraphrase) paraphrases.push(screened.paraphrase);
+    if (screened.drop) {
+      drop("copies_excerpt", reply.question, screened.drop);
+      continue;
+    }
+    const question = screened.question;
+    const [vector] = await embedder.embed([question], input.signal);
     const nearest = kept.reduce(
       (best, k) => {
         const similarity = cosine(vector!, k.vector);
@@ -377,13 +461,18 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       { similarity: -1, question: "" },
     );
     if (nearest.similarity >= duplicateSimilarity) {
-      drop("duplicate", reply.question, `similarity ${nearest.similarity.toFixed(3)} >= ${duplicateSimilarity} with "${nearest.question}"`);
+      drop("duplicate", question, `similarity ${nearest.similarity.toFixed(3)} >= ${duplicateSimilarity} with "${nearest.question}"`);
       continue;
     }
-    kept.push({ question: { question: reply.question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
+    kept.push({ question: { question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
   }
 
-  const questions = kept.map((k) => k.question);
+  const { questions, leak } = withLeak(
+    kept.map((k) => k.question),
+    policy,
+    paraphrases,
+    PARAPHRASE_PROMPT_TEMPLATE,
+  );
   const metadata: QuestionGenerationMetadata = {
     kind: "llm",
     notice: null,
@@ -400,10 +489,12 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     tokenUsage: usage,
     costUsd: costOf(spec, usage),
     createdAt: nowTimestamp(),
+    leak,
   };
   if (questions.length === 0) {
     throw new BenchmarkError(
-      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates)`,
+      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates, ` +
+        `${dropped.copies_excerpt} copying their excerpt)`,
     );
   }
   return { metadata, questions };

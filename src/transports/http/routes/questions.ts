@@ -21,6 +21,13 @@ const generateBody = {
     max_calls: { type: "integer", minimum: 1 },
     min_excerpt_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     duplicate_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+    max_leak: {
+      type: "number",
+      exclusiveMinimum: 0,
+      maximum: 1,
+      description: "share of a question's words copied from its excerpt from which it is reworded, then dropped",
+    },
+    keep_leaky: { type: "boolean", description: "keep questions still copying their excerpt, flagged, instead of dropping them" },
   },
 } as const;
 
@@ -32,6 +39,8 @@ interface GenerateBody {
   max_calls?: number;
   min_excerpt_similarity?: number;
   duplicate_similarity?: number;
+  max_leak?: number;
+  keep_leaky?: boolean;
 }
 
 export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
@@ -58,6 +67,8 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         maxCalls: body.max_calls,
         minExcerptSimilarity: body.min_excerpt_similarity,
         duplicateSimilarity: body.duplicate_similarity,
+        maxLeak: body.max_leak,
+        keepLeaky: body.keep_leaky,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
       const job = jobs.enqueue(
