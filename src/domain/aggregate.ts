@@ -1,5 +1,5 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
-import { METRICS } from "./metric-catalogue.js";
+import { METRICS, metricDefinition } from "./metric-catalogue.js";
 import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
 import { standardDeviation } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
@@ -37,7 +37,7 @@ export function scoresOf(results: ScoredQuestion[], options: ScoringOptions): Sc
 function reasonFromResults(key: string, results: QuestionResult[], missing: Record<string, string>): string {
   const ok = results.filter((r) => r.error === null);
   if (results.length > 0 && ok.length === 0) return `every question failed (${results.length})`;
-  const retrievalMetric = ["avg_recall", "avg_precision", "avg_iou", "avg_retrieval_efficiency", "avg_precision_omega", "hit_rate", "mrr"].includes(key);
+  const retrievalMetric = metricDefinition(key)?.needsReferences === true;
   if (retrievalMetric && ok.every((r) => r.references.length === 0)) return "the questions have no reference excerpts";
   if (key === "avg_answer_similarity" && ok.every((r) => r.expectedAnswer === null && r.references.length === 0)) {
     return "the questions have neither an expected answer nor reference excerpts";

@@ -1,3 +1,4 @@
+import type { NegativeControlCounts } from "./negative-controls.js";
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 import type { TimeParts } from "./time-estimate.js";
@@ -41,6 +42,8 @@ export interface QuestionResult {
   rankCuts?: RankCut[];
   /** Tokens of the retrieved context the answer reads (absent in experiments from before it was recorded). */
   retrievedTokens?: number;
+  /** False for a negative control (a question the document cannot answer: see negative-controls.ts); absent means answerable. */
+  answerable?: boolean;
 }
 
 /** AggregateMetrics of SPEC §2 plus retrieval metrics and run figures (our extension). */
@@ -146,6 +149,8 @@ export interface ExperimentDetails {
   chunkHealth?: Record<string, ChunkHealth>;
   /** Chunkings the comparison cannot tell apart: identical chunks, documents shorter than one chunk (absent before it was recorded). */
   chunkWarnings?: string[];
+  /** Per strategy, its abstentions on the questions marked unanswerable (absent when there were none). */
+  negativeControls?: Record<string, NegativeControlCounts>;
 }
 
 /** The best strategy's composite against another's, paired over the same questions. */

@@ -1,5 +1,7 @@
 import type { TokenUsage } from "./types.js";
-import type { AggregateMetrics, QuestionResult } from "./experiment.js";
+import type { AggregateMetrics } from "./experiment.js";
+import type { ScoredQuestion } from "./metric-registry/metric.js";
+import { COMPOSITE_METRICS, QUALITY_METRICS } from "./metric-registry/registry.js";
 
 export interface CharSpan {
   start: number;
@@ -123,32 +125,16 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 export const ZERO_USAGE: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 /**
- * Default weights of the composite score. Every term is on a 0-10 scale (recall, MRR and IoU are
- * scaled from 0-1); a metric that is missing for a strategy drops out and the rest are
- * re-weighted, so strategies are compared on what could be measured. Retrieval efficiency (IoU
- * on a log scale) carries weight so that retrieving more text is not rewarded for free: recall
- * alone always prefers bigger chunks.
+ * Default weights of the composite score (each metric's file under `src/domain/metric-registry/` gives its
+ * own). Every term is on a 0-10 scale (recall, MRR and IoU are scaled from 0-1); a metric that is
+ * missing for a strategy drops out and the rest are re-weighted, so strategies are compared on
+ * what could be measured. Retrieval efficiency (IoU on a log scale) carries weight so that
+ * retrieving more text is not rewarded for free: recall alone always prefers bigger chunks.
  */
-export const DEFAULT_WEIGHTS: Record<string, number> = {
-  answer_similarity: 0.25,
-  faithfulness: 0.2,
-  context_relevance: 0.15,
-  recall: 0.2,
-  mrr: 0.1,
-  retrieval_efficiency: 0.1,
-};
+export const DEFAULT_WEIGHTS: Record<string, number> = Object.fromEntries(COMPOSITE_METRICS.map((m) => [m.composite.weight, m.composite.defaultWeight]));
 
-/** The composite's terms: weight name, the metric it reads, and the factor that brings it to 0-10. */
-const COMPOSITE_TERMS = [
-  { weight: "answer_similarity", metric: "avg_answer_similarity", field: "avgAnswerSimilarity", factor: 1 },
-  { weight: "faithfulness", metric: "avg_faithfulness", field: "avgFaithfulness", factor: 1 },
-  { weight: "context_relevance", metric: "avg_context_relevance", field: "avgContextRelevance", factor: 1 },
-  { weight: "recall", metric: "avg_recall", field: "avgRecall", factor: 10 },
-  { weight: "mrr", metric: "mrr", field: "mrr", factor: 10 },
-  { weight: "retrieval_efficiency", metric: "avg_retrieval_efficiency", field: "avgRetrievalEfficiency", factor: 10 },
-] as const;
-
-export type CompositeInput = Pick<AggregateMetrics, (typeof COMPOSITE_TERMS)[number]["field"]>;
+/** What the composite reads: quality means (every composite term is one); a mean left out counts as not measured. */
+export type CompositeInput = Partial<QualityMeans>;
 
 /**
  * How many composite points each measured metric contributed (weight × value on 0-10 over the
@@ -156,10 +142,11 @@ export type CompositeInput = Pick<AggregateMetrics, (typeof COMPOSITE_TERMS)[num
  * nothing could be measured.
  */
 export function compositeContributions(m: CompositeInput, weights: Record<string, number>): Record<string, number> | null {
-  const measured = COMPOSITE_TERMS.filter((t) => m[t.field] !== null && (weights[t.weight] ?? 0) > 0);
-  const totalWeight = measured.reduce((n, t) => n + weights[t.weight]!, 0);
+  const value = (t: (typeof COMPOSITE_METRICS)[number]) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
+  const measured = COMPOSITE_METRICS.filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
+  const totalWeight = measured.reduce((n, t) => n + weights[t.composite.weight]!, 0);
   if (totalWeight === 0) return null;
-  return Object.fromEntries(measured.map((t) => [t.metric, (weights[t.weight]! * m[t.field]! * t.factor) / totalWeight]));
+  return Object.fromEntries(measured.map((t) => [t.key, (weights[t.composite.weight]! * value(t)! * t.composite.factor) / totalWeight]));
 }
 
 export function compositeScore(m: CompositeInput, weights: Record<string, number>): number | null {
@@ -183,27 +170,14 @@ export type QualityMeans = Pick<
   | "mrr"
 >;
 
-/** What scoring reads of a question's result (a baseline file keeps only this). */
-export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics">;
+export type { ScoredQuestion } from "./metric-registry/metric.js";
 
-/** Means over the questions that did not fail; a metric no question produced is null. */
+/** Means over the questions that did not fail (or a metric's own rule, as the hallucination rate's); a metric no question produced is null. */
 export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {
   const ok = results.filter((r) => r.error === null);
-  const pick = (key: keyof QuestionResult["metrics"]) => ok.map((r) => r.metrics[key] ?? null);
-  const judged = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);
-  return {
-    avgContextRelevance: mean(pick("contextRelevance")),
-    avgAnswerSimilarity: mean(pick("answerSimilarity")),
-    avgFaithfulness: mean(pick("faithfulness")),
-    hallucinationRate: judged.length === 0 ? null : judged.filter((r) => r.metrics.faithfulness! < hallucinationThreshold).length / judged.length,
-    avgRecall: mean(pick("recall")),
-    avgPrecision: mean(pick("precision")),
-    avgIou: mean(pick("iou")),
-    avgRetrievalEfficiency: mean(pick("retrievalEfficiency")),
-    avgPrecisionOmega: mean(pick("precisionOmega")),
-    hitRate: mean(pick("hit")),
-    mrr: mean(pick("reciprocalRank")),
-  };
+  const valueOf = (metric: (typeof QUALITY_METRICS)[number]) =>
+    metric.fromQuestions ? metric.fromQuestions(ok, hallucinationThreshold) : mean(ok.map((r) => r.metrics[metric.perQuestion!] ?? null));
+  return Object.fromEntries(QUALITY_METRICS.map((metric) => [metric.field, valueOf(metric)])) as unknown as QualityMeans;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { QuestionResult } from "./experiment.js";
 import { ZERO_USAGE } from "./metrics.js";
 
 /** A question's result before anything was measured: no chunks, no answer, every metric null, no time. */
-export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer" | "references">): QuestionResult {
+export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer" | "references" | "answerable">): QuestionResult {
   return {
     question: q.question,
     expectedAnswer: q.expectedAnswer,
@@ -27,5 +27,6 @@ export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer
     judgeTokens: ZERO_USAGE,
     stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
     error: null,
+    ...(q.answerable === false ? { answerable: false } : {}),
   };
 }

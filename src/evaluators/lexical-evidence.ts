@@ -14,6 +14,13 @@ import { answerTypesAsked, type AnswerType } from "./answer-types.js";
  * several parts ("how much …, and where is it kept?") is scored part by part and averaged, so a
  * context that answers one part of two gets about half.
  *
+ * A name the question gives (a capitalised word past its first) that few of the document's
+ * sentences hold picks out one section among look-alikes: "the Toll Bar reservoir" among the
+ * reservoirs, "the Brindle Cross booster station" among the stations. A context that holds none
+ * of it is about another look-alike, however well its sentences match the rest of the question,
+ * so that part's score is halved. Names that many sentences hold (the product or place a whole
+ * document is about) tell no section apart and are not required.
+ *
  * Why this is independent of dense retrieval: the retriever ranks whole chunks by embedding
  * similarity; this judge never looks at embeddings, scores single sentences, rewards the rare
  * words of the question occurring together (not a chunk's overall topic) and the kind of answer
@@ -32,6 +39,10 @@ import { answerTypesAsked, type AnswerType } from "./answer-types.js";
 export const MISSING_ANSWER_TYPE_FACTOR = 0.5;
 /** A part of a question with fewer content words than this joins the part before it ("…, and where?" says too little alone). */
 const MIN_PART_TERMS = 2;
+/** A question's name is required of the context when at most this share of the document's sentences hold it. */
+export const DISTINCTIVE_NAME_MAX_SHARE = 0.02;
+/** What is left of a question part's score when the context lacks one of its distinctive names. */
+export const MISSING_NAME_FACTOR = 0.5;
 
 interface EvidenceSentence {
   text: string;
@@ -75,6 +86,13 @@ export function questionParts(question: string): string[] {
   return parts.length > 0 ? parts : [question];
 }
 
+/** The content terms of a part's names (capitalised words past the first word) that few of the document's sentences hold. */
+function distinctiveNames(part: string, document: DocumentStatistics): string[] {
+  const names = contentTerms((part.match(/(?<=\S\s+)[A-Z][a-z]+/g) ?? []).join(" "));
+  const most = DISTINCTIVE_NAME_MAX_SHARE * document.sentences.length;
+  return [...new Set(names)].filter((t) => (document.sentenceFrequency.get(t) ?? Infinity) <= most);
+}
+
 /** One question part's evidence scorer over a document's statistics: 0-1 per sentence. */
 function partEvidence(part: string, document: DocumentStatistics): ((s: EvidenceSentence) => number) | null {
   const n = document.sentences.length;
@@ -99,6 +117,7 @@ export function createLexicalEvidence(): (question: string, contexts: string[], 
     let document = documents.get(documentText);
     if (!document) documents.set(documentText, (document = statisticsOf(documentText)));
     const context = evidenceSentences(contexts);
+    const contextTerms = new Set(context.flatMap((s) => [...s.terms]));
     const parts = questionParts(question);
     let sum = 0;
     for (const part of parts) {
@@ -107,7 +126,8 @@ export function createLexicalEvidence(): (question: string, contexts: string[], 
       let best = document.bestByPart.get(part);
       if (best === undefined) document.bestByPart.set(part, (best = bestOf(document.sentences, evidence)));
       const inContext = bestOf(context, evidence);
-      sum += best <= 0 ? 0 : Math.min(1, inContext / best);
+      const namesHeld = distinctiveNames(part, document).every((t) => contextTerms.has(t));
+      sum += best <= 0 ? 0 : Math.min(1, inContext / best) * (namesHeld ? 1 : MISSING_NAME_FACTOR);
     }
     return (10 * sum) / parts.length;
   };

@@ -21,6 +21,8 @@ export interface QuestionInput {
   references: ReferenceInput[];
   /** Which part of an evaluation set the question is in (`dev`, `heldout`), so that tuning can keep to one part. */
   split?: string;
+  /** False for a negative control: a question the document cannot answer (no references, no expected answer). */
+  answerable?: boolean;
 }
 
 /** A reference located in a document's extracted text. */
@@ -42,6 +44,8 @@ export interface Question {
   question: string;
   expectedAnswer: string | null;
   references: LocatedReference[];
+  /** False for a negative control (see {@link QuestionInput}); absent means answerable. */
+  answerable?: boolean;
 }
 
 /** What the judge compares an answer with: the expected answer, else the references' text (null without either). */
@@ -55,8 +59,10 @@ function describeItem(index: number, item: unknown): string {
 }
 
 /**
- * Validates the items of a questions file: each is `{question, expected_answer?, references?}`,
- * a reference being a string or `{text, start?, end?}`. Errors name the file, item and field.
+ * Validates the items of a questions file: each is `{question, expected_answer?, references?,
+ * split?, answerable?}`, a reference being a string or `{text, start?, end?}`; an item with
+ * `answerable: false` has neither references nor an expected answer. Errors name the file, item
+ * and field.
  */
 export function validateQuestions(source: string, items: unknown): QuestionInput[] {
   const list = items && typeof items === "object" && !Array.isArray(items) && "questions" in items ? (items as { questions: unknown }).questions : items;
@@ -67,9 +73,13 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     if (!item || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${where}: must be an object with a "question"`);
     const record = item as Record<string, unknown>;
     // `leak` and `flag` are what `questions generate` records about a question's copied wording: read as information, not used.
-    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references", "split", "leak", "flag"].includes(k));
-    if (unknown.length > 0)
-      throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references, split, leak, flag)`);
+    const fields = ["question", "expected_answer", "references", "split", "answerable", "leak", "flag"];
+    const unknown = Object.keys(record).filter((k) => !fields.includes(k));
+    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: ${fields.join(", ")})`);
+    if (record.answerable !== undefined && typeof record.answerable !== "boolean") throw new ValidationError(`${where}: "answerable" must be true or false`);
+    if (record.answerable === false && ((Array.isArray(record.references) && record.references.length > 0) || typeof record.expected_answer === "string")) {
+      throw new ValidationError(`${where}: an unanswerable question ("answerable": false) has no references and no expected answer`);
+    }
     if (record.leak !== undefined && record.leak !== null && !(typeof record.leak === "number" && record.leak >= 0 && record.leak <= 1)) {
       throw new ValidationError(`${where}: "leak" must be a number from 0 to 1 (or null)`);
     }
@@ -108,7 +118,8 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     });
     const expected = typeof record.expected_answer === "string" && record.expected_answer.trim() ? record.expected_answer.trim() : null;
     const split = typeof record.split === "string" ? { split: record.split.trim() } : {};
-    return { question: record.question.trim(), expectedAnswer: expected, references, ...split };
+    const answerable = record.answerable === false ? { answerable: false } : {};
+    return { question: record.question.trim(), expectedAnswer: expected, references, ...split, ...answerable };
   });
 }
 
@@ -218,6 +229,7 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
+    ...(item.answerable === false ? { answerable: false } : {}),
     references: item.references.map((ref, r): LocatedReference => {
       const field = `${source}: ${describeItem(index, item)}: references[${r}]`;
       const candidates = ref.document !== undefined ? [namedDocument(documents, ref.document, field)] : documents;

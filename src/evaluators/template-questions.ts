@@ -14,14 +14,14 @@ export interface TemplateQuestion {
   reference: Span & { text: string };
 }
 
-interface Section {
+export interface Section {
   label: string;
   start: number;
   end: number;
 }
 
 /** Leaf sections between headings; a document without headings is taken paragraph by paragraph. */
-function sections(text: string, blocks: Block[]): Section[] {
+export function sections(text: string, blocks: Block[]): Section[] {
   const headings = blocks.filter((b) => b.kind === "heading");
   if (headings.length === 0) {
     return blocks

@@ -1,6 +1,7 @@
 import { ProviderError, ValidationError } from "../errors.js";
 import { createOpenAiClient, DEFAULT_OPENAI_BASE_URL, describeProviderError } from "../embedders/openai-compatible.js";
 import type { Completion, Generator, GeneratorDefinition } from "./generator.js";
+import { isAbstention } from "./abstention.js";
 import { ANSWER_SYSTEM_PROMPT, buildAnswerPrompt, countUsage } from "./prompt.js";
 
 export const openAiGenerator: GeneratorDefinition = {
@@ -36,7 +37,8 @@ export const openAiGenerator: GeneratorDefinition = {
       isLlm: true,
       async answer(question, contexts, signal) {
         const { text, usage } = await chat(ANSWER_SYSTEM_PROMPT, buildAnswerPrompt(question, contexts), signal);
-        return { answer: text.trim(), answered: true, usage };
+        // Told to say so when the context lacks the answer (prompt.ts): such a reply is an abstention.
+        return { answer: text.trim(), answered: !isAbstention(text), usage };
       },
       complete: (prompt, signal) => chat(null, prompt, signal),
     };

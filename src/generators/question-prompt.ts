@@ -22,7 +22,11 @@ export const QUESTION_PROMPT_TEMPLATE = [
  * prompt, hence the cached reply, differs.
  */
 export function buildQuestionPrompt(title: string, passage: string, alreadyAsked: string[] = []): string {
-  const prompt = QUESTION_PROMPT_TEMPLATE.replace("{title}", title).replace("{passage}", passage);
+  return withAlreadyAsked(QUESTION_PROMPT_TEMPLATE.replace("{title}", title).replace("{passage}", passage), alreadyAsked);
+}
+
+/** A passage prompt followed by the questions it already produced, as ones not to ask again. */
+export function withAlreadyAsked(prompt: string, alreadyAsked: string[]): string {
   if (alreadyAsked.length === 0) return prompt;
   return [prompt, "These questions were already asked about this passage; ask about something else:", ...alreadyAsked.map((q) => `- ${q}`)].join("\n");
 }

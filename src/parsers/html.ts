@@ -122,13 +122,16 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   let depth = 0;
   let skipping = 0;
   let listDepth = 0;
-  let row: string[] | null = null;
+  /** The open row's text, its non-empty cells joined by " | " as they close (null outside a row). */
+  let row: string | null = null;
   let cell: string | null = null;
 
   // In a single-spaced file nearly every block stays a single line: its draft is a SingleLineDraft
   // from the start (no copy per block), replaced by a plain one when it turns out otherwise.
   const newDraft = (kind: BlockDraft["kind"], level: number): BlockDraft => (singleSpaced ? new SingleLineDraft(kind, level, "") : { kind, level, text: "" });
-  const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n") && !text.includes("\t");
+  // A source without a tab (one search) spares each block's search for one.
+  const tabs = singleSpaced && html.includes("\t");
+  const isSingleLine = (text: string, trimmed: string) => trimmed.length === text.length && !text.includes("\n") && !(tabs && text.includes("\t"));
   const flush = () => {
     if (current) {
       const text = current.text;
@@ -160,7 +163,8 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
   };
   const parser = new Parser(
     {
-      onopentag(name) {
+      // onopentagname, not onopentag: the parser builds an attributes object per tag only for the latter.
+      onopentagname(name) {
         elements++;
         depth++;
         if (elements > limits.maxHtmlElements) {
@@ -189,10 +193,10 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
             break;
           case Role.Row:
             flush();
-            row = [];
+            row = "";
             break;
           case Role.Cell:
-            if (row) {
+            if (row !== null) {
               cell = "";
               cellSpaced = false;
               cellEndsWithSpace = false;
@@ -214,10 +218,12 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
       ontext(text) {
         if (skipping > 0) return;
         if (cell !== null) appendToCell(text);
-        else if (row)
+        else if (row !== null)
           return; // text between cells (whitespace) belongs to no cell
-        else {
-          current ??= newDraft("paragraph", 0);
+        else if (current) append(current, text);
+        else if (text.trim()) {
+          // White space before a paragraph's first text (the line breaks between elements) starts none: it would be trimmed.
+          current = newDraft("paragraph", 0);
           append(current, text);
         }
       },
@@ -233,15 +239,15 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
             flush();
             break;
           case Role.Cell:
-            if (row && cell !== null) {
-              row.push(singleSpaced && !cellSpaced && isSingleLine(cell, cell.trim()) ? cell : collapseWhitespace(cell));
+            if (row !== null && cell !== null) {
+              const text = singleSpaced && !cellSpaced && isSingleLine(cell, cell.trim()) ? cell : collapseWhitespace(cell);
+              if (text) row = row ? `${row} | ${text}` : text;
               cell = null;
             }
             break;
           case Role.Row:
-            if (row) {
-              const cells = row.filter((c) => c.length > 0);
-              if (cells.length > 0) blocks.push(new SingleLineDraft("table_row", 0, cells.join(" | "))); // collapsed cells
+            if (row !== null) {
+              if (row) blocks.push(new SingleLineDraft("table_row", 0, row)); // collapsed cells
               row = null;
               cell = null;
             }

@@ -113,9 +113,11 @@ function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], walk
       case "blockquote":
         tokenBlocks((token as Tokens.Blockquote).tokens, listLevel, out, walk);
         break;
-      case "list":
-        for (const item of (token as Tokens.List).items) listItemBlocks(item, listLevel + 1, out, walk);
+      case "list": {
+        const list = token as Tokens.List;
+        for (const item of list.items) listItemBlocks(item, listLevel + 1, out, walk, list.ordered ? orderedMarker(item) : null);
         break;
+      }
       case "table": {
         const table = token as Tokens.Table;
         for (const row of [table.header, ...table.rows]) {
@@ -133,14 +135,30 @@ function tokenBlocks(tokens: Token[], listLevel: number, out: BlockDraft[], walk
   }
 }
 
-/** A list item: its own text as a list_item at its depth, then what it holds (nested lists one deeper). */
-function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[], walk: Walk): void {
+/**
+ * An ordered list item's marker as the source writes it ("3." or "3)"): its number is part of the
+ * text a reader sees and cites ("step 3"), whatever the list starts at.
+ */
+function orderedMarker(item: Tokens.ListItem): string | null {
+  return /^[ \t]*(\d{1,9}[.)])/.exec(item.raw)?.[1] ?? null;
+}
+
+/**
+ * A list item: its own text as a list_item at its depth (after its marker when the list is
+ * ordered), then what it holds (nested lists one deeper).
+ */
+function listItemBlocks(item: Tokens.ListItem, level: number, out: BlockDraft[], walk: Walk, marker: string | null): void {
   let own: BlockDraft = { kind: "list_item", level, text: "" };
   const rest: Token[] = [];
   for (const t of item.tokens) {
     // The item's first text or paragraph is its own text; what follows (nested lists, more paragraphs) comes after it.
     if (!own.text && rest.length === 0 && (t.type === "text" || t.type === "paragraph")) own = inlineDraft("list_item", level, t.tokens ?? [t], walk);
     else if (t.type !== "checkbox") rest.push(t);
+  }
+  if (marker !== null) {
+    // The marker holds no white space: prefixed with one space, a single-line text stays one.
+    const text = own.text ? `${marker} ${own.text}` : marker;
+    own = own instanceof SingleLineDraft ? new SingleLineDraft("list_item", level, text) : { kind: "list_item", level, text };
   }
   out.push(own);
   tokenBlocks(rest, level, out, walk);

@@ -184,21 +184,27 @@ const POINT_LABEL_MAX = 180;
 const POINT_LABELS_MAX = 10;
 
 /**
- * A legend under a chart: one entry per item, in as many columns as the longest entry allows,
- * each entry cut to the chart's width (its full text in a hover <title>).
+ * A legend under a chart: one entry per item, in as many columns as the longest entry allows.
+ * An entry wider than the chart wraps onto more lines (at the key's own separators first, see
+ * wrapLines) rather than being cut: the legend is where a numbered point's full key is read,
+ * in print too, where hover titles are not.
  */
 function numberedLegend(entries: Array<{ key: string; label: string }>, top: number): { svg: string; height: number } {
-  const texts = entries.map((e) => shortenToWidth(`${e.key}  ${e.label}`, W - 4, LABEL_FONT));
-  const columnW = Math.max(...texts.map((t) => textWidth(t, LABEL_FONT))) + 16;
-  const columns = Math.max(1, Math.floor(W / columnW));
+  const wrapped = entries.map((e) => wrapLines(`${e.key}  ${e.label}`, W - 4, LABEL_FONT));
+  const columnW = Math.max(...wrapped.flat().map((t) => textWidth(t, LABEL_FONT))) + 16;
+  const columns = wrapped.some((lines) => lines.length > 1) ? 1 : Math.max(1, Math.floor(W / columnW));
   const rows = Math.ceil(entries.length / columns);
-  const svg = texts
-    .map((t, i) => {
-      const [x, y] = [Math.floor(i / rows) * columnW, top + 14 + (i % rows) * 15];
-      return `<text x="${x}" y="${y}" class="label legend"><title>${escape(entries[i]!.label)}</title>${escape(t)}</text>`;
-    })
-    .join("");
-  return { svg, height: rows * 15 + 10 };
+  let svg = "";
+  let lineCount = 0;
+  wrapped.forEach((lines, i) => {
+    const x = Math.floor(i / rows) * columnW;
+    // Entries of one column stack; each starts below the lines of the entry above it.
+    const firstLine = columns === 1 ? lineCount : i % rows;
+    const tspans = lines.map((t, j) => `<tspan x="${x}" y="${top + 14 + (firstLine + j) * 15}">${escape(t)}</tspan>`).join("");
+    svg += `<text class="label legend"><title>${escape(entries[i]!.label)}</title>${tspans}</text>`;
+    lineCount += lines.length;
+  });
+  return { svg, height: (columns === 1 ? lineCount : rows) * 15 + 10 };
 }
 
 /**

@@ -11,6 +11,7 @@ import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
 import { METRICS, metricDefinition, metricValue } from "../domain/metric-catalogue.js";
+import { QUALITY_METRICS } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
@@ -304,19 +305,7 @@ function viewModel(input: ReportInput, view: ReportView) {
           ),
         }
       : {
-          metrics: [
-            "avg_context_relevance",
-            "avg_answer_similarity",
-            "avg_faithfulness",
-            "hallucination_rate",
-            "avg_recall",
-            "avg_precision",
-            "avg_iou",
-            "avg_retrieval_efficiency",
-            "avg_precision_omega",
-            "hit_rate",
-            "mrr",
-          ]
+          metrics: QUALITY_METRICS.map((m) => m.key)
             // A metric no strategy could measure has nothing to draw; its reason stands under the scorecard.
             .filter((metric) => strategies.some((s) => metricValue(agg(s), metric) !== null))
             .map(metricChart),

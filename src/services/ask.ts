@@ -7,6 +7,9 @@ import type { ServiceContext } from "./context.js";
 import { resolveVariant } from "./variants.js";
 import { requireDocument } from "./documents.js";
 
+/** How many times `ask` searches again when the generation it read was replaced meanwhile. */
+const GENERATION_RETRIES = 3;
+
 export interface AskInput {
   /** A document id, or a collection's id or name: then every document of it is searched. */
   documentId: string;
@@ -40,29 +43,41 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   const collection = ctx.collections.find(input.documentId);
   const documentIds = collection ? collection.documents.map((d) => d.id) : [requireDocument(ctx, input.documentId).id];
   if (documentIds.length === 0) throw new QueryError(`collection ${collection!.name} has no documents`);
-  const states = documentIds.map((id) => {
-    const state = ctx.chunks.state(id, variant.indexKey);
-    if (!state) {
-      throw new QueryError(
-        `document ${id} has not been processed with strategy ${variant.indexKey}; ` + `run: chunkeval process ${id} --strategies ${variant.indexKey}`,
-      );
-    }
-    return state;
-  });
+  const currentStates = () =>
+    documentIds.map((id) => {
+      const state = ctx.chunks.state(id, variant.indexKey);
+      if (!state) {
+        throw new QueryError(
+          `document ${id} has not been processed with strategy ${variant.indexKey}; ` + `run: chunkeval process ${id} --strategies ${variant.indexKey}`,
+        );
+      }
+      return state;
+    });
+  let states = currentStates();
   if (new Set(states.map((s) => s.vectorSpace)).size > 1) {
     throw new QueryError(
       `the documents were processed with ${variant.indexKey} by different embedders; process them again with one embedder (chunkeval bench does)`,
     );
   }
   const started = performance.now();
-  const retrieval = await retrieve(
-    { vectors: await ctx.vectors(), chunks: ctx.chunks, embedder: await ctx.embedder(states[0]!.embedder) },
-    states,
-    question,
-    topK,
-    input.signal,
-    variant.retrieval ?? undefined,
-  );
+  const search = async () =>
+    retrieve(
+      { vectors: await ctx.vectors(), chunks: ctx.chunks, embedder: await ctx.embedder(states[0]!.embedder) },
+      states,
+      question,
+      topK,
+      input.signal,
+      variant.retrieval ?? undefined,
+    );
+  let retrieval = await search();
+  // Another process may have re-processed the strategy between reading its state and searching:
+  // the old generation's vectors went with it, and the search found nothing. Search the new one.
+  for (let retry = 0; retry < GENERATION_RETRIES && retrieval.chunks.length === 0; retry++) {
+    const now = currentStates();
+    if (now.every((s, i) => s.generation === states[i]!.generation)) break;
+    states = now;
+    retrieval = await search();
+  }
   const generator = await ctx.generator();
   const answerStart = performance.now();
   const generation = await generator.answer(question, retrieval.chunks, input.signal);

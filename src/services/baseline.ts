@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { ExperimentRecord, QuestionMetrics, QuestionResult } from "../domain/experiment.js";
 import { hashBytes } from "../domain/hash.js";
 import { METRICS } from "../domain/metric-catalogue.js";
@@ -7,6 +7,7 @@ import type { ScoredQuestion } from "../domain/metrics.js";
 import { ValidationError } from "../errors.js";
 import { CHUNKEVAL_VERSION } from "../version.js";
 import { baselineMetrics } from "./experiments.js";
+import { writeFileWhole } from "./file-write.js";
 
 /** The baseline file's format; a file of another version is refused with the reason. */
 export const BASELINE_FORMAT_VERSION = 1;
@@ -152,9 +153,7 @@ export function baselineFileText(b: Baseline): string {
 
 /** Writes the file whole or not at all (a temporary file renamed over it). */
 export async function saveBaselineFile(path: string, b: Baseline): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, baselineFileText(b));
-  await rename(temporary, path);
+  await writeFileWhole(path, baselineFileText(b));
 }
 
 type Json = Record<string, unknown>;

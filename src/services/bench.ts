@@ -2,6 +2,7 @@ import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type {
+  AggregateMetrics,
   DocumentBreakdown,
   Experiment,
   ExperimentDetails,
@@ -17,6 +18,7 @@ import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
 import { addUsage, bestStrategy, DEFAULT_WEIGHTS, precisionOmega, retrievalEfficiency, retrievalMetrics, ZERO_USAGE } from "../domain/metrics.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
+import { abstentionScore, negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
@@ -35,6 +37,7 @@ import { mapWithConcurrency } from "../domain/concurrency.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
+import type { Judge } from "../evaluators/judge.js";
 import type { StrategyState } from "../stores/sqlite/chunks-repo.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
@@ -390,18 +393,40 @@ function perDocumentBreakdown(
  * that fails is recorded with its error and the run goes on, up to `maxErrors`.
  */
 export async function runBenchmark(shared: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
+  const plan = await planRun(shared, input);
+  const indexed = await indexVariants(plan, input);
+  const models = await answerModels(plan, input);
+  const answered = await runQuestions(plan, input, models);
+  const scored = scoreStrategies(plan, input, models, answered, indexed.indexing);
+  const fullRunEstimate = plan.dryRun ? await estimateFullRun(plan, answered.dryRunPromptTokens) : null;
+  const record = assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
+  plan.ctx.experiments.insert(record, answered.results);
+  const total = plan.variants.length * plan.questions.length;
+  input.onProgress?.({ stage: "bench", message: "done", done: total, total });
+  return record;
+}
+
+/** What planning settles before any work: the variants, the corpus and its questions, and this run's metered embedder. */
+interface BenchPlan {
+  ctx: ServiceContext;
+  variants: StrategyVariant[];
+  topK: number;
+  dryRun: boolean;
+  corpus: Corpus;
+  questions: Question[];
+  textOf: Map<string, string>;
+  axis: CorpusOffsets;
+  sharedEmbedder: CachedEmbedder;
+  embedder: CachedEmbedder;
+}
+
+/** Stage 1: the variants to compare, the corpus (uploads stored), the questions resolved against it. */
+async function planRun(shared: ServiceContext, input: BenchInput): Promise<BenchPlan> {
   const run = withImportedChunks(shared, input);
   const { ctx } = run;
   const { variants, topK } = await checkPlannedInput(run, input);
-  const strategies = variants.map((v) => v.key);
-  const weights = input.weights ?? ctx.config.weights ?? DEFAULT_WEIGHTS;
-  const dryRun = input.dryRun ?? false;
-
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
-  const documentId = corpus.collection?.id ?? documents[0]!.id;
-  const textOf = new Map(documents.map((d) => [d.id, d.text]));
-  const axis = new CorpusOffsets(documents);
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
   const questions = await refusedBeforeWork(corpus, () => {
     const resolved = resolveQuestions(input.questionsSource, input.questions, documents);
@@ -409,35 +434,62 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     return resolved;
   });
   const sharedEmbedder = await ctx.embedder();
-  // This run's embeddings, counted apart from any other run sharing the embedder.
-  const embedder = sharedEmbedder.metered();
+  return {
+    ctx,
+    variants,
+    topK,
+    dryRun: input.dryRun ?? false,
+    corpus,
+    questions,
+    textOf: new Map(documents.map((d) => [d.id, d.text])),
+    axis: new CorpusOffsets(documents),
+    sharedEmbedder,
+    // This run's embeddings, counted apart from any other run sharing the embedder.
+    embedder: sharedEmbedder.metered(),
+  };
+}
 
-  const processingStart = performance.now();
-  const indexing = await ensureProcessed(ctx, documents, variants, embedder, input);
-  const processingSeconds = (performance.now() - processingStart) / 1000;
+/** Stage 2: every variant's index built (or reused) in every document, timed. */
+async function indexVariants(plan: BenchPlan, input: BenchInput): Promise<{ indexing: IndexingRun[]; seconds: number }> {
+  const started = performance.now();
+  const indexing = await ensureProcessed(plan.ctx, plan.corpus.documents, plan.variants, plan.embedder, input);
+  return { indexing, seconds: (performance.now() - started) / 1000 };
+}
 
-  const generator = dryRun ? null : await ctx.generator();
-  const judge = dryRun ? null : await ctx.judge(input.judge);
-  const vectors = await ctx.vectors();
-  const results: Record<string, QuestionResult[]> = {};
-  const total = strategies.length * questions.length;
+/** The generator and judge a run answers with (none in a dry run), and the names the experiment records. */
+interface AnswerModels {
+  generator: Generator | null;
+  judge: Judge | null;
+  generatorSpec: string;
+  judgeSpec: string;
+}
+
+async function answerModels(plan: BenchPlan, input: BenchInput): Promise<AnswerModels> {
+  const generator = plan.dryRun ? null : await plan.ctx.generator();
+  const judge = plan.dryRun ? null : await plan.ctx.judge(input.judge);
+  return { generator, judge, generatorSpec: plan.ctx.config.generator, judgeSpec: judge ? judge.name : DRY_RUN_LABEL };
+}
+
+/** What running the questions produced: every variant's results in question order, and what the run shared. */
+interface AnsweredRun {
+  runs: VariantRun[];
+  results: Record<string, QuestionResult[]>;
+  sharedByAll: SharedWork;
+  stoppedEarly: string | null;
+  /** The answer prompts a dry run built, in tokens (for the full run's estimate). */
+  dryRunPromptTokens: number;
+}
+
+/** Stage 3: every question against every variant, interleaved, up to `maxErrors` failures. */
+async function runQuestions(plan: BenchPlan, input: BenchInput, models: AnswerModels): Promise<AnsweredRun> {
+  const { questions } = plan;
+  const runs = plan.variants.map((variant) => variantRun(plan, variant));
+  const deps = { vectors: await plan.ctx.vectors(), chunks: plan.ctx.chunks, embedder: plan.embedder };
+  const sharedByAll = await sharedWork(deps, runs, questions, models.generator, input.signal);
+  const results: Record<string, QuestionResult[]> = Object.fromEntries(runs.map((run) => [run.variant.key, []]));
   let failures = 0;
   let stoppedEarly: string | null = null;
-  const dryRunPromptTokens: number[] = [];
-
-  const runs = variants.map((variant): VariantRun => {
-    const states = documents.map((d) => {
-      const state = ctx.chunks.state(d.id, variant.indexKey);
-      // Deleted (by another process) since it was processed: the run cannot score this variant.
-      if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
-      return state;
-    });
-    const mode = variant.retrieval ?? defaultSearchMode(states[0]!.retrieval);
-    return { variant, states, mode, topK: variant.topK ?? topK, units: retrievableSpans(ctx, documents, variant.indexKey, axis) };
-  });
-  const retrievalDeps = { vectors, chunks: ctx.chunks, embedder };
-  const sharedByAll = await sharedWork(retrievalDeps, runs, questions, generator, input.signal);
-  for (const run of runs) results[run.variant.key] = [];
+  let dryRunPromptTokens = 0;
   for (const [i, q] of questions.entries()) {
     if (stoppedEarly) break;
     // Every strategy answers a question before any answers the next, starting one further along
@@ -449,147 +501,153 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       const strategy = run.variant.key;
       throwIfCancelled(input.signal);
       input.onProgress?.({ stage: "answer", strategy, message: `question ${i + 1}/${questions.length}`, done: i, total: questions.length });
-      const result = emptyResult(q);
-      try {
-        const t0 = performance.now();
-        // One retrieval as deep as the deepest cut; the answer reads its first top_k (retrieve.ts keeps that prefix the same as a top_k search).
-        const ranking = await retrieve(
-          retrievalDeps,
-          run.states,
-          q.question,
-          rankingDepth(run.topK),
-          input.signal,
-          run.mode,
-          questionVector(sharedByAll, run, i),
-        );
-        const retrieval = { ...ranking, chunks: ranking.chunks.slice(0, run.topK) };
-        result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
-        result.retrievedTokens = retrieval.chunks.reduce((n, c) => n + countTokens(c.text), 0);
-        result.retrieved = retrieval.chunks.map((c) => ({
-          chunkId: c.chunkId,
-          documentId: c.documentId,
-          score: c.score,
-          start: c.start,
-          end: c.end,
-          text: c.text,
-          parentId: c.parentId,
-        }));
-        result.latency = {
-          embedSeconds: retrieval.embedSeconds,
-          searchSeconds: retrieval.searchSeconds,
-          answerSeconds: 0,
-          totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
-        };
-        if (q.references.length > 0) {
-          const references = q.references.map((r) => axis.place(r.documentId, r));
-          const spans = retrievalMetrics(
-            references,
-            retrieval.chunks.map((c) => axis.place(c.documentId, c)),
-          );
-          Object.assign(result.metrics, spans, {
-            retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
-            precisionOmega: precisionOmega(references, run.units),
-          });
-          result.rankCuts = rankCuts(
-            references,
-            ranking.chunks.map((c) => axis.place(c.documentId, c)),
-            run.units,
-          );
-        }
-        if (dryRun) {
-          dryRunPromptTokens.push(countTokens(ANSWER_SYSTEM_PROMPT) + countTokens(buildAnswerPrompt(q.question, retrieval.chunks)));
-        } else {
-          const t1 = performance.now();
-          const generation = await generator!.answer(q.question, retrieval.chunks, input.signal);
-          result.stageSeconds.generation = (performance.now() - t1) / 1000;
-          result.answer = generation.answer;
-          result.answered = generation.answered;
-          result.answerTokens = generation.usage;
-          result.latency.answerSeconds = result.stageSeconds.generation;
-          result.latency.totalSeconds += result.stageSeconds.generation;
-          const t2 = performance.now();
-          const target = judgeTarget(q);
-          const verdict = await judge!.judge(
-            {
-              question: q.question,
-              answer: generation.answer,
-              answered: generation.answered,
-              measureFaithfulness: generator!.isLlm,
-              contexts: retrieval.chunks.map((c) => c.text),
-              retrieval: run.mode,
-              document: judgedText(q, retrieval.chunks, textOf),
-              target,
-            },
-            input.signal,
-          );
-          result.stageSeconds.judging = (performance.now() - t2) / 1000;
-          result.metrics.contextRelevance = verdict.contextRelevance;
-          result.metrics.faithfulness = verdict.faithfulness;
-          result.metrics.answerSimilarity = verdict.answerSimilarity;
-          result.judgeTokens = verdict.usage;
-        }
-      } catch (error) {
-        if (error instanceof CancelledError) throw error;
-        result.error = describeError(error);
+      const asked = await answerQuestion(plan, input, models, { deps, run, sharedByAll }, q, i);
+      dryRunPromptTokens += asked.promptTokens;
+      if (asked.result.error !== null) {
         failures++;
         if (input.maxErrors !== undefined && failures >= input.maxErrors)
           stoppedEarly = `stopped after ${failures} failed question(s) (--max-errors ${input.maxErrors})`;
       }
-      results[strategy]!.push(result);
+      results[strategy]!.push(asked.result);
     }
   }
   for (const run of runs) {
     const answered = results[run.variant.key]!.length;
     input.onProgress?.({ stage: "answer", strategy: run.variant.key, message: `${answered} questions answered`, done: answered, total: answered });
   }
+  return { runs, results, sharedByAll, stoppedEarly, dryRunPromptTokens };
+}
 
-  const judgeSpec = dryRun ? DRY_RUN_LABEL : judge!.name;
-  const generatorSpec = ctx.config.generator;
-  const sumStage = (k: keyof QuestionResult["stageSeconds"]) =>
-    Object.values(results)
-      .flat()
-      .reduce((n, r) => n + r.stageSeconds[k], 0);
-  const answerUsage = Object.values(results)
-    .flat()
-    .reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
-  const judgeUsage = Object.values(results)
-    .flat()
-    .reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
-  const contextUsage = indexing.reduce((u, x) => addUsage(u, x.contextUsage), ZERO_USAGE);
-  const embeddedTokens = embedder.stats.computedTokens;
-  const embeddingUsage = { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens };
-  const cost = {
-    answersUsd: costOf(generatorSpec, answerUsage),
-    judgingUsd: dryRun ? 0 : costOf(judgeSpec, judgeUsage),
-    embeddingsUsd: costOf(embedder.name, embeddingUsage),
-    contextualisationUsd: costOf(generatorSpec, contextUsage),
-    referenceModel: `${REFERENCE_CHAT_MODEL} + ${REFERENCE_EMBEDDING_MODEL}`,
-    referenceUsd:
-      referenceCost(REFERENCE_CHAT_MODEL, addUsage(addUsage(answerUsage, judgeUsage), contextUsage)) + referenceCost(REFERENCE_EMBEDDING_MODEL, embeddingUsage),
-  };
+/** A variant as the question loop runs it: its index in every document, its search mode and depth, its retrievable spans. */
+function variantRun(plan: BenchPlan, variant: StrategyVariant): VariantRun {
+  const { ctx, corpus } = plan;
+  const states = corpus.documents.map((d) => {
+    const state = ctx.chunks.state(d.id, variant.indexKey);
+    // Deleted (by another process) since it was processed: the run cannot score this variant.
+    if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
+    return state;
+  });
+  const mode = variant.retrieval ?? defaultSearchMode(states[0]!.retrieval);
+  return { variant, states, mode, topK: variant.topK ?? plan.topK, units: retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis) };
+}
 
-  // The full run this dry run stands in for, started now (the indexes it built are kept), by the
-  // cost model the sweep estimate uses, with the exact answer prompts the dry run built.
-  const full = dryRun
-    ? await estimateRun(ctx, sharedEmbedder, {
-        documents,
-        variants,
-        topK,
-        questions,
-        dryRun: false,
-        answerPromptTokens: dryRunPromptTokens.reduce((a, b) => a + b, 0),
-      })
-    : null;
-  const fullRunEstimate: ExperimentDetails["fullRunEstimate"] = full && {
-    costUsd: full.costUsd,
-    seconds: full.seconds,
-    referenceUsd: full.referenceUsd,
-    includes: full.includes,
-    time: full.time,
-  };
+/** Where one question is asked: the retrieval dependencies, the variant, and the work every variant shares. */
+interface AskedOf {
+  deps: Parameters<typeof retrieve>[0];
+  run: VariantRun;
+  sharedByAll: SharedWork;
+}
 
+/**
+ * One question against one variant: retrieval and its metrics, then (unless a dry run) the
+ * answer and the judge's scores. A failure is recorded in the result, never thrown (except a cancellation).
+ */
+async function answerQuestion(
+  plan: BenchPlan,
+  input: BenchInput,
+  models: AnswerModels,
+  { deps, run, sharedByAll }: AskedOf,
+  q: Question,
+  i: number,
+): Promise<{ result: QuestionResult; promptTokens: number }> {
+  const { axis } = plan;
+  const result = emptyResult(q);
+  let promptTokens = 0;
+  try {
+    const t0 = performance.now();
+    // One retrieval as deep as the deepest cut; the answer reads its first top_k (retrieve.ts keeps that prefix the same as a top_k search).
+    const ranking = await retrieve(deps, run.states, q.question, rankingDepth(run.topK), input.signal, run.mode, questionVector(sharedByAll, run, i));
+    const retrieval = { ...ranking, chunks: ranking.chunks.slice(0, run.topK) };
+    result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
+    result.retrievedTokens = retrieval.chunks.reduce((n, c) => n + countTokens(c.text), 0);
+    result.retrieved = retrieval.chunks.map((c) => ({
+      chunkId: c.chunkId,
+      documentId: c.documentId,
+      score: c.score,
+      start: c.start,
+      end: c.end,
+      text: c.text,
+      parentId: c.parentId,
+    }));
+    result.latency = {
+      embedSeconds: retrieval.embedSeconds,
+      searchSeconds: retrieval.searchSeconds,
+      answerSeconds: 0,
+      totalSeconds: retrieval.embedSeconds + retrieval.searchSeconds,
+    };
+    if (q.references.length > 0) {
+      const references = q.references.map((r) => axis.place(r.documentId, r));
+      const spans = retrievalMetrics(
+        references,
+        retrieval.chunks.map((c) => axis.place(c.documentId, c)),
+      );
+      Object.assign(result.metrics, spans, {
+        retrievalEfficiency: retrievalEfficiency(spans.iou, references, axis.totalLength),
+        precisionOmega: precisionOmega(references, run.units),
+      });
+      result.rankCuts = rankCuts(
+        references,
+        ranking.chunks.map((c) => axis.place(c.documentId, c)),
+        run.units,
+      );
+    }
+    if (plan.dryRun) {
+      promptTokens = countTokens(ANSWER_SYSTEM_PROMPT) + countTokens(buildAnswerPrompt(q.question, retrieval.chunks));
+    } else {
+      const generator = models.generator!;
+      const t1 = performance.now();
+      const generation = await generator.answer(q.question, retrieval.chunks, input.signal);
+      result.stageSeconds.generation = (performance.now() - t1) / 1000;
+      result.answer = generation.answer;
+      result.answered = generation.answered;
+      result.answerTokens = generation.usage;
+      result.latency.answerSeconds = result.stageSeconds.generation;
+      result.latency.totalSeconds += result.stageSeconds.generation;
+      const t2 = performance.now();
+      const verdict = await models.judge!.judge(
+        {
+          question: q.question,
+          answer: generation.answer,
+          answered: generation.answered,
+          measureFaithfulness: generator.isLlm,
+          contexts: retrieval.chunks.map((c) => c.text),
+          retrieval: run.mode,
+          document: judgedText(q, retrieval.chunks, plan.textOf),
+          target: judgeTarget(q),
+        },
+        input.signal,
+      );
+      result.stageSeconds.judging = (performance.now() - t2) / 1000;
+      result.metrics.contextRelevance = verdict.contextRelevance;
+      result.metrics.faithfulness = verdict.faithfulness;
+      result.metrics.answerSimilarity = q.answerable === false ? abstentionScore(generation.answered) : verdict.answerSimilarity;
+      result.judgeTokens = verdict.usage;
+    }
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    result.error = describeError(error);
+  }
+  return { result, promptTokens };
+}
+
+/** Every strategy's aggregate metrics, the best of them and the comparisons with it, and the scoring they used. */
+interface ScoredRun {
+  aggregates: Record<string, AggregateMetrics>;
+  best: string;
+  comparisons: Experiment["comparisons"];
+  scoring: Omit<AggregateOptions, "costUsd">;
+  scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">;
+  /** Why context relevance left every composite, when it did. */
+  compositeNote: string | null;
+}
+
+/** Stage 4: aggregate each strategy's results (with its cost), pick the best, compare the others with it. */
+function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModels, answered: AnsweredRun, indexing: IndexingRun[]): ScoredRun {
+  const { variants } = plan;
+  const { results, runs } = answered;
+  const weights = input.weights ?? plan.ctx.config.weights ?? DEFAULT_WEIGHTS;
   // Context relevance is unmeasurable per variant: whether the judge has evidence the retriever did not use depends on its search mode.
-  const relevanceGap = (strategy: string) => judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
+  const relevanceGap = (strategy: string) => models.judge?.contextRelevanceUnmeasurable(runs.find((r) => r.variant.key === strategy)!.mode) ?? null;
   const unjudged = variants.map((v) => v.key).filter((s) => relevanceGap(s) !== null);
   // Strategies are compared on the same terms: when context relevance can be measured for some
   // variants only, it leaves every composite (it is still reported where measured). Re-weighting
@@ -598,7 +656,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const scoring = {
     weights: partlyJudged ? { ...weights, context_relevance: 0 } : weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
-    unmeasurable: unmeasurableMetrics(dryRun, generator),
+    unmeasurable: unmeasurableMetrics(plan.dryRun, models.generator),
   };
   const scoringOf = (strategy: string) => {
     const reason = relevanceGap(strategy);
@@ -614,13 +672,13 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       const idx = indexing.find((x) => x.strategy === indexKey)!;
       const strategyCost =
         costOf(
-          generatorSpec,
+          models.generatorSpec,
           list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE),
         ) +
-        (dryRun
+        (plan.dryRun
           ? 0
           : costOf(
-              judgeSpec,
+              models.judgeSpec,
               list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE),
             )) +
         idx.costUsd;
@@ -628,7 +686,65 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     }),
   );
   const best = bestStrategy(aggregates);
-  const comparisons = compareWithBest(results, best, scoring);
+  return { aggregates, best, comparisons: compareWithBest(results, best, scoring), scoring, scoringOf, compositeNote };
+}
+
+/** What the run spent, by part, with the same work priced at the reference models. */
+function runCost(plan: BenchPlan, models: AnswerModels, results: Record<string, QuestionResult[]>, indexing: IndexingRun[]): ExperimentDetails["cost"] {
+  const all = Object.values(results).flat();
+  const answerUsage = all.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
+  const judgeUsage = all.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
+  const contextUsage = indexing.reduce((u, x) => addUsage(u, x.contextUsage), ZERO_USAGE);
+  const embeddedTokens = plan.embedder.stats.computedTokens;
+  const embeddingUsage = { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens };
+  return {
+    answersUsd: costOf(models.generatorSpec, answerUsage),
+    judgingUsd: plan.dryRun ? 0 : costOf(models.judgeSpec, judgeUsage),
+    embeddingsUsd: costOf(plan.embedder.name, embeddingUsage),
+    contextualisationUsd: costOf(models.generatorSpec, contextUsage),
+    referenceModel: `${REFERENCE_CHAT_MODEL} + ${REFERENCE_EMBEDDING_MODEL}`,
+    referenceUsd:
+      referenceCost(REFERENCE_CHAT_MODEL, addUsage(addUsage(answerUsage, judgeUsage), contextUsage)) + referenceCost(REFERENCE_EMBEDDING_MODEL, embeddingUsage),
+  };
+}
+
+/**
+ * The full run a dry run stands in for, started now (the indexes it built are kept), by the
+ * cost model the sweep estimate uses, with the exact answer prompts the dry run built.
+ */
+async function estimateFullRun(plan: BenchPlan, answerPromptTokens: number): Promise<ExperimentDetails["fullRunEstimate"]> {
+  const full = await estimateRun(plan.ctx, plan.sharedEmbedder, {
+    documents: plan.corpus.documents,
+    variants: plan.variants,
+    topK: plan.topK,
+    questions: plan.questions,
+    dryRun: false,
+    answerPromptTokens,
+  });
+  return { costUsd: full.costUsd, seconds: full.seconds, referenceUsd: full.referenceUsd, includes: full.includes, time: full.time };
+}
+
+/** Stage 5: the experiment record: the verdict and its basis over the scored strategies, and the run's details. */
+function assembleExperiment(
+  plan: BenchPlan,
+  input: BenchInput,
+  models: AnswerModels,
+  indexed: { indexing: IndexingRun[]; seconds: number },
+  answered: AnsweredRun,
+  scored: ScoredRun,
+  fullRunEstimate: ExperimentDetails["fullRunEstimate"],
+): ExperimentRecord {
+  const { ctx, corpus, variants, questions, topK, dryRun, embedder } = plan;
+  const { documents } = corpus;
+  const { results, sharedByAll } = answered;
+  const { aggregates, best, comparisons } = scored;
+  const { indexing } = indexed;
+  const strategies = variants.map((v) => v.key);
+  const cost = runCost(plan, models, results, indexing);
+  const sumStage = (k: keyof QuestionResult["stageSeconds"]) =>
+    Object.values(results)
+      .flat()
+      .reduce((n, r) => n + r.stageSeconds[k], 0);
   const search = Object.fromEntries(
     variants.map((v) => [
       v.key,
@@ -637,9 +753,9 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   );
   const experiment: Experiment = {
     experimentId: newId("exp"),
-    documentId,
+    documentId: corpus.collection?.id ?? documents[0]!.id,
     collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
-    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scoringOf),
+    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scored.scoringOf),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,
@@ -652,22 +768,23 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
       .filter(Boolean)
       .join(" "),
     comparisons,
-    ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), compositeNote),
+    ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
     tags: input.tags ?? {},
   };
+  const negativeControls = negativeControlCounts(results, dryRun);
   const details: ExperimentDetails = {
     ...(corpus.collection ? {} : { documentName: documents[0]!.filename }),
     questionsSource: input.questionsSource,
     topK,
     dryRun,
     embedder: embedder.name,
-    generator: dryRun ? DRY_RUN_LABEL : generatorSpec,
-    judge: judgeSpec,
+    generator: dryRun ? DRY_RUN_LABEL : models.generatorSpec,
+    judge: models.judgeSpec,
     strategyOptions: Object.fromEntries(
       [...strategies, ...indexing.map((x) => x.strategy)].map((s) => [s, variants.find((v) => v.key === s || v.indexKey === s)!.options]),
     ),
     search,
-    weights: scoring.weights,
+    weights: scored.scoring.weights,
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
     statistics: {
       method: "percentile bootstrap over questions (paired for comparisons)",
@@ -678,17 +795,15 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
     indexing: indexing.map(({ contextUsage: _usage, ...figures }) => figures),
     cost,
     fullRunEstimate,
-    stageSeconds: { processing: processingSeconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
+    stageSeconds: { processing: indexed.seconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     ...chunkHealthOfRun(ctx, documents, variants),
-    stoppedEarly,
+    ...(negativeControls ? { negativeControls } : {}),
+    stoppedEarly: answered.stoppedEarly,
   };
-  const record: ExperimentRecord = { ...experiment, details };
-  ctx.experiments.insert(record, results);
-  input.onProgress?.({ stage: "bench", message: "done", done: total, total });
-  return record;
+  return { ...experiment, details };
 }
 
 /** The verdict fields with one more note, when there is one. */

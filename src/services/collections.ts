@@ -143,7 +143,11 @@ export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, option
   if (target.document) {
     const { id, uploaded } = await findOrUploadDocument(ctx, target.document);
     const undo = async () => void (uploaded ? await takeBackUpload(ctx, id) : undefined);
-    return { documents: [requireDocument(ctx, id)], collection: null, undo };
+    // A file is known by the name it was given here, as in a collection, though its bytes may be
+    // stored already under another name: references that name the file find it.
+    const given = "filename" in target.document ? cleanUploadName(target.document.filename, DEFAULTS.maxFilenameLength) : "";
+    const stored = requireDocument(ctx, id);
+    return { documents: [given ? { ...stored, filename: given } : stored], collection: null, undo };
   }
   const { name, add } = target.collection!;
   if (!add) {

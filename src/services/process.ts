@@ -110,7 +110,7 @@ export async function processVariant(
     async (plan) => generationSink(ctx, store, document, key, plan),
   );
   const chunks = searchable.length;
-  options.onProgress?.({ stage: "index", strategy: key, message: `${chunks} chunks indexed`, done: chunks, total: chunks });
+  options.onProgress?.({ stage: "index", strategy: key, message: `${chunks} chunks of ${document.filename} indexed`, done: chunks, total: chunks });
   return {
     strategy: key,
     status: "completed",

@@ -23,6 +23,11 @@ import {
   type LeakPolicy,
   type ParaphraseAttempt,
 } from "./question-leak.js";
+import { generateLlmNegatives, templateNegativeQuestions } from "./negative-generation.js";
+import { generateMultiHopQuestions } from "./multi-hop-generation.js";
+import type { CallTally } from "./ask-model.js";
+import { MULTI_HOP_PROMPT_TEMPLATE } from "../generators/multi-hop-prompt.js";
+import { NEGATIVE_PROMPT_TEMPLATE } from "../evaluators/negative-questions.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
@@ -40,6 +45,10 @@ export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   maxLeak?: number;
   /** Keep the questions still copying their excerpt, flagged, instead of dropping them. */
   keepLeaky?: boolean;
+  /** Negative controls wanted besides `count`: questions the document cannot answer (default 0). */
+  negatives?: number;
+  /** With an LLM: questions wanted besides `count` whose answer spans two passages, with references in both (default 0). */
+  multiHop?: number;
 }
 
 /** One item of a questions file, in the shape `bench` reads (references carry their offsets). */
@@ -51,6 +60,8 @@ export interface GeneratedQuestion {
   /** The share of its content words found in its excerpts (null without any), and `flag` when that copies at least the threshold. */
   leak?: number | null;
   flag?: string;
+  /** False for a negative control (no expected answer, no reference). */
+  answerable?: boolean;
 }
 
 export type DropReason = "poor_excerpt" | "duplicate" | "malformed" | "copies_excerpt";
@@ -87,6 +98,10 @@ export interface QuestionGenerationMetadata {
   createdAt: string;
   /** The written set's vocabulary leak, the threshold, and the paraphrase calls (README "Generated questions"). */
   leak: GeneratedSetLeak;
+  /** Negative controls asked for and kept (template: a real section about a subject the document never mentions; LLM: the model's word). */
+  negatives: { requested: number; kept: number; prompt: string | null };
+  /** Questions whose answer spans two passages (LLM only), asked for and kept. */
+  multiHop: { requested: number; kept: number; prompt: string | null };
 }
 
 export interface GeneratedQuestionsFile {
@@ -132,6 +147,12 @@ function checkInput(input: GenerateQuestionsInput): void {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > DEFAULTS.maxGeneratedQuestions) {
     throw new ValidationError(`count must be a whole number from 1 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.count}`);
   }
+  if (input.negatives !== undefined && (!Number.isInteger(input.negatives) || input.negatives < 0 || input.negatives > DEFAULTS.maxGeneratedQuestions)) {
+    throw new ValidationError(`negatives must be a whole number from 0 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.negatives}`);
+  }
+  if (input.multiHop !== undefined && (!Number.isInteger(input.multiHop) || input.multiHop < 0 || input.multiHop > DEFAULTS.maxGeneratedQuestions)) {
+    throw new ValidationError(`multi-hop must be a whole number from 0 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.multiHop}`);
+  }
   if (input.maxCalls !== undefined && (!Number.isInteger(input.maxCalls) || input.maxCalls < 1))
     throw new ValidationError(`max calls must be a whole number of at least 1, got ${input.maxCalls}`);
   for (const [name, v] of [
@@ -159,6 +180,9 @@ export async function generateQuestions(ctx: ServiceContext, input: GenerateQues
   if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
     throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);
   }
+  if ((input.multiHop ?? 0) > 0 && !spec.startsWith("openai:")) {
+    throw new ValidationError("multi-hop questions need an LLM (--generator openai:<model>): template questions have one reference each");
+  }
   const policy = leakPolicy(input);
   const { documents, collection } = await corpusOf(ctx, input, input);
   if (!collection) return generateForDocument(ctx, documents[0]!, spec, input, policy);
@@ -172,7 +196,7 @@ function generateForDocument(
   input: GenerateQuestionsInput,
   policy: LeakPolicy,
 ): Promise<GeneratedQuestionsFile> {
-  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, policy));
+  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, input.negatives ?? 0, policy));
   return generateLlmQuestions(ctx, doc, spec, input, policy);
 }
 
@@ -221,6 +245,14 @@ async function generateForCollection(
     documents.map((d) => d.text.length),
     input.count,
   );
+  const negativeQuotas = questionQuotas(
+    documents.map((d) => d.text.length),
+    input.negatives ?? 0,
+  );
+  const multiHopQuotas = questionQuotas(
+    documents.map((d) => d.text.length),
+    input.multiHop ?? 0,
+  );
   const files: Array<{ doc: StoredDocument; file: GeneratedQuestionsFile | null; skipped: string | null }> = [];
   for (const [i, doc] of documents.entries()) {
     throwIfCancelled(input.signal);
@@ -229,9 +261,12 @@ async function generateForCollection(
       continue;
     }
     input.onProgress?.({ stage: "generating", message: `${doc.filename}: ${quotas[i]} question(s)`, done: i, total: documents.length });
-    const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round((input.maxCalls * quotas[i]!) / input.count));
+    const share = (quotas[i]! + negativeQuotas[i]! + multiHopQuotas[i]!) / (input.count + (input.negatives ?? 0) + (input.multiHop ?? 0));
+    const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round(input.maxCalls * share));
     try {
-      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, maxCalls }, policy), skipped: null });
+      const [negatives, multiHop] = [negativeQuotas[i]!, multiHopQuotas[i]!];
+      const file = await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, negatives, multiHop, maxCalls }, policy);
+      files.push({ doc, file, skipped: null });
     } catch (error) {
       if (!(error instanceof BenchmarkError)) throw error;
       files.push({ doc, file: null, skipped: error.message });
@@ -244,6 +279,7 @@ async function generateForCollection(
   );
   const paraphrases = made.flatMap(({ file }) => file.metadata.leak.paraphrases);
   const { questions, leak } = withLeak(merged, policy, paraphrases, made[0]!.file.metadata.leak.paraphrasePrompt);
+  const positives = questions.filter((q) => q.answerable !== false).length;
   const first = made[0]!.file.metadata;
   const sum = (pick: (m: QuestionGenerationMetadata) => number) => made.reduce((n, { file }) => n + pick(file.metadata), 0);
   const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: 0 };
@@ -261,7 +297,7 @@ async function generateForCollection(
       budget: first.budget && input.maxCalls !== undefined ? { ...first.budget, maxCalls: input.maxCalls } : first.budget,
       counts: {
         requested: input.count,
-        kept: questions.length,
+        kept: positives,
         calls: sum((m) => m.counts.calls),
         cachedReplies: sum((m) => m.counts.cachedReplies),
         malformedReplies: sum((m) => m.counts.malformedReplies),
@@ -274,6 +310,8 @@ async function generateForCollection(
       costUsd: costOf(spec, tokenUsage),
       createdAt: nowTimestamp(),
       leak,
+      negatives: { requested: input.negatives ?? 0, kept: questions.length - positives, prompt: first.negatives.prompt },
+      multiHop: { requested: input.multiHop ?? 0, kept: sum((m) => m.multiHop.kept), prompt: first.multiHop.prompt },
     },
     questions,
   };
@@ -283,8 +321,9 @@ async function generateForCollection(
  * Template questions copy their topic words from their key sentence by construction, but the
  * fixed wording and the heading are not in it, so most stay under the leak threshold. One that
  * reaches it is left out (another section takes its place) unless leaky ones are kept, flagged.
+ * Negative controls have no excerpt, so no leak.
  */
-function generateTemplateQuestions(doc: StoredDocument, count: number, policy: LeakPolicy): GeneratedQuestionsFile {
+function generateTemplateQuestions(doc: StoredDocument, count: number, negatives: number, policy: LeakPolicy): GeneratedQuestionsFile {
   const drops: QuestionGenerationMetadata["drops"] = [];
   const accept = (q: { question: string; reference: { text: string } }) => {
     const leak = questionLeak(q.question, [q.reference.text]);
@@ -296,19 +335,20 @@ function generateTemplateQuestions(doc: StoredDocument, count: number, policy: L
     });
     return false;
   };
-  const screened = templateQuestions(doc.text, doc.blocks, count, accept).map((q) => ({
+  const positives = templateQuestions(doc.text, doc.blocks, count, accept).map((q) => ({
     question: q.question,
     expectedAnswer: q.expectedAnswer,
     references: [q.reference],
   }));
-  if (screened.length === 0 && drops.length > 0) {
+  if (positives.length === 0 && drops.length > 0) {
     throw new BenchmarkError(
       `${doc.filename}: all ${drops.length} template questions copy ≥ ${leakPercent(policy.maxLeak)} of their content words from their excerpt ` +
         "(--keep-leaky keeps them, flagged; --max-leak raises the threshold)",
     );
   }
-  if (screened.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
-  const { questions, leak } = withLeak(screened, policy, [], null);
+  if (positives.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
+  const controls = templateNegativeQuestions(doc, negatives);
+  const { questions, leak } = withLeak<GeneratedQuestion>([...positives, ...controls], policy, [], null);
   return {
     metadata: {
       kind: "template",
@@ -323,7 +363,7 @@ function generateTemplateQuestions(doc: StoredDocument, count: number, policy: L
       budget: null,
       counts: {
         requested: count,
-        kept: questions.length,
+        kept: positives.length,
         calls: 0,
         cachedReplies: 0,
         malformedReplies: 0,
@@ -336,6 +376,8 @@ function generateTemplateQuestions(doc: StoredDocument, count: number, policy: L
       costUsd: 0,
       createdAt: nowTimestamp(),
       leak,
+      negatives: { requested: negatives, kept: controls.length, prompt: null },
+      multiHop: { requested: 0, kept: 0, prompt: null },
     },
     questions,
   };
@@ -344,7 +386,7 @@ function generateTemplateQuestions(doc: StoredDocument, count: number, policy: L
 /** Locates every excerpt of a reply; the reason it cannot be used, or the located references. */
 function locateReferences(
   text: string,
-  reply: GeneratedQuestionReply,
+  reply: Pick<GeneratedQuestionReply, "excerpts">,
   minSimilarity: number,
 ): { references: GeneratedQuestion["references"] } | { problem: string } {
   const references: GeneratedQuestion["references"] = [];
@@ -371,7 +413,13 @@ async function generateLlmQuestions(
   const embedder = await ctx.embedder();
   const minExcerptSimilarity = input.minExcerptSimilarity ?? DEFAULTS.minExcerptSimilarity;
   const duplicateSimilarity = input.duplicateSimilarity ?? DEFAULTS.duplicateQuestionSimilarity;
-  const maxCalls = input.maxCalls ?? input.count * DEFAULTS.questionCallsPerQuestion;
+  const negatives = input.negatives ?? 0;
+  const multiHop = input.multiHop ?? 0;
+  const wanted = input.count + negatives + multiHop;
+  const maxCalls = input.maxCalls ?? wanted * DEFAULTS.questionCallsPerQuestion;
+  // The multi-hop questions' and negative controls' shares of the budget are kept for them.
+  const positiveCalls = Math.max(1, Math.round((maxCalls * input.count) / wanted));
+  const multiHopCalls = Math.round((maxCalls * multiHop) / wanted);
   const malformedRetries = DEFAULTS.malformedReplyRetries;
   const spans = passages(doc);
   const order = spreadOrder(spans.length);
@@ -389,11 +437,26 @@ async function generateLlmQuestions(
     dropped[reason]++;
     drops.push({ reason, question, detail });
   };
+  // The leak screen (question-leak.ts): the question's final wording, or null when it is dropped; a rewording call only while calls < `callsUpTo`.
+  const screen = async (q: Pick<GeneratedQuestion, "question" | "expectedAnswer" | "references">, callsUpTo: number): Promise<string | null> => {
+    const excerpts = q.references.map((r) => r.text);
+    const available = calls < callsUpTo ? complete : null;
+    const screened = await screenLlmQuestion({ question: q.question, answer: q.expectedAnswer, excerpts, policy, complete: available, signal: input.signal });
+    if (screened.completion) {
+      calls++;
+      if (screened.completion.cached) cachedReplies++;
+      if (screened.paraphrase?.rewrite === null) malformedReplies++;
+      usage = addUsage(usage, screened.completion.usage);
+    }
+    if (screened.paraphrase) paraphrases.push(screened.paraphrase);
+    if (screened.drop) drop("copies_excerpt", q.question, screened.drop);
+    return screened.drop ? null : screened.question;
+  };
 
   // Passages in spread order, round after round (each round asks every passage for a question
   // it has not produced yet), until enough questions survive or the call budget is spent.
   const askedOf = new Map<number, string[]>();
-  for (let k = 0; order.length > 0 && kept.length < input.count && calls < maxCalls; k++) {
+  for (let k = 0; order.length > 0 && kept.length < input.count && calls < positiveCalls; k++) {
     throwIfCancelled(input.signal);
     const index = order[k % order.length]!;
     if (!askedOf.has(index)) {
@@ -406,7 +469,7 @@ async function generateLlmQuestions(
     let reply: GeneratedQuestionReply | null = null;
     let malformedHere = 0;
     // A malformed reply is not cached (accept), so asking again really asks the model again.
-    for (let attempt = 0; attempt <= malformedRetries && calls < maxCalls && !reply; attempt++) {
+    for (let attempt = 0; attempt <= malformedRetries && calls < positiveCalls && !reply; attempt++) {
       const completion = await complete(prompt, input.signal, (text) => parseQuestionReply(text) !== null);
       calls++;
       if (completion.cached) cachedReplies++;
@@ -432,26 +495,8 @@ async function generateLlmQuestions(
       continue;
     }
     // A question copying its excerpt is reworded (one more call, within the budget) before the duplicate check sees its final wording.
-    const screened = await screenLlmQuestion({
-      question: reply.question,
-      answer: reply.answer,
-      excerpts: located.references.map((r) => r.text),
-      policy,
-      complete: calls < maxCalls ? complete : null,
-      signal: input.signal,
-    });
-    if (screened.completion) {
-      calls++;
-      if (screened.completion.cached) cachedReplies++;
-      if (screened.paraphrase?.rewrite === null) malformedReplies++;
-      usage = addUsage(usage, screened.completion.usage);
-    }
-    if (screened.paraphrase) paraphrases.push(screened.paraphrase);
-    if (screened.drop) {
-      drop("copies_excerpt", reply.question, screened.drop);
-      continue;
-    }
-    const question = screened.question;
+    const question = await screen({ question: reply.question, expectedAnswer: reply.answer, references: located.references }, positiveCalls);
+    if (question === null) continue;
     const [vector] = await embedder.embed([question], input.signal);
     const nearest = kept.reduce(
       (best, k) => {
@@ -467,12 +512,38 @@ async function generateLlmQuestions(
     kept.push({ question: { question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
   }
 
-  const { questions, leak } = withLeak(
-    kept.map((k) => k.question),
-    policy,
-    paraphrases,
-    PARAPHRASE_PROMPT_TEMPLATE,
-  );
+  // What the multi-hop questions and negative controls are asked with; each has its share of the budget.
+  const rest = {
+    doc,
+    passages: order.map((i) => spans[i]!),
+    malformedRetries,
+    duplicateSimilarity,
+    keptVectors: kept.map((k) => k.vector),
+    complete,
+    embedder,
+    signal: input.signal,
+  };
+  const locate = (reply: { excerpts: string[] }) => locateReferences(doc.text, reply, minExcerptSimilarity);
+  const spanning = await generateMultiHopQuestions({ ...rest, count: multiHop, maxCalls: Math.min(multiHopCalls, maxCalls - calls), locate });
+  const tallyOf = (part: CallTally & { drops: Array<{ reason: DropReason; question: string; detail: string }> }) => {
+    calls += part.calls;
+    cachedReplies += part.cachedReplies;
+    malformedReplies += part.malformedReplies;
+    usage = addUsage(usage, part.usage);
+    for (const d of part.drops) drop(d.reason, d.question, d.detail);
+  };
+  tallyOf(spanning);
+  // Multi-hop questions go through the same leak screen, their rewordings within the multi-hop share of the budget.
+  const spanningKept: GeneratedQuestion[] = [];
+  for (const q of spanning.questions) {
+    const question = await screen(q, positiveCalls + multiHopCalls);
+    if (question !== null) spanningKept.push({ ...q, question });
+  }
+  // Negative controls have no excerpt, so no leak to screen.
+  const controls = await generateLlmNegatives({ ...rest, count: negatives, maxCalls: maxCalls - calls });
+  tallyOf(controls);
+  const positives = [...kept.map((k) => k.question), ...spanningKept];
+  const { questions, leak } = withLeak<GeneratedQuestion>([...positives, ...controls.questions], policy, paraphrases, PARAPHRASE_PROMPT_TEMPLATE);
   const metadata: QuestionGenerationMetadata = {
     kind: "llm",
     notice: null,
@@ -484,17 +555,19 @@ async function generateLlmQuestions(
     thresholds: { minExcerptSimilarity, duplicateSimilarity },
     duplicateEmbedder: embedder.name,
     budget: { maxCalls, malformedRetries },
-    counts: { requested: input.count, kept: questions.length, calls, cachedReplies, malformedReplies, passagesAvailable: spans.length, passagesUsed, dropped },
+    counts: { requested: input.count, kept: positives.length, calls, cachedReplies, malformedReplies, passagesAvailable: spans.length, passagesUsed, dropped },
     drops,
     tokenUsage: usage,
     costUsd: costOf(spec, usage),
     createdAt: nowTimestamp(),
     leak,
+    negatives: { requested: negatives, kept: controls.questions.length, prompt: negatives > 0 ? NEGATIVE_PROMPT_TEMPLATE : null },
+    multiHop: { requested: multiHop, kept: spanningKept.length, prompt: multiHop > 0 ? MULTI_HOP_PROMPT_TEMPLATE : null },
   };
-  if (questions.length === 0) {
+  if (positives.length === 0) {
     throw new BenchmarkError(
-      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates, ` +
-        `${dropped.copies_excerpt} copying their excerpt)`,
+      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ` +
+        `${dropped.duplicate} duplicates, ${dropped.copies_excerpt} copying their excerpt)`,
     );
   }
   return { metadata, questions };

@@ -18,7 +18,7 @@ export interface QuestionProblem {
   /** 1-based, as the file lists them. */
   item: number;
   question: string;
-  kind: "reference_not_found" | "duplicate" | "copies_excerpt";
+  kind: "reference_not_found" | "reference_ambiguous" | "duplicate" | "copies_excerpt";
   detail: string;
   closest: { document: string; text: string; similarity: number } | null;
 }
@@ -68,10 +68,17 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
     else seen.set(key, item);
     for (const ref of q.references) {
       const candidates = ref.document ? documents.filter((d) => d.filename === ref.document || d.id === ref.document) : documents;
-      const found = candidates
-        .map((d) => locateExcerpt(d.text, ref.text, ref.start, () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!))
-        .find((span) => span !== null);
-      if (found) located[found.method]++;
+      const spans = candidates.map((d) =>
+        locateExcerpt(d.text, ref.text, ref.start, () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!),
+      );
+      const found = spans.find((span) => span !== null);
+      const holders = candidates.filter((_, i) => spans[i] !== null);
+      // As bench refuses it: without a document named, the excerpt must be in one document only.
+      if (!ref.document && holders.length > 1) {
+        const names = holders.map((d) => d.filename).slice(0, 5);
+        const detail = `the excerpt is in ${holders.length} documents (${names.join(", ")}): name its "document": "${ref.text.slice(0, 80)}"`;
+        problems.push({ item, question: q.question, kind: "reference_ambiguous", detail, closest: null });
+      } else if (found) located[found.method]++;
       else {
         const closest = closestPassage(candidates.length > 0 ? candidates : documents, ref.text);
         const where = ref.document && candidates.length === 0 ? ` (no document "${ref.document}" here)` : "";

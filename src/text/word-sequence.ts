@@ -52,7 +52,19 @@ export class WordSequence {
 // Marks belong to their word: a decomposed "é" or a Devanagari vowel sign is part of it.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const SEPARATOR = "\u0001";
-const fold = (word: string) => word.normalize("NFKC").toLowerCase();
+/**
+ * A word's matching key: compatibility-folded (the ligature "ﬁ" is "fi", a full-width "Ａ" is "A")
+ * and lower case, except its superscript and subscript characters, which NFKC would fold into the
+ * digits or letters next to them (10² into 102, H₂O into h2o), so that a reference could match another number.
+ */
+const fold = (word: string) =>
+  (SUPERSCRIPT_OR_SUBSCRIPT.test(word) ? word.replace(NOT_SUPERSCRIPT_OR_SUBSCRIPT, (run) => run.normalize("NFKC")) : word.normalize("NFKC")).toLowerCase();
+/** The characters Unicode decomposes as <super> or <sub> forms (¹²³, ª º, modifier letters, the Superscripts and Subscripts block...). */
+const SUPERSCRIPTS_AND_SUBSCRIPTS =
+  "\u00AA\u00B2\u00B3\u00B9\u00BA\u02B0-\u02B8\u02E0-\u02E4\u1D2C-\u1D6A\u1D78\u1D9B-\u1DBF\u2070-\u209C" +
+  "\u2C7C\u2C7D\u2D6F\uA69C\uA69D\uA770\uA7F8\uA7F9\uAB5C-\uAB5F\uAB69";
+const SUPERSCRIPT_OR_SUBSCRIPT = new RegExp(`[${SUPERSCRIPTS_AND_SUBSCRIPTS}]`, "u");
+const NOT_SUPERSCRIPT_OR_SUBSCRIPT = new RegExp(`[^${SUPERSCRIPTS_AND_SUBSCRIPTS}]+`, "gu");
 
 /**
  * The targets of Markdown links and images (`[text](url)` keeps `[text]`) and HTML tags: parsers

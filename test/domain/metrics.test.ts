@@ -16,6 +16,7 @@ import {
   unionSpans,
 } from "../../src/domain/metrics.js";
 import type { AggregateMetrics, QuestionResult } from "../../src/domain/experiment.js";
+import { questionResult } from "../helpers/question-result.js";
 
 const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: ${actual} != ${expected}`);
 
@@ -188,33 +189,7 @@ test("span helpers", () => {
 });
 
 function result(metrics: Partial<QuestionResult["metrics"]>, extra: Partial<QuestionResult> = {}): QuestionResult {
-  return {
-    question: "q",
-    expectedAnswer: null,
-    references: [],
-    retrieved: [],
-    answer: "a",
-    answered: true,
-    metrics: {
-      recall: null,
-      precision: null,
-      iou: null,
-      retrievalEfficiency: null,
-      precisionOmega: null,
-      hit: null,
-      reciprocalRank: null,
-      contextRelevance: null,
-      answerSimilarity: null,
-      faithfulness: null,
-      ...metrics,
-    },
-    latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 1 },
-    answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 },
-    judgeTokens: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
-    stageSeconds: { retrieval: 0, generation: 0, judging: 0 },
-    error: null,
-    ...extra,
-  };
+  return questionResult(metrics, { answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 }, ...extra });
 }
 
 const options = { weights: DEFAULT_WEIGHTS, hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { HANDBOOK_PATH } from "../helpers/documents.js";
 import { runCli } from "../helpers/cli.js";
 
-test("questions generate --max-leak / --keep-leaky: each question's leak in the file, flagged or left out, counts printed; a bad threshold is exit 2", async () => {
+test("questions generate --max-leak / --keep-leaky: each leak in the file, flagged or left out, counts printed; a bad threshold: exit 2", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-questions-leak-"));
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
   try {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDBOOK_PATH } from "../helpers/documents.js";
@@ -49,6 +49,34 @@ test("questions validate: a clean file passes; a changed excerpt, a repeated que
       ],
     );
     assert.equal(check.smoke_test, null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("questions validate: a reference without a document that is in two documents of a collection is a problem, as bench refuses it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-questions-ambiguous-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", COLUMNS: "400" };
+  try {
+    const docs = join(dir, "docs");
+    mkdirSync(docs);
+    writeFileSync(join(docs, "tea.txt"), "Tea notes\n\nSteep green tea every morning for two minutes.\n");
+    writeFileSync(join(docs, "coffee.txt"), "Coffee notes\n\nDescale the machine every month with citric acid.\n");
+    const questions = join(dir, "q.json");
+    writeFileSync(
+      questions,
+      JSON.stringify([
+        { question: "How often?", references: ["every"] },
+        { question: "How long does green tea steep?", references: [{ document: "tea.txt", text: "for two minutes" }] },
+      ]),
+    );
+    const check = await runCli(["questions", "validate", questions, docs], env);
+    assert.equal(check.code, 1, check.stdout + check.stderr);
+    assert.match(
+      check.stdout,
+      /^problem: item 1 \("How often\?"\): the excerpt is in 2 documents \((coffee|tea)\.txt, (coffee|tea)\.txt\): name its "document"/m,
+    );
+    assert.match(check.stdout, /^1 problem\(s\)$/m);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -45,6 +45,17 @@ async function faithfulness(answer: string, context: string): Promise<number | n
   return (await createEmbeddingJudge(embedder).judge(input)).faithfulness;
 }
 
+/** Each case's score printed; those that differ from the expected score, described. */
+async function failedCases(cases: Array<[answer: string, context: string, expected: number, kind: string]>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [answer, context, expected, kind] of cases) {
+    const score = await faithfulness(answer, context);
+    console.log(`# ${kind}: ${score} for "${answer}"`);
+    if (score !== expected) failures.push(`${kind}: ${score} (expected ${expected}) for "${answer}"`);
+  }
+  return failures;
+}
+
 test("faithfulness on the water standard: supported claims score 10; a changed number, a swapped name, a negation, an off-topic claim score 0", async () => {
   const sedgecombe = passage("On 14 August 2023 a routine sample from cell 2 of Sedgecombe service reservoir");
   const valves = passage("Isolation valves up to 300 mm diameter shall be resilient-seated gate valves");
@@ -65,13 +76,7 @@ test("faithfulness on the water standard: supported claims score 10; a changed n
     ["A treated water pump never passes its inspection when it vibrates at every bearing.", pumps, 0, "negation"],
     ["The museum's textile gallery opens at 10:00 on Sundays and admission is free for children.", valves, 0, "off-topic"],
   ];
-  const failures: string[] = [];
-  for (const [answer, context, expected, kind] of cases) {
-    const score = await faithfulness(answer, context);
-    console.log(`# ${kind}: ${score} for "${answer}"`);
-    if (score !== expected) failures.push(`${kind}: ${score} (expected ${expected}) for "${answer}"`);
-  }
-  assert.deepEqual(failures, []);
+  assert.deepEqual(await failedCases(cases), []);
   // One of two statements unsupported: half.
   assert.equal(
     await faithfulness(
@@ -85,24 +90,34 @@ test("faithfulness on the water standard: supported claims score 10; a changed n
 });
 
 // The standard states most limits as bounds ("no more than 3.5 mm/s RMS", "at least 95 percent").
-// Measured on 25 November 2026: the offline judge's fact check reads "no more than" in an answer as
-// a negation and scores such a faithful answer 0 even though the context says the same. Kept as a
-// todo (it runs and prints its scores, without failing the suite) for the judge work of issue 25.
-test(
-  "faithfulness on the water standard: an answer that quotes a bound (no more than, at least) as the context states it is supported",
-  { todo: "the offline judge reads 'no more than' as a negation" },
-  async () => {
-    const pumps = passage("A treated water pump passes its inspection when its overall vibration velocity");
-    const failures: string[] = [];
-    for (const answer of [
-      "A treated water pump must vibrate no more than 3.5 mm/s RMS at every bearing to pass.",
-      "A treated water pump passes when its vibration velocity at every bearing is no more than 3.5 mm/s RMS.",
-      "To pass, a treated water pump must deliver at least 95 percent of its commissioning flow at the duty head.",
-    ]) {
-      const score = await faithfulness(answer, pumps);
-      console.log(`# bound: ${score} for "${answer}"`);
-      if (score !== 10) failures.push(`${score} for "${answer}"`);
-    }
-    assert.deepEqual(failures, []);
-  },
-);
+// Until 25 November 2026 the offline judge read "no more than" in an answer as a negation and
+// scored such a faithful answer 0; the "no" of a bound on a number is now read as a bound with a
+// direction (bounds.ts), so the answer is supported when it bounds the figure the way the context
+// does, in whatever words, and unsupported when it turns the bound round or changes the figure.
+const BOUNDS_TEST =
+  "faithfulness on the water standard: a bound quoted as the context states it is supported; a turned bound, a changed limit or a real negation is not";
+test(BOUNDS_TEST, async () => {
+  const pumps = passage("A treated water pump passes its inspection when its overall vibration velocity");
+  const derogations = passage("A derogation is granted for at most 24 months");
+  const coating = passage("Steel water tower tanks shall be protected inside by a coating");
+  const cases: Array<[string, string, number, string]> = [
+    ["A treated water pump must vibrate no more than 3.5 mm/s RMS at every bearing to pass.", pumps, 10, "bound as stated"],
+    ["A treated water pump passes when its vibration velocity at every bearing is no more than 3.5 mm/s RMS.", pumps, 10, "bound as stated"],
+    ["To pass, a treated water pump must deliver at least 95 percent of its commissioning flow at the duty head.", pumps, 10, "bound as stated"],
+    ["A treated water pump passes when its vibration velocity at every bearing is at most 3.5 mm/s RMS.", pumps, 10, "bound in other words"],
+    ["A treated water pump needs a motor insulation resistance of not less than 100 megohms at 1,000 volts DC.", pumps, 10, "bound in other words"],
+    ["A derogation is granted for no more than 24 months.", derogations, 10, "bound in other words"],
+    ["No requirement can be waived for more than 36 months in all.", derogations, 10, "a real negation, as the context says"],
+    ["The coating thickness is measured at not fewer than 20 points.", coating, 10, "bound in other words"],
+    ["A treated water pump passes when its vibration velocity at every bearing is no less than 3.5 mm/s RMS.", pumps, 0, "turned bound"],
+    ["A treated water pump passes when its vibration velocity at every bearing is more than 3.5 mm/s RMS.", pumps, 0, "turned bound"],
+    ["To pass, a treated water pump must deliver at most 95 percent of its commissioning flow at the duty head.", pumps, 0, "turned bound"],
+    ["A derogation is granted for at least 24 months.", derogations, 0, "turned bound"],
+    ["The coating thickness is measured at no more than 20 points.", coating, 0, "turned bound"],
+    ["A treated water pump passes when its vibration velocity at every bearing is no more than 4.5 mm/s RMS.", pumps, 0, "changed limit"],
+    ["A derogation is granted for no more than 36 months.", derogations, 0, "changed limit (a figure of another clause)"],
+    ["A requirement can be waived for more than 36 months in all.", derogations, 0, "negation dropped"],
+    ["A treated water pump does not pass its inspection when its vibration velocity is no more than 3.5 mm/s RMS.", pumps, 0, "negation added"],
+  ];
+  assert.deepEqual(await failedCases(cases), []);
+});

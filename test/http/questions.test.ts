@@ -34,7 +34,19 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
     assert.equal(job.status, "completed", job.error);
     assert.equal(job.result.metadata.kind, "llm");
     assert.equal(job.result.metadata.counts.kept, 3);
-    assert.deepEqual(Object.keys(job.result.questions[0]).sort(), ["expected_answer", "question", "references"]);
+    // Each question carries its leak; one copying ≥ 75 % of its excerpt's words is kept under keep_leaky, flagged.
+    for (const q of job.result.questions) {
+      assert.deepEqual(
+        Object.keys(q)
+          .filter((k) => k !== "flag")
+          .sort(),
+        ["expected_answer", "leak", "question", "references"],
+      );
+      assert.equal(q.flag === "copies its excerpt", q.leak >= 0.75, `${q.question}: leak ${q.leak}, flag ${q.flag}`);
+    }
+    const flagged = job.result.questions.filter((q: { flag?: string }) => q.flag).length;
+    assert.ok(flagged >= 1, "a copying question kept, flagged");
+    assert.equal(job.result.metadata.leak.above, flagged);
     assert.deepEqual(Object.keys(job.result.questions[0].references[0]).sort(), ["end", "start", "text"]);
 
     const bench = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["fixed_size"], questions: job.result.questions, dry_run: true });

@@ -92,7 +92,7 @@ test("Markdown: headings with levels, nested lists, table rows, code, quotes; in
     ["list_item", 1, "Trowel"],
     ["list_item", 2, "Small trowel"],
     ["list_item", 1, "Pruning shears"],
-    ["list_item", 1, "First step"],
+    ["list_item", 1, "1. First step"],
     ["table_row", 0, "Plant | Light"],
     ["table_row", 0, "Fern | Shade"],
     ["paragraph", 0, "Repot in spring."],

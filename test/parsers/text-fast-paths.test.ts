@@ -71,10 +71,10 @@ test("single-spaced Markdown: blocks, levels and offsets are what marked's token
       ["list_item", 1, "Trowel", 96, 102],
       ["list_item", 1, "Shears and A", 104, 116],
       ["paragraph", 0, "Quoted line one quoted line two", 118, 149],
-      ["list_item", 1, "Step one", 151, 159],
-      ["table_row", 0, "Plant | Light", 161, 174],
-      ["table_row", 0, "Fern | Shade", 176, 188],
-      ["paragraph", 0, "Ends with a space", 190, 207],
+      ["list_item", 1, "1. Step one", 151, 162],
+      ["table_row", 0, "Plant | Light", 164, 177],
+      ["table_row", 0, "Fern | Shade", 179, 191],
+      ["paragraph", 0, "Ends with a space", 193, 210],
     ],
   );
   assertAssembled(doc, md);

@@ -207,7 +207,9 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
         if (view === "managerial" && c.variants > 1) {
           // Points whose keys are too long to stand beside them are numbered; the legend gives each key in full.
           const legends = await page.$$eval("svg.chart", (svgs) =>
-            svgs.filter((s) => s.querySelector("circle")).map((s) => [...s.querySelectorAll("text.legend")].map((t) => t.lastChild?.textContent)),
+            svgs
+              .filter((s) => s.querySelector("circle"))
+              .map((s) => [...s.querySelectorAll("text.legend")].map((t) => [...t.querySelectorAll("tspan")].map((l) => l.textContent).join(""))),
           );
           assert.equal(legends.length, 2);
           for (const legend of legends)

@@ -4,7 +4,7 @@ import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
-test("context relevance measurable for some strategies only: it leaves every composite, the verdict says why, and it is still reported where measured", async () => {
+test("context relevance measured for some strategies only leaves every composite; the verdict says why; it is still reported where measured", async () => {
   // `use` is a semantic embedder: the judge measures context relevance of dense search but not of
   // contextual_retrieval's default hybrid search.
   const ws = await createWorkspace({ embedder: "use" });

@@ -56,7 +56,7 @@ async function pumpWorkspace(baseUrl: string) {
 const chatPrompts = (stub: { requests: Array<{ path: string; body: any }> }) =>
   stub.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.body.messages.map((m: { content: string }) => m.content).join("\n") as string);
 
-test("LLM questions copying their excerpt: one is reworded, a rewording that still copies is refused and the question dropped; calls and tokens count the rewording calls", async () => {
+test("LLM questions copying their excerpt: one reworded, one whose rewording still copies dropped; calls and tokens count the rewording calls", async () => {
   assert.equal(questionLeak(COPYING_ENGINES, ["The pump station runs on two diesel engines."]), 1);
   const stub = await model();
   const { ws, doc } = await pumpWorkspace(stub.baseUrl);
@@ -163,13 +163,17 @@ test("LLM questions copying their excerpt: a malformed rewording, or no call lef
   }
 });
 
-test("template questions: each carries its leak; one at --max-leak is left out for another section's, kept flagged with keepLeaky; all left out is an error", async () => {
+test("template questions carry their leak; one at --max-leak is left out for another section's (flagged with keepLeaky); all left out: an error", async () => {
   const ws = await createWorkspace();
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const all = await ws.app.generateQuestions({ document: { id: doc.id }, count: 16 });
     for (const q of all.questions) assert.equal(q.leak, Number(questionLeak(q.question, [q.references[0]!.text])!.toFixed(3)));
     assert.deepEqual([all.metadata.leak.threshold, all.metadata.leak.measured, all.metadata.leak.paraphrasePrompt], [0.75, 16, null]);
+    // The leak is measured per question, not a constant of the generator: high for some, low for others.
+    const leaks = all.questions.map((q) => q.leak!);
+    console.log(`# handbook template questions' leak: ${Math.min(...leaks).toFixed(2)} to ${Math.max(...leaks).toFixed(2)}`);
+    assert.ok(Math.max(...leaks) >= 0.5 && Math.min(...leaks) <= 0.25, `leaks ${leaks.join(", ")}`);
     const copying = all.questions.filter((q) => q.leak! >= 0.5).map((q) => q.question);
     assert.ok(copying.length >= 2, "some handbook template questions copy half their words");
 

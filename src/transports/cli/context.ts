@@ -5,6 +5,7 @@ import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { open } from "node:fs/promises";
 import { DEFAULTS } from "../../config/defaults.js";
 import { ChunkingError, PayloadTooLargeError, ValidationError } from "../../errors.js";
+import { printNote } from "./output.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -25,7 +26,7 @@ export function loadCliConfig(command: Command): LoadedConfig {
     flags: { data_dir: o.dataDir, embedder: o.embedder, generator: o.generator, strategy_modules: o.strategyModule },
   });
   if (loaded.errors.length > 0) throw new ValidationError(`invalid configuration: ${loaded.errors.join("; ")}`);
-  if (!o.json && !o.quiet) for (const w of loaded.warnings) process.stderr.write(`chunkeval: warning: ${w}\n`);
+  if (!o.json && !o.quiet) for (const w of loaded.warnings) printNote(`chunkeval: warning: ${w}`);
   return loaded;
 }
 

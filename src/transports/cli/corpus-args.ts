@@ -49,9 +49,15 @@ function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
       const below = filesBelow(arg);
       files.push(...below.filter(isDocumentPath));
       skipped.push(...below.filter((f) => !isDocumentPath(f)));
+    } else if (!existsSync(arg)) {
+      // Not found whatever its shape (`a.docx`, `./a.docx`, `/tmp/a.docx`), said as it was typed.
+      throw new NotFoundError(`${arg}: no such file, and not a stored document (see chunkeval documents)`);
     } else files.push(arg);
   }
-  return { files: [...new Set(files.map((f) => resolve(f)))].map((f) => relative(process.cwd(), f) || f), skipped };
+  // One file given twice (`a.md ./a.md`) is read once, named as it was first given.
+  const byResolved = new Map<string, string>();
+  for (const file of files) if (!byResolved.has(resolve(file))) byResolved.set(resolve(file), file);
+  return { files: [...byResolved.values()], skipped };
 }
 
 /** The folder a glob searches from: its path up to the first segment with a wildcard. */

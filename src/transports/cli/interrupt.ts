@@ -1,4 +1,5 @@
 import { ExitCode } from "../../errors.js";
+import { printNote } from "./output.js";
 
 /**
  * What a second Ctrl-C says before the process ends. It is true because the stores are
@@ -24,7 +25,7 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
   const controller = new AbortController();
   const onSigint = () => {
     if (!controller.signal.aborted) return controller.abort();
-    process.stderr.write(`\n${STOPPING_NOW}\n`);
+    printNote(`\n${STOPPING_NOW}`);
     // The one exit outside main(): waiting for the wind-down is what the user just declined.
     process.exit(ExitCode.interrupted);
   };

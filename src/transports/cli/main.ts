@@ -3,6 +3,7 @@ import { ChunkevalError, ExitCode } from "../../errors.js";
 import { firstStepsGuide } from "./guide.js";
 import { buildProgram } from "./program.js";
 import { showWarningsInOurWords } from "./warnings.js";
+import { printNote } from "./output.js";
 
 /**
  * The process edge: runs the program and turns any error into one line on stderr and an
@@ -24,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
     if (error instanceof ChunkevalError) {
-      process.stderr.write(`chunkeval: error: ${error.message}\n`);
+      printNote(`chunkeval: error: ${error.message}`);
       return error.exitCode;
     }
     process.stderr.write(`chunkeval: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -11,6 +11,16 @@ export function printLine(text = ""): void {
   process.stdout.write(wrapProse(text, outputWidth()) + "\n");
 }
 
+/**
+ * A note, warning or error on stderr, wrapped like printLine at the terminal's width. In a log
+ * (stderr not a terminal) it wraps only when COLUMNS is set: a message on one line is what
+ * people search CI logs for.
+ */
+export function printNote(text: string): void {
+  const wraps = process.stderr.isTTY || process.env.COLUMNS !== undefined;
+  process.stderr.write((wraps ? wrapProse(text, outputWidth(process.stderr)) : text) + "\n");
+}
+
 /** A plain table on stdout, no wider than the terminal; colour-free so it reads the same in CI logs. */
 export function printTable(head: string[], rows: Array<Array<string | number>>): void {
   process.stdout.write(

@@ -39,7 +39,8 @@ export function buildProgram(): Command {
         .choices(PROGRESS_MODES)
         .default("auto"),
     )
-    .showHelpAfterError()
+    // A usage error is one line in our words and a pointer to the help, not 60 lines of it.
+    .configureOutput({ outputError: (text, write) => write(text.startsWith("error: ") ? `chunkeval: ${text}` : text) })
     .exitOverride()
     .addHelpText(
       "after",
@@ -61,8 +62,14 @@ export function buildProgram(): Command {
   registerInfoCommands(program);
   const exitOverride = (command: Command): void => {
     command.exitOverride();
+    command.showHelpAfterError(`(see ${commandPath(command)} --help)`);
     command.commands.forEach(exitOverride);
   };
   exitOverride(program);
   return program;
+}
+
+/** `chunkeval questions generate`: a command's name after its parents'. */
+function commandPath(command: Command): string {
+  return command.parent ? `${commandPath(command.parent)} ${command.name()}` : command.name();
 }

@@ -1,3 +1,4 @@
+import { printNote } from "./output.js";
 /** Process warnings raised by dependencies' use of Node: notes to their developers that a user cannot act on. */
 const DEPENDENCY_NOTES = new Set(["DeprecationWarning", "ExperimentalWarning"]);
 
@@ -12,6 +13,6 @@ export function showWarningsInOurWords(): void {
   process.on("warning", (warning) => {
     if (DEPENDENCY_NOTES.has(warning.name)) return;
     const text = warning.name.startsWith("Chunkeval") ? warning.message : `${warning.name}: ${warning.message}`;
-    process.stderr.write(`chunkeval: warning: ${text}\n`);
+    printNote(`chunkeval: warning: ${text}`);
   });
 }

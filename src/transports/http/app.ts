@@ -5,6 +5,7 @@ import type { JobRunner } from "../../services/jobs.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
+import { openapiBodyOf } from "./upload-body.js";
 import { bearerToken } from "../../services/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
@@ -77,8 +78,12 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
     },
     // Shared schemas listed under components by their $id (ErrorBody), not as def-N.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
-    // Each operation's success and error responses, in the document only (openapi-responses.ts).
-    transform: ({ schema, url, route }) => ({ schema: { ...schema, response: responsesOf(route, Boolean(config.apiKey)) ?? schema?.response }, url }),
+    // Each operation's success and error responses, and the upload routes' multipart bodies, in the
+    // document only (openapi-responses.ts, upload-body.ts).
+    transform: ({ schema, url, route }) => {
+      const body = openapiBodyOf(route);
+      return { schema: { ...schema, ...(body ? { body } : {}), response: responsesOf(route, Boolean(config.apiKey)) ?? schema?.response }, url };
+    },
   });
   await app.register((await import("@fastify/swagger-ui")).default, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -52,6 +52,8 @@ export function registerAskCommand(program: Command): void {
         const documentId = await requireArgument(docArg, "doc", "Document id:");
         const question = await requireArgument(questionArg, "question", "Question:");
         await withChunkeval(command, async (app) => {
+          // A misspelt strategy is bad usage (exit 2) naming the valid ones, as for bench and process.
+          await app.planBench({ strategies: options.strategy });
           const q = await app.ask({ documentId, strategy: options.strategy, question, topK: options.topK });
           if (json) printJson(q);
           else printQuery(q);

@@ -8,18 +8,19 @@ import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { loadQuestionsOrigin } from "../../../evaluators/question-set.js";
 import { METRICS, metricDefinition, metricValue, SCORECARD_METRICS } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
 import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
+import { describeNegativeControls } from "../../../domain/negative-controls.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
 import { interruptible } from "../interrupt.js";
+import { refuseOutputClashes } from "../output-clash.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 
 interface BenchOptions extends CiOptions {
@@ -78,6 +79,7 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   for (const line of missingMetricLines(e)) printLine(line);
   for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
   printLine(e.headline);
+  if (e.details.negativeControls) for (const line of describeNegativeControls(e.details.negativeControls)) printLine(`negative controls: ${line}`);
   printLine(`verdict: ${e.verdict}`);
   for (const note of e.verdictNotes) printLine(note);
   const { referenceUsd, referenceModel } = e.details.cost;
@@ -203,12 +205,13 @@ function isSweep(options: BenchOptions): boolean {
  */
 async function confirmSweep(app: Chunkeval, input: EstimateInput, options: BenchOptions): Promise<void> {
   const estimate = await app.estimateBench(input);
-  process.stderr.write(
-    `sweep: ${estimate.variants.length} variants (${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
+  printNote(
+    `sweep: ${estimate.variants.length} variant${estimate.variants.length === 1 ? "" : "s"} ` +
+      `(${estimate.indexesToBuild} of ${estimate.indexes} indexes to build) ` +
       `× ${estimate.questions} questions = ${estimate.runs} runs; ` +
       `estimated ~${estimate.seconds.toFixed(estimate.seconds < 10 ? 1 : 0)} s and ~$${estimate.costUsd.toFixed(4)}${input.dryRun ? " (dry run)" : ""}\n` +
       `  the time includes ${estimate.includes}\n` +
-      `  ${estimate.variants.join(", ")}\n`,
+      `  ${estimate.variants.join(", ")}`,
   );
   const { sweepDecision } = await import("../../../services/sweep-estimate.js");
   const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: process.stdin.isTTY === true });
@@ -295,9 +298,25 @@ export function registerBenchCommand(program: Command): void {
       const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
+      // Loaded here, not at start: it stems words, which `--help` does not need (cli-start.test.ts).
+      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
       await withChunkeval(command, async (app) => {
+        refuseOutputClashes(
+          [
+            { flag: "--out", path: options.out },
+            { flag: "--junit", path: options.junit },
+            { flag: "--summary", path: options.summary },
+            { flag: "--save-baseline", path: options.saveBaseline },
+          ],
+          [
+            { what: "the questions file", path: questionsPath },
+            ...targets.map((path) => ({ what: "the document", path })),
+            ...(options.baseline ? [{ what: "the baseline file", path: options.baseline }] : []),
+            ...options.chunks.map((spec) => ({ what: "the chunks file", path: spec.slice(spec.indexOf("=") + 1) })),
+          ],
+        );
         const selection = {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,
@@ -310,14 +329,12 @@ export function registerBenchCommand(program: Command): void {
         const { resolveCorpusArgs } = await import("../corpus-args.js");
         const { skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         if (skipped.length > 0 && !globals.quiet) {
-          process.stderr.write(
-            `chunkeval: skipped ${skipped.length} file(s) of no supported format: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}\n`,
-          );
+          printNote(`chunkeval: skipped ${skipped.length} file(s) of no supported format: ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? ", …" : ""}`);
         }
         if (target.collection?.add && !options.collection && !globals.quiet) {
-          process.stderr.write(
+          printNote(
             `chunkeval: ${target.collection.add.length} documents benchmarked together as collection ${target.collection.name} ` +
-              `(every question searches all of them; --collection NAME names it)\n`,
+              `(every question searches all of them; --collection NAME names it)`,
           );
         }
         if (isSweep(options))
@@ -350,7 +367,7 @@ export function registerBenchCommand(program: Command): void {
         });
         if (run.interrupted) {
           progress.fail();
-          process.stderr.write(`${interruptedLine(last, answers)}\n`);
+          printNote(`${interruptedLine(last, answers)}`);
           process.exitCode = ExitCode.interrupted;
           return;
         }
@@ -388,11 +405,11 @@ export function registerBenchCommand(program: Command): void {
           const bound = g.kind === "fail-under" ? "below" : "above";
           const reason = experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured";
           const found = g.actual === null ? `n/a (${reason})` : `${g.actual.toFixed(4)}, ${bound} the bound`;
-          process.stderr.write(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}\n`);
+          printNote(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}`);
         }
         for (const o of outcomes.slice(gates.length).filter((g) => !g.passed)) {
-          process.stderr.write(`chunkeval: ${o.gate} failed: ${o.detail}\n`);
-          for (const note of o.notes) process.stderr.write(`chunkeval:   note: ${note}\n`);
+          printNote(`chunkeval: ${o.gate} failed: ${o.detail}`);
+          for (const note of o.notes) printNote(`chunkeval:   note: ${note}`);
         }
         if (outcomes.some((o) => !o.passed)) process.exitCode = ExitCode.gateFailed;
         // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
@@ -401,7 +418,7 @@ export function registerBenchCommand(program: Command): void {
           const first = Object.values(app.experimentResults(experiment.experimentId))
             .flat()
             .find((r) => r.error)?.error;
-          process.stderr.write(`chunkeval: every question failed${first ? `; the first error: ${first}` : ""}\n`);
+          printNote(`chunkeval: every question failed${first ? `; the first error: ${first}` : ""}`);
           process.exitCode = 1;
         }
       });

@@ -1,7 +1,10 @@
 import type { Command } from "commander";
 import type { CollectionRecord } from "../../../domain/types.js";
+import { ConflictError, NotFoundError } from "../../../errors.js";
+import { cleanUploadName } from "../../../domain/filenames.js";
+import { DEFAULTS } from "../../../config/defaults.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
-import { printJson, printLine, printTable } from "../output.js";
+import { printJson, printLine, printTable, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 
 function printCollection(c: CollectionRecord): void {
@@ -26,7 +29,7 @@ async function addFiles(command: Command, name: string, paths: string[], create:
     if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
     const { readDocumentArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
     const { ids, uploads, skipped } = await readDocumentArgs(app, paths);
-    if (skipped.length > 0 && !globals.quiet) process.stderr.write(`chunkeval: skipped ${skipped.length} file(s) of no supported format\n`);
+    if (skipped.length > 0 && !globals.quiet) printNote(`chunkeval: skipped ${skipped.length} file(s) of no supported format`);
     const progress = await startProgress("adding documents", globals);
     const collection = await app
       .addToCollection(name, [...ids.map((id) => ({ id })), ...uploads], { create, onProgress: progress.onProgress })
@@ -35,6 +38,15 @@ async function addFiles(command: Command, name: string, paths: string[], create:
         throw error;
       });
     progress.succeed(`${collection.name}: ${collection.documents.length} document(s)`);
+    // A file whose bytes the collection already holds under another name is not added again
+    // (a document is in a collection once): say so, or a reference to its new name fails later.
+    const names = new Set(collection.documents.map((d) => d.filename));
+    const unnamed = uploads.map((u) => u.filename).filter((n) => !names.has(cleanUploadName(n, DEFAULTS.maxFilenameLength)));
+    if (unnamed.length > 0 && !globals.quiet)
+      printNote(
+        `chunkeval: not added again: ${unnamed.join(", ")} (the same bytes as a document ${collection.name} already holds under another name; ` +
+          `references use that name)`,
+      );
     showCollection(command, collection);
   });
 }
@@ -52,8 +64,20 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, files: string[], _options, command: Command) => {
       if (files.length > 0) {
-        await withChunkeval(command, async (app) => void app.createCollection(name));
-        return addFiles(command, name, files, false);
+        // The add below makes the collection and takes it back if a file is refused, so a refused
+        // create leaves no empty collection holding the name.
+        await withChunkeval(command, async (app) => {
+          const taken = (() => {
+            try {
+              return app.getCollection(name).name;
+            } catch (error) {
+              if (error instanceof NotFoundError) return null;
+              throw error;
+            }
+          })();
+          if (taken !== null) throw new ConflictError(`a collection named "${taken}" already exists`);
+        });
+        return addFiles(command, name, files, true);
       }
       await withChunkeval(command, async (app) => {
         const collection = app.createCollection(name);

@@ -1,9 +1,23 @@
 import type { Command } from "commander";
 import { withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable } from "../output.js";
+import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
+import { interruptible } from "../interrupt.js";
+import { ExitCode } from "../../../errors.js";
+
+/**
+ * What Ctrl-C kept: a strategy's index is stored whole when it is done and the one under way not
+ * at all (interrupt.ts), so the document's processed strategies are exactly what is kept.
+ */
+function interruptedProcessLine(processed: string[]): string {
+  const kept = processed.length > 0 ? `its processed strategies (${processed.join(", ")}; ask and bench use them)` : "no strategy yet";
+  return (
+    `chunkeval: interrupted; the strategy under way was not stored. Kept: the document, ${kept}, cached embeddings. ` +
+    `Run the same command again to finish: the cached embeddings make the strategies already done quick.`
+  );
+}
 
 export function registerProcessCommand(program: Command): void {
   program
@@ -23,10 +37,22 @@ export function registerProcessCommand(program: Command): void {
         // Named as people know it: the file name, with the id beside it (a document that is not there is exit 3 here).
         const named = nameWithId(app.getDocument(documentId).filename, documentId);
         const progress = await startProgress(`processing ${named}`, globals);
-        const result = await app.process(documentId, options.strategies, { onProgress: progress.onProgress }).catch((error) => {
+        const run = await interruptible((signal) =>
+          app.process(documentId, options.strategies, {
+            signal,
+            onProgress: progress.onProgress,
+          }),
+        ).catch((error) => {
           progress.fail();
           throw error;
         });
+        if (run.interrupted) {
+          progress.fail();
+          printNote(`${interruptedProcessLine(Object.keys(app.getDocument(documentId).chunkCounts))}`);
+          process.exitCode = ExitCode.interrupted;
+          return;
+        }
+        const result = run.value;
         progress.succeed(`processed ${named}`);
         if (globals.json) printJson(result);
         else {

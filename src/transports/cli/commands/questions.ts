@@ -1,16 +1,15 @@
-import { writeFile } from "node:fs/promises";
-import { basename, extname } from "node:path";
 import type { Command } from "commander";
 import { ExitCode, ValidationError } from "../../../errors.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { loadQuestionsOrigin } from "../../../evaluators/question-set.js";
 import { leakWords } from "../../../domain/question-set.js";
 import { toWire } from "../../serialize.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
-import { printJson, printLine } from "../output.js";
+import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
 import type { QuestionGenerationMetadata } from "../../../services/question-generation.js";
+import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
+import { writeFileWhole } from "../../../services/file-write.js";
 
 interface GenerateOptions {
   collection?: string;
@@ -22,6 +21,9 @@ interface GenerateOptions {
   template?: boolean;
   maxLeak?: number;
   keepLeaky?: boolean;
+  negatives?: number;
+  multiHop?: number;
+  force?: boolean;
 }
 
 /** What the leak screen did: questions reworded, rewordings refused, questions dropped or kept flagged. */
@@ -31,7 +33,8 @@ function copiedWordingLine(m: QuestionGenerationMetadata): string {
   const dropped = m.counts.dropped.copies_excerpt;
   const outcome = leak.keepLeaky ? `${leak.above} kept, flagged (--keep-leaky)` : `${dropped} dropped`;
   if (m.kind === "template") {
-    return `copied wording: template questions copy their topic words by construction; ${at}: ${leak.keepLeaky ? outcome : `${dropped} left out for other sections`}`;
+    const left = leak.keepLeaky ? outcome : `${dropped} left out for other sections`;
+    return `copied wording: template questions copy their topic words by construction; ${at}: ${left}`;
   }
   const reworded = leak.paraphrases.filter((p) => p.kept).length;
   return `copied wording (${at}): ${reworded} reworded, ${leak.paraphrases.length - reworded} rewordings refused, ${outcome}`;
@@ -58,6 +61,7 @@ export function registerQuestionsCommand(program: Command): void {
     .option("--collection <name>", "write questions for this collection (with files: add them to it first, creating it if needed)")
     .option("-n, --count <n>", "questions wanted", parseInteger("--count"), 10)
     .option("--out <file>", "questions file to write (default: <document or collection name>.questions.json)")
+    .option("--force", "overwrite the questions file when it exists (without it, an existing file is refused, exit 2)")
     .option("--max-calls <n>", "chat calls allowed in all (default: 3 per question)", parseInteger("--max-calls"))
     .option(
       "--min-excerpt-similarity <x>",
@@ -76,6 +80,16 @@ export function registerQuestionsCommand(program: Command): void {
       parseFraction("--max-leak"),
     )
     .option("--keep-leaky", "keep the questions that still copy their excerpt, flagged in the file, instead of dropping them")
+    .option(
+      "--negatives <n>",
+      'also write n negative controls: questions the document cannot answer ("answerable": false, no references); bench scores whether answers abstain on them',
+      parseInteger("--negatives"),
+    )
+    .option(
+      "--multi-hop <n>",
+      "with an LLM: also write n questions whose answer needs two related passages, with references in both",
+      parseInteger("--multi-hop"),
+    )
     .option("--template", "use the offline template generator even when an LLM is configured")
     .option("--json", "print only the file's metadata (prompt, model, thresholds, counts) as JSON on stdout")
     .addHelpText(
@@ -93,6 +107,8 @@ export function registerQuestionsCommand(program: Command): void {
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
+        // Refused before any chat call is paid for; checked again when the file is written.
+        refuseExistingOutput(options.out ?? questionsFileFor(targetName(app, target)), options.force);
         const progress = await startProgress("generating questions", globals);
         const file = await app
           .generateQuestions({
@@ -104,6 +120,8 @@ export function registerQuestionsCommand(program: Command): void {
             duplicateSimilarity: options.duplicateSimilarity,
             maxLeak: options.maxLeak,
             keepLeaky: options.keepLeaky,
+            negatives: options.negatives,
+            multiHop: options.multiHop,
             onProgress: progress.onProgress,
           })
           .catch((error) => {
@@ -112,9 +130,13 @@ export function registerQuestionsCommand(program: Command): void {
           });
         const m = file.metadata;
         // Named after the document's (or collection's) name, as uploaded: `questions generate <id>` too.
-        const out = options.out ?? `${basename(m.document.filename, extname(m.document.filename))}.questions.json`;
-        await writeFile(out, JSON.stringify(toWire(file), null, 2) + "\n");
-        progress.succeed(`${m.counts.kept} questions written to ${out}`);
+        const out = options.out ?? questionsFileFor(m.document.filename);
+        refuseExistingOutput(out, options.force);
+        await writeFileWhole(out, JSON.stringify(toWire(file), null, 2) + "\n", { overwrite: Boolean(options.force) }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === "EEXIST") refuseExistingOutput(out, false);
+          throw error;
+        });
+        progress.succeed(`${file.questions.length} questions written to ${out}`);
         if (globals.json) return printJson({ out, ...m });
         if (m.notice) printLine(`NOTE: ${m.notice}`);
         printLine(`generator: ${m.generator}; kept ${m.counts.kept} of ${m.counts.requested} requested`);
@@ -128,9 +150,15 @@ export function registerQuestionsCommand(program: Command): void {
           );
           printLine(`tokens ${m.tokenUsage.totalTokens}; cost $${m.costUsd.toFixed(4)}`);
         }
+        if (m.multiHop.requested > 0) printLine(`multi-hop: ${m.multiHop.kept} of ${m.multiHop.requested} written (references in two passages)`);
+        if (m.negatives.requested > 0) {
+          const how =
+            m.kind === "llm" ? "the model's word that the document does not answer them" : "a section asked about a subject the document never mentions";
+          printLine(`negative controls: ${m.negatives.kept} of ${m.negatives.requested} written ("answerable": false; ${how})`);
+        }
         if (m.counts.kept < m.counts.requested) {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
-          process.stderr.write(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}\n`);
+          printNote(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}`);
         }
         printLine(`vocabulary leak: ${leakWords(m.leak)}`);
         printLine(copiedWordingLine(m));
@@ -157,6 +185,7 @@ function registerValidateCommand(questions: Command): void {
     .addHelpText("after", "\nExit 1 when a reference is not found or a question is repeated (each listed with the closest passage to paste).")
     .action(async (file: string, targetArgs: string[], options: { collection?: string; json?: boolean }, command: Command) => {
       const items = await loadQuestionsFile(file);
+      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const origin = await loadQuestionsOrigin(file);
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help

@@ -4,6 +4,7 @@ import type { HttpDeps } from "../app.js";
 import { collectionBody, idParams, pageQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { readMultipartUpload } from "../multipart.js";
+import { documentedBody, multipartUpload } from "../upload-body.js";
 
 const tags = ["collections"];
 
@@ -35,6 +36,15 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
   app.post(
     "/collections/:collection_id/documents",
     {
+      config: documentedBody({
+        "application/json": {
+          type: "object",
+          additionalProperties: false,
+          required: ["document_ids"],
+          properties: { document_ids: { type: "array", minItems: 1, items: { type: "string", minLength: 1 }, description: "ids of stored documents" } },
+        },
+        "multipart/form-data": multipartUpload(),
+      }),
       schema: {
         tags,
         summary: "Add documents: JSON {document_ids} of stored documents, or multipart/form-data with one `file`",

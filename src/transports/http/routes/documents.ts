@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { HttpDeps } from "../app.js";
 import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "../schemas.js";
+import { documentedBody, multipartUpload } from "../upload-body.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
 import { readMultipartUpload } from "../multipart.js";
@@ -14,6 +15,7 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
   app.post(
     "/documents",
     {
+      config: documentedBody({ "multipart/form-data": multipartUpload() }),
       schema: {
         tags: ["documents"],
         summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",

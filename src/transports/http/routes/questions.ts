@@ -21,6 +21,20 @@ const generateBody = {
     max_calls: { type: "integer", minimum: 1 },
     min_excerpt_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     duplicate_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+    negatives: {
+      type: "integer",
+      minimum: 0,
+      maximum: DEFAULTS.maxGeneratedQuestions,
+      default: 0,
+      description: 'negative controls besides count: questions the document cannot answer ("answerable": false)',
+    },
+    multi_hop: {
+      type: "integer",
+      minimum: 0,
+      maximum: DEFAULTS.maxGeneratedQuestions,
+      default: 0,
+      description: "with an LLM generator: questions besides count whose answer spans two passages, with references in both",
+    },
     max_leak: {
       type: "number",
       exclusiveMinimum: 0,
@@ -39,6 +53,8 @@ interface GenerateBody {
   max_calls?: number;
   min_excerpt_similarity?: number;
   duplicate_similarity?: number;
+  negatives: number;
+  multi_hop: number;
   max_leak?: number;
   keep_leaky?: boolean;
 }
@@ -69,6 +85,8 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         duplicateSimilarity: body.duplicate_similarity,
         maxLeak: body.max_leak,
         keepLeaky: body.keep_leaky,
+        negatives: body.negatives,
+        multiHop: body.multi_hop,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
       const job = jobs.enqueue(

@@ -5,6 +5,7 @@ import { ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
 import { requireScope, type Principal, type Scope } from "../../../services/tenants.js";
 import { readMultipartUpload } from "../multipart.js";
+import { documentedBody, multipartUpload } from "../upload-body.js";
 import { pageProperties } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 
@@ -128,7 +129,12 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
   app.post(
     "/files",
     {
-      config: { scopes: ["files:write"] },
+      config: {
+        scopes: ["files:write"],
+        ...documentedBody({
+          "multipart/form-data": multipartUpload({ domain: { type: "string", description: "the tenant's domain the file is ingested into" } }),
+        }),
+      },
       schema: {
         tags: ["v1"],
         summary: "Upload a source file (.docx, .doc, .pdf, .md, .txt or .html) into a domain (files:write): multipart `file` and `domain`",
