@@ -41,6 +41,7 @@ import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.
  * out) none of which the context holds: such a run is a whole phrase of the question, its subject
  * or its object, missing. One or two missing in a row are usually the question's own wording for
  * what the context says otherwise, and cost nothing; three cap the score at 5; four or more at 0.
+ * The embedding judge caps its keyword-retrieval score the same way (missingPhraseCap).
  */
 
 /** What is left of a sentence's evidence when the question asks for a time or quantity and the sentence holds none. */
