@@ -1,6 +1,7 @@
 import type { Block } from "./types.js";
 import { listWords } from "./aggregate.js";
 import { quantile } from "./statistics.js";
+import { indexKeyOf } from "./variant-key.js";
 
 /** A chunk under this share of the strategy's target size is tiny: too little text to answer from, or a scrap left at a boundary. */
 export const TINY_SHARE_OF_TARGET = 0.25;
@@ -136,4 +137,13 @@ export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): string[
     );
   }
   return warnings;
+}
+
+/**
+ * Each strategy's chunk health, from a run's health per index: variants that differ only at
+ * search time (`recursive@retrieval=keyword`) searched the same chunks, so they share their index's.
+ * A strategy whose index has none recorded is left out.
+ */
+export function chunkHealthByStrategy(strategies: string[], byIndex: Record<string, ChunkHealth>): Record<string, ChunkHealth> {
+  return Object.fromEntries(strategies.flatMap((s) => (byIndex[indexKeyOf(s)] ? [[s, byIndex[indexKeyOf(s)]!]] : [])));
 }

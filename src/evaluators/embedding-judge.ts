@@ -6,7 +6,7 @@ import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "./judge.js";
-import { createLexicalEvidence } from "./lexical-evidence.js";
+import { createLexicalEvidence, missingPhraseCap } from "./lexical-evidence.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** A context sentence bears on a statement at or above this relatedness (0-1). */
@@ -151,8 +151,12 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
         judgingStatements || embeddingRelevance ? await embedSentences(embedder, [input.question, ...sentencesOf(input.contexts)], signal) : [];
       const statements = judgingStatements ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       let contextRelevance: number | null = null;
-      if (embeddingRelevance) contextRelevance = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
-      else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
+      if (embeddingRelevance) {
+        // The same cap as the lexical evidence's: a context lacking a whole phrase of the question (its subject, say) does not answer it.
+        const contextTerms = new Set(input.contexts.flatMap((c) => contentTerms(c)));
+        const score = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
+        contextRelevance = Math.min(score, missingPhraseCap(input.question, contextTerms));
+      } else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {
         contextRelevance,
         faithfulness: input.measureFaithfulness ? faithfulness(statements, context, documentWords(input.document)) : null,

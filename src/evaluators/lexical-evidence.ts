@@ -1,6 +1,6 @@
 import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
-import { answerTypesAsked, type AnswerType } from "./answer-types.js";
+import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.js";
 
 /**
  * Lexical evidence that a context answers a question, on 0-10, for context relevance when the
@@ -33,10 +33,23 @@ import { answerTypesAsked, type AnswerType } from "./answer-types.js";
  * their own words share few words with any passage: the absolute share is low everywhere and says
  * more about the wording than about the context. The document's best is the judge's own
  * favourite, not the retriever's. Not used: the reference excerpts (that would be span recall).
+ *
+ * Being relative, that score cannot see what no sentence of the document holds: a question about
+ * a subject the document never mentions ("What does the section on billing say about Song dynasty
+ * porcelain?") scores 10 once its other words are retrieved. So the score is capped by the
+ * question's longest run of consecutive content words (the wording of a "how many", "when"… left
+ * out) none of which the context holds: such a run is a whole phrase of the question, its subject
+ * or its object, missing. One or two missing in a row are usually the question's own wording for
+ * what the context says otherwise, and cost nothing; three cap the score at 5; four or more at 0.
+ * The embedding judge caps its keyword-retrieval score the same way (missingPhraseCap).
  */
 
 /** What is left of a sentence's evidence when the question asks for a time or quantity and the sentence holds none. */
 export const MISSING_ANSWER_TYPE_FACTOR = 0.5;
+/** Consecutive content words of the question the context may lack without a cap (its own wording for what the context says otherwise). */
+export const FREE_MISSING_RUN = 2;
+/** How much of the 0-10 scale each missing word beyond FREE_MISSING_RUN in a row takes off the cap. */
+const CAP_STEP_PER_MISSING_WORD = 5;
 /** A part of a question with fewer content words than this joins the part before it ("…, and where?" says too little alone). */
 const MIN_PART_TERMS = 2;
 /** A question's name is required of the context when at most this share of the document's sentences hold it. */
@@ -129,6 +142,24 @@ export function createLexicalEvidence(): (question: string, contexts: string[], 
       const namesHeld = distinctiveNames(part, document).every((t) => contextTerms.has(t));
       sum += best <= 0 ? 0 : Math.min(1, inContext / best) * (namesHeld ? 1 : MISSING_NAME_FACTOR);
     }
-    return (10 * sum) / parts.length;
+    return Math.min((10 * sum) / parts.length, missingPhraseCap(question, contextTerms));
   };
+}
+
+/** The longest run of consecutive content words of the question, outside its answer-type wording ("how many", "when"…), that the context lacks. */
+export function longestMissingRun(question: string, contextTerms: ReadonlySet<string>): number {
+  const asked = ANSWER_TYPES.reduce((text, type) => text.replace(new RegExp(type.asks.source, "gi"), " "), question);
+  let run = 0;
+  let longest = 0;
+  for (const term of contentTerms(asked)) {
+    run = contextTerms.has(term) ? 0 : run + 1;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+/** The highest context relevance (0-10) a context can get when it lacks a run of the question's words: 10 up to FREE_MISSING_RUN. */
+export function missingPhraseCap(question: string, contextTerms: ReadonlySet<string>): number {
+  const beyond = longestMissingRun(question, contextTerms) - FREE_MISSING_RUN;
+  return Math.max(0, 10 - CAP_STEP_PER_MISSING_WORD * Math.max(0, beyond));
 }

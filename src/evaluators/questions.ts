@@ -72,13 +72,18 @@ export function validateQuestions(source: string, items: unknown): QuestionInput
     const where = `${source}: ${describeItem(index, item)}`;
     if (!item || typeof item !== "object" || Array.isArray(item)) throw new ValidationError(`${where}: must be an object with a "question"`);
     const record = item as Record<string, unknown>;
-    const unknown = Object.keys(record).filter((k) => !["question", "expected_answer", "references", "split", "answerable"].includes(k));
-    if (unknown.length > 0)
-      throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: question, expected_answer, references, split, answerable)`);
+    // `leak` and `flag` are what `questions generate` records about a question's copied wording: read as information, not used.
+    const fields = ["question", "expected_answer", "references", "split", "answerable", "leak", "flag"];
+    const unknown = Object.keys(record).filter((k) => !fields.includes(k));
+    if (unknown.length > 0) throw new ValidationError(`${where}: unknown field "${unknown[0]}" (fields: ${fields.join(", ")})`);
     if (record.answerable !== undefined && typeof record.answerable !== "boolean") throw new ValidationError(`${where}: "answerable" must be true or false`);
     if (record.answerable === false && ((Array.isArray(record.references) && record.references.length > 0) || typeof record.expected_answer === "string")) {
       throw new ValidationError(`${where}: an unanswerable question ("answerable": false) has no references and no expected answer`);
     }
+    if (record.leak !== undefined && record.leak !== null && !(typeof record.leak === "number" && record.leak >= 0 && record.leak <= 1)) {
+      throw new ValidationError(`${where}: "leak" must be a number from 0 to 1 (or null)`);
+    }
+    if (record.flag !== undefined && typeof record.flag !== "string") throw new ValidationError(`${where}: "flag" must be a string`);
     if (record.split !== undefined && (typeof record.split !== "string" || !record.split.trim())) {
       throw new ValidationError(`${where}: "split" must be a non-empty string, such as "dev" or "heldout"`);
     }

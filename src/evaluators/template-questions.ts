@@ -49,8 +49,9 @@ function topicWords(sentence: string, sectionText: string): string[] {
  * The offline question generator: for sections spread evenly over the document, the question
  * "What does <section> say about <topic words>?" with the section's key sentence (the one whose
  * words are most frequent in the section) as expected answer and reference. Deterministic.
+ * `accept` leaves out candidates (questions copying their excerpt), so others take their place.
  */
-export function templateQuestions(text: string, blocks: Block[], count: number): TemplateQuestion[] {
+export function templateQuestions(text: string, blocks: Block[], count: number, accept: (q: TemplateQuestion) => boolean = () => true): TemplateQuestion[] {
   const candidates: TemplateQuestion[] = [];
   for (const section of sections(text, blocks)) {
     const sentence = keySentence(text, section.start, section.end);
@@ -58,11 +59,12 @@ export function templateQuestions(text: string, blocks: Block[], count: number):
     const start = text.indexOf(sentence, section.start);
     const topic = topicWords(sentence, text.slice(section.start, section.end));
     const about = topic.length > 0 ? ` about ${topic.join(" and ")}` : "";
-    candidates.push({
+    const candidate = {
       question: `What does ${section.label} say${about}?`,
       expectedAnswer: sentence,
       reference: { text: sentence, start, end: start + sentence.length },
-    });
+    };
+    if (accept(candidate)) candidates.push(candidate);
   }
   if (candidates.length <= count) return candidates;
   // Evenly spread over the document rather than the first sections only.

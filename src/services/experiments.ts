@@ -1,4 +1,5 @@
 import { NotFoundError } from "../errors.js";
+import { chunkHealthByStrategy } from "../domain/chunk-health.js";
 import { metricKeys, metricDefinitionsForExport, metricValue } from "../domain/metric-catalogue.js";
 import type { ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import type { ServiceContext } from "./context.js";
@@ -19,12 +20,15 @@ export function experimentResults(ctx: ServiceContext, id: string): Record<strin
 }
 
 /**
- * The Experiment as every transport shows it (SPEC §2 fields, the verdict and comparisons, and
- * each metric's scale, direction and definition); run details stay in reports and exports.
+ * The Experiment as every transport shows it (SPEC §2 fields, the verdict and comparisons, each
+ * strategy's chunk health, and each metric's scale, direction and definition); run details stay
+ * in reports and exports.
  */
 export function experimentView(e: ExperimentRecord) {
-  const { details: _details, ...experiment } = e;
-  return { ...experiment, metrics: metricDefinitionsForExport() };
+  const { details, ...experiment } = e;
+  // Chunk health per strategy (our extension): the run records it per index, in its details.
+  const health = details.chunkHealth ? { chunkHealth: chunkHealthByStrategy(e.strategiesUsed, details.chunkHealth) } : {};
+  return { ...experiment, ...health, metrics: metricDefinitionsForExport() };
 }
 
 /**

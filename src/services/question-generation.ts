@@ -5,14 +5,27 @@ import type { CollectionRecord, RunOptions, StoredDocument, TokenUsage } from ".
 import { cosine } from "../domain/vectors.js";
 import { BenchmarkError, throwIfCancelled, ValidationError } from "../errors.js";
 import { TEMPLATE_NOTICE, templateQuestions } from "../evaluators/template-questions.js";
+import { questionLeak } from "../evaluators/question-set.js";
 import { costOf } from "../generators/pricing.js";
 import { buildQuestionPrompt, parseQuestionReply, QUESTION_PROMPT_TEMPLATE, type GeneratedQuestionReply } from "../generators/question-prompt.js";
 import { matchExcerpt } from "../text/excerpt-match.js";
 import type { Span } from "../text/spans.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
+import { PARAPHRASE_PROMPT_TEMPLATE } from "../generators/paraphrase-prompt.js";
+import {
+  isLeaky,
+  leakPercent,
+  leakPolicy,
+  screenLlmQuestion,
+  withLeak,
+  type GeneratedSetLeak,
+  type LeakPolicy,
+  type ParaphraseAttempt,
+} from "./question-leak.js";
 import { generateLlmNegatives, templateNegativeQuestions } from "./negative-generation.js";
 import { generateMultiHopQuestions } from "./multi-hop-generation.js";
+import type { CallTally } from "./ask-model.js";
 import { MULTI_HOP_PROMPT_TEMPLATE } from "../generators/multi-hop-prompt.js";
 import { NEGATIVE_PROMPT_TEMPLATE } from "../evaluators/negative-questions.js";
 
@@ -28,6 +41,10 @@ export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   maxCalls?: number;
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
+  /** Share of a question's content words copied from its excerpt from which it is reworded (LLM), then dropped or flagged (default 0.75). */
+  maxLeak?: number;
+  /** Keep the questions still copying their excerpt, flagged, instead of dropping them. */
+  keepLeaky?: boolean;
   /** Negative controls wanted besides `count`: questions the document cannot answer (default 0). */
   negatives?: number;
   /** With an LLM: questions wanted besides `count` whose answer spans two passages, with references in both (default 0). */
@@ -40,11 +57,14 @@ export interface GeneratedQuestion {
   expectedAnswer: string | null;
   /** In a collection each reference names its document's file name, as `bench` reads it. */
   references: Array<Span & { text: string; document?: string }>;
+  /** The share of its content words found in its excerpts (null without any), and `flag` when that copies at least the threshold. */
+  leak?: number | null;
+  flag?: string;
   /** False for a negative control (no expected answer, no reference). */
   answerable?: boolean;
 }
 
-export type DropReason = "poor_excerpt" | "duplicate" | "malformed";
+export type DropReason = "poor_excerpt" | "duplicate" | "malformed" | "copies_excerpt";
 
 export interface QuestionGenerationMetadata {
   /** `llm` or `template`: template questions are a smoke test, said plainly in `notice`. */
@@ -76,6 +96,8 @@ export interface QuestionGenerationMetadata {
   tokenUsage: TokenUsage;
   costUsd: number;
   createdAt: string;
+  /** The written set's vocabulary leak, the threshold, and the paraphrase calls (README "Generated questions"). */
+  leak: GeneratedSetLeak;
   /** Negative controls asked for and kept (template: a real section about a subject the document never mentions; LLM: the model's word). */
   negatives: { requested: number; kept: number; prompt: string | null };
   /** Questions whose answer spans two passages (LLM only), asked for and kept. */
@@ -161,14 +183,21 @@ export async function generateQuestions(ctx: ServiceContext, input: GenerateQues
   if ((input.multiHop ?? 0) > 0 && !spec.startsWith("openai:")) {
     throw new ValidationError("multi-hop questions need an LLM (--generator openai:<model>): template questions have one reference each");
   }
+  const policy = leakPolicy(input);
   const { documents, collection } = await corpusOf(ctx, input, input);
-  if (!collection) return generateForDocument(ctx, documents[0]!, spec, input);
-  return generateForCollection(ctx, collection, documents, spec, input);
+  if (!collection) return generateForDocument(ctx, documents[0]!, spec, input, policy);
+  return generateForCollection(ctx, collection, documents, spec, input, policy);
 }
 
-function generateForDocument(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
-  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, input.negatives ?? 0));
-  return generateLlmQuestions(ctx, doc, spec, input);
+function generateForDocument(
+  ctx: ServiceContext,
+  doc: StoredDocument,
+  spec: string,
+  input: GenerateQuestionsInput,
+  policy: LeakPolicy,
+): Promise<GeneratedQuestionsFile> {
+  if (spec === "template" || spec === "extractive") return Promise.resolve(generateTemplateQuestions(doc, input.count, input.negatives ?? 0, policy));
+  return generateLlmQuestions(ctx, doc, spec, input, policy);
 }
 
 /**
@@ -210,6 +239,7 @@ async function generateForCollection(
   documents: StoredDocument[],
   spec: string,
   input: GenerateQuestionsInput,
+  policy: LeakPolicy,
 ): Promise<GeneratedQuestionsFile> {
   const quotas = questionQuotas(
     documents.map((d) => d.text.length),
@@ -235,7 +265,8 @@ async function generateForCollection(
     const maxCalls = input.maxCalls === undefined ? undefined : Math.max(1, Math.round(input.maxCalls * share));
     try {
       const [negatives, multiHop] = [negativeQuotas[i]!, multiHopQuotas[i]!];
-      files.push({ doc, file: await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, negatives, multiHop, maxCalls }), skipped: null });
+      const file = await generateForDocument(ctx, doc, spec, { ...input, count: quotas[i]!, negatives, multiHop, maxCalls }, policy);
+      files.push({ doc, file, skipped: null });
     } catch (error) {
       if (!(error instanceof BenchmarkError)) throw error;
       files.push({ doc, file: null, skipped: error.message });
@@ -243,13 +274,15 @@ async function generateForCollection(
   }
   const made = files.filter((f) => f.file !== null).map((f) => ({ doc: f.doc, file: f.file! }));
   if (made.length === 0) throw new BenchmarkError(`no document of ${collection.name} yielded a question: ${files.map((f) => f.skipped).filter(Boolean)[0]}`);
-  const questions = made.flatMap(({ doc, file }) =>
+  const merged = made.flatMap(({ doc, file }) =>
     file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ document: doc.filename, ...r })) })),
   );
+  const paraphrases = made.flatMap(({ file }) => file.metadata.leak.paraphrases);
+  const { questions, leak } = withLeak(merged, policy, paraphrases, made[0]!.file.metadata.leak.paraphrasePrompt);
   const positives = questions.filter((q) => q.answerable !== false).length;
   const first = made[0]!.file.metadata;
   const sum = (pick: (m: QuestionGenerationMetadata) => number) => made.reduce((n, { file }) => n + pick(file.metadata), 0);
-  const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
+  const dropped = { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: 0 };
   for (const { file } of made) for (const reason of Object.keys(dropped) as DropReason[]) dropped[reason] += file.metadata.counts.dropped[reason];
   const tokenUsage = made.reduce((u, { file }) => addUsage(u, file.metadata.tokenUsage), ZERO_USAGE);
   return {
@@ -276,6 +309,7 @@ async function generateForCollection(
       tokenUsage,
       costUsd: costOf(spec, tokenUsage),
       createdAt: nowTimestamp(),
+      leak,
       negatives: { requested: input.negatives ?? 0, kept: questions.length - positives, prompt: first.negatives.prompt },
       multiHop: { requested: input.multiHop ?? 0, kept: sum((m) => m.multiHop.kept), prompt: first.multiHop.prompt },
     },
@@ -283,15 +317,38 @@ async function generateForCollection(
   };
 }
 
-function generateTemplateQuestions(doc: StoredDocument, count: number, negatives: number): GeneratedQuestionsFile {
-  const positives = templateQuestions(doc.text, doc.blocks, count).map((q) => ({
+/**
+ * Template questions copy their topic words from their key sentence by construction, but the
+ * fixed wording and the heading are not in it, so most stay under the leak threshold. One that
+ * reaches it is left out (another section takes its place) unless leaky ones are kept, flagged.
+ * Negative controls have no excerpt, so no leak.
+ */
+function generateTemplateQuestions(doc: StoredDocument, count: number, negatives: number, policy: LeakPolicy): GeneratedQuestionsFile {
+  const drops: QuestionGenerationMetadata["drops"] = [];
+  const accept = (q: { question: string; reference: { text: string } }) => {
+    const leak = questionLeak(q.question, [q.reference.text]);
+    if (policy.keepLeaky || !isLeaky(leak, policy)) return true;
+    drops.push({
+      reason: "copies_excerpt",
+      question: q.question,
+      detail: `${leakPercent(leak)} of its content words are in its excerpt (≥ ${leakPercent(policy.maxLeak)})`,
+    });
+    return false;
+  };
+  const positives = templateQuestions(doc.text, doc.blocks, count, accept).map((q) => ({
     question: q.question,
     expectedAnswer: q.expectedAnswer,
     references: [q.reference],
   }));
+  if (positives.length === 0 && drops.length > 0) {
+    throw new BenchmarkError(
+      `${doc.filename}: all ${drops.length} template questions copy ≥ ${leakPercent(policy.maxLeak)} of their content words from their excerpt ` +
+        "(--keep-leaky keeps them, flagged; --max-leak raises the threshold)",
+    );
+  }
   if (positives.length === 0) throw new BenchmarkError(`${doc.filename}: no section has a sentence to build a template question from`);
   const controls = templateNegativeQuestions(doc, negatives);
-  const questions: GeneratedQuestion[] = [...positives, ...controls];
+  const { questions, leak } = withLeak<GeneratedQuestion>([...positives, ...controls], policy, [], null);
   return {
     metadata: {
       kind: "template",
@@ -312,12 +369,13 @@ function generateTemplateQuestions(doc: StoredDocument, count: number, negatives
         malformedReplies: 0,
         passagesAvailable: 0,
         passagesUsed: 0,
-        dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0 },
+        dropped: { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: drops.length },
       },
-      drops: [],
+      drops,
       tokenUsage: ZERO_USAGE,
       costUsd: 0,
       createdAt: nowTimestamp(),
+      leak,
       negatives: { requested: negatives, kept: controls.length, prompt: null },
       multiHop: { requested: 0, kept: 0, prompt: null },
     },
@@ -344,7 +402,13 @@ function locateReferences(
   return { references };
 }
 
-async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, spec: string, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
+async function generateLlmQuestions(
+  ctx: ServiceContext,
+  doc: StoredDocument,
+  spec: string,
+  input: GenerateQuestionsInput,
+  policy: LeakPolicy,
+): Promise<GeneratedQuestionsFile> {
   const complete = await ctx.completer(spec);
   const embedder = await ctx.embedder();
   const minExcerptSimilarity = input.minExcerptSimilarity ?? DEFAULTS.minExcerptSimilarity;
@@ -362,7 +426,8 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
 
   const kept: Array<{ question: GeneratedQuestion; vector: Float32Array }> = [];
   const drops: QuestionGenerationMetadata["drops"] = [];
-  const dropped: Record<DropReason, number> = { poor_excerpt: 0, duplicate: 0, malformed: 0 };
+  const dropped: Record<DropReason, number> = { poor_excerpt: 0, duplicate: 0, malformed: 0, copies_excerpt: 0 };
+  const paraphrases: ParaphraseAttempt[] = [];
   let calls = 0;
   let cachedReplies = 0;
   let malformedReplies = 0;
@@ -371,6 +436,21 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
   const drop = (reason: DropReason, question: string | null, detail: string) => {
     dropped[reason]++;
     drops.push({ reason, question, detail });
+  };
+  // The leak screen (question-leak.ts): the question's final wording, or null when it is dropped; a rewording call only while calls < `callsUpTo`.
+  const screen = async (q: Pick<GeneratedQuestion, "question" | "expectedAnswer" | "references">, callsUpTo: number): Promise<string | null> => {
+    const excerpts = q.references.map((r) => r.text);
+    const available = calls < callsUpTo ? complete : null;
+    const screened = await screenLlmQuestion({ question: q.question, answer: q.expectedAnswer, excerpts, policy, complete: available, signal: input.signal });
+    if (screened.completion) {
+      calls++;
+      if (screened.completion.cached) cachedReplies++;
+      if (screened.paraphrase?.rewrite === null) malformedReplies++;
+      usage = addUsage(usage, screened.completion.usage);
+    }
+    if (screened.paraphrase) paraphrases.push(screened.paraphrase);
+    if (screened.drop) drop("copies_excerpt", q.question, screened.drop);
+    return screened.drop ? null : screened.question;
   };
 
   // Passages in spread order, round after round (each round asks every passage for a question
@@ -414,7 +494,10 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       drop("poor_excerpt", reply.question, located.problem);
       continue;
     }
-    const [vector] = await embedder.embed([reply.question], input.signal);
+    // A question copying its excerpt is reworded (one more call, within the budget) before the duplicate check sees its final wording.
+    const question = await screen({ question: reply.question, expectedAnswer: reply.answer, references: located.references }, positiveCalls);
+    if (question === null) continue;
+    const [vector] = await embedder.embed([question], input.signal);
     const nearest = kept.reduce(
       (best, k) => {
         const similarity = cosine(vector!, k.vector);
@@ -423,10 +506,10 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
       { similarity: -1, question: "" },
     );
     if (nearest.similarity >= duplicateSimilarity) {
-      drop("duplicate", reply.question, `similarity ${nearest.similarity.toFixed(3)} >= ${duplicateSimilarity} with "${nearest.question}"`);
+      drop("duplicate", question, `similarity ${nearest.similarity.toFixed(3)} >= ${duplicateSimilarity} with "${nearest.question}"`);
       continue;
     }
-    kept.push({ question: { question: reply.question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
+    kept.push({ question: { question, expectedAnswer: reply.answer, references: located.references }, vector: vector! });
   }
 
   // What the multi-hop questions and negative controls are asked with; each has its share of the budget.
@@ -442,16 +525,25 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
   };
   const locate = (reply: { excerpts: string[] }) => locateReferences(doc.text, reply, minExcerptSimilarity);
   const spanning = await generateMultiHopQuestions({ ...rest, count: multiHop, maxCalls: Math.min(multiHopCalls, maxCalls - calls), locate });
-  const controls = await generateLlmNegatives({ ...rest, count: negatives, maxCalls: maxCalls - calls - spanning.calls });
-  for (const part of [spanning, controls]) {
+  const tallyOf = (part: CallTally & { drops: Array<{ reason: DropReason; question: string; detail: string }> }) => {
     calls += part.calls;
     cachedReplies += part.cachedReplies;
     malformedReplies += part.malformedReplies;
     usage = addUsage(usage, part.usage);
     for (const d of part.drops) drop(d.reason, d.question, d.detail);
+  };
+  tallyOf(spanning);
+  // Multi-hop questions go through the same leak screen, their rewordings within the multi-hop share of the budget.
+  const spanningKept: GeneratedQuestion[] = [];
+  for (const q of spanning.questions) {
+    const question = await screen(q, positiveCalls + multiHopCalls);
+    if (question !== null) spanningKept.push({ ...q, question });
   }
-  const positives = [...kept.map((k) => k.question), ...spanning.questions];
-  const questions = [...positives, ...controls.questions];
+  // Negative controls have no excerpt, so no leak to screen.
+  const controls = await generateLlmNegatives({ ...rest, count: negatives, maxCalls: maxCalls - calls });
+  tallyOf(controls);
+  const positives = [...kept.map((k) => k.question), ...spanningKept];
+  const { questions, leak } = withLeak<GeneratedQuestion>([...positives, ...controls.questions], policy, paraphrases, PARAPHRASE_PROMPT_TEMPLATE);
   const metadata: QuestionGenerationMetadata = {
     kind: "llm",
     notice: null,
@@ -468,12 +560,14 @@ async function generateLlmQuestions(ctx: ServiceContext, doc: StoredDocument, sp
     tokenUsage: usage,
     costUsd: costOf(spec, usage),
     createdAt: nowTimestamp(),
+    leak,
     negatives: { requested: negatives, kept: controls.questions.length, prompt: negatives > 0 ? NEGATIVE_PROMPT_TEMPLATE : null },
-    multiHop: { requested: multiHop, kept: spanning.questions.length, prompt: multiHop > 0 ? MULTI_HOP_PROMPT_TEMPLATE : null },
+    multiHop: { requested: multiHop, kept: spanningKept.length, prompt: multiHop > 0 ? MULTI_HOP_PROMPT_TEMPLATE : null },
   };
   if (positives.length === 0) {
     throw new BenchmarkError(
-      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ${dropped.duplicate} duplicates)`,
+      `no generated question survived (${calls} calls: ${dropped.malformed} malformed, ${dropped.poor_excerpt} poor excerpts, ` +
+        `${dropped.duplicate} duplicates, ${dropped.copies_excerpt} copying their excerpt)`,
     );
   }
   return { metadata, questions };

@@ -5,13 +5,18 @@
 // independent. On the handbook, chunk sizes of 128 beside the defaults make recall vary at
 // top_k 5, where the default strategies find nearly every passage; the second corpus (four
 // documents, 85 questions) runs the default dense strategies only, to keep the test short.
+// Each run also asks the offline generator's negative controls (a real section asked about a
+// subject the document never mentions): their context relevance must be low, and they are left
+// out of the correlations (no recall).
 import { readdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { pairedDifference } from "../../src/domain/aggregate.js";
 import type { QuestionResult } from "../../src/domain/experiment.js";
 import { mean } from "../../src/domain/metrics.js";
-import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
+import type { CorpusTarget } from "../../src/services/collections.js";
+import { toWire } from "../../src/transports/serialize.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { spearman } from "../helpers/rank-correlation.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
@@ -23,6 +28,8 @@ const SMALL_CHUNKS = ["recursive@chunk_size=128", "fixed_size@chunk_size=128"];
 /** Searched hybrid by default: the offline judge has no evidence independent of it. */
 const HYBRID = "contextual_retrieval";
 const TARGET = 0.5;
+/** Below this (0-10, the middle of the scale) a strategy's average context relevance on the negative controls must stay, at each top_k. */
+const NEGATIVE_CEILING = 5;
 
 let ws: Workspace;
 before(async () => {
@@ -37,19 +44,41 @@ interface Runs {
   splits: Array<string | null>;
 }
 
-async function benchAtEachTopK(target: object, questionsPath: string, name: string, strategies: string[]): Promise<Runs> {
-  const questions = await loadQuestionsFile(questionsPath);
+async function benchAtEachTopK(target: CorpusTarget, questionsPath: string, name: string, strategies: string[]): Promise<Runs> {
+  // The offline generator's negative controls, after the hand-written questions (so the indexes of `splits` still hold).
+  const generated = await ws.app.generateQuestions({ ...target, count: 1, negatives: 16, generator: "template" });
+  const negatives = validateQuestions("negatives", toWire(generated.questions.filter((q) => q.answerable === false)));
+  const stored = generated.metadata.collection
+    ? { collection: { name: generated.metadata.collection.name } }
+    : { document: { id: generated.metadata.document.id } };
+  const questions = [...(await loadQuestionsFile(questionsPath)), ...negatives];
   const raw = JSON.parse(readFileSync(questionsPath, "utf8")) as Array<{ split?: string }>;
   const byTopK = new Map<number, Record<string, QuestionResult[]>>();
   for (const topK of [1, 5]) {
-    const e = await ws.app.bench({ ...target, questions, questionsSource: name, strategies, topK });
+    const e = await ws.app.bench({ ...stored, questions, questionsSource: name, strategies, topK });
     if (strategies.includes(HYBRID)) {
       const missing = ws.app.getExperiment(e.experimentId).aggregateMetrics[HYBRID]!.missing.avg_context_relevance;
       assert.match(missing ?? "", /hybrid retrieval/, "hybrid retrieval: context relevance is null with the reason");
     }
-    byTopK.set(topK, ws.app.experimentResults(e.experimentId));
+    const results = ws.app.experimentResults(e.experimentId);
+    assertNegativesLow(`${name} top_k ${topK}`, results, negatives.length);
+    byTopK.set(topK, Object.fromEntries(Object.entries(results).map(([variant, list]) => [variant, list.filter((r) => r.answerable !== false)])));
   }
   return { byTopK, splits: raw.map((q) => q.split ?? null) };
+}
+
+/** Per strategy, the negative controls' average context relevance is under NEGATIVE_CEILING and under half the answerable questions'. */
+function assertNegativesLow(label: string, results: Record<string, QuestionResult[]>, count: number) {
+  assert.ok(count >= 5, `${label}: ${count} negative controls`);
+  for (const [variant, list] of Object.entries(results)) {
+    if (variant === HYBRID) continue;
+    const negatives = mean(list.filter((r) => r.answerable === false).map((r) => r.metrics.contextRelevance))!;
+    const answerable = mean(list.filter((r) => r.answerable !== false).map((r) => r.metrics.contextRelevance))!;
+    console.log(
+      `# ${label}: ${variant.padEnd(26)} context relevance on ${count} negative controls ${negatives.toFixed(2)}, on the answerable ${answerable.toFixed(2)}`,
+    );
+    assert.ok(negatives < NEGATIVE_CEILING && negatives < answerable / 2, `${label}: ${variant}: negatives ${negatives}, answerable ${answerable}`);
+  }
 }
 
 /** Spearman(context relevance, span recall) over the (variant, question) pairs the judge scored, among the questions kept. */

@@ -117,6 +117,19 @@ test("context relevance: high when the context holds what the question needs, lo
   }
 });
 
+test("context relevance: a question about a subject the document never mentions scores low with dense and keyword retrieval alike", async () => {
+  const judge = createEmbeddingJudge(embedder);
+  // The tariff section, asked about something it never mentions: its own words are all retrieved, "Song dynasty porcelain" nowhere.
+  const question = "What do the tariff section's prices say about the glazes of Song dynasty porcelain?";
+  for (const retrieval of ["dense", "keyword"] as const) {
+    const negative = (await judge.judge(input({ question, contexts: [TARIFFS], answer: "x", retrieval }))).contextRelevance!;
+    const answerable = (await judge.judge(input({ question: "When are the tariff prices reviewed?", contexts: [TARIFFS], answer: "x", retrieval })))
+      .contextRelevance!;
+    assert.equal(negative, 0, `${retrieval}: a whole phrase of the question missing`);
+    assert.ok(answerable >= 8, `${retrieval}: the same context for a question it answers: ${answerable}`);
+  }
+});
+
 test("context relevance (offline judge): null with the reason where no evidence is independent of the retrieval", async () => {
   const judge = createEmbeddingJudge(embedder);
   assert.equal((await judge.judge(input({ retrieval: "hybrid" }))).contextRelevance, null);

@@ -23,6 +23,6 @@ test("questions: a split that is not a non-empty string is refused, naming the i
   }
   assert.throws(
     () => validateQuestions("q.json", [{ question: "Why?", fold: "dev" }]),
-    /unknown field "fold" \(fields: question, expected_answer, references, split, answerable\)/,
+    /unknown field "fold" \(fields: question, expected_answer, references, split, answerable, leak, flag\)/,
   );
 });

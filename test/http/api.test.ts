@@ -84,11 +84,13 @@ test("every evaluation route answers with the spec's shapes and status codes", a
       dry_run: false,
     });
     assert.equal(bench.status, 201, bench.text);
-    // The spec's fields, plus the verdict with its comparisons, each metric's scale and direction, the collection fields (null here) and the tags.
+    // The spec's fields, plus the verdict with its comparisons, each metric's scale and direction, the collection fields (null here),
+    // the tags and each strategy's chunk health.
     assert.deepEqual([bench.body.collection, bench.body.per_document], [null, null]);
     assert.deepEqual(Object.keys(bench.body).sort(), [
       "aggregate_metrics",
       "best_strategy",
+      "chunk_health",
       "collection",
       "comparisons",
       "created_at",

@@ -8,6 +8,8 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
   const stub = await startOpenAiStub({
     reply: (body) => {
       // One question per passage: the excerpt is the passage's first sentence, so every question differs.
+      // Such a question copies its excerpt: its rewording reply is malformed, and keep_leaky keeps it, flagged.
+      if (!body.messages.at(-1).content.includes("<passage>")) return "no rewording";
       const passage: string = body.messages.at(-1).content.split("<passage>\n")[1];
       const sentence = passage.split(/(?<=\.)\s/)[0]!;
       return JSON.stringify({ question: `What does the handbook say in "${sentence.slice(0, 40)}"?`, answer: sentence, excerpts: [sentence] });
@@ -16,7 +18,12 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
   const t = await startTestServer({ generator: "openai:qgen" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
   try {
     const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
-    const enqueued = await t.request("POST", "/questions/generate?background=true", { document_id: id, count: 3, duplicate_similarity: 0.99 });
+    const enqueued = await t.request("POST", "/questions/generate?background=true", {
+      document_id: id,
+      count: 3,
+      duplicate_similarity: 0.99,
+      keep_leaky: true,
+    });
     assert.deepEqual([enqueued.status, enqueued.body.job_type], [202, "question_generation"]);
     let job: any;
     for (let i = 0; i < 400; i++) {
@@ -27,7 +34,19 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
     assert.equal(job.status, "completed", job.error);
     assert.equal(job.result.metadata.kind, "llm");
     assert.equal(job.result.metadata.counts.kept, 3);
-    assert.deepEqual(Object.keys(job.result.questions[0]).sort(), ["expected_answer", "question", "references"]);
+    // Each question carries its leak; one copying ≥ 75 % of its excerpt's words is kept under keep_leaky, flagged.
+    for (const q of job.result.questions) {
+      assert.deepEqual(
+        Object.keys(q)
+          .filter((k) => k !== "flag")
+          .sort(),
+        ["expected_answer", "leak", "question", "references"],
+      );
+      assert.equal(q.flag === "copies its excerpt", q.leak >= 0.75, `${q.question}: leak ${q.leak}, flag ${q.flag}`);
+    }
+    const flagged = job.result.questions.filter((q: { flag?: string }) => q.flag).length;
+    assert.ok(flagged >= 1, "a copying question kept, flagged");
+    assert.equal(job.result.metadata.leak.above, flagged);
     assert.deepEqual(Object.keys(job.result.questions[0].references[0]).sort(), ["end", "start", "text"]);
 
     const bench = await t.request("POST", "/benchmarks", { document_id: id, strategies: ["fixed_size"], questions: job.result.questions, dry_run: true });

@@ -27,7 +27,12 @@ test("multi-hop questions with an LLM: references in both passages, a reply from
           excerpts,
         });
       }
-      return JSON.stringify({ question: "When are board elections held?", answer: "Every March.", excerpts: ["Board elections are held every March"] });
+      // Worded apart from its excerpt, so the leak screen keeps it as it is.
+      return JSON.stringify({
+        question: "In which month does the cooperative choose its leaders?",
+        answer: "March.",
+        excerpts: ["Board elections are held every March"],
+      });
     },
   });
   const ws = await createWorkspace(
@@ -39,6 +44,7 @@ test("multi-hop questions with an LLM: references in both passages, a reply from
     assert.equal(file.questions.length, 2);
     const spanning = file.questions[1]!;
     assert.match(spanning.question, /case 2/);
+    assert.ok(spanning.leak! < 0.75 && spanning.flag === undefined, "its leak measured over both excerpts, under the threshold");
     const doc = ws.app.getDocument(file.metadata.document.id);
     assert.equal(spanning.references.length, 2);
     for (const r of spanning.references) assert.equal(doc.text.slice(r.start, r.end), r.text);

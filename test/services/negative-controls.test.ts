@@ -125,7 +125,12 @@ test("negative controls with an LLM: the model's unanswerable questions are kept
       const prompt: string = body.messages.at(-1).content;
       if (prompt.includes("that the passage does not answer")) return JSON.stringify({ question: "How many seagulls nest on the cooperative's roofs?" });
       if (prompt.includes("Write one question that this passage answers"))
-        return JSON.stringify({ question: "When are board elections held?", answer: "Every March.", excerpts: ["Board elections are held every March"] });
+        // Worded apart from its excerpt, so the leak screen keeps it as it is.
+        return JSON.stringify({
+          question: "In which month does the cooperative choose its leaders?",
+          answer: "March.",
+          excerpts: ["Board elections are held every March"],
+        });
       // The answer prompt: the model says so when the context lacks the answer.
       if (prompt.includes("seagulls")) return "The context does not contain the answer to this question.";
       return "Board elections are held every March.";
@@ -144,6 +149,7 @@ test("negative controls with an LLM: the model's unanswerable questions are kept
       "the second, identical negative is dropped as a duplicate",
     );
     assert.equal(file.metadata.negatives.kept, 1);
+    assert.deepEqual([negatives[0]!.leak, file.metadata.leak.measured], [null, 1], "no excerpt, no leak: only the answerable question is measured");
     assert.match(file.metadata.negatives.prompt!, /does not answer/);
     assert.equal(file.metadata.counts.dropped.duplicate, file.metadata.drops.filter((d) => d.reason === "duplicate").length);
     assert.ok(file.metadata.counts.calls <= 9, "within the default budget: 3 calls for each of 3 questions");

@@ -12,7 +12,10 @@ import { createWorkspace } from "../helpers/workspace.js";
 
 const reply = (question: string, answer: string, excerpts: string[]) => JSON.stringify({ question, answer, excerpts });
 
-/** A stand-in model that answers scripted replies in call order (the service asks one passage at a time). */
+/**
+ * A stand-in model that answers scripted replies in call order (the service asks one passage at a time).
+ * The scripted questions copy less than 75 % of their excerpt's words, so no rewording call comes between them.
+ */
 async function scriptedModel(replies: string[]) {
   let next = 0;
   return startOpenAiStub({ reply: () => replies[Math.min(next++, replies.length - 1)]! });
@@ -43,10 +46,10 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
   const stub = await scriptedModel([
     "Sorry, here is no JSON at all.", // malformed: asked again
     reply("How much does a member share cost?", "100 euros.", ["Membership requires the purchase of one member share at a price of 100 euros."]),
-    reply("When are board elections held?", "Every March.", ["board elections are held every   MARCH at the annual general meeting."]),
+    reply("When do members vote for the board?", "Every March.", ["board elections are held every   MARCH at the annual general meeting."]),
     reply("What colour is the moon?", "Green.", ["The moon is made of green cheese and orbits Saturn twice a year."]),
     reply("How much does a member share cost?", "100 euros.", ["one member share at a price of 100 euros"]),
-    reply("What is the peak output of a typical household solar system?", "4.1 kilowatts.", [
+    reply("What is the peak output of a typical home solar installation?", "4.1 kilowatts.", [
       "A typical househld system has ten panels and a peak output of 4.1 kilowats.",
     ]),
   ]);
@@ -56,7 +59,7 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
     const doc = ws.app.getDocument(file.metadata.document.id);
     assert.deepEqual(
       file.questions.map((q) => q.question),
-      ["How much does a member share cost?", "When are board elections held?", "What is the peak output of a typical household solar system?"],
+      ["How much does a member share cost?", "When do members vote for the board?", "What is the peak output of a typical home solar installation?"],
     );
     for (const q of file.questions) for (const r of q.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
     assert.equal(file.questions[1]!.references[0]!.text, "Board elections are held every March at the annual general meeting.");
@@ -66,7 +69,7 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
     assert.equal(m.model, "qgen");
     assert.match(m.prompt!, /copy word for word/);
     assert.deepEqual(m.thresholds, { minExcerptSimilarity: 0.85, duplicateSimilarity: 0.9 });
-    assert.deepEqual(m.counts.dropped, { poor_excerpt: 1, duplicate: 1, malformed: 0 });
+    assert.deepEqual(m.counts.dropped, { poor_excerpt: 1, duplicate: 1, malformed: 0, copies_excerpt: 0 });
     assert.equal(m.counts.calls, 6);
     assert.equal(m.counts.malformedReplies, 1);
     assert.equal(m.counts.kept, 3);
@@ -111,7 +114,7 @@ test("LLM questions: a reply malformed twice is skipped and counted; the call bu
   const stub = await scriptedModel([
     "not json",
     '{"question": "no excerpts"}',
-    reply("When are board elections held?", "Every March.", ["Board elections are held every March"]),
+    reply("When do members vote for the board?", "Every March.", ["Board elections are held every March"]),
   ]);
   const ws = await workspaceFor(stub.baseUrl);
   try {

@@ -7,6 +7,7 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
+import type { QuestionGenerationMetadata } from "../../../services/question-generation.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
 import { writeFileWhole } from "../../../services/file-write.js";
 
@@ -18,9 +19,25 @@ interface GenerateOptions {
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
   template?: boolean;
+  maxLeak?: number;
+  keepLeaky?: boolean;
   negatives?: number;
   multiHop?: number;
   force?: boolean;
+}
+
+/** What the leak screen did: questions reworded, rewordings refused, questions dropped or kept flagged. */
+function copiedWordingLine(m: QuestionGenerationMetadata): string {
+  const { leak } = m;
+  const at = `≥ ${(100 * leak.threshold).toFixed(0)} %`;
+  const dropped = m.counts.dropped.copies_excerpt;
+  const outcome = leak.keepLeaky ? `${leak.above} kept, flagged (--keep-leaky)` : `${dropped} dropped`;
+  if (m.kind === "template") {
+    const left = leak.keepLeaky ? outcome : `${dropped} left out for other sections`;
+    return `copied wording: template questions copy their topic words by construction; ${at}: ${left}`;
+  }
+  const reworded = leak.paraphrases.filter((p) => p.kept).length;
+  return `copied wording (${at}): ${reworded} reworded, ${leak.paraphrases.length - reworded} rewordings refused, ${outcome}`;
 }
 
 function parseFraction(name: string) {
@@ -57,6 +74,13 @@ export function registerQuestionsCommand(program: Command): void {
       parseFraction("--duplicate-similarity"),
     )
     .option(
+      "--max-leak <x>",
+      "share (0-1] of a question's content words copied from its excerpt from which it is reworded by the LLM (one more call), " +
+        "then dropped if the rewording still copies (default 0.75)",
+      parseFraction("--max-leak"),
+    )
+    .option("--keep-leaky", "keep the questions that still copy their excerpt, flagged in the file, instead of dropping them")
+    .option(
       "--negatives <n>",
       'also write n negative controls: questions the document cannot answer ("answerable": false, no references); bench scores whether answers abstain on them',
       parseInteger("--negatives"),
@@ -71,7 +95,8 @@ export function registerQuestionsCommand(program: Command): void {
     .addHelpText(
       "after",
       "\nThe LLM is the global --generator (or CHUNKEVAL_GENERATOR); without one, template questions are written and labelled as such." +
-        "\nThen: chunkeval bench DOC --questions FILE",
+        "\nEvery question carries its leak in the file; template questions copy their topic words by construction, and one at --max-leak is" +
+        "\nleft out for another section's (kept, flagged, with --keep-leaky). Then: chunkeval bench DOC --questions FILE",
     )
     .action(async (targetArgs: string[], options: GenerateOptions, command: Command) => {
       const targets =
@@ -93,6 +118,8 @@ export function registerQuestionsCommand(program: Command): void {
             maxCalls: options.maxCalls,
             minExcerptSimilarity: options.minExcerptSimilarity,
             duplicateSimilarity: options.duplicateSimilarity,
+            maxLeak: options.maxLeak,
+            keepLeaky: options.keepLeaky,
             negatives: options.negatives,
             multiHop: options.multiHop,
             onProgress: progress.onProgress,
@@ -133,9 +160,8 @@ export function registerQuestionsCommand(program: Command): void {
           const why = m.kind === "llm" ? " survived within the call budget (raise --max-calls)" : ": the document has no more sections";
           printNote(`chunkeval: warning: only ${m.counts.kept} of ${m.counts.requested} questions${why}`);
         }
-        const { vocabularyLeak } = await import("../../../evaluators/question-set.js");
-        const leak = vocabularyLeak(file.questions.map((q) => ({ ...q, references: q.references.map((r) => ({ text: r.text })) })));
-        printLine(`vocabulary leak: ${leakWords(leak)} (chunkeval questions validate ${out} … lists them)`);
+        printLine(`vocabulary leak: ${leakWords(m.leak)}`);
+        printLine(copiedWordingLine(m));
         printLine(`wrote ${out}`);
         if (m.collection) {
           const spread = m.collection.documents.map((d) => `${d.filename} ${d.questions}${d.skipped ? ` (skipped: ${d.skipped})` : ""}`);

@@ -35,6 +35,13 @@ const generateBody = {
       default: 0,
       description: "with an LLM generator: questions besides count whose answer spans two passages, with references in both",
     },
+    max_leak: {
+      type: "number",
+      exclusiveMinimum: 0,
+      maximum: 1,
+      description: "share of a question's words copied from its excerpt from which it is reworded, then dropped",
+    },
+    keep_leaky: { type: "boolean", description: "keep questions still copying their excerpt, flagged, instead of dropping them" },
   },
 } as const;
 
@@ -48,6 +55,8 @@ interface GenerateBody {
   duplicate_similarity?: number;
   negatives: number;
   multi_hop: number;
+  max_leak?: number;
+  keep_leaky?: boolean;
 }
 
 export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
@@ -74,6 +83,8 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         maxCalls: body.max_calls,
         minExcerptSimilarity: body.min_excerpt_similarity,
         duplicateSimilarity: body.duplicate_similarity,
+        maxLeak: body.max_leak,
+        keepLeaky: body.keep_leaky,
         negatives: body.negatives,
         multiHop: body.multi_hop,
       };
