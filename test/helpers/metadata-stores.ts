@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MetadataStore } from "../../src/domain/ports/metadata-store.js";
-import { openSqliteMetadataStore } from "../../src/stores/sqlite/metadata-store.js";
+import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
 
 /** A metadata store a contract test runs against, in a place of its own, and how to remove it. */
 export interface OpenedStore {
@@ -19,7 +19,9 @@ export const METADATA_STORES: Array<{ name: string; open(): Promise<OpenedStore>
     name: "sqlite",
     async open() {
       const dir = mkdtempSync(join(tmpdir(), "chunkeval-store-"));
-      const store = openSqliteMetadataStore({ database: join(dir, "chunkeval.sqlite"), cache: join(dir, "cache.sqlite") });
+      // Through the registry, as the composition root opens it.
+      const uri = `sqlite://${join(dir, "chunkeval.sqlite")}`;
+      const store = await metadataBackendFor(uri).open(uri, { cacheDir: join(dir, "cache") });
       return {
         store,
         async cleanup() {
