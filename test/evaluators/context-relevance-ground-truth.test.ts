@@ -57,10 +57,10 @@ async function benchAtEachTopK(target: CorpusTarget, questionsPath: string, name
   for (const topK of [1, 5]) {
     const e = await ws.app.bench({ ...stored, questions, questionsSource: name, strategies, topK });
     if (strategies.includes(HYBRID)) {
-      const missing = ws.app.getExperiment(e.experimentId).aggregateMetrics[HYBRID]!.missing.avg_context_relevance;
+      const missing = (await ws.app.getExperiment(e.experimentId)).aggregateMetrics[HYBRID]!.missing.avg_context_relevance;
       assert.match(missing ?? "", /hybrid retrieval/, "hybrid retrieval: context relevance is null with the reason");
     }
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     assertNegativesLow(`${name} top_k ${topK}`, results, negatives.length);
     byTopK.set(topK, Object.fromEntries(Object.entries(results).map(([variant, list]) => [variant, list.filter((r) => r.answerable !== false)])));
   }

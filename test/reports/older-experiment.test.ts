@@ -24,8 +24,8 @@ test("an experiment stored before some metrics existed still renders: their colu
     });
     // As an experiment from before retrieval efficiency, Precision_Ω, rank metrics, retrieved tokens and the latency interval were recorded.
     const absent = ["avgRetrievalEfficiency", "avgPrecisionOmega", "retrievalEfficiency", "precisionOmega", "rankMetrics", "rankCuts"];
-    const older = without<ExperimentRecord>(ws.app.getExperiment(e.experimentId), [...absent, "latencyInterval", "avgRetrievedTokens", "sharedSeconds"]);
-    const results = without<Record<string, QuestionResult[]>>(ws.app.experimentResults(e.experimentId), [...absent, "retrievedTokens"]);
+    const older = without<ExperimentRecord>(await ws.app.getExperiment(e.experimentId), [...absent, "latencyInterval", "avgRetrievedTokens", "sharedSeconds"]);
+    const results = without<Record<string, QuestionResult[]>>(await ws.app.experimentResults(e.experimentId), [...absent, "retrievedTokens"]);
     const best = older.aggregateMetrics[older.bestStrategy]!;
     const md = renderMarkdownReport({ experiment: older, results });
     const header = md

@@ -45,7 +45,7 @@ test("multi-hop questions with an LLM: references in both passages, a reply from
     const spanning = file.questions[1]!;
     assert.match(spanning.question, /case 2/);
     assert.ok(spanning.leak! < 0.75 && spanning.flag === undefined, "its leak measured over both excerpts, under the threshold");
-    const doc = ws.app.getDocument(file.metadata.document.id);
+    const doc = await ws.app.getDocument(file.metadata.document.id);
     assert.equal(spanning.references.length, 2);
     for (const r of spanning.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
     const [first, second] = spanning.references;

@@ -26,8 +26,8 @@ test("a metric in one file, registered with one line: per question, mean and int
       strategies: ["recursive@chunk_size=48", "fixed_size@chunk_size=48"],
       topK: 5,
     });
-    const results = ws.app.experimentResults(e.experimentId);
-    const stored = ws.app.getExperiment(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
+    const stored = await ws.app.getExperiment(e.experimentId);
     for (const s of e.strategiesUsed) {
       // Per question: the metric's own definition, recomputed here from the chunks and references the result stores.
       const values = results[s]!.map((r) => {
@@ -55,13 +55,13 @@ test("a metric in one file, registered with one line: per question, mean and int
     // Reports: a column of the Markdown scorecard, a row of the technical report's every-metric table and a composite column, each question's line.
     const best = e.bestStrategy;
     const bestShare = field(e.aggregateMetrics[best]!, "avgChunkHitShare") as number;
-    const md = ws.app.renderReport(e.experimentId, { format: "md" }).body as string;
+    const md = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
     const header = md.split("\n").find((line) => line.startsWith("| strategy |"))!;
     assert.match(header, /\| chunk hit share \(0-1 ↑\) \|/);
     const row = md.split("\n").find((line) => line.startsWith(`| ${best} ★`))!;
     const column = header.split("|").findIndex((cell) => cell.includes("chunk hit share"));
     assert.equal(row.split("|")[column]!.trim(), `${(100 * bestShare).toFixed(1)}%`);
-    const html = ws.app.renderReport(e.experimentId, { format: "html", view: "technical" }).body as string;
+    const html = (await ws.app.renderReport(e.experimentId, { format: "html", view: "technical" })).body as string;
     assert.match(html, /<td>chunk_hit_share <small class="muted">0-1 ↑<\/small><\/td><td>0\.\d{3} <small class="muted">\[/);
     assert.match(html, /<th>chunk_hit_share <small class="muted">weight 0.5<\/small><\/th>/);
     // The contributions table finds the metric by its weight's name: only the metrics not measured drop out.

@@ -1,8 +1,9 @@
 import { statSync } from "node:fs";
 import { openDatabase, type Db } from "./database.js";
+import type { CacheGroup, CacheOwner, CachedCompletion } from "../../domain/ports/caches.js";
+export type { CacheGroup, CacheOwner, CachedCompletion };
 
-/** The cache's file in `cache_dir`. */
-export const CACHE_FILE = "cache.sqlite";
+export { CACHE_FILE } from "./files.js";
 
 /**
  * The cache database's migrations (append only, like the main database's). `cache_key` is what
@@ -38,12 +39,6 @@ const CACHE_MIGRATIONS = [
 /** Opens (creating if needed) the cache database: WAL and a busy timeout, as several processes share it. */
 export function openCacheDatabase(path: string): Db {
   return openDatabase(path, CACHE_MIGRATIONS);
-}
-
-/** Who computes the cached values: `key` is the cache's key, `name` the spec shown to people. */
-export interface CacheOwner {
-  key: string;
-  name: string;
 }
 
 /**
@@ -147,12 +142,6 @@ export class EmbeddingCacheRepo {
   }
 }
 
-export interface CachedCompletion {
-  completion: string;
-  promptTokens: number;
-  completionTokens: number;
-}
-
 /**
  * LLM completions by (model's cache key, sha256 of the prompt): contexts and judge verdicts are
  * paid for once. The main database's `completion_cache` (before `cache_dir`) is moved over for
@@ -191,18 +180,6 @@ export class CompletionCacheRepo {
   }
 }
 
-/** One line of `chunkeval cache`: the entries of one embedder or model (one cache key). */
-export interface CacheGroup {
-  kind: "embeddings" | "completions";
-  /** The embedder or model spec. */
-  name: string;
-  cacheKey: string;
-  entries: number;
-  /** The entries' own bytes (vectors or texts, hashes and keys), without SQLite's pages around them. */
-  bytes: number;
-  lastUsedMs: number;
-}
-
 /** An entry's own bytes, per table, as SQL: what --max-size counts. */
 const ENTRY_BYTES = {
   embeddings: "length(vector) + length(text_hash) + length(cache_key) + length(embedder) + 8",
@@ -214,10 +191,22 @@ const TABLES = ["embeddings", "completions"] as const;
 
 /** Listing, clearing and pruning the cache database (`chunkeval cache`). */
 export class CacheMaintenance {
+  /** `main`: the data directory's database, when there is one (its cache tables predate `cache_dir`). */
   constructor(
     private readonly db: Db,
     private readonly path: string,
+    private readonly main?: Db,
   ) {}
+
+  /** Entries still in the main database from before `cache_dir`. */
+  legacyEntries(): number {
+    return this.main ? legacyCacheEntries(this.main) : 0;
+  }
+
+  close(): void {
+    this.main?.close();
+    this.db.close();
+  }
 
   /** The cache file's size on disk, its write-ahead log included. */
   fileBytes(): number {
@@ -246,6 +235,8 @@ export class CacheMaintenance {
 
   /** Removes every entry, or those of one embedder (`embedder`) or model (`model`); returns how many. */
   clear(only: { embedder?: string; model?: string } = {}): number {
+    // The main database's cache tables too, so a cleared cache is not refilled from them.
+    const legacy = this.main ? clearLegacyCache(this.main, only) : 0;
     const removed = this.db.transaction(() => {
       if (only.embedder === undefined && only.model === undefined) return TABLES.reduce((n, t) => n + this.db.prepare(`DELETE FROM ${t}`).run().changes, 0);
       let n = 0;
@@ -254,7 +245,7 @@ export class CacheMaintenance {
       return n;
     })();
     this.compact();
-    return removed;
+    return removed + legacy;
   }
 
   /**
@@ -304,12 +295,12 @@ export class CacheMaintenance {
 }
 
 /** Rows of the main database's cache tables from before `cache_dir` (moved to the cache when their embedder or model is used). */
-export function legacyCacheEntries(db: Db): number {
+function legacyCacheEntries(db: Db): number {
   return (["embedding_cache", "completion_cache"] as const).reduce((n, t) => n + (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
 }
 
 /** Empties those tables too (or one embedder's or model's rows), so a cleared cache is not refilled from them. */
-export function clearLegacyCache(db: Db, only: { embedder?: string; model?: string } = {}): number {
+function clearLegacyCache(db: Db, only: { embedder?: string; model?: string } = {}): number {
   const all = only.embedder === undefined && only.model === undefined;
   let n = 0;
   if (all || only.embedder !== undefined)

@@ -1,20 +1,7 @@
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
-
-export type JobStatus = "pending" | "running" | "completed" | "failed";
-
-export interface JobRecord {
-  jobId: string;
-  jobType: string;
-  status: JobStatus;
-  params: unknown;
-  result: unknown;
-  error: string | null;
-  progress: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+import type { JobRecord, JobStatus } from "../../domain/ports/jobs.js";
+export type { JobRecord, JobStatus };
 
 interface JobRow {
   id: string;
@@ -45,7 +32,7 @@ function toJob(r: JobRow): JobRecord {
 }
 
 /** Rows of `jobs`: the persistent job table of background work. */
-export class JobsRepo {
+export class SqliteJobsRepo {
   constructor(private readonly db: Db) {}
 
   insert(job: { jobId: string; jobType: string; params: unknown; createdAt: string }, owner: Owner, nowMs = Date.now()): void {
