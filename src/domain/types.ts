@@ -150,3 +150,9 @@ export interface CollectionRecord {
   documents: Array<{ id: string; filename: string }>;
   createdAt: string;
 }
+
+/**
+ * How queries search a strategy's chunks: `dense` vectors only; `hybrid` dense + BM25 fused by
+ * reciprocal rank; `parent` dense over children, answering with their parents.
+ */
+export type RetrievalMode = "dense" | "hybrid" | "parent";

@@ -1,18 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { Owner } from "../domain/ports/owner.js";
 
-/**
- * Who is doing a piece of work that other processes sharing the data directory can see: a
- * pending generation, a background job, an ingestion job. Several chunkeval processes (a
- * server and any number of CLI commands) may use one data directory at once, so cleanup may
- * only remove work whose owner is provably gone (stores/README.md, "Several processes").
- */
-export interface Owner {
-  /** Random per opened chunkeval instance: tells two instances inside one process apart. */
-  instance: string;
-  pid: number;
-  host: string;
-}
+export type { Owner };
 
 export function currentOwner(): Owner {
   return { instance: `ins_${randomBytes(8).toString("hex")}`, pid: process.pid, host: hostname() };

@@ -1,4 +1,4 @@
-import type { StoredDocument, StrategyName } from "../domain/types.js";
+import type { RetrievalMode, StoredDocument, StrategyName } from "../domain/types.js";
 
 /** A chunk as a strategy produces it; the process service gives it an id and stores it. */
 export interface ChunkDraft {
@@ -26,11 +26,7 @@ export interface ChunkingContext {
   signal?: AbortSignal;
 }
 
-/**
- * How queries search a strategy's chunks: `dense` vectors only; `hybrid` dense + BM25 fused by
- * reciprocal rank; `parent` dense over children, answering with their parents.
- */
-export type RetrievalMode = "dense" | "hybrid" | "parent";
+export type { RetrievalMode };
 
 export interface ChunkingStrategy {
   readonly name: StrategyName;

@@ -1,5 +1,7 @@
 import { statSync } from "node:fs";
 import { openDatabase, type Db } from "./database.js";
+import type { CacheGroup, CacheOwner, CachedCompletion } from "../../domain/ports/caches.js";
+export type { CacheGroup, CacheOwner, CachedCompletion };
 
 /** The cache's file in `cache_dir`. */
 export const CACHE_FILE = "cache.sqlite";
@@ -38,12 +40,6 @@ const CACHE_MIGRATIONS = [
 /** Opens (creating if needed) the cache database: WAL and a busy timeout, as several processes share it. */
 export function openCacheDatabase(path: string): Db {
   return openDatabase(path, CACHE_MIGRATIONS);
-}
-
-/** Who computes the cached values: `key` is the cache's key, `name` the spec shown to people. */
-export interface CacheOwner {
-  key: string;
-  name: string;
 }
 
 /**
@@ -147,12 +143,6 @@ export class EmbeddingCacheRepo {
   }
 }
 
-export interface CachedCompletion {
-  completion: string;
-  promptTokens: number;
-  completionTokens: number;
-}
-
 /**
  * LLM completions by (model's cache key, sha256 of the prompt): contexts and judge verdicts are
  * paid for once. The main database's `completion_cache` (before `cache_dir`) is moved over for
@@ -189,18 +179,6 @@ export class CompletionCacheRepo {
       )
       .run(owner.key, owner.name, promptHash, value.completion, value.promptTokens, value.completionTokens, this.now());
   }
-}
-
-/** One line of `chunkeval cache`: the entries of one embedder or model (one cache key). */
-export interface CacheGroup {
-  kind: "embeddings" | "completions";
-  /** The embedder or model spec. */
-  name: string;
-  cacheKey: string;
-  entries: number;
-  /** The entries' own bytes (vectors or texts, hashes and keys), without SQLite's pages around them. */
-  bytes: number;
-  lastUsedMs: number;
 }
 
 /** An entry's own bytes, per table, as SQL: what --max-size counts. */

@@ -3,19 +3,8 @@ import type { RetrievalMode } from "../../strategies/strategy.js";
 import { ConflictError } from "../../errors.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
-
-/** Which generation of a strategy's chunks is current, and how it was made. */
-export interface StrategyState {
-  documentId: string;
-  strategy: string;
-  generation: string;
-  options: Record<string, number>;
-  embedder: string;
-  vectorSpace: string;
-  retrieval: RetrievalMode;
-  chunkCount: number;
-  processedAt: string;
-}
+import type { GenerationRef, PendingGeneration, StrategyState } from "../../domain/ports/chunks.js";
+export type { GenerationRef, PendingGeneration, StrategyState };
 
 interface ChunkRow {
   id: string;
@@ -42,19 +31,6 @@ function toChunk(row: ChunkRow): Chunk {
     tokenCount: row.token_count,
   };
 }
-
-/** A generation whose vectors are being written and that is not current yet. */
-export interface PendingGeneration {
-  documentId: string;
-  strategy: string;
-  generation: string;
-  vectorSpace: string;
-  owner: { instance: string; pid: number; host: string };
-  startedAtMs: number;
-}
-
-/** A generation's vectors, wherever they are: what cleanup and the doctor work with. */
-export type GenerationRef = { documentId: string; strategy: string; generation: string; vectorSpace: string };
 
 /**
  * Rows of `chunks`, `document_strategies` and `pending_generations`; see ../README.md for the

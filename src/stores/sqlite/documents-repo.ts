@@ -1,6 +1,8 @@
-import type { Block, DocumentRecord, StoredDocument } from "../../domain/types.js";
+import type { DocumentRecord, StoredDocument } from "../../domain/types.js";
 import type { Db } from "./database.js";
 import { blockShapes, blocksWithText, type BlockShape } from "../../domain/blocks.js";
+import type { NewDocument } from "../../domain/ports/documents.js";
+export type { NewDocument };
 
 interface DocumentRow {
   id: string;
@@ -14,21 +16,6 @@ interface DocumentRow {
   blocks_json: string;
   file_path: string;
   created_at: string;
-}
-
-export interface NewDocument {
-  id: string;
-  filename: string;
-  /** The name of the document format that read it (parsers/registry.ts). */
-  format: string;
-  title: string;
-  paragraphCount: number;
-  text: string;
-  blocks: Block[];
-  filePath: string;
-  /** SHA-256 of the uploaded bytes, so a benchmark of the same file reuses its document. */
-  contentHash: string;
-  createdAt: string;
 }
 
 /** Chunk counts keyed in strategy-name order, so output does not depend on the query plan. */

@@ -1,41 +1,7 @@
 import type { Owner } from "../owner.js";
 import type { Db } from "./database.js";
-
-export interface SourceFile {
-  id: string;
-  tenantId: string;
-  domain: string;
-  filename: string;
-  contentHash: string;
-  objectPath: string;
-  createdAt: string;
-}
-
-export interface IngestionJob {
-  id: string;
-  tenantId: string;
-  domain: string;
-  filename: string;
-  sourceFileId: string | null;
-  status: "running" | "completed" | "failed";
-  errorCode: string | null;
-  error: string | null;
-  chunksIndexed: number;
-  pointsCreated: number;
-  pointsSoftDeleted: number;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-/** An ingestion job still `running`, with what it may have written and who runs it. */
-export interface UnfinishedIngestion {
-  id: string;
-  tenantId: string;
-  domain: string;
-  filename: string;
-  owner: { pid: number | null; host: string | null; instance: string | null };
-  sourceFile: { id: string; objectPath: string; committed: boolean; pointCount: number } | null;
-}
+import type { IngestionJob, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
+export type { IngestionJob, SourceFile, UnfinishedIngestion };
 
 /** Source files and ingestion jobs of the /v1 surface; every read is by tenant. */
 export class IngestionRepo {

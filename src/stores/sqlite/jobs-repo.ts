@@ -1,20 +1,7 @@
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
-
-export type JobStatus = "pending" | "running" | "completed" | "failed";
-
-export interface JobRecord {
-  jobId: string;
-  jobType: string;
-  status: JobStatus;
-  params: unknown;
-  result: unknown;
-  error: string | null;
-  progress: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+import type { JobRecord, JobStatus } from "../../domain/ports/jobs.js";
+export type { JobRecord, JobStatus };
 
 interface JobRow {
   id: string;

@@ -1,29 +1,6 @@
 import type { Db } from "./database.js";
-
-export interface Tenant {
-  id: string;
-  name: string;
-  createdAt: string;
-}
-
-export interface ApiKeyRecord {
-  id: string;
-  tenantId: string;
-  salt: string;
-  hash: string;
-  scopes: string[];
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface TenantDomain {
-  tenantId: string;
-  domain: string;
-  displayName: string;
-  status: "active" | "disabled";
-  createdAt: string;
-  updatedAt: string;
-}
+import type { ApiKeyRecord, Tenant, TenantDomain } from "../../domain/ports/tenants.js";
+export type { ApiKeyRecord, Tenant, TenantDomain };
 
 /** Tenants, their API keys (salted hashes only) and their domains. Every read is by tenant. */
 export class TenantsRepo {
