@@ -29,8 +29,8 @@ test("a throwaway server gives fresh databases on 127.0.0.1 and leaves nothing w
     try {
       const { rows } = await client.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = 'data_directory'");
       const fsync = await client.query<{ fsync: string }>("SHOW fsync");
-      assert.equal(fsync.rows[0].fsync, "off");
-      return join(rows[0].setting, "..");
+      assert.equal(fsync.rows[0]!.fsync, "off");
+      return join(rows[0]!.setting, "..");
     } finally {
       await client.end();
     }

@@ -37,7 +37,7 @@ export function postgresBinaries(root = "/usr/lib/postgresql"): string {
   if (majors.length === 0) {
     throw new Error(`PostgreSQL's server binaries were not found in ${root}/*/bin: install them with \`${INSTALL_POSTGRES}\` (tests start their own server)`);
   }
-  return join(root, majors[0], "bin");
+  return join(root, majors[0]!, "bin");
 }
 
 interface RunAs {
