@@ -219,15 +219,20 @@ export class PostgresIngestionRepo implements IngestionRepo {
     }));
   }
 
-  /** The job's row is locked, as commitSourceFile locks it: the deadline and the commit take turns, and the second sees the first. */
+  /**
+   * The job's row is locked, as commitSourceFile locks it: the deadline and the commit take turns.
+   * The file is read by a second statement, after the lock is held: a statement that waited for
+   * the lock sees the job's new row but the joined rows of its own, older snapshot.
+   */
   failJobUnlessCommitted(id: string, failure: { errorCode: string; error: string }, at: string): Promise<boolean> {
     return this.db.atomic(async (tx) => {
-      const { rows } = await tx.query<{ committed: boolean | null }>(
-        `SELECT f.committed FROM ingestion_jobs j LEFT JOIN source_files f ON f.id = j.source_file_id
-         WHERE j.id = $1 AND j.status = 'running' FOR UPDATE OF j`,
+      const job = await tx.query<{ source_file_id: string | null }>(
+        `SELECT source_file_id FROM ingestion_jobs WHERE id = $1 AND status = 'running' FOR UPDATE`,
         [id],
       );
-      if (rows.length === 0 || rows[0]!.committed === true) return false;
+      if (job.rows.length === 0) return false;
+      const fileId = job.rows[0]!.source_file_id;
+      if (fileId !== null && (await tx.query(`SELECT 1 FROM source_files WHERE id = $1 AND committed`, [fileId])).rowCount > 0) return false;
       return new PostgresIngestionRepo(tx).failJob(id, failure, at);
     });
   }
