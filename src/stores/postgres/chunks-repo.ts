@@ -1,83 +1,18 @@
-import type { Chunk, RetrievalMode } from "../../domain/types.js";
+import type { Chunk } from "../../domain/types.js";
 import type { ChunksRepo, GenerationRef, PendingGeneration, StrategyState } from "../../domain/ports/chunks.js";
 import { ConflictError } from "../../errors.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Executor } from "./executor.js";
+import {
+  chunkFromRow,
+  pendingGenerationFromRow,
+  strategyStateFromRow,
+  type ChunkRow as StoredChunkRow,
+  type PendingGenerationRow,
+  type StrategyStateRow,
+} from "../rows.js";
 
-interface ChunkRow {
-  id: string;
-  document_id: string;
-  position: number;
-  role: "chunk" | "parent";
-  parent_id: string | null;
-  text: string;
-  context: string | null;
-  start_offset: number;
-  end_offset: number;
-  token_count: number;
-}
-
-function toChunk(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    position: row.position,
-    role: row.role,
-    parentId: row.parent_id,
-    text: row.text,
-    context: row.context,
-    start: row.start_offset,
-    end: row.end_offset,
-    tokenCount: row.token_count,
-  };
-}
-
-interface StateRow {
-  document_id: string;
-  strategy: string;
-  generation: string;
-  options_json: string;
-  embedder: string;
-  vector_table: string;
-  retrieval: RetrievalMode;
-  chunk_count: number;
-  processed_at: string;
-}
-
-function toState(row: StateRow): StrategyState {
-  return {
-    documentId: row.document_id,
-    strategy: row.strategy,
-    generation: row.generation,
-    options: JSON.parse(row.options_json) as Record<string, number>,
-    embedder: row.embedder,
-    vectorSpace: row.vector_table,
-    retrieval: row.retrieval,
-    chunkCount: row.chunk_count,
-    processedAt: row.processed_at,
-  };
-}
-
-interface PendingGenerationRow {
-  document_id: string;
-  strategy: string;
-  generation: string;
-  vector_table: string;
-  owner_instance: string;
-  owner_pid: number;
-  owner_host: string;
-  started_at_ms: number;
-}
-
-function toPending(r: PendingGenerationRow): PendingGeneration {
-  return {
-    documentId: r.document_id,
-    strategy: r.strategy,
-    generation: r.generation,
-    vectorSpace: r.vector_table,
-    owner: { instance: r.owner_instance, pid: r.owner_pid, host: r.owner_host },
-    startedAtMs: r.started_at_ms,
-  };
-}
+type ChunkRow = StoredChunkRow & { document_id: string };
 
 /**
  * Rows of `chunks`, `document_strategies` and `pending_generations`; see ../README.md for the
@@ -88,17 +23,20 @@ export class PostgresChunksRepo implements ChunksRepo {
   constructor(private readonly db: Executor) {}
 
   async state(documentId: string, strategy: string): Promise<StrategyState | null> {
-    const { rows } = await this.db.query<StateRow>(`SELECT * FROM document_strategies WHERE document_id = $1 AND strategy = $2`, [documentId, strategy]);
-    return rows[0] ? toState(rows[0]) : null;
+    const { rows } = await this.db.query<StrategyStateRow>(`SELECT * FROM document_strategies WHERE document_id = $1 AND strategy = $2`, [
+      documentId,
+      strategy,
+    ]);
+    return rows[0] ? strategyStateFromRow(rows[0]) : null;
   }
 
   async currentGenerations(): Promise<GenerationRef[]> {
-    const { rows } = await this.db.query<StateRow>(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`);
+    const { rows } = await this.db.query<StrategyStateRow>(`SELECT document_id, strategy, generation, vector_table FROM document_strategies`);
     return rows.map((r) => ({ documentId: r.document_id, strategy: r.strategy, generation: r.generation, vectorSpace: r.vector_table }));
   }
 
   async pendingGenerations(): Promise<PendingGeneration[]> {
-    return (await this.db.query<PendingGenerationRow>(`SELECT * FROM pending_generations`)).rows.map(toPending);
+    return (await this.db.query<PendingGenerationRow>(`SELECT * FROM pending_generations`)).rows.map(pendingGenerationFromRow);
   }
 
   async beginGeneration(ref: GenerationRef, owner: Owner, nowMs = Date.now()): Promise<void> {
@@ -120,7 +58,7 @@ export class PostgresChunksRepo implements ChunksRepo {
    */
   claimAbandoned(me: Owner, maxAgeMs: number, nowMs = Date.now()): Promise<PendingGeneration[]> {
     return this.db.atomic(async (tx) => {
-      const pending = (await tx.query<PendingGenerationRow>(`SELECT * FROM pending_generations FOR UPDATE`)).rows.map(toPending);
+      const pending = (await tx.query<PendingGenerationRow>(`SELECT * FROM pending_generations FOR UPDATE`)).rows.map(pendingGenerationFromRow);
       const abandoned = pending.filter((p) => p.owner.instance !== me.instance && (ownerGone(p.owner, me) || nowMs - p.startedAtMs > maxAgeMs));
       if (abandoned.length === 0) return [];
       const { rows } = await tx.query<{ generation: string }>(`DELETE FROM pending_generations WHERE generation = ANY($1::text[]) RETURNING generation`, [
@@ -196,7 +134,7 @@ export class PostgresChunksRepo implements ChunksRepo {
 
   /** One statement, so one snapshot: the generations and their chunk ids as they were at one moment. */
   async committedChunks(): Promise<Array<GenerationRef & { chunkIds: string[] }>> {
-    const { rows } = await this.db.query<StateRow & { chunk_ids: string[] }>(
+    const { rows } = await this.db.query<StrategyStateRow & { chunk_ids: string[] }>(
       `SELECT s.document_id, s.strategy, s.generation, s.vector_table,
          COALESCE(array_agg(c.id ORDER BY c.position) FILTER (WHERE c.id IS NOT NULL), '{}') AS chunk_ids
        FROM document_strategies s LEFT JOIN chunks c
@@ -213,7 +151,7 @@ export class PostgresChunksRepo implements ChunksRepo {
        WHERE c.document_id = $1 AND c.strategy = $2 ORDER BY c.position`,
       [documentId, strategy],
     );
-    return rows.map(toChunk);
+    return rows.map(chunkFromRow);
   }
 
   async byIds(ids: string[]): Promise<Map<string, Chunk & { documentId: string }>> {
@@ -223,7 +161,7 @@ export class PostgresChunksRepo implements ChunksRepo {
     // In the order asked, as the SQLite store returns them.
     for (const id of new Set(ids)) {
       const row = byId.get(id);
-      if (row) out.set(id, { ...toChunk(row), documentId: row.document_id });
+      if (row) out.set(id, { ...chunkFromRow(row), documentId: row.document_id });
     }
     return out;
   }

@@ -1,21 +1,7 @@
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { ExperimentSummary, ExperimentsRepo } from "../../domain/ports/experiments.js";
-import { verdictFields } from "../../domain/verdict-basis.js";
 import type { Executor } from "./executor.js";
-
-interface ExperimentRow {
-  id: string;
-  document_id: string;
-  strategies_json: string;
-  questions_count: number;
-  aggregate_json: string;
-  best_strategy: string;
-  total_latency_seconds: number;
-  estimated_cost_usd: number;
-  details_json: string;
-  created_at: string;
-  verdict_json: string | null;
-}
+import { experimentColumns, experimentFromRow, resultsFromRows, type ExperimentRow } from "../rows.js";
 
 /** Rows of `experiments` and `experiment_results` <-> experiment records. */
 export class PostgresExperimentsRepo implements ExperimentsRepo {
@@ -27,31 +13,7 @@ export class PostgresExperimentsRepo implements ExperimentsRepo {
         `INSERT INTO experiments (id, document_id, strategies_json, questions_count, aggregate_json, best_strategy, total_latency_seconds,
            estimated_cost_usd, details_json, created_at, verdict_json)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          e.experimentId,
-          e.documentId,
-          JSON.stringify(e.strategiesUsed),
-          e.questionsCount,
-          JSON.stringify(e.aggregateMetrics),
-          e.bestStrategy,
-          e.totalLatencySeconds,
-          e.estimatedCostUsd,
-          JSON.stringify(e.details),
-          e.createdAt,
-          JSON.stringify({
-            verdict: e.verdict,
-            comparisons: e.comparisons,
-            collection: e.collection,
-            perDocument: e.perDocument,
-            tags: e.tags,
-            verdictStatus: e.verdictStatus,
-            headline: e.headline,
-            inseparableFromBest: e.inseparableFromBest,
-            verdictNotes: e.verdictNotes,
-            questionSet: e.questionSet,
-            retrievalModes: e.retrievalModes,
-          }),
-        ],
+        experimentColumns(e),
       );
       const rows = Object.entries(results).flatMap(([strategy, list]) => list.map((r, i) => ({ strategy, position: i, json: JSON.stringify(r) })));
       if (rows.length === 0) return;
@@ -65,29 +27,7 @@ export class PostgresExperimentsRepo implements ExperimentsRepo {
 
   async get(id: string): Promise<ExperimentRecord | null> {
     const r = (await this.db.query<ExperimentRow>(`SELECT * FROM experiments WHERE id = $1`, [id])).rows[0];
-    if (!r) return null;
-    const verdict = r.verdict_json
-      ? (JSON.parse(r.verdict_json) as Partial<ExperimentRecord> & Pick<ExperimentRecord, "verdict" | "comparisons">)
-      : { verdict: "not measured: the experiment was recorded before chunkeval measured confidence", comparisons: [] };
-    const details = JSON.parse(r.details_json) as ExperimentRecord["details"];
-    const aggregateMetrics = JSON.parse(r.aggregate_json) as ExperimentRecord["aggregateMetrics"];
-    return {
-      experimentId: r.id,
-      documentId: r.document_id,
-      strategiesUsed: JSON.parse(r.strategies_json),
-      questionsCount: r.questions_count,
-      aggregateMetrics,
-      bestStrategy: r.best_strategy,
-      totalLatencySeconds: r.total_latency_seconds,
-      estimatedCostUsd: r.estimated_cost_usd,
-      createdAt: r.created_at,
-      details,
-      collection: null,
-      perDocument: null,
-      tags: {},
-      ...verdictFields(r.best_strategy, verdict.comparisons, aggregateMetrics, details.search, null),
-      ...verdict,
-    };
+    return r ? experimentFromRow(r) : null;
   }
 
   async results(id: string): Promise<Record<string, QuestionResult[]>> {
@@ -95,9 +35,7 @@ export class PostgresExperimentsRepo implements ExperimentsRepo {
       `SELECT strategy, result_json FROM experiment_results WHERE experiment_id = $1 ORDER BY strategy COLLATE "C", position`,
       [id],
     );
-    const out: Record<string, QuestionResult[]> = {};
-    for (const row of rows) (out[row.strategy] ??= []).push(JSON.parse(row.result_json) as QuestionResult);
-    return out;
+    return resultsFromRows(rows);
   }
 
   async list(offset: number, limit: number): Promise<{ items: ExperimentSummary[]; total: number }> {

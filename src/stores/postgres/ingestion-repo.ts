@@ -1,40 +1,7 @@
 import type { IngestionJob, IngestionRepo, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
 import type { Owner } from "../owner.js";
 import type { Executor } from "./executor.js";
-
-interface IngestionJobRow {
-  id: string;
-  tenant_id: string;
-  domain: string;
-  filename: string;
-  source_file_id: string | null;
-  status: IngestionJob["status"];
-  error_code: string | null;
-  error: string | null;
-  chunks_indexed: number;
-  points_created: number;
-  points_soft_deleted: number;
-  created_at: string;
-  finished_at: string | null;
-}
-
-function toJob(r: IngestionJobRow): IngestionJob {
-  return {
-    id: r.id,
-    tenantId: r.tenant_id,
-    domain: r.domain,
-    filename: r.filename,
-    sourceFileId: r.source_file_id ?? null,
-    status: r.status,
-    errorCode: r.error_code ?? null,
-    error: r.error ?? null,
-    chunksIndexed: r.chunks_indexed,
-    pointsCreated: r.points_created,
-    pointsSoftDeleted: r.points_soft_deleted,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at ?? null,
-  };
-}
+import { ingestionJobFromRow, type IngestionJobRow } from "../rows.js";
 
 interface UnfinishedRow {
   id: string;
@@ -247,13 +214,13 @@ export class PostgresIngestionRepo implements IngestionRepo {
 
   async job(tenantId: string, id: string): Promise<IngestionJob | null> {
     const { rows } = await this.db.query<IngestionJobRow>(`SELECT * FROM ingestion_jobs WHERE tenant_id = $1 AND id = $2`, [tenantId, id]);
-    return rows[0] ? toJob(rows[0]) : null;
+    return rows[0] ? ingestionJobFromRow(rows[0]) : null;
   }
 
   async jobs(tenantId?: string): Promise<IngestionJob[]> {
     const { rows } = tenantId
       ? await this.db.query<IngestionJobRow>(`SELECT * FROM ingestion_jobs WHERE tenant_id = $1 ORDER BY created_at COLLATE "C" DESC, seq DESC`, [tenantId])
       : await this.db.query<IngestionJobRow>(`SELECT * FROM ingestion_jobs ORDER BY created_at COLLATE "C" DESC, seq DESC`);
-    return rows.map(toJob);
+    return rows.map(ingestionJobFromRow);
   }
 }

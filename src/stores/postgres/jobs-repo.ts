@@ -1,34 +1,7 @@
-import type { JobRecord, JobStatus, JobsRepo } from "../../domain/ports/jobs.js";
+import type { JobRecord, JobsRepo } from "../../domain/ports/jobs.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Executor } from "./executor.js";
-
-interface JobRow {
-  id: string;
-  job_type: string;
-  status: JobStatus;
-  params_json: string;
-  result_json: string | null;
-  error: string | null;
-  progress: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-function toJob(r: JobRow): JobRecord {
-  return {
-    jobId: r.id,
-    jobType: r.job_type,
-    status: r.status,
-    params: JSON.parse(r.params_json),
-    result: r.result_json === null ? null : JSON.parse(r.result_json),
-    error: r.error,
-    progress: r.progress,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-  };
-}
+import { jobFromRow, type JobRow } from "../rows.js";
 
 /** Rows of `jobs`: the persistent job table of background work. A terminal status is final. */
 export class PostgresJobsRepo implements JobsRepo {
@@ -44,7 +17,7 @@ export class PostgresJobsRepo implements JobsRepo {
 
   async get(id: string): Promise<JobRecord | null> {
     const { rows } = await this.db.query<JobRow>(`SELECT * FROM jobs WHERE id = $1`, [id]);
-    return rows[0] ? toJob(rows[0]) : null;
+    return rows[0] ? jobFromRow(rows[0]) : null;
   }
 
   async markRunning(id: string, at: string): Promise<void> {
@@ -122,6 +95,6 @@ export class PostgresJobsRepo implements JobsRepo {
       [...args, limit, offset],
     );
     const total = (await this.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM jobs ${clause}`, args)).rows[0]!.n;
-    return { items: rows.map(toJob), total };
+    return { items: rows.map(jobFromRow), total };
   }
 }

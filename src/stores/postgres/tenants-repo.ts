@@ -1,28 +1,6 @@
 import type { ApiKeyRecord, Tenant, TenantDomain, TenantsRepo } from "../../domain/ports/tenants.js";
 import type { Executor } from "./executor.js";
-
-function toKey(r: Record<string, string | null>): ApiKeyRecord {
-  return {
-    id: r.id!,
-    tenantId: r.tenant_id!,
-    salt: r.salt!,
-    hash: r.hash!,
-    scopes: JSON.parse(r.scopes_json!),
-    createdAt: r.created_at!,
-    revokedAt: r.revoked_at ?? null,
-  };
-}
-
-function toDomain(r: Record<string, string>): TenantDomain {
-  return {
-    tenantId: r.tenant_id!,
-    domain: r.domain!,
-    displayName: r.display_name!,
-    status: r.status as "active" | "disabled",
-    createdAt: r.created_at!,
-    updatedAt: r.updated_at!,
-  };
-}
+import { apiKeyFromRow, tenantDomainFromRow } from "../rows.js";
 
 const toTenant = (r: Record<string, string>): Tenant => ({ id: r.id!, name: r.name!, createdAt: r.created_at! });
 
@@ -58,11 +36,11 @@ export class PostgresTenantsRepo implements TenantsRepo {
 
   async key(id: string): Promise<ApiKeyRecord | null> {
     const { rows } = await this.db.query<Record<string, string | null>>(`SELECT * FROM api_keys WHERE id = $1`, [id]);
-    return rows[0] ? toKey(rows[0]) : null;
+    return rows[0] ? apiKeyFromRow(rows[0]) : null;
   }
 
   async listKeys(): Promise<ApiKeyRecord[]> {
-    return (await this.db.query<Record<string, string | null>>(`SELECT * FROM api_keys ORDER BY created_at COLLATE "C", seq`)).rows.map(toKey);
+    return (await this.db.query<Record<string, string | null>>(`SELECT * FROM api_keys ORDER BY created_at COLLATE "C", seq`)).rows.map(apiKeyFromRow);
   }
 
   async revokeKey(id: string, at: string): Promise<boolean> {
@@ -80,7 +58,7 @@ export class PostgresTenantsRepo implements TenantsRepo {
 
   async domain(tenantId: string, domain: string): Promise<TenantDomain | null> {
     const { rows } = await this.db.query<Record<string, string>>(`SELECT * FROM tenant_domains WHERE tenant_id = $1 AND domain = $2`, [tenantId, domain]);
-    return rows[0] ? toDomain(rows[0]) : null;
+    return rows[0] ? tenantDomainFromRow(rows[0]) : null;
   }
 
   async listDomains(tenantId: string, offset: number, limit: number): Promise<{ items: TenantDomain[]; total: number }> {
@@ -89,7 +67,7 @@ export class PostgresTenantsRepo implements TenantsRepo {
       [tenantId, limit, offset],
     );
     const total = (await this.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM tenant_domains WHERE tenant_id = $1`, [tenantId])).rows[0]!.n;
-    return { items: rows.map(toDomain), total };
+    return { items: rows.map(tenantDomainFromRow), total };
   }
 
   /** One statement: a change that names neither field keeps the stored values. */
@@ -104,6 +82,6 @@ export class PostgresTenantsRepo implements TenantsRepo {
        WHERE tenant_id = $4 AND domain = $5 RETURNING *`,
       [changes.displayName ?? null, changes.status ?? null, at, tenantId, domain],
     );
-    return rows[0] ? toDomain(rows[0]) : null;
+    return rows[0] ? tenantDomainFromRow(rows[0]) : null;
   }
 }
