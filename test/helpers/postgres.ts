@@ -129,9 +129,13 @@ export async function startPostgres(): Promise<PostgresServer> {
   const stopNow = () => {
     if (running.exitCode === null && running.signalCode === null) running.kill("SIGINT");
   };
+  // At process exit nothing asynchronous runs: an immediate shutdown (SIGQUIT), a synchronous
+  // wait of up to 5 s for the server to be gone, then the folder.
   const onExit = () => {
-    stopNow();
-    // The server may still hold files for a moment; the folder goes either way.
+    if (running.exitCode === null && running.signalCode === null && running.pid !== undefined) {
+      running.kill("SIGQUIT");
+      spawnSync("timeout", ["5", "tail", `--pid=${running.pid}`, "-f", "/dev/null"]);
+    }
     removeFolder();
   };
   process.once("exit", onExit);
