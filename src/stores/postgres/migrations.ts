@@ -235,29 +235,35 @@ const MIGRATION_LOCK = 0x63_68_75_6e_6b_65_76;
  */
 export async function migrate(pool: pg.Pool, migrations: readonly string[] = MIGRATIONS): Promise<number> {
   const client = await pool.connect();
+  // A connection whose unlock failed may still hold the lock: the pool closes it, which releases it.
+  let broken: Error | undefined;
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-      const { rows } = await client.query<{ v: number }>("SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations");
-      let applied = 0;
-      for (let version = rows[0]!.v + 1; version <= migrations.length; version += 1) {
-        await client.query("BEGIN");
-        try {
-          await client.query(migrations[version - 1]!);
-          await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [version]);
-          await client.query("COMMIT");
-        } catch (error) {
-          await client.query("ROLLBACK");
-          throw error;
-        }
-        applied += 1;
-      }
-      return applied;
+      return await applyPending(client, migrations);
     } finally {
-      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch((error: Error) => (broken = error));
     }
   } finally {
-    client.release();
+    client.release(broken);
   }
+}
+
+async function applyPending(client: pg.PoolClient, migrations: readonly string[]): Promise<number> {
+  await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const { rows } = await client.query<{ v: number }>("SELECT COALESCE(MAX(version), 0)::int AS v FROM schema_migrations");
+  let applied = 0;
+  for (let version = rows[0]!.v + 1; version <= migrations.length; version += 1) {
+    await client.query("BEGIN");
+    try {
+      await client.query(migrations[version - 1]!);
+      await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [version]);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+    applied += 1;
+  }
+  return applied;
 }
