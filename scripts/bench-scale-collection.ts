@@ -144,7 +144,7 @@ if (values["parse-only"]) {
 
 // 3. End to end: upload (the bounded parsing worker, storing) and processing, per format.
 const { app, internals } = await composeChunkeval(loaded.config);
-const collection = app.createCollection("scale");
+const collection = await app.createCollection("scale");
 const perFormat = new Map<ScaleFormat, { upload: number; process: number; bytes: number; text: number; chunks: number; docs: number; each: number[] }>();
 const ids: string[] = [];
 t = performance.now();
@@ -160,7 +160,7 @@ for (const [i, f] of files.entries()) {
   if (result.strategiesFailed.length) throw new Error(`${f.filename}: ${JSON.stringify(result.strategiesFailed)}`);
   row.chunks += result.strategiesCompleted[0]!.chunksProduced;
   row.bytes += f.bytes.length;
-  row.text += Buffer.byteLength(app.getDocument(record.id).text);
+  row.text += Buffer.byteLength((await app.getDocument(record.id)).text);
   row.docs++;
   row.each.push(performance.now() - began);
   perFormat.set(f.format, row);
@@ -211,7 +211,7 @@ const ctx = internals.context;
 const embedder = await ctx.embedder();
 const vectors = await ctx.vectors();
 const variantKey = indexKeyOf(variant);
-const states = ids.map((id) => ctx.chunks.state(id, variantKey)!);
+const states = await Promise.all(ids.map(async (id) => (await ctx.chunks.state(id, variantKey))!));
 const searchMs: number[] = [];
 for (const q of questions) searchMs.push((await retrieve({ vectors, chunks: ctx.chunks, embedder }, states, q, 5)).searchSeconds * 1000);
 // Exact search of the same scopes (a scope of unknown size is never searched approximately).

@@ -89,7 +89,7 @@ for (let i = 0; i < documents; i++) {
     bytes: g.bytes,
     pages: g.pages,
     questions: g.questions,
-    textBytes: Buffer.byteLength(app.getDocument(record.id).text),
+    textBytes: Buffer.byteLength((await app.getDocument(record.id)).text),
   });
 }
 const pages = docs.reduce((s, d) => s + d.pages, 0);
@@ -114,7 +114,8 @@ const chunks = Object.values(chunksByStrategy).reduce((a, b) => a + b, 0);
 
 // 3. The same documents into /v1 (the default ingestion strategy), once per tenant (each tenant's
 // points are a table of their own); searches are the first tenant's.
-const tenants = Array.from({ length: v1Tenants }, (_, i) => app.tenants.createTenant(`bench${i}`));
+const tenants = [];
+for (let i = 0; i < v1Tenants; i++) tenants.push(await app.tenants.createTenant(`bench${i}`));
 const tenant = tenants[0]!;
 const { ingestion, points: pointsPort } = await internals.v1();
 // The index measurements below use the LanceDB adapter's own exact and ANN queries.
@@ -123,11 +124,11 @@ const points = pointsPort;
 t = performance.now();
 let pointsIndexed = 0;
 for (const tn of tenants) {
-  app.tenants.createDomain(tn.id, "manuals", "Manuals");
+  await app.tenants.createDomain(tn.id, "manuals", "Manuals");
   for (const d of docs) pointsIndexed += (await ingestion.ingest(tn.id, "manuals", d.filename, d.bytes)).chunksIndexed;
 }
 const v1Seconds = (performance.now() - t) / 1000;
-const key = app.tenants.createApiKey(tenant.name, ["domains:read", "points:read"]).secret;
+const key = (await app.tenants.createApiKey(tenant.name, ["domains:read", "points:read"])).secret;
 
 // 4. Experiments for the list (dry runs: retrieval only).
 const experiments = Math.min(documents, 30);
@@ -210,7 +211,7 @@ if (useDocuments > 0) {
   for (let i = 0; i < useDocuments; i++) {
     const g = await generateDocument(documents + i);
     const d = await withUse.upload({ filename: g.filename, bytes: g.bytes });
-    useText += Buffer.byteLength(withUse.getDocument(d.id).text);
+    useText += Buffer.byteLength((await withUse.getDocument(d.id)).text);
     useChunks += (await withUse.process(d.id, ["recursive"])).strategiesCompleted[0]?.chunksProduced ?? 0;
   }
   const useSeconds = (performance.now() - t) / 1000;

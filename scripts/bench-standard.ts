@@ -61,7 +61,7 @@ try {
       strategies: "all",
       topK,
     });
-    const results = app.experimentResults(e.experimentId);
+    const results = await app.experimentResults(e.experimentId);
     for (const split of ["dev", "heldout", "all"]) {
       const inSplit = (r: QuestionResult) => split === "all" || splitOf.get(r.question) === split;
       console.log(`\ntop_k ${topK}, ${split} questions`);

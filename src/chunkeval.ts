@@ -10,11 +10,6 @@ import { NotFoundError } from "./errors.js";
 import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./evaluators/judge.js";
-import { ExperimentsRepo } from "./stores/sqlite/experiments-repo.js";
-import { CollectionsRepo } from "./stores/sqlite/collections-repo.js";
-import { JobsRepo } from "./stores/sqlite/jobs-repo.js";
-import { TenantsRepo } from "./stores/sqlite/tenants-repo.js";
-import { IngestionRepo } from "./stores/sqlite/ingestion-repo.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
@@ -39,11 +34,10 @@ import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { registerStrategyModules } from "./strategies/strategy-module.js";
-import { DATABASE_FILE, dataDirectoryId, openDatabase } from "./stores/sqlite/database.js";
-import { ChunksRepo } from "./stores/sqlite/chunks-repo.js";
-import { DocumentsRepo } from "./stores/sqlite/documents-repo.js";
-import { QueriesRepo } from "./stores/sqlite/queries-repo.js";
-import { CACHE_FILE, CompletionCacheRepo, EmbeddingCacheRepo, openCacheDatabase } from "./stores/sqlite/cache-repos.js";
+import { DATABASE_FILE } from "./stores/sqlite/database.js";
+import { CACHE_FILE } from "./stores/sqlite/cache-repos.js";
+import { openSqliteCacheMaintenance, openSqliteMetadataStore } from "./stores/sqlite/metadata-store.js";
+import type { CacheMaintenance } from "./domain/ports/caches.js";
 import { vectorBackendFor } from "./stores/vectors/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
@@ -68,13 +62,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   await registerStrategyModules(strategies, config.strategyModules ?? []);
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
-  const db = openDatabase(join(config.dataDir, DATABASE_FILE));
-  const chunks = new ChunksRepo(db);
-  // Its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
+  // The cache is its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
   mkdirSync(config.cacheDir, { recursive: true });
-  const cacheDb = openCacheDatabase(join(config.cacheDir, CACHE_FILE));
-  const embeddingCache = new EmbeddingCacheRepo(cacheDb, db);
-  const completionCache = new CompletionCacheRepo(cacheDb, db);
+  const store = openSqliteMetadataStore({ database: join(config.dataDir, DATABASE_FILE), cache: join(config.cacheDir, CACHE_FILE) });
+  const { chunks, embeddingCache, completionCache } = store;
   const embedderRegistry = createEmbedderRegistry();
   const generatorRegistry = createGeneratorRegistry();
   const providerSettings = {
@@ -94,7 +85,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
 
   const owner = currentOwner();
   /** Both namespaces open only once the store is known to be this data directory's. */
-  const claimedStore = once(() => vectorBackend.claim(config.vectorStoreUri, dataDirectoryId(db)));
+  const claimedStore = once(async () => vectorBackend.claim(config.vectorStoreUri, await store.dataDirectoryId()));
   /** The vector store as it is on disk, before any cleanup (what `doctor` inspects). */
   const rawVectors = once(async () => {
     await claimedStore();
@@ -138,9 +129,9 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const context: ServiceContext = {
     config,
     owner,
-    documents: new DocumentsRepo(db),
+    documents: store.documents,
     chunks,
-    queries: new QueriesRepo(db),
+    queries: store.queries,
     strategies,
     filesDir: join(config.dataDir, "files"),
     vectors,
@@ -160,13 +151,14 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     llm,
     completer,
     judge,
-    experiments: new ExperimentsRepo(db),
-    collections: new CollectionsRepo(db),
-    jobs: new JobsRepo(db),
+    experiments: store.experiments,
+    collections: store.collections,
+    jobs: store.jobs,
+    transaction: (fn) => store.transaction(fn),
   };
 
-  const tenants = new TenantsRepo(db);
-  const ingestionRepo = new IngestionRepo(db);
+  const tenants = store.tenants;
+  const ingestionRepo = store.ingestion;
   const pointsStore = once(async () => {
     await claimedStore();
     const points = await vectorBackend.openPoints(config.vectorStoreUri, "v1", { ...maintenance, vectorIndexMinRows: DEFAULTS.vectorIndexMinRows });
@@ -181,7 +173,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     await points.ensureCollection(probe!.length);
     const ingestion = new IngestionService(
       context,
-      tenants,
       ingestionRepo,
       points,
       { ...config.ingestion, embedBatchSize: config.embedBatchSize },
@@ -191,14 +182,15 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     return { points, ingestion };
   });
 
+  let closed = false;
   const app = {
     config,
     /** Tenants, API keys and domains of the /v1 surface. */
     tenants: tenantService(tenants),
     /** POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on first use). */
     ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer) => (await v1()).ingestion.ingest(tenantId, domain, filename, bytes),
-    ingestionJob: (tenantId: string, jobId: string) => {
-      const job = ingestionRepo.job(tenantId, jobId);
+    ingestionJob: async (tenantId: string, jobId: string) => {
+      const job = await ingestionRepo.job(tenantId, jobId);
       if (!job) throw new NotFoundError("ingestion job not found");
       const { tenantId: _tenant, ...visible } = job;
       return visible;
@@ -247,13 +239,13 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     experimentResults: (id: string) => experimentResults(context, id),
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
-    getJob: (id: string) => {
-      const job = context.jobs.get(id);
+    getJob: async (id: string) => {
+      const job = await context.jobs.get(id);
       if (!job) throw new NotFoundError(`job not found: ${id}`);
       return job;
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
-    createJobRunner: () => new JobRunner(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
+    createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     /**
      * A server's start: /v1 ingestions a killed server left running are failed and what they
      * wrote removed (no model is loaded). Not while the vector store cannot be reached: what is
@@ -269,16 +261,22 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),
     /** Releases worker threads, LanceDB handles and the database. */
     async close() {
-      if (!db.open) return;
+      if (closed) return;
+      closed = true;
       await Promise.all(openedIngestion.map((i) => i.drain()));
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       await Promise.all(openedPoints.map((p) => p.close()));
-      cacheDb.close();
-      db.close();
+      await store.close();
     },
   };
-  return { app, internals: { context, tenantsRepo: tenants, ingestionRepo, v1 } };
+  return { app, internals: { context, metadataStore: store, tenantsRepo: tenants, ingestionRepo, v1 } };
+}
+
+/** The caches alone, for `chunkeval cache`: no model, no vector store, and no data directory made where there is none. */
+export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): CacheMaintenance {
+  mkdirSync(config.cacheDir, { recursive: true });
+  return openSqliteCacheMaintenance({ database: join(config.dataDir, DATABASE_FILE), cache: join(config.cacheDir, CACHE_FILE) });
 }
 
 /**

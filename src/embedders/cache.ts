@@ -1,5 +1,5 @@
 import { hashBytes } from "../domain/hash.js";
-import type { CacheOwner, EmbeddingCacheRepo } from "../stores/sqlite/cache-repos.js";
+import type { CacheOwner, EmbeddingCache } from "../domain/ports/caches.js";
 import type { Embedder } from "./embedder.js";
 import { countTokensOffThread } from "../text/count-off-thread.js";
 
@@ -21,7 +21,7 @@ export function hashText(text: string): string {
 const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
 
 /**
- * Wraps an embedder with the (embedder's cache key, text hash) cache in SQLite, so re-processing, the
+ * Wraps an embedder with the (embedder's cache key, text hash) cache of the metadata store, so re-processing, the
  * sentence embeddings of `semantic` and strategies or variants that share texts never embed a
  * text twice. Misses are embedded in batches of `batchSize`. A text being embedded by one call
  * is awaited by concurrent calls that need it too (variants processed side by side), not sent again.
@@ -33,7 +33,7 @@ export class CachedEmbedder implements Embedder {
 
   constructor(
     private readonly inner: Embedder,
-    private readonly cache: EmbeddingCacheRepo,
+    private readonly cache: EmbeddingCache,
     private readonly batchSize: number,
     private readonly parent?: CachedEmbedder,
   ) {
@@ -58,9 +58,9 @@ export class CachedEmbedder implements Embedder {
   }
 
   /** The texts among these (distinct) whose vectors the cache does not hold: what embedding them would compute. */
-  uncached(texts: string[]): string[] {
+  async uncached(texts: string[]): Promise<string[]> {
     const distinct = [...new Map(texts.map((t) => [hashText(t), t])).entries()];
-    const found = this.cache.getMany(
+    const found = await this.cache.getMany(
       this.owner,
       distinct.map(([h]) => h),
     );
@@ -87,7 +87,7 @@ export class CachedEmbedder implements Embedder {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const hashes = texts.map(hashText);
-    const found = this.cache.getMany(this.owner, [...new Set(hashes)]);
+    const found = await this.cache.getMany(this.owner, [...new Set(hashes)]);
     const missing = new Map<string, string>();
     const elsewhere = new Map<string, [Promise<Float32Array>, string]>();
     hashes.forEach((h, i) => {
@@ -116,7 +116,7 @@ export class CachedEmbedder implements Embedder {
         );
         delta.embedSeconds += (performance.now() - started) / 1000;
         const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
-        this.cache.putMany(this.owner, entries);
+        await this.cache.putMany(this.owner, entries);
         for (const [h, v] of entries) {
           found.set(h, v);
           settle.get(h)!.resolve(v);

@@ -1,7 +1,7 @@
 import { hashBytes } from "../domain/hash.js";
 import { ZERO_USAGE } from "../domain/metrics.js";
 import { ValidationError } from "../errors.js";
-import type { CompletionCacheRepo } from "../stores/sqlite/cache-repos.js";
+import type { CompletionCache } from "../domain/ports/caches.js";
 import type { Completion, Generator } from "./generator.js";
 
 /**
@@ -16,17 +16,17 @@ export type CompleteFn = (prompt: string, signal?: AbortSignal, accept?: (text: 
  * A cached reply was paid for by an earlier run, so it reports zero usage: what a caller is
  * billed is the usage its calls return (bench meters its own calls).
  */
-export function cachedCompleter(model: Generator, cache: CompletionCacheRepo): CompleteFn {
+export function cachedCompleter(model: Generator, cache: CompletionCache): CompleteFn {
   if (!model.isLlm || !model.complete) throw new ValidationError(`${model.name} is not a language model`);
   const complete = model.complete.bind(model);
   const owner = { key: model.cacheKey ?? model.name, name: model.name };
   return async (prompt, signal, accept) => {
     const hash = hashBytes(prompt);
-    const cached = cache.get(owner, hash);
+    const cached = await cache.get(owner, hash);
     if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
     const result = await complete(prompt, signal);
     if (!accept || accept(result.text))
-      cache.put(owner, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+      await cache.put(owner, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
     return result;
   };
 }

@@ -35,15 +35,15 @@ const CACHED_GENERATIONS = 32;
  * change as the index is updated in the background, so the same question on the same chunks
  * could rank differently from one run to the next, or after another document was processed.
  */
-export function keywordSearch(
+export async function keywordSearch(
   generation: string,
-  chunks: () => Array<{ id: string; text: string; context: string | null }>,
+  chunks: () => Promise<Array<{ id: string; text: string; context: string | null }>>,
   question: string,
   limit: number,
-): VectorHit[] {
+): Promise<VectorHit[]> {
   let index = cache.get(generation);
   if (!index) {
-    index = buildIndex(chunks());
+    index = buildIndex(await chunks());
     cache.set(generation, index);
     if (cache.size > CACHED_GENERATIONS) cache.delete(cache.keys().next().value!);
   }

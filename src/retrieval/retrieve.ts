@@ -1,6 +1,6 @@
 import type { RetrievedChunk } from "../domain/types.js";
 import type { Embedder } from "../embedders/embedder.js";
-import type { ChunksRepo, StrategyState } from "../stores/sqlite/chunks-repo.js";
+import type { ChunksRepo, StrategyState } from "../domain/ports/chunks.js";
 import { missingVectorsError, type VectorHit, type VectorStore } from "../stores/vectors/vector-store.js";
 import { keywordSearch } from "./bm25.js";
 import { reciprocalRankFusion } from "./fusion.js";
@@ -54,7 +54,7 @@ export async function retrieve(
   const candidates = Math.max(MIN_CANDIDATES, rankingDepth(topK) * CANDIDATES_PER_RESULT);
   // Parents are deduplicated after the search, so it gathers more than top-k children.
   const wanted = parents || searchMode === "hybrid" ? candidates : topK;
-  const searchableChunks = (state: StrategyState) => deps.chunks.current(state.documentId, state.strategy).filter((c) => c.role === "chunk");
+  const searchableChunks = async (state: StrategyState) => (await deps.chunks.current(state.documentId, state.strategy)).filter((c) => c.role === "chunk");
   const dense = async () => {
     const found = await deps.vectors.search(first.vectorSpace, queryVector!, scopes, wanted);
     // A committed strategy with chunks has their vectors; finding none means they were lost (a
@@ -62,25 +62,26 @@ export async function retrieve(
     // Unless the generation was replaced meanwhile (another process re-processed it): then its vectors went with it.
     // Both reads happen only when nothing was found, never on the search path.
     if (found.length > 0) return found;
-    const lost = scopes.some(
-      (state) => deps.chunks.state(state.documentId, state.strategy)?.generation === state.generation && searchableChunks(state).length > 0,
-    );
-    if (lost) throw missingVectorsError();
+    for (const state of scopes) {
+      const lost = (await deps.chunks.state(state.documentId, state.strategy))?.generation === state.generation && (await searchableChunks(state)).length > 0;
+      if (lost) throw missingVectorsError();
+    }
     return found;
   };
-  const keyword = async () => keywordSearch(scopes.map((s) => s.generation).join("+"), () => scopes.flatMap(searchableChunks), question, wanted);
+  const keyword = async () =>
+    keywordSearch(scopes.map((s) => s.generation).join("+"), async () => (await Promise.all(scopes.map(searchableChunks))).flat(), question, wanted);
   let hits: VectorHit[];
   if (searchMode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
   else if (searchMode === "keyword") hits = await keyword();
   else hits = await dense();
   if (!parents) hits = hits.slice(0, topK);
-  const byId = deps.chunks.byIds(hits.map((h) => h.chunkId));
+  const byId = await deps.chunks.byIds(hits.map((h) => h.chunkId));
   let chunks: RetrievedChunk[] = hits.flatMap((hit) => {
     const c = byId.get(hit.chunkId);
     return c ? [{ chunkId: c.id, documentId: c.documentId, score: hit.score, text: c.text, parentId: c.parentId, start: c.start, end: c.end }] : [];
   });
   if (parents) {
-    const byParentId = deps.chunks.byIds(chunks.map((c) => c.parentId!).filter(Boolean));
+    const byParentId = await deps.chunks.byIds(chunks.map((c) => c.parentId!).filter(Boolean));
     const seen = new Set<string>();
     chunks = chunks
       .filter((c) => c.parentId && !seen.has(c.parentId) && seen.add(c.parentId))

@@ -3,6 +3,7 @@ import { NotFoundError, QueryError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { QueryRecord } from "../domain/types.js";
 import { retrieve } from "../retrieval/retrieve.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { ServiceContext } from "./context.js";
 import { resolveVariant } from "./variants.js";
 import { requireDocument } from "./documents.js";
@@ -40,12 +41,12 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   if (!question) throw new ValidationError("the question is empty");
   const variant = await resolveVariant(ctx, input.strategy, { topK: ctx.config.topK }, QueryError);
   const topK = checkTopK(input.topK ?? variant.topK ?? ctx.config.topK);
-  const collection = ctx.collections.find(input.documentId);
-  const documentIds = collection ? collection.documents.map((d) => d.id) : [requireDocument(ctx, input.documentId).id];
+  const collection = await ctx.collections.find(input.documentId);
+  const documentIds = collection ? collection.documents.map((d) => d.id) : [(await requireDocument(ctx, input.documentId)).id];
   if (documentIds.length === 0) throw new QueryError(`collection ${collection!.name} has no documents`);
   const currentStates = () =>
-    documentIds.map((id) => {
-      const state = ctx.chunks.state(id, variant.indexKey);
+    mapWithConcurrency(documentIds, 1, async (id) => {
+      const state = await ctx.chunks.state(id, variant.indexKey);
       if (!state) {
         throw new QueryError(
           `document ${id} has not been processed with strategy ${variant.indexKey}; ` + `run: chunkeval process ${id} --strategies ${variant.indexKey}`,
@@ -53,7 +54,7 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
       }
       return state;
     });
-  let states = currentStates();
+  let states = await currentStates();
   if (new Set(states.map((s) => s.vectorSpace)).size > 1) {
     throw new QueryError(
       `the documents were processed with ${variant.indexKey} by different embedders; process them again with one embedder (chunkeval bench does)`,
@@ -73,7 +74,7 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
   // Another process may have re-processed the strategy between reading its state and searching:
   // the old generation's vectors went with it, and the search found nothing. Search the new one.
   for (let retry = 0; retry < GENERATION_RETRIES && retrieval.chunks.length === 0; retry++) {
-    const now = currentStates();
+    const now = await currentStates();
     if (now.every((s, i) => s.generation === states[i]!.generation)) break;
     states = now;
     retrieval = await search();
@@ -100,12 +101,12 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
     generator: generator.name,
     createdAt: nowTimestamp(),
   };
-  if (input.store !== false) ctx.queries.insert(record);
+  if (input.store !== false) await ctx.queries.insert(record);
   return record;
 }
 
-export function getQuery(ctx: ServiceContext, queryId: string): QueryRecord {
-  const found = ctx.queries.get(queryId);
+export async function getQuery(ctx: ServiceContext, queryId: string): Promise<QueryRecord> {
+  const found = await ctx.queries.get(queryId);
   if (!found) throw new NotFoundError(`query not found: ${queryId}`);
   return found;
 }

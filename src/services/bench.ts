@@ -38,7 +38,7 @@ import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
 import type { Judge } from "../evaluators/judge.js";
-import type { StrategyState } from "../stores/sqlite/chunks-repo.js";
+import type { StrategyState } from "../domain/ports/chunks.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
@@ -124,7 +124,7 @@ async function ensureProcessed(
       const tokenSizes: number[] = [];
       for (const document of documents) {
         throwIfCancelled(options.signal);
-        if (!isIndexCurrent(ctx, document, variant, embedder.name)) {
+        if (!(await isIndexCurrent(ctx, document, variant, embedder.name))) {
           reused = false;
           try {
             seconds += (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
@@ -135,7 +135,7 @@ async function ensureProcessed(
             throw new BenchmarkError(`processing ${variant.indexKey}${where} failed: ${describeError(error)}`);
           }
         }
-        for (const c of ctx.chunks.current(document.id, variant.indexKey)) if (c.role === "chunk") tokenSizes.push(c.tokenCount);
+        for (const c of await ctx.chunks.current(document.id, variant.indexKey)) if (c.role === "chunk") tokenSizes.push(c.tokenCount);
       }
       const contextUsage = llm.usage();
       const embeddedTokens = meter.stats.computedTokens;
@@ -187,12 +187,13 @@ function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: 
  * The spans a strategy can return for a question (for parent-child strategies, the parents):
  * Precision_Ω's chunks, over every document searched, on the corpus axis.
  */
-function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[], strategy: string, axis: CorpusOffsets) {
-  return documents.flatMap((document) => {
-    const stored = ctx.chunks.current(document.id, strategy);
+async function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[], strategy: string, axis: CorpusOffsets) {
+  const spans = await mapWithConcurrency(documents, 1, async (document) => {
+    const stored = await ctx.chunks.current(document.id, strategy);
     const role = stored.some((c) => c.role === "parent") ? "parent" : "chunk";
     return stored.filter((c) => c.role === role).map((c) => axis.place(document.id, c));
   });
+  return spans.flat();
 }
 
 /** One variant as the question loop runs it: its indexes in every document, and how it searches. */
@@ -202,7 +203,7 @@ interface VariantRun {
   mode: SearchMode;
   topK: number;
   /** Its retrievable spans on the corpus axis (Precision_Ω). */
-  units: ReturnType<typeof retrievableSpans>;
+  units: Awaited<ReturnType<typeof retrievableSpans>>;
 }
 
 /** What the strategies share: each question's vector (or why it could not be embedded), and the time that took. */
@@ -316,9 +317,9 @@ async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, inp
   // Documents already stored are checked now (questions, imported chunks); uploads once they are read, still before any processing.
   const known =
     input.document && "id" in input.document
-      ? [requireDocument(ctx, input.document.id)]
+      ? [await requireDocument(ctx, input.document.id)]
       : input.collection && !input.collection.add
-        ? collectionDocuments(ctx, requireCollection(ctx, input.collection.name))
+        ? await collectionDocuments(ctx, await requireCollection(ctx, input.collection.name))
         : null;
   if (known) {
     resolveQuestions(input.questionsSource, input.questions, known);
@@ -399,8 +400,8 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const answered = await runQuestions(plan, input, models);
   const scored = scoreStrategies(plan, input, models, answered, indexed.indexing);
   const fullRunEstimate = plan.dryRun ? await estimateFullRun(plan, answered.dryRunPromptTokens) : null;
-  const record = assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
-  plan.ctx.experiments.insert(record, answered.results);
+  const record = await assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
+  await plan.ctx.experiments.insert(record, answered.results);
   const total = plan.variants.length * plan.questions.length;
   input.onProgress?.({ stage: "bench", message: "done", done: total, total });
   return record;
@@ -483,7 +484,7 @@ interface AnsweredRun {
 /** Stage 3: every question against every variant, interleaved, up to `maxErrors` failures. */
 async function runQuestions(plan: BenchPlan, input: BenchInput, models: AnswerModels): Promise<AnsweredRun> {
   const { questions } = plan;
-  const runs = plan.variants.map((variant) => variantRun(plan, variant));
+  const runs = await mapWithConcurrency(plan.variants, 1, (variant) => variantRun(plan, variant));
   const deps = { vectors: await plan.ctx.vectors(), chunks: plan.ctx.chunks, embedder: plan.embedder };
   const sharedByAll = await sharedWork(deps, runs, questions, models.generator, input.signal);
   const results: Record<string, QuestionResult[]> = Object.fromEntries(runs.map((run) => [run.variant.key, []]));
@@ -519,16 +520,16 @@ async function runQuestions(plan: BenchPlan, input: BenchInput, models: AnswerMo
 }
 
 /** A variant as the question loop runs it: its index in every document, its search mode and depth, its retrievable spans. */
-function variantRun(plan: BenchPlan, variant: StrategyVariant): VariantRun {
+async function variantRun(plan: BenchPlan, variant: StrategyVariant): Promise<VariantRun> {
   const { ctx, corpus } = plan;
-  const states = corpus.documents.map((d) => {
-    const state = ctx.chunks.state(d.id, variant.indexKey);
+  const states = await mapWithConcurrency(corpus.documents, 1, async (d) => {
+    const state = await ctx.chunks.state(d.id, variant.indexKey);
     // Deleted (by another process) since it was processed: the run cannot score this variant.
     if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
     return state;
   });
   const mode = variant.retrieval ?? defaultSearchMode(states[0]!.retrieval);
-  return { variant, states, mode, topK: variant.topK ?? plan.topK, units: retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis) };
+  return { variant, states, mode, topK: variant.topK ?? plan.topK, units: await retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis) };
 }
 
 /** Where one question is asked: the retrieval dependencies, the variant, and the work every variant shares. */
@@ -725,7 +726,7 @@ async function estimateFullRun(plan: BenchPlan, answerPromptTokens: number): Pro
 }
 
 /** Stage 5: the experiment record: the verdict and its basis over the scored strategies, and the run's details. */
-function assembleExperiment(
+async function assembleExperiment(
   plan: BenchPlan,
   input: BenchInput,
   models: AnswerModels,
@@ -733,7 +734,7 @@ function assembleExperiment(
   answered: AnsweredRun,
   scored: ScoredRun,
   fullRunEstimate: ExperimentDetails["fullRunEstimate"],
-): ExperimentRecord {
+): Promise<ExperimentRecord> {
   const { ctx, corpus, variants, questions, topK, dryRun, embedder } = plan;
   const { documents } = corpus;
   const { results, sharedByAll } = answered;
@@ -746,9 +747,9 @@ function assembleExperiment(
       .flat()
       .reduce((n, r) => n + r.stageSeconds[k], 0);
   const search = Object.fromEntries(
-    variants.map((v) => [
+    await mapWithConcurrency(variants, 1, async (v) => [
       v.key,
-      { retrieval: v.retrieval ?? defaultSearchMode(ctx.chunks.state(documents[0]!.id, v.indexKey)!.retrieval), topK: v.topK ?? topK },
+      { retrieval: v.retrieval ?? defaultSearchMode((await ctx.chunks.state(documents[0]!.id, v.indexKey))!.retrieval), topK: v.topK ?? topK },
     ]),
   );
   const experiment: Experiment = {
@@ -799,7 +800,7 @@ function assembleExperiment(
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
-    ...chunkHealthOfRun(ctx, documents, variants),
+    ...(await chunkHealthOfRun(ctx, documents, variants)),
     ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly: answered.stoppedEarly,
   };

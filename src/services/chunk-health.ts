@@ -2,22 +2,23 @@ import { chunkHealth, degenerateChunkingWarnings, targetTokens, type ChunkHealth
 import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { StrategyVariant } from "./variants.js";
 
 /**
  * Chunk health of every index a benchmark searched (variants that differ only at search time share
  * one), keyed by index key, and the warnings for chunkings the comparison cannot tell apart.
  */
-export function chunkHealthOfRun(
+export async function chunkHealthOfRun(
   ctx: ServiceContext,
   documents: StoredDocument[],
   variants: StrategyVariant[],
-): { chunkHealth: Record<string, ChunkHealth>; chunkWarnings: string[] } {
+): Promise<{ chunkHealth: Record<string, ChunkHealth>; chunkWarnings: string[] }> {
   const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
   const health: Record<string, ChunkHealth> = {};
   const outlines: ChunkingOutline[] = [];
   for (const variant of indexes) {
-    const stored = documents.map((d) => ({ document: d, chunks: ctx.chunks.current(d.id, variant.indexKey) }));
+    const stored = await mapWithConcurrency(documents, 1, async (d) => ({ document: d, chunks: await ctx.chunks.current(d.id, variant.indexKey) }));
     const searchable = stored.map(({ document, chunks }) => ({ document, chunks: chunks.filter((c) => c.role === "chunk") }));
     health[variant.indexKey] = chunkHealth(
       searchable.map(({ document, chunks }) => ({ text: document.text, blocks: document.blocks, chunks })),

@@ -9,18 +9,18 @@ import { pageSpans } from "../domain/pages.js";
  * report's chunk map; null when the document was deleted. Strategies re-processed after the
  * experiment are drawn as they are now, and the note says so.
  */
-export function chunkMapSource(ctx: ServiceContext, experimentId: string): ChunkMapSource | null {
-  const experiment = getExperiment(ctx, experimentId);
-  const document = ctx.documents.get(experiment.documentId);
+export async function chunkMapSource(ctx: ServiceContext, experimentId: string): Promise<ChunkMapSource | null> {
+  const experiment = await getExperiment(ctx, experimentId);
+  const document = await ctx.documents.get(experiment.documentId);
   if (!document) return null;
   const chunks: ChunkMapSource["chunks"] = {};
   const changed: string[] = [];
   for (const strategy of experiment.strategiesUsed) {
     // Variants that differ only at search time (retrieval, top_k) draw the chunks they share.
     const stored = indexKeyOf(strategy);
-    const state = ctx.chunks.state(document.id, stored);
+    const state = await ctx.chunks.state(document.id, stored);
     if (state && state.processedAt > experiment.createdAt) changed.push(strategy);
-    chunks[strategy] = ctx.chunks.current(document.id, stored).map((c) => ({ start: c.start, end: c.end, role: c.role }));
+    chunks[strategy] = (await ctx.chunks.current(document.id, stored)).map((c) => ({ start: c.start, end: c.end, role: c.role }));
   }
   const note =
     changed.length > 0

@@ -4,6 +4,7 @@ import { cleanUploadName } from "../domain/filenames.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { CollectionRecord, RunOptions, StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
+import { mapWithConcurrency } from "../domain/concurrency.js";
 import { findOrUploadDocument, requireDocument, takeBackUpload, type UploadInput } from "./documents.js";
 
 const MAX_NAME_LENGTH = 100;
@@ -20,17 +21,17 @@ function checkName(name: string): string {
   return clean;
 }
 
-export function requireCollection(ctx: ServiceContext, idOrName: string): CollectionRecord {
-  const found = ctx.collections.find(idOrName);
+export async function requireCollection(ctx: ServiceContext, idOrName: string): Promise<CollectionRecord> {
+  const found = await ctx.collections.find(idOrName);
   if (!found) throw new NotFoundError(`collection not found: ${idOrName}`);
   return found;
 }
 
 /** Creates an empty collection; a name already taken is a conflict. */
-export function createCollection(ctx: ServiceContext, name: string): CollectionRecord {
+export async function createCollection(ctx: ServiceContext, name: string): Promise<CollectionRecord> {
   const clean = checkName(name);
-  if (ctx.collections.find(clean)) throw new ConflictError(`a collection named "${clean}" already exists`);
-  return requireCollection(ctx, ctx.collections.ensure(newId("col"), clean, nowTimestamp()).id);
+  if (await ctx.collections.find(clean)) throw new ConflictError(`a collection named "${clean}" already exists`);
+  return requireCollection(ctx, (await ctx.collections.ensure(newId("col"), clean, nowTimestamp())).id);
 }
 
 /** What one call added, so that a call refused before any work can take it back. */
@@ -63,17 +64,17 @@ export async function addWithUndo(
   documents: Array<{ id: string } | UploadInput>,
   options: RunOptions & { create?: boolean } = {},
 ): Promise<Additions> {
-  const found = ctx.collections.find(idOrName);
+  const found = await ctx.collections.find(idOrName);
   if (!found && !options.create) throw new NotFoundError(`collection not found: ${idOrName}`);
-  const { id, created } = found ? { id: found.id, created: false } : ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp());
+  const { id, created } = found ? { id: found.id, created: false } : await ctx.collections.ensure(newId("col"), checkName(idOrName), nowTimestamp());
   // Only what this call did is taken back: its own memberships and uploads, and the collection
   // if it made it and nobody else filled it meanwhile (other callers may add at the same time).
   const uploaded: string[] = [];
   let added: string[] = [];
   const undo = async () => {
-    for (const documentId of added) ctx.collections.removeDocument(id, documentId);
+    for (const documentId of added) await ctx.collections.removeDocument(id, documentId);
     for (const documentId of uploaded) await takeBackUpload(ctx, documentId);
-    if (created) ctx.collections.deleteIfEmpty(id);
+    if (created) await ctx.collections.deleteIfEmpty(id);
   };
   try {
     const members: Array<{ id: string; filename: string }> = [];
@@ -81,46 +82,49 @@ export async function addWithUndo(
       throwIfCancelled(options.signal);
       options.onProgress?.({ stage: "upload", message: "filename" in document ? document.filename : document.id, done: i, total: documents.length });
       if ("id" in document) {
-        members.push({ id: document.id, filename: ctx.documents.record(document.id)?.filename ?? requireDocument(ctx, document.id).filename });
+        members.push({ id: document.id, filename: (await ctx.documents.record(document.id))?.filename ?? (await requireDocument(ctx, document.id)).filename });
         continue;
       }
       const { id: documentId, uploaded: stored } = await findOrUploadDocument(ctx, document);
       if (stored) uploaded.push(documentId);
-      members.push({ id: documentId, filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || ctx.documents.record(documentId)!.filename });
+      members.push({
+        id: documentId,
+        filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || (await ctx.documents.record(documentId))!.filename,
+      });
     }
-    added = ctx.collections.addDocuments(id, members);
+    added = await ctx.collections.addDocuments(id, members);
   } catch (error) {
     await undo().catch(() => undefined);
     throw error;
   }
-  return { collection: requireCollection(ctx, id), undo };
+  return { collection: await requireCollection(ctx, id), undo };
 }
 
 /** Takes a document (by id or file name) out of a collection; the document itself stays. */
-export function removeFromCollection(ctx: ServiceContext, idOrName: string, document: string): CollectionRecord {
-  const collection = requireCollection(ctx, idOrName);
+export async function removeFromCollection(ctx: ServiceContext, idOrName: string, document: string): Promise<CollectionRecord> {
+  const collection = await requireCollection(ctx, idOrName);
   const member = collection.documents.find((d) => d.id === document) ?? collection.documents.find((d) => d.filename === document);
   if (!member) throw new NotFoundError(`document ${document} is not in collection ${collection.name}`);
-  ctx.collections.removeDocument(collection.id, member.id);
+  await ctx.collections.removeDocument(collection.id, member.id);
   return requireCollection(ctx, collection.id);
 }
 
 /** Deletes a collection; its documents, their chunks and vectors stay (other collections may hold them). */
-export function deleteCollection(ctx: ServiceContext, idOrName: string): { deleted: boolean; collectionId: string } {
-  const collection = requireCollection(ctx, idOrName);
-  ctx.collections.delete(collection.id);
+export async function deleteCollection(ctx: ServiceContext, idOrName: string): Promise<{ deleted: boolean; collectionId: string }> {
+  const collection = await requireCollection(ctx, idOrName);
+  await ctx.collections.delete(collection.id);
   return { deleted: true, collectionId: collection.id };
 }
 
-export function listCollections(ctx: ServiceContext, page: { offset: number; limit: number }) {
-  return { ...ctx.collections.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
+export async function listCollections(ctx: ServiceContext, page: { offset: number; limit: number }) {
+  return { ...(await ctx.collections.list(page.offset, page.limit)), offset: page.offset, limit: page.limit };
 }
 
 /** A collection's documents with their texts and structure, in collection order, each named as the collection knows it. */
-export function collectionDocuments(ctx: ServiceContext, collection: CollectionRecord): StoredDocument[] {
+export async function collectionDocuments(ctx: ServiceContext, collection: CollectionRecord): Promise<StoredDocument[]> {
   if (collection.documents.length === 0)
     throw new ValidationError(`collection ${collection.name} has no documents; add some with: chunkeval collections add ${collection.name} FILES`);
-  return collection.documents.map((d) => ({ ...requireDocument(ctx, d.id), filename: d.filename }));
+  return mapWithConcurrency(collection.documents, 1, async (d) => ({ ...(await requireDocument(ctx, d.id)), filename: d.filename }));
 }
 
 /** What a benchmark or an estimate searches: one document, or a collection (created and filled from `add`). */
@@ -146,17 +150,17 @@ export async function corpusOf(ctx: ServiceContext, target: CorpusTarget, option
     // A file is known by the name it was given here, as in a collection, though its bytes may be
     // stored already under another name: references that name the file find it.
     const given = "filename" in target.document ? cleanUploadName(target.document.filename, DEFAULTS.maxFilenameLength) : "";
-    const stored = requireDocument(ctx, id);
+    const stored = await requireDocument(ctx, id);
     return { documents: [given ? { ...stored, filename: given } : stored], collection: null, undo };
   }
   const { name, add } = target.collection!;
   if (!add) {
-    const collection = requireCollection(ctx, name);
-    return { documents: collectionDocuments(ctx, collection), collection, undo: async () => undefined };
+    const collection = await requireCollection(ctx, name);
+    return { documents: await collectionDocuments(ctx, collection), collection, undo: async () => undefined };
   }
   const { collection, undo } = await addWithUndo(ctx, name, add, { ...options, create: true });
   try {
-    return { documents: collectionDocuments(ctx, collection), collection, undo };
+    return { documents: await collectionDocuments(ctx, collection), collection, undo };
   } catch (error) {
     await undo().catch(() => undefined);
     throw error;

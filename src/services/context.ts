@@ -3,20 +3,21 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { Generator } from "../generators/generator.js";
 import type { Registry } from "../registry.js";
 import type { ChunkingLlm, StrategyDefinition } from "../strategies/strategy.js";
-import type { ChunksRepo } from "../stores/sqlite/chunks-repo.js";
-import type { DocumentsRepo } from "../stores/sqlite/documents-repo.js";
-import type { QueriesRepo } from "../stores/sqlite/queries-repo.js";
+import type { ChunksRepo } from "../domain/ports/chunks.js";
+import type { DocumentsRepo } from "../domain/ports/documents.js";
+import type { QueriesRepo } from "../domain/ports/queries.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
-import type { ExperimentsRepo } from "../stores/sqlite/experiments-repo.js";
-import type { JobsRepo } from "../stores/sqlite/jobs-repo.js";
+import type { ExperimentsRepo } from "../domain/ports/experiments.js";
+import type { JobsRepo } from "../domain/ports/jobs.js";
 import type { Judge } from "../evaluators/judge.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
-import type { Owner } from "../stores/owner.js";
-import type { CollectionsRepo } from "../stores/sqlite/collections-repo.js";
+import type { Owner } from "../domain/ports/owner.js";
+import type { MetadataStore } from "../domain/ports/metadata-store.js";
+import type { CollectionsRepo } from "../domain/ports/collections.js";
 
 /**
  * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
- * depend on these ports only; heavy adapters (models, LanceDB) are opened on first use.
+ * depend on these ports only (the metadata store's are in domain/ports); heavy adapters (models, LanceDB) are opened on first use.
  */
 export interface ServiceContext {
   config: Readonly<ChunkevalConfig>;
@@ -41,4 +42,6 @@ export interface ServiceContext {
   experiments: ExperimentsRepo;
   collections: CollectionsRepo;
   jobs: JobsRepo;
+  /** Several repositories' operations as one atomic unit (MetadataStore.transaction). */
+  transaction: MetadataStore["transaction"];
 }

@@ -107,8 +107,8 @@ export function distinctIndexes(variants: StrategyVariant[]): StrategyVariant[] 
 }
 
 /** Whether this document's index for the variant is stored, made with its options and this embedder: then a run reuses it. */
-export function isIndexCurrent(ctx: ServiceContext, document: StoredDocument, v: StrategyVariant, embedderName: string): boolean {
-  const state = ctx.chunks.state(document.id, v.indexKey);
+export async function isIndexCurrent(ctx: ServiceContext, document: StoredDocument, v: StrategyVariant, embedderName: string): Promise<boolean> {
+  const state = await ctx.chunks.state(document.id, v.indexKey);
   return state !== null && state.embedder === embedderName && JSON.stringify(state.options) === JSON.stringify(v.options);
 }
 
@@ -123,7 +123,12 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
 
   const indexes = distinctIndexes(variants);
   // What each index still has to chunk: the documents it was not built for.
-  const builds = indexes.map((v) => ({ v, unbuilt: documents.filter((d) => !isIndexCurrent(ctx, d, v, embedder.name)) })).filter((b) => b.unbuilt.length > 0);
+  const builds: Array<{ v: StrategyVariant; unbuilt: StoredDocument[] }> = [];
+  for (const v of indexes) {
+    const unbuilt: StoredDocument[] = [];
+    for (const d of documents) if (!(await isIndexCurrent(ctx, d, v, embedder.name))) unbuilt.push(d);
+    if (unbuilt.length > 0) builds.push({ v, unbuilt });
+  }
   // The chunk texts the builds will embed, cut now (side by side, as processing cuts them) where
   // the strategy needs no model to cut them; the others (semantic, contextual with a chat model)
   // are counted from their size and overlap.
@@ -162,7 +167,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     full && !judgeIsLlm
       ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : [])]
       : [];
-  const newTexts = embedder.uncached([...chunkTexts, ...questions.map((q) => q.question), ...judgeTexts]);
+  const newTexts = await embedder.uncached([...chunkTexts, ...questions.map((q) => q.question), ...judgeTexts]);
   const newEmbeddingTokens = Math.round(sizedTokens) + newTexts.reduce((n, t) => n + countTokens(t), 0);
   const embeddings = usage(newEmbeddingTokens, 0);
   const chat = full ? plus(contextUsage, plus(answers, judging)) : contextUsage;
@@ -171,7 +176,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     costOf(ctx.config.generator, contextUsage) +
     (full ? costOf(ctx.config.generator, answers) + costOf(ctx.config.judge, judging) : 0);
 
-  const measured = measuredRunSeconds(ctx, {
+  const measured = await measuredRunSeconds(ctx, {
     embedder: embedder.name,
     generator: full ? ctx.config.generator : DRY_RUN_LABEL,
     judge: full ? ctx.config.judge : DRY_RUN_LABEL,
@@ -305,11 +310,11 @@ function placeholderResult(i: number, full: boolean): QuestionResult {
  * first run's one-time costs (the document's sentences embedded for the judge, a question's first
  * embedding) fall in a few runs, so the median leaves them out.
  */
-function measuredRunSeconds(ctx: ServiceContext, stack: { embedder: string; generator: string; judge: string }): number | null {
-  for (const { id } of ctx.experiments.list(0, RUN_RATE_LOOKBACK).items) {
-    const details = ctx.experiments.get(id)?.details;
+async function measuredRunSeconds(ctx: ServiceContext, stack: { embedder: string; generator: string; judge: string }): Promise<number | null> {
+  for (const { id } of (await ctx.experiments.list(0, RUN_RATE_LOOKBACK)).items) {
+    const details = (await ctx.experiments.get(id))?.details;
     if (!details || details.embedder !== stack.embedder || details.generator !== stack.generator || details.judge !== stack.judge) continue;
-    const seconds = Object.values(ctx.experiments.results(id))
+    const seconds = Object.values(await ctx.experiments.results(id))
       .flat()
       .filter((r) => r.error === null)
       .map((r) => r.stageSeconds.retrieval + r.stageSeconds.generation + r.stageSeconds.judging);

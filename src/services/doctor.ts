@@ -1,5 +1,6 @@
-import { ownerGone, type Owner } from "../stores/owner.js";
-import type { ChunksRepo, GenerationRef } from "../stores/sqlite/chunks-repo.js";
+import { ownerGone } from "../stores/owner.js";
+import type { ChunksRepo, GenerationRef } from "../domain/ports/chunks.js";
+import type { Owner } from "../domain/ports/owner.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
 import { ABANDONED_GENERATION_MS, sweepAbandoned } from "./generations.js";
 
@@ -40,11 +41,11 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
   // may commit a new generation (its vectors written just after the listing) and delete the one
   // it replaced (its vectors listed just before) meanwhile. A generation whose state changed
   // between the two reads is in flight, not a fault, and never repaired.
-  const currentBefore = new Set(deps.chunks.currentGenerations().map(key));
+  const currentBefore = new Set((await deps.chunks.currentGenerations()).map(key));
   const entries = await store.inventory();
   // Pending before committed, as in cleanup: a generation that commits in between is then committed, not orphaned.
-  const pending = new Map(deps.chunks.pendingGenerations().map((p) => [key(p), p]));
-  const committedNow = deps.chunks.committedChunks();
+  const pending = new Map((await deps.chunks.pendingGenerations()).map((p) => [key(p), p]));
+  const committedNow = await deps.chunks.committedChunks();
   const currentAfter = new Set(committedNow.map(key));
   const changed = (k: string) => currentBefore.has(k) !== currentAfter.has(k);
   const committed = committedNow.filter((g) => !changed(key(g)));
@@ -112,10 +113,10 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   const repaired: string[] = [];
   const broken = new Map<string, DoctorFinding>();
   for (const f of before.findings) {
-    if (deps.chunks.state(f.documentId, f.strategy)?.generation === f.generation) broken.set(`${f.documentId}\u0000${f.strategy}`, f);
+    if ((await deps.chunks.state(f.documentId, f.strategy))?.generation === f.generation) broken.set(`${f.documentId}\u0000${f.strategy}`, f);
   }
   for (const f of broken.values()) {
-    deps.chunks.forgetStrategy(f.documentId, f.strategy);
+    await deps.chunks.forgetStrategy(f.documentId, f.strategy);
     await store.deleteGeneration(f.vectorSpace, f);
     repaired.push(
       `document ${f.documentId}, strategy ${f.strategy}: marked for re-processing (run: chunkeval process ${f.documentId} --strategies ${f.strategy})`,

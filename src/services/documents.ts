@@ -46,7 +46,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
   if (!filename) throw new ValidationError("the upload has no file name");
   const contentHash = hashBytes(input.bytes);
   // Known bytes need no parsing; the transaction below settles uploads racing this one.
-  const known = options.forceNew ? null : storedRecord(ctx, ctx.documents.findByContentHash(contentHash, filename));
+  const known = options.forceNew ? null : await storedRecord(ctx, await ctx.documents.findByContentHash(contentHash, filename));
   if (known) return known;
   const parsed = await parseInWorker(input.bytes, filename, parseLimitsOf(ctx.config));
   const id = newId("doc");
@@ -55,7 +55,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
   await writeFile(filePath, input.bytes);
   let stored: string | null;
   try {
-    stored = ctx.documents.insertUnlessStored(
+    stored = await ctx.documents.insertUnlessStored(
       {
         id,
         filename,
@@ -74,30 +74,30 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
     await rm(filePath, { force: true });
     throw error;
   }
-  if (stored === null) return { ...ctx.documents.record(id)!, alreadyStored: false };
+  if (stored === null) return { ...(await ctx.documents.record(id))!, alreadyStored: false };
   await rm(filePath, { force: true });
   // Deleted by another process since the transaction found it: store these bytes after all.
-  return storedRecord(ctx, stored) ?? uploadDocument(ctx, input, options);
+  return (await storedRecord(ctx, stored)) ?? uploadDocument(ctx, input, options);
 }
 
-function storedRecord(ctx: ServiceContext, id: string | null): UploadedDocument | null {
-  const record = id === null ? null : ctx.documents.record(id);
+async function storedRecord(ctx: ServiceContext, id: string | null): Promise<UploadedDocument | null> {
+  const record = id === null ? null : await ctx.documents.record(id);
   return record && { ...record, alreadyStored: true };
 }
 
 /** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */
 export async function findOrUploadDocument(ctx: ServiceContext, document: { id: string } | UploadInput): Promise<{ id: string; uploaded: boolean }> {
-  if ("id" in document) return { id: requireDocument(ctx, document.id).id, uploaded: false };
+  if ("id" in document) return { id: (await requireDocument(ctx, document.id)).id, uploaded: false };
   const { id, alreadyStored } = await uploadDocument(ctx, document);
   return { id, uploaded: !alreadyStored };
 }
 
-export function listDocuments(ctx: ServiceContext, page: { offset: number; limit: number }) {
-  return { ...ctx.documents.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
+export async function listDocuments(ctx: ServiceContext, page: { offset: number; limit: number }) {
+  return { ...(await ctx.documents.list(page.offset, page.limit)), offset: page.offset, limit: page.limit };
 }
 
-export function requireDocument(ctx: ServiceContext, id: string): StoredDocument {
-  const doc = ctx.documents.get(id);
+export async function requireDocument(ctx: ServiceContext, id: string): Promise<StoredDocument> {
+  const doc = await ctx.documents.get(id);
   if (!doc) throw new NotFoundError(`document not found: ${id}`);
   return doc;
 }
@@ -108,15 +108,15 @@ export function requireDocument(ctx: ServiceContext, id: string): StoredDocument
  * processed, so it has no chunks or vectors; only its row and stored original go.
  */
 export async function takeBackUpload(ctx: ServiceContext, id: string): Promise<void> {
-  const filePath = ctx.documents.filePath(id);
-  if (filePath !== null && ctx.documents.deleteIfUnused(id)) await rm(filePath, { force: true });
+  const filePath = await ctx.documents.filePath(id);
+  if (filePath !== null && (await ctx.documents.deleteIfUnused(id))) await rm(filePath, { force: true });
 }
 
 /** Deletes a document, its chunks and queries' target, its vectors and its stored original. */
 export async function deleteDocument(ctx: ServiceContext, id: string): Promise<{ deleted: boolean; documentId: string }> {
-  const filePath = ctx.documents.filePath(id);
+  const filePath = await ctx.documents.filePath(id);
   if (filePath === null) throw new NotFoundError(`document not found: ${id}`);
-  ctx.documents.delete(id);
+  await ctx.documents.delete(id);
   // The original first: vectors the store fails to delete are found and removed by doctor
   // (orphans), a file left in files/ by nothing.
   await rm(filePath, { force: true });

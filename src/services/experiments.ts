@@ -3,18 +3,18 @@ import { METRIC_KEYS, metricDefinitionsForExport, metricValue } from "../domain/
 import type { ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import type { ServiceContext } from "./context.js";
 
-export function getExperiment(ctx: ServiceContext, id: string): ExperimentRecord {
-  const found = ctx.experiments.get(id);
+export async function getExperiment(ctx: ServiceContext, id: string): Promise<ExperimentRecord> {
+  const found = await ctx.experiments.get(id);
   if (!found) throw new NotFoundError(`experiment not found: ${id}`);
   return found;
 }
 
-export function listExperiments(ctx: ServiceContext, page: { offset: number; limit: number }) {
-  return { ...ctx.experiments.list(page.offset, page.limit), offset: page.offset, limit: page.limit };
+export async function listExperiments(ctx: ServiceContext, page: { offset: number; limit: number }) {
+  return { ...(await ctx.experiments.list(page.offset, page.limit)), offset: page.offset, limit: page.limit };
 }
 
-export function experimentResults(ctx: ServiceContext, id: string): Record<string, QuestionResult[]> {
-  getExperiment(ctx, id);
+export async function experimentResults(ctx: ServiceContext, id: string): Promise<Record<string, QuestionResult[]>> {
+  await getExperiment(ctx, id);
   return ctx.experiments.results(id);
 }
 

@@ -1,5 +1,5 @@
-import type { ChunksRepo, GenerationRef } from "../stores/sqlite/chunks-repo.js";
-import type { Owner } from "../stores/owner.js";
+import type { ChunksRepo, GenerationRef } from "../domain/ports/chunks.js";
+import type { Owner } from "../domain/ports/owner.js";
 import type { VectorEntry, VectorStore } from "../stores/vectors/vector-store.js";
 
 /**
@@ -27,11 +27,11 @@ export function generationsIn(entries: VectorEntry[]): GenerationRef[] {
  */
 export async function sweepAbandoned(chunks: ChunksRepo, store: VectorStore, me: Owner, maxAgeMs = ABANDONED_GENERATION_MS): Promise<number> {
   const present = generationsIn(await store.inventory());
-  const claimed = chunks.claimAbandoned(me, maxAgeMs);
+  const claimed = await chunks.claimAbandoned(me, maxAgeMs);
   // Pending before current: a commit moves a generation from one to the other in one
   // transaction, so one that commits between the two reads is still seen in the second.
-  const pending = chunks.pendingGenerations();
-  const keep = new Set([...pending, ...chunks.currentGenerations()].map(key));
+  const pending = await chunks.pendingGenerations();
+  const keep = new Set([...pending, ...(await chunks.currentGenerations())].map(key));
   const doomed = new Map<string, GenerationRef>();
   for (const g of [...present, ...claimed]) if (!keep.has(key(g))) doomed.set(key(g), g);
   for (const g of doomed.values()) await store.deleteGeneration(g.vectorSpace, g);

@@ -5,13 +5,13 @@ import { pointIdOf } from "./points.js";
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
-import { ownerGone, type Owner } from "../stores/owner.js";
+import type { Owner } from "../domain/ports/owner.js";
+import { ownerGone } from "../stores/owner.js";
 import { parseInWorker } from "../parsers/parse-pool.js";
 import { parseLimitsOf } from "../parsers/limits.js";
 import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
-import type { IngestionRepo } from "../stores/sqlite/ingestion-repo.js";
-import type { TenantsRepo } from "../stores/sqlite/tenants-repo.js";
+import type { IngestionRepo } from "../domain/ports/ingestion.js";
 import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
@@ -65,7 +65,6 @@ export class IngestionService {
 
   constructor(
     private readonly ctx: ServiceContext,
-    private readonly tenants: TenantsRepo,
     private readonly repo: IngestionRepo,
     private readonly points: PointsStore,
     private readonly limits: IngestionLimits,
@@ -75,15 +74,17 @@ export class IngestionService {
   async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer): Promise<IngestionResult> {
     const filename = cleanUploadName(rawFilename, DEFAULTS.maxFilenameLength) || "upload";
     const jobId = newId("ing");
-    this.repo.transaction(() => {
-      const record = this.tenants.domain(tenantId, domain);
+    // The domain check and the job row in one transaction: a domain disabled meanwhile gets no job.
+    await this.ctx.transaction(async (tx) => {
+      const record = await tx.tenants.domain(tenantId, domain);
       if (!record || record.status !== "active") throw new UnknownDomainError(`no active domain "${domain}" for this tenant; create or enable it first`);
-      this.repo.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
+      await tx.ingestion.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
     });
-    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, { errorCode: error.code, error: error.message }, nowTimestamp());
+    const failure = (error: ChunkevalError) => ({ errorCode: error.code, error: error.message });
+    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failure(error), nowTimestamp());
     if (this.active >= this.limits.maxConcurrency) {
       const error = new ConcurrencyLimitError(`more than INGESTION_MAX_CONCURRENCY (${this.limits.maxConcurrency}) ingestions at once; retry later`);
-      fail(error);
+      await fail(error);
       throw error;
     }
     this.active++;
@@ -92,8 +93,21 @@ export class IngestionService {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort("timeout");
-        reject(new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`));
+        const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`);
+        // The deadline and the version's commit race; one atomic store operation settles which
+        // came first. Committed first: the upload has succeeded and the deadline no longer applies.
+        this.repo.failJobUnlessCommitted(jobId, failure(error), nowTimestamp()).then(
+          (deadlineWon) => {
+            if (!deadlineWon) return;
+            controller.abort("timeout");
+            reject(error);
+          },
+          () => {
+            // The store cannot say: the work stops and the request fails (its job is recovered like a killed server's).
+            controller.abort("timeout");
+            reject(error);
+          },
+        );
       }, this.limits.timeoutSeconds * 1000);
     });
     // Once the version is committed the upload has succeeded: the deadline no longer applies.
@@ -106,7 +120,7 @@ export class IngestionService {
         error instanceof ChunkevalError && !(error instanceof CancelledError)
           ? error
           : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
-      fail(known);
+      await fail(known);
       // After a timeout the work is still running: answer now; it stops at its next check and
       // removes what it wrote (run's own failure path), and close() waits for that.
       const settled = work.catch(() => undefined).finally(() => this.settling.delete(settled));
@@ -191,7 +205,7 @@ export class IngestionService {
       allocate: async () => {
         written.fileId = newId("file");
         written.objectPath = join(this.objectsDir, `${written.fileId}.${job.format}`);
-        version = this.repo.allocateSourceFile(
+        version = await this.repo.allocateSourceFile(
           { id: written.fileId, tenantId, domain, filename, contentHash: hashBytes(job.bytes), objectPath: written.objectPath, createdAt: nowTimestamp() },
           jobId,
         );
@@ -221,24 +235,24 @@ export class IngestionService {
       },
       commit: async () => {
         step.name = "committing the new version";
-        // Synchronous check-and-commit: a deadline that fired before this point wins; one after it cannot undo the commit.
+        // Atomic check-and-commit in the store: a deadline recorded before it (the job failed) wins;
+        // one after it finds the version committed and cannot undo it (failJobUnlessCommitted).
         const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
-        if (job.signal.aborted || !this.repo.commitSourceFile(written.fileId!, jobId, indexed)) {
+        if (job.signal.aborted || !(await this.repo.commitSourceFile(written.fileId!, jobId, indexed))) {
           throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
         }
-        // In the same tick as the commit, so the deadline cannot fire between them.
         job.disarmDeadline();
         committed = true;
         step.name = "publishing the new version";
-        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename).catch((error: unknown) => {
+        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename).catch(async (error: unknown) => {
           // The version is committed and stays; the next server start (or upload of this name) publishes it.
-          this.repo.markPublishPending(jobId);
+          await this.repo.markPublishPending(jobId);
           throw new IndexFailedError(
             "the new version was committed but publishing it failed; it becomes searchable when the server next starts or this file is uploaded again",
             { cause: error },
           );
         });
-        this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
+        await this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
         return hidden;
       },
       discard: async () => {
@@ -246,7 +260,7 @@ export class IngestionService {
         if (committed) return;
         // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
         await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
-        if (written.fileId) this.repo.deleteSourceFile(written.fileId);
+        if (written.fileId) await this.repo.deleteSourceFile(written.fileId);
         if (written.objectPath) await rm(written.objectPath, { force: true }).catch(() => undefined);
       },
     };
@@ -266,9 +280,13 @@ export class IngestionService {
  */
 async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId: string, domain: string, filename: string): Promise<number> {
   let hidden = 0;
-  for (let live = repo.liveVersion(tenantId, domain, filename), applied = 0; live !== applied; live = repo.liveVersion(tenantId, domain, filename)) {
+  for (
+    let live = await repo.liveVersion(tenantId, domain, filename), applied = 0;
+    live !== applied;
+    live = await repo.liveVersion(tenantId, domain, filename)
+  ) {
     hidden += await points.setLiveVersion(tenantId, domain, filename, live);
-    repo.markPublished(tenantId, domain, filename, live);
+    await repo.markPublished(tenantId, domain, filename, live);
     applied = live;
   }
   return hidden;
@@ -287,34 +305,35 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
  */
 export async function recoverAbandonedIngestions(repo: IngestionRepo, points: PointsStore | null, me: Owner): Promise<number> {
   let failed = 0;
-  for (const job of repo.unfinishedJobs()) {
+  for (const job of await repo.unfinishedJobs()) {
     if (job.owner.instance === me.instance || !ownerGone(job.owner, me)) continue;
     if (job.sourceFile?.committed) {
       // Committed: the upload succeeded and only needs publishing (left for a later start if the collection is gone).
       if (!points) continue;
       const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
       const indexed = job.sourceFile.pointCount;
-      repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
+      await repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
       continue;
     }
     const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
-    if (!repo.failJob(job.id, { errorCode: interrupted.code, error: interrupted.message }, nowTimestamp())) continue;
+    if (!(await repo.failJob(job.id, { errorCode: interrupted.code, error: interrupted.message }, nowTimestamp()))) continue;
     await points?.deleteByJob(job.tenantId, job.id);
     if (job.sourceFile) {
-      repo.deleteSourceFile(job.sourceFile.id);
+      await repo.deleteSourceFile(job.sourceFile.id);
       await rm(job.sourceFile.objectPath, { force: true });
     }
     failed++;
   }
   if (points) {
-    for (const job of repo.jobsWithPointsLeft()) {
+    for (const job of await repo.jobsWithPointsLeft()) {
       await points.deleteByJob(job.tenantId, job.id);
-      repo.clearPointsLeft(job.id);
+      await repo.clearPointsLeft(job.id);
     }
-    for (const version of repo.versionsWithoutPointCount()) repo.setPointCount(version.id, await points.countOfVersion(version.tenantId, version.id));
-    for (const job of repo.jobsWithPublishPending()) {
+    for (const version of await repo.versionsWithoutPointCount())
+      await repo.setPointCount(version.id, await points.countOfVersion(version.tenantId, version.id));
+    for (const job of await repo.jobsWithPublishPending()) {
       await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
-      repo.clearPublishPending(job.id);
+      await repo.clearPublishPending(job.id);
     }
   }
   return failed;

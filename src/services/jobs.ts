@@ -1,8 +1,8 @@
 import { CancelledError, describeError, NotFoundError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { ProgressEvent } from "../domain/types.js";
-import type { Owner } from "../stores/owner.js";
-import type { JobRecord, JobsRepo } from "../stores/sqlite/jobs-repo.js";
+import type { Owner } from "../domain/ports/owner.js";
+import type { JobRecord, JobsRepo } from "../domain/ports/jobs.js";
 import { nameWithId } from "../domain/filenames.js";
 
 export type { JobRecord };
@@ -45,34 +45,43 @@ export class JobRunner {
   private readonly deletedDocumentPoll: NodeJS.Timeout;
   private closed = false;
 
-  /** `documentExists` lets the runner notice a document deleted by another process (a CLI `delete`) and cancel its jobs. */
-  constructor(
+  /**
+   * A runner whose start has marked failed the unfinished jobs of owners that are gone.
+   * `documentExists` lets the runner notice a document deleted by another process (a CLI `delete`) and cancel its jobs.
+   */
+  static async start(
+    jobs: JobsRepo,
+    maxConcurrent: number,
+    owner: Owner,
+    documentExists: (documentId: string) => Promise<boolean>,
+    heartbeatMs = JOB_HEARTBEAT_MS,
+  ): Promise<JobRunner> {
+    await jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
+    return new JobRunner(jobs, maxConcurrent, owner, documentExists, heartbeatMs);
+  }
+
+  private constructor(
     private readonly jobs: JobsRepo,
     private readonly maxConcurrent: number,
     private readonly owner: Owner,
-    documentExists: (documentId: string) => boolean,
-    heartbeatMs = JOB_HEARTBEAT_MS,
+    documentExists: (documentId: string) => Promise<boolean>,
+    heartbeatMs: number,
   ) {
-    jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
     this.heartbeat = setInterval(() => {
-      try {
-        jobs.heartbeat(owner);
+      void (async () => {
+        await jobs.heartbeat(owner);
         // Another server on the data directory killed meanwhile: its jobs fail now, not at the next start.
-        jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
-      } catch {
-        // A busy database skips one beat; the stale bound allows for many.
-      }
+        await jobs.failAbandoned(owner, JOB_STALE_MS, RESTART_ERROR, nowTimestamp());
+      })().catch(() => undefined); // a busy database skips one beat; the stale bound allows for many
     }, heartbeatMs).unref();
     // A delete through this server cancels at once (cancelForDocument); one from another
     // process is seen here, so its jobs stop within a second instead of working to the end.
     this.deletedDocumentPoll = setInterval(() => {
       const documents = new Set([...this.queue, ...this.running.values()].flatMap((j) => (j.document ? [j.document.id] : [])));
       for (const documentId of documents) {
-        try {
-          if (!documentExists(documentId)) this.cancelForDocument(documentId);
-        } catch {
-          // A busy database skips one look; the next comes a second later.
-        }
+        void (async () => {
+          if (!(await documentExists(documentId))) await this.cancelForDocument(documentId);
+        })().catch(() => undefined); // a busy database skips one look; the next comes a second later
       }
     }, DELETED_DOCUMENT_POLL_MS).unref();
   }
@@ -81,10 +90,10 @@ export class JobRunner {
    * Records a pending job and starts it when a slot is free; returns the job row. A job about
    * one document names it, so deleting the document can cancel the job (cancelForDocument).
    */
-  enqueue(jobType: string, params: unknown, task: JobTask, document?: JobDocument): JobRecord {
+  async enqueue(jobType: string, params: unknown, task: JobTask, document?: JobDocument): Promise<JobRecord> {
     const jobId = newId("job");
-    this.jobs.insert({ jobId, jobType, params, createdAt: nowTimestamp() }, this.owner);
-    const job = this.jobs.get(jobId)!;
+    await this.jobs.insert({ jobId, jobType, params, createdAt: nowTimestamp() }, this.owner);
+    const job = (await this.jobs.get(jobId))!;
     this.queue.push({ id: jobId, task, document });
     queueMicrotask(() => this.pump());
     return job;
@@ -94,11 +103,16 @@ export class JobRunner {
     while (!this.closed && this.running.size < this.maxConcurrent && this.queue.length > 0) {
       const { id, task, document } = this.queue.shift()!;
       const controller = new AbortController();
-      this.jobs.markRunning(id, nowTimestamp());
-      const done = task({ signal: controller.signal, onProgress: (e) => this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}`) })
+      // Progress is written without waiting (the task reports it synchronously); a line that
+      // lands after the job ended changes nothing (setProgress only touches running jobs).
+      const onProgress = (e: ProgressEvent) => void this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}`).catch(() => undefined);
+      const done = this.jobs
+        .markRunning(id, nowTimestamp())
+        .then(() => task({ signal: controller.signal, onProgress }))
         .then(
-          (result) => void this.jobs.complete(id, result, nowTimestamp()),
-          (error) => void this.jobs.fail(id, error instanceof CancelledError ? cancelReason(controller.signal) : describeError(error), nowTimestamp()),
+          async (result) => void (await this.jobs.complete(id, result, nowTimestamp())),
+          async (error) =>
+            void (await this.jobs.fail(id, error instanceof CancelledError ? cancelReason(controller.signal) : describeError(error), nowTimestamp())),
         )
         .finally(() => {
           this.running.delete(id);
@@ -109,23 +123,21 @@ export class JobRunner {
   }
 
   /** Fails the queued and running jobs about a deleted document, with a reason that says so. */
-  cancelForDocument(documentId: string): void {
+  async cancelForDocument(documentId: string): Promise<void> {
     const reason = (document: JobDocument) => `cancelled: document ${nameWithId(document.filename, document.id)} was deleted`;
-    for (let i = this.queue.length - 1; i >= 0; i--) {
-      const queued = this.queue[i]!;
-      if (queued.document?.id !== documentId) continue;
-      this.queue.splice(i, 1);
-      this.jobs.fail(queued.id, reason(queued.document), nowTimestamp());
-    }
-    for (const [id, r] of this.running) {
-      if (r.document?.id !== documentId) continue;
-      this.jobs.fail(id, reason(r.document), nowTimestamp());
-      r.controller.abort(reason(r.document));
+    // Taken off the queue at once, before any await, so that pump() cannot start them meanwhile.
+    const queued = this.queue.filter((q) => q.document?.id === documentId);
+    this.queue.splice(0, this.queue.length, ...this.queue.filter((q) => q.document?.id !== documentId));
+    const running = [...this.running].filter(([, r]) => r.document?.id === documentId);
+    for (const q of queued) await this.jobs.fail(q.id, reason(q.document!), nowTimestamp());
+    for (const [id, r] of running) {
+      await this.jobs.fail(id, reason(r.document!), nowTimestamp());
+      r.controller.abort(reason(r.document!));
     }
   }
 
-  get(id: string): JobRecord {
-    const job = this.jobs.get(id);
+  async get(id: string): Promise<JobRecord> {
+    const job = await this.jobs.get(id);
     if (!job) throw new NotFoundError(`job not found: ${id}`);
     return job;
   }
@@ -139,7 +151,7 @@ export class JobRunner {
     for (const r of inFlight) r.controller.abort(SHUTDOWN_ERROR);
     await Promise.all(inFlight.map((r) => r.done));
     this.queue.length = 0;
-    this.jobs.failOwned(this.owner, SHUTDOWN_ERROR, nowTimestamp());
+    await this.jobs.failOwned(this.owner, SHUTDOWN_ERROR, nowTimestamp());
   }
 }
 
@@ -148,8 +160,8 @@ function cancelReason(signal: AbortSignal): string {
   return typeof signal.reason === "string" ? signal.reason : SHUTDOWN_ERROR;
 }
 
-export function listJobs(jobs: JobsRepo, filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) {
-  return { ...jobs.list(filter, page.offset, page.limit), offset: page.offset, limit: page.limit };
+export async function listJobs(jobs: JobsRepo, filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) {
+  return { ...(await jobs.list(filter, page.offset, page.limit)), offset: page.offset, limit: page.limit };
 }
 
 /**

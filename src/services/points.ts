@@ -2,7 +2,7 @@ import { NotFoundError } from "../errors.js";
 import { reciprocalRankFusion } from "../retrieval/fusion.js";
 import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
-import type { IngestionRepo } from "../stores/sqlite/ingestion-repo.js";
+import type { IngestionRepo } from "../domain/ports/ingestion.js";
 
 /** How many candidates each list gathers per wanted result before fusion. */
 const CANDIDATES_PER_RESULT = 4;
@@ -41,7 +41,7 @@ export async function listPoints(
   filter: { domain?: string; sourceFileId?: string },
   page: { offset: number; limit: number },
 ) {
-  const { slices, total } = repo.livePointPage(tenantId, filter, page.offset, page.limit);
+  const { slices, total } = await repo.livePointPage(tenantId, filter, page.offset, page.limit);
   const ids = slices.flatMap((s) => Array.from({ length: s.to - s.from }, (_, i) => pointIdOf(s.fileId, s.from + i)));
   const found = new Map((await points.getMany(tenantId, ids)).map((p) => [p.pointId, p]));
   // A point hidden since the page was worked out (a newer version published meanwhile) is left out.

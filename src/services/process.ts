@@ -39,10 +39,10 @@ function tokenStats(chunks: Array<{ tokenCount: number }>): StrategyRunSummary["
  * recorded as pending before any vector is written, becomes current in one SQLite
  * transaction, and only then are the vectors of the generation it replaced deleted.
  */
-function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, key: string, plan: IndexPlan): IndexSink<void> {
+async function generationSink(ctx: ServiceContext, store: VectorStore, document: StoredDocument, key: string, plan: IndexPlan): Promise<IndexSink<void>> {
   const space = store.spaceFor(plan.embedder, plan.dimension);
   const scope = { documentId: document.id, strategy: key, generation: plan.generation };
-  ctx.chunks.beginGeneration({ ...scope, vectorSpace: space }, ctx.owner);
+  await ctx.chunks.beginGeneration({ ...scope, vectorSpace: space }, ctx.owner);
   return {
     write: (chunks) =>
       store.add(
@@ -51,7 +51,7 @@ function generationSink(ctx: ServiceContext, store: VectorStore, document: Store
       ),
     async commit() {
       const searchable = plan.chunks.filter((c) => c.role === "chunk").length;
-      const previous = ctx.chunks.commitGeneration(
+      const previous = await ctx.chunks.commitGeneration(
         {
           ...scope,
           options: plan.strategy.options,
@@ -70,7 +70,7 @@ function generationSink(ctx: ServiceContext, store: VectorStore, document: Store
       // Vectors first, then the pending row: a crash in between leaves a pending row of a dead owner.
       await store.deleteGeneration(space, scope).catch(() => undefined);
       try {
-        ctx.chunks.dropPending(scope.generation);
+        await ctx.chunks.dropPending(scope.generation);
       } catch {
         // The row then belongs to this (eventually gone) process and is reclaimed as abandoned.
       }
@@ -107,7 +107,7 @@ export async function processVariant(
       signal: options.signal,
       report: (message) => options.onProgress?.({ stage: "index", strategy: key, message }),
     },
-    async (plan) => generationSink(ctx, store, document, key, plan),
+    (plan) => generationSink(ctx, store, document, key, plan),
   );
   const chunks = searchable.length;
   options.onProgress?.({ stage: "index", strategy: key, message: `${chunks} chunks of ${document.filename} indexed`, done: chunks, total: chunks });
@@ -131,7 +131,7 @@ export async function checkProcessInput(
 ): Promise<{ variants: StrategyVariant[]; document: StoredDocument }> {
   const { variants } = await planVariants(ctx, { strategies }, ChunkingError);
   // Variants that differ only at search time share one index: it is processed once.
-  return { variants: variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i), document: requireDocument(ctx, documentId) };
+  return { variants: variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i), document: await requireDocument(ctx, documentId) };
 }
 
 /**
@@ -166,7 +166,7 @@ export async function processDocument(
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         // Deleted meanwhile (by this or another process): the whole run is over, with a clear reason.
-        if (!ctx.documents.get(documentId)) throw new NotFoundError(`document ${documentId} was deleted while it was being processed`);
+        if (!(await ctx.documents.get(documentId))) throw new NotFoundError(`document ${documentId} was deleted while it was being processed`);
         return { strategy: variant.indexKey, error: describeError(error) };
       } finally {
         done++;

@@ -19,14 +19,14 @@ export interface ReportOptions {
 }
 
 /** The page spans of every document an experiment searched that is still stored (for page labels in the drill-down). */
-function documentPages(ctx: ServiceContext, experiment: ExperimentRecord): Record<string, PageSpan[]> {
+async function documentPages(ctx: ServiceContext, experiment: ExperimentRecord): Promise<Record<string, PageSpan[]>> {
   const ids = experiment.collection ? experiment.collection.documents.map((d) => d.id) : [experiment.documentId];
-  return Object.fromEntries(
-    ids.flatMap((id) => {
-      const document = ctx.documents.get(id);
-      return document ? [[id, pageSpans(document.blocks)]] : [];
-    }),
-  );
+  const pages: Record<string, PageSpan[]> = {};
+  for (const id of ids) {
+    const document = await ctx.documents.get(id);
+    if (document) pages[id] = pageSpans(document.blocks);
+  }
+  return pages;
 }
 
 const CONTENT_TYPES: Record<ReportFormat, string> = {
@@ -41,19 +41,23 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
  * export object (the experiment with its details and every per-question result), which each
  * transport writes in its wire format.
  */
-export function renderReport(ctx: ServiceContext, id: string, options: ReportOptions = {}): { contentType: string; body: string | Record<string, unknown> } {
+export async function renderReport(
+  ctx: ServiceContext,
+  id: string,
+  options: ReportOptions = {},
+): Promise<{ contentType: string; body: string | Record<string, unknown> }> {
   const format = options.format ?? "html";
   const view = options.view ?? "managerial";
   if (!REPORT_FORMATS.includes(format)) throw new ValidationError(`format must be one of ${REPORT_FORMATS.join(", ")}, got "${format}"`);
   if (!REPORT_VIEWS.includes(view)) throw new ValidationError(`view must be one of ${REPORT_VIEWS.join(", ")}, got "${view}"`);
-  const experiment = getExperiment(ctx, id);
-  const results = experimentResults(ctx, id);
+  const experiment = await getExperiment(ctx, id);
+  const results = await experimentResults(ctx, id);
   // Experiments from before the name was recorded: the stored document's, while it is stored.
-  const documentName = experiment.collection ? undefined : (ctx.documents.record(experiment.documentId)?.filename ?? undefined);
+  const documentName = experiment.collection ? undefined : ((await ctx.documents.record(experiment.documentId))?.filename ?? undefined);
   const baseline =
     options.baseline ??
     (options.baselineId
-      ? { id: options.baselineId, deltas: compareWithBaseline(experiment, baselineMetrics(getExperiment(ctx, options.baselineId))) }
+      ? { id: options.baselineId, deltas: compareWithBaseline(experiment, baselineMetrics(await getExperiment(ctx, options.baselineId))) }
       : undefined);
   const body =
     format === "json"
@@ -66,8 +70,8 @@ export function renderReport(ctx: ServiceContext, id: string, options: ReportOpt
               results,
               baseline,
               documentName,
-              chunkMap: view === "technical" ? chunkMapSource(ctx, id) : null,
-              documentPages: view === "technical" ? documentPages(ctx, experiment) : undefined,
+              chunkMap: view === "technical" ? await chunkMapSource(ctx, id) : null,
+              documentPages: view === "technical" ? await documentPages(ctx, experiment) : undefined,
             },
             view,
           );

@@ -128,9 +128,9 @@ test("the facade exposes services and typed results only: no repository, store o
       [],
     );
     // What a service function returns is data, not a store: e.g. the tenants service hides key hashes.
-    ws.app.tenants.createTenant("acme");
-    ws.app.tenants.createApiKey("acme", ["files:write"]);
-    assert.deepEqual(Object.keys(ws.app.tenants.listKeys()[0]!).sort(), ["createdAt", "id", "revokedAt", "scopes", "tenantId"]);
+    await ws.app.tenants.createTenant("acme");
+    await ws.app.tenants.createApiKey("acme", ["files:write"]);
+    assert.deepEqual(Object.keys((await ws.app.tenants.listKeys())[0]!).sort(), ["createdAt", "id", "revokedAt", "scopes", "tenantId"]);
   } finally {
     await ws.cleanup();
   }

@@ -14,7 +14,7 @@ async function handbookText(): Promise<string> {
   const ws = await createWorkspace();
   try {
     const { id } = await ws.app.upload({ filename: "harbor-light-handbook.docx", bytes: handbookBytes() });
-    return ws.app.getDocument(id).text;
+    return (await ws.app.getDocument(id)).text;
   } finally {
     await ws.cleanup();
   }

@@ -116,7 +116,7 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
         victim = (await app.upload({ filename: `victim-${trial}.docx`, bytes: handbookBytes() }, { forceNew: true })).id;
         await app.process(victim, ["recursive"]);
       }
-      const committed = internals.context.chunks.currentGenerations().map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
+      const committed = (await internals.context.chunks.currentGenerations()).map((g) => ({ documentId: g.documentId, strategy: g.strategy }));
       await app.close();
       // Read in LanceDB itself: what search finds, whatever SQLite says.
       const livePoints = () => liveStoredPoints(env.CHUNKEVAL_DATA_DIR);
@@ -169,18 +169,18 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
 
       ({ app, internals } = await composeChunkeval(config));
       try {
-        abandoned += internals.context.chunks.pendingGenerations().length; // left by the killed writer, before cleanup runs
+        abandoned += (await internals.context.chunks.pendingGenerations()).length; // left by the killed writer, before cleanup runs
         for (const { documentId, strategy } of committed) {
-          if (documentId === victim && !internals.context.documents.get(documentId)) continue; // deleted before the kill
+          if (documentId === victim && !(await internals.context.documents.get(documentId))) continue; // deleted before the kill
           const answer = await app.ask({ documentId, strategy, question: QUESTION, store: false });
           assert.ok(answer.retrievedChunks.length > 0, `${label}: ${documentId}/${strategy} no longer answers`);
         }
         const report = await app.doctor();
         assert.deepEqual([report.consistent, report.findings], [true, []], `${label}: ${JSON.stringify(report.findings)}`);
         for (const status of ["pending", "running"])
-          assert.equal(app.listJobs({ status }, { offset: 0, limit: 10 }).total, 0, `${label}: a job stayed ${status}`);
-        for (const job of app.listJobs({ status: "failed" }, { offset: 0, limit: 100 }).items) assert.equal(job.error, RESTART_ERROR, label);
-        const ingestions = internals.ingestionRepo.jobs();
+          assert.equal((await app.listJobs({ status }, { offset: 0, limit: 10 })).total, 0, `${label}: a job stayed ${status}`);
+        for (const job of (await app.listJobs({ status: "failed" }, { offset: 0, limit: 100 })).items) assert.equal(job.error, RESTART_ERROR, label);
+        const ingestions = await internals.ingestionRepo.jobs();
         assert.ok(
           ingestions.every((j) => j.status === "completed" || (j.status === "failed" && j.error === INGESTION_INTERRUPTED)),
           `${label}: ${JSON.stringify(ingestions)}`,
@@ -194,8 +194,8 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
       }
     }
     const { app, internals } = await composeChunkeval(config);
-    const failedJobs = app.listJobs({ status: "failed" }, { offset: 0, limit: 1 }).total;
-    const interrupted = internals.ingestionRepo.jobs().filter((j) => j.status === "failed").length;
+    const failedJobs = (await app.listJobs({ status: "failed" }, { offset: 0, limit: 1 })).total;
+    const interrupted = (await internals.ingestionRepo.jobs()).filter((j) => j.status === "failed").length;
     await app.close();
     for (const operation of OPERATIONS) assert.ok((counts[operation] ?? 0) >= 4, `${operation}: ${counts[operation] ?? 0} trials`);
     assert.ok(abandoned + failedJobs + interrupted > 0, "some kills landed while work was under way, not only between operations");

@@ -16,12 +16,12 @@ const widest = (text: string) => Math.max(0, ...text.split("\n").map(displayWidt
 /** A failed background job with a long error, written by a job runner over the same data directory (as `serve` would). */
 async function addFailedJob(dataDir: string): Promise<string> {
   const { app } = await composeChunkeval(loadConfig({ env: {}, flags: { data_dir: dataDir, embedder: "hash" } }).config);
-  const runner = app.createJobRunner();
+  const runner = await app.createJobRunner();
   try {
-    const job = runner.enqueue("bench", {}, async () => {
+    const job = await runner.enqueue("bench", {}, async () => {
       throw new Error("the questions file names tidewater-quay-lease.pdf, which is not in collection files-0000: add it or fix the reference");
     });
-    while (["pending", "running"].includes(app.getJob(job.jobId).status)) await new Promise((r) => setTimeout(r, 20));
+    while (["pending", "running"].includes((await app.getJob(job.jobId)).status)) await new Promise((r) => setTimeout(r, 20));
     return job.jobId;
   } finally {
     await runner.shutdown();

@@ -44,10 +44,10 @@ async function benchAtEachTopK(target: object, questionsPath: string, name: stri
   for (const topK of [1, 5]) {
     const e = await ws.app.bench({ ...target, questions, questionsSource: name, strategies, topK });
     if (strategies.includes(HYBRID)) {
-      const missing = ws.app.getExperiment(e.experimentId).aggregateMetrics[HYBRID]!.missing.avg_context_relevance;
+      const missing = (await ws.app.getExperiment(e.experimentId)).aggregateMetrics[HYBRID]!.missing.avg_context_relevance;
       assert.match(missing ?? "", /hybrid retrieval/, "hybrid retrieval: context relevance is null with the reason");
     }
-    byTopK.set(topK, ws.app.experimentResults(e.experimentId));
+    byTopK.set(topK, await ws.app.experimentResults(e.experimentId));
   }
   return { byTopK, splits: raw.map((q) => q.split ?? null) };
 }

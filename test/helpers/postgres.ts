@@ -125,6 +125,10 @@ export async function startPostgres(): Promise<PostgresServer> {
   }
 
   const running = child;
+  // A server shared by a whole test file (or process) must not keep it alive once its tests are
+  // done: the exit hook below stops it then.
+  running.unref();
+  (running.stderr as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
   // Fast shutdown (SIGINT): sessions are ended, the server exits at once; fsync is off anyway.
   const stopNow = () => {
     if (running.exitCode === null && running.signalCode === null) running.kill("SIGINT");

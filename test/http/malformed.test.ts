@@ -523,9 +523,9 @@ function cases(docx: Buffer): Case[] {
 
 async function setup(): Promise<{ t: TestServer; keys: Record<"admin" | "uploader", string> }> {
   const t = await startTestServer();
-  t.ws.app.tenants.createTenant("acme");
-  const admin = t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write", "points:read"]).secret;
-  const uploader = t.ws.app.tenants.createApiKey("acme", ["files:write"]).secret;
+  await t.ws.app.tenants.createTenant("acme");
+  const admin = (await t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write", "points:read"])).secret;
+  const uploader = (await t.ws.app.tenants.createApiKey("acme", ["files:write"])).secret;
   const created = await t.request("POST", "/v1/domains", { domain: "docs", display_name: "Docs" }, { authorization: `Bearer ${admin}` });
   assert.equal(created.status, 201);
   return { t, keys: { admin, uploader } };

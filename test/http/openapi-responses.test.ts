@@ -51,11 +51,11 @@ test("the OpenAPI document gives every operation its success and the errors the 
       components: { schemas: Record<string, unknown> };
     };
     const evaluation = { authorization: `Bearer ${KEY}` };
-    t.ws.app.tenants.createTenant("acme");
-    const keyWith = (...scopes: Parameters<typeof t.ws.app.tenants.createApiKey>[1]) => ({
-      authorization: `Bearer ${t.ws.app.tenants.createApiKey("acme", scopes).secret}`,
+    await t.ws.app.tenants.createTenant("acme");
+    const keyWith = async (...scopes: Parameters<typeof t.ws.app.tenants.createApiKey>[1]) => ({
+      authorization: `Bearer ${(await t.ws.app.tenants.createApiKey("acme", scopes)).secret}`,
     });
-    const v1 = keyWith("domains:read", "domains:write", "files:write", "points:read");
+    const v1 = await keyWith("domains:read", "domains:write", "files:write", "points:read");
 
     /** Checks an answer against the operation's documented responses: its status is there, and its body fits that schema. */
     const check = (method: string, path: string, label: string, answer: Answer) => {
@@ -177,7 +177,7 @@ test("the OpenAPI document gives every operation its success and the errors the 
       if (path !== "/healthz" && path !== "/readyz") probes.push(["no API key", withParameter("nope"), { headers: { authorization: "" } }]);
       if (path.startsWith("/v1/"))
         for (const scope of ["files:write", "points:read"] as const)
-          probes.push([`a key with ${scope} only`, withParameter("nope"), { headers: keyWith(scope) }]);
+          probes.push([`a key with ${scope} only`, withParameter("nope"), { headers: await keyWith(scope) }]);
       for (const [label, url, options] of probes) await call(method, path, url, label, options);
 
       // Every operation says how it succeeds, with a body, and that it can fail unexpectedly.

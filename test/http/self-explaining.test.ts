@@ -23,8 +23,8 @@ test("validation errors name the field and the values a choice allows, on every 
       assert.match(r.body.detail, detail, `${method} ${path}`);
     }
     // /v1 answers in its own envelope with the same words.
-    t.ws.app.tenants.createTenant("acme");
-    const key = `Bearer ${t.ws.app.tenants.createApiKey("acme", ["points:read"]).secret}`;
+    await t.ws.app.tenants.createTenant("acme");
+    const key = `Bearer ${(await t.ws.app.tenants.createApiKey("acme", ["points:read"])).secret}`;
     const v1 = await t.request("GET", "/v1/points?colour=1", undefined, { authorization: key });
     assert.equal(v1.status, 422, v1.text);
     assert.equal(v1.body.error.message, 'invalid querystring: unknown field "colour"');

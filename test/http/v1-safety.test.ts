@@ -11,8 +11,8 @@ import { handbookBytes } from "../helpers/documents.js";
 import { liveStoredPoints } from "../helpers/stored-points.js";
 
 async function adminKey(t: TestServer): Promise<string> {
-  t.ws.app.tenants.createTenant("acme");
-  const auth = `Bearer ${t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"]).secret}`;
+  await t.ws.app.tenants.createTenant("acme");
+  const auth = `Bearer ${(await t.ws.app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"])).secret}`;
   assert.equal((await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: auth })).status, 201);
   return auth;
 }
@@ -79,20 +79,20 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
   try {
     const auth = await adminKey(t);
     assert.equal((await uploadFile(t, auth, "kept.docx", handbookBytes())).status, 201);
-    const tenantId = t.ws.internals.tenantsRepo.tenantByName("acme")!.id;
+    const tenantId = (await t.ws.internals.tenantsRepo.tenantByName("acme"))!.id;
     // What a server killed mid-ingestion leaves: a running job, an uncommitted version and its object.
     const dead = { instance: "ins_dead", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() };
     const repo = t.ws.internals.ingestionRepo;
-    repo.insertJob({ id: "ing_killed", tenantId, domain: "d", filename: "lost.docx", createdAt: "2026-01-01T00:00:00" }, dead);
+    await repo.insertJob({ id: "ing_killed", tenantId, domain: "d", filename: "lost.docx", createdAt: "2026-01-01T00:00:00" }, dead);
     const objectPath = join(t.ws.dir, "data", "objects", "file_killed.docx");
-    repo.allocateSourceFile(
+    await repo.allocateSourceFile(
       { id: "file_killed", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt: "2026-01-01T00:00:00" },
       "ing_killed",
     );
     await t.restart();
-    const job = t.ws.internals.ingestionRepo.job(tenantId, "ing_killed")!;
+    const job = (await t.ws.internals.ingestionRepo.job(tenantId, "ing_killed"))!;
     assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
-    assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
+    assert.equal(await t.ws.internals.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
     assert.equal(existsSync(objectPath), false);
     assert.equal(readdirSync(join(t.ws.dir, "data", "objects")).length, 1);
   } finally {

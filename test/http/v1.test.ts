@@ -10,16 +10,16 @@ import { startOpenAiStub } from "../helpers/openai-server.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 
-function keysFor(t: TestServer) {
+async function keysFor(t: TestServer) {
   const tenants = t.ws.app.tenants;
-  tenants.createTenant("acme");
-  tenants.createTenant("globex");
-  const mk = (tenant: string, scopes: string[]) => `Bearer ${tenants.createApiKey(tenant, scopes).secret}`;
+  await tenants.createTenant("acme");
+  await tenants.createTenant("globex");
+  const mk = async (tenant: string, scopes: string[]) => `Bearer ${(await tenants.createApiKey(tenant, scopes)).secret}`;
   return {
-    admin: mk("acme", ["files:write", "domains:read", "domains:write"]),
-    uploader: mk("acme", ["files:write"]),
-    reader: mk("acme", ["domains:read"]),
-    other: mk("globex", ["files:write", "domains:read", "domains:write"]),
+    admin: await mk("acme", ["files:write", "domains:read", "domains:write"]),
+    uploader: await mk("acme", ["files:write"]),
+    reader: await mk("acme", ["domains:read"]),
+    other: await mk("globex", ["files:write", "domains:read", "domains:write"]),
   };
 }
 
@@ -35,7 +35,7 @@ async function uploadFile(t: TestServer, auth: string, domain: string | null, fi
 test("/v1 keys, scopes, the error envelope and the correlation id", async () => {
   const t = await startTestServer();
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     const none = await t.request("GET", "/v1/domains", undefined, { "x-request-id": "client-req-1" });
     assert.equal(none.status, 401);
     assert.deepEqual(Object.keys(none.body.error).sort(), ["code", "message", "request_id"]);
@@ -47,12 +47,12 @@ test("/v1 keys, scopes, the error envelope and the correlation id", async () => 
     assert.deepEqual([forbidden.status, forbidden.body.error.code], [403, "insufficient_scope"]);
     assert.match(forbidden.headers.get("x-request-id")!, /^[0-9a-f-]{36}$/, "generated when the client sent none");
 
-    const keyId = t.ws.app.tenants.listKeys()[0]!.id;
-    t.ws.app.tenants.revokeKey(keyId);
-    assert.throws(() => t.ws.app.tenants.revokeKey(keyId), /active key not found/);
+    const keyId = (await t.ws.app.tenants.listKeys())[0]!.id;
+    await t.ws.app.tenants.revokeKey(keyId);
+    await assert.rejects(async () => await t.ws.app.tenants.revokeKey(keyId), /active key not found/);
     assert.equal((await t.request("GET", "/v1/domains", undefined, { authorization: k.admin })).status, 401, "a revoked key is refused");
     assert.equal(
-      t.ws.internals.tenantsRepo.listKeys().every((key) => !JSON.stringify(key).includes(k.reader.slice(-20))),
+      (await t.ws.internals.tenantsRepo.listKeys()).every((key) => !JSON.stringify(key).includes(k.reader.slice(-20))),
       true,
       "secrets are not stored",
     );
@@ -64,7 +64,7 @@ test("/v1 keys, scopes, the error envelope and the correlation id", async () => 
 test("/v1 domains: create, duplicate 409, patch only display_name, disable blocks uploads, enable allows them", async () => {
   const t = await startTestServer();
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     const h = { authorization: k.admin };
     const created = await t.request("POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, h);
     assert.equal(created.status, 201);
@@ -99,12 +99,12 @@ test("/v1 domains: create, duplicate 409, patch only display_name, disable block
 test("POST /v1/files: unknown domain writes nothing; ingestion indexes searchable points; re-upload soft-deletes the old version", async () => {
   const t = await startTestServer();
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     const repo = t.ws.internals.ingestionRepo;
     const unknown = await uploadFile(t, k.uploader, "nowhere", "handbook.docx", handbookBytes());
     assert.deepEqual([unknown.status, unknown.body.error.code], [400, "unknown_domain"]);
-    assert.equal(repo.jobs().length, 0, "no job row");
-    assert.equal(repo.countSourceFiles(), 0, "no source file");
+    assert.equal((await repo.jobs()).length, 0, "no job row");
+    assert.equal(await repo.countSourceFiles(), 0, "no source file");
     assert.equal(existsSync(join(t.ws.dir, "data", "objects")), false, "no stored object");
     assert.equal(await storedPointRows(join(t.ws.dir, "data")), 0, "no point");
 
@@ -155,7 +155,7 @@ test("POST /v1/files: unknown domain writes nothing; ingestion indexes searchabl
 test("tenants are isolated: another tenant can neither see nor change domains, files, jobs or points", async () => {
   const t = await startTestServer();
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     await t.request("POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, { authorization: k.admin });
     const up = await uploadFile(t, k.admin, "handbooks", "handbook.docx", handbookBytes());
     const o = { authorization: k.other };
@@ -183,17 +183,17 @@ test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a fa
   ] as const) {
     const t = await startTestServer({}, env);
     try {
-      const k = keysFor(t);
+      const k = await keysFor(t);
       await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
       const r = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
       assert.deepEqual([r.status, r.body.error.code], [status, code]);
-      const jobs = t.ws.internals.ingestionRepo.jobs();
+      const jobs = await t.ws.internals.ingestionRepo.jobs();
       assert.deepEqual(
         jobs.map((j) => [j.status, j.errorCode]),
         [["failed", code]],
       );
       assert.equal(await storedPointRows(join(t.ws.dir, "data")), 0, "no point, hidden or live, in LanceDB");
-      assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 0);
+      assert.equal(await t.ws.internals.ingestionRepo.countSourceFiles(), 0);
     } finally {
       await t.close();
     }
@@ -208,7 +208,7 @@ test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the em
     { INGESTION_TIMEOUT_SECONDS: "1", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
   );
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
     const started = performance.now();
     const r = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
@@ -218,12 +218,12 @@ test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the em
     assert.ok(seconds < 1 + 2, `504 after ${seconds.toFixed(2)} s for a 1 s window`);
     assert.match(r.body.error.message, /INGESTION_TIMEOUT_SECONDS \(1\) while [a-z ]+$/, "names the step, no path");
     // The abandoned work stops at its next check and removes what it wrote.
-    for (let i = 0; i < 200 && t.ws.internals.ingestionRepo.countSourceFiles() > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(t.ws.internals.ingestionRepo.countSourceFiles(), 0);
+    for (let i = 0; i < 200 && (await t.ws.internals.ingestionRepo.countSourceFiles()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await t.ws.internals.ingestionRepo.countSourceFiles(), 0);
     for (let i = 0; i < 200 && (await storedPointRows(join(t.ws.dir, "data"))) > 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(await storedPointRows(join(t.ws.dir, "data")), 0, "no point, hidden or live, in LanceDB");
     assert.deepEqual(
-      t.ws.internals.ingestionRepo.jobs().map((j) => [j.status, j.errorCode]),
+      (await t.ws.internals.ingestionRepo.jobs()).map((j) => [j.status, j.errorCode]),
       [["failed", "ingestion_timeout"]],
     );
   } finally {
@@ -235,7 +235,7 @@ test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the em
 test("limits: uploads beyond INGESTION_MAX_CONCURRENCY get 503 while the admitted ones complete with all their points", async () => {
   const t = await startTestServer({}, { INGESTION_MAX_CONCURRENCY: "1" });
   try {
-    const k = keysFor(t);
+    const k = await keysFor(t);
     await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
     const results = await Promise.all(Array.from({ length: 4 }, (_, i) => uploadFile(t, k.admin, "d", `copy-${i}.docx`, handbookBytes())));
     const admitted = results.filter((r) => r.status === 201);
@@ -247,7 +247,7 @@ test("limits: uploads beyond INGESTION_MAX_CONCURRENCY get 503 while the admitte
       const points = await t.request("GET", `/v1/points?file_id=${r.body.file_id}&limit=500`, undefined, { authorization: k.admin });
       assert.equal(points.body.total, r.body.chunks_indexed);
     }
-    const rows = t.ws.internals.ingestionRepo.jobs();
+    const rows = await t.ws.internals.ingestionRepo.jobs();
     assert.equal(rows.filter((j) => j.status === "failed" && j.errorCode === "concurrency_limit").length, refused.length);
     assert.equal(rows.filter((j) => j.status === "completed").length, admitted.length);
   } finally {
@@ -259,7 +259,7 @@ test("502 index_failed when the vector store write raises: a failed job row and 
   const t = await startTestServer();
   const stub = await startOpenAiStub({ dimension: 8 });
   const dataDir = join(t.ws.dir, "data");
-  const k = keysFor(t);
+  const k = await keysFor(t);
   await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
   const before = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
   assert.equal(before.status, 201);
@@ -276,14 +276,14 @@ test("502 index_failed when the vector store write raises: a failed job row and 
     t.url = server.url;
     const failed = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
     assert.deepEqual([failed.status, failed.body.error?.code], [502, "index_failed"], JSON.stringify(failed.body));
-    const job = internals.ingestionRepo.jobs()[0]!;
+    const job = (await internals.ingestionRepo.jobs())[0]!;
     assert.deepEqual([job.status, job.errorCode], ["failed", "index_failed"]);
-    const tenantId = internals.tenantsRepo.tenantByName("acme")!.id;
+    const tenantId = (await internals.tenantsRepo.tenantByName("acme"))!.id;
     const live = await app.listPoints(tenantId, {}, { offset: 0, limit: 1000 });
     assert.equal(live.total, before.body.chunks_indexed, "only the earlier, successful version is there");
     assert.ok(live.items.every((p) => p.version === 1));
     assert.equal(await storedPointRows(dataDir), before.body.chunks_indexed, "the failed version left no point");
-    assert.equal(internals.ingestionRepo.countSourceFiles(), 1);
+    assert.equal(await internals.ingestionRepo.countSourceFiles(), 1);
     assert.equal(readdirSync(join(dataDir, "objects")).length, 1, "the failed upload's object was removed");
   } finally {
     await server.close();

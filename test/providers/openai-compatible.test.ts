@@ -79,7 +79,7 @@ test("ask with openai embedder and generator end to end, and LLM contexts cached
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const result = await ws.app.process(doc.id, ["contextual_retrieval"]);
     assert.equal(result.strategiesFailed.length, 0, JSON.stringify(result.strategiesFailed));
-    const chunks = ws.internals.context.chunks.current(doc.id, "contextual_retrieval");
+    const chunks = await ws.internals.context.chunks.current(doc.id, "contextual_retrieval");
     assert.ok(chunks.every((c) => c.context === "Situating context."));
     const chatCalls = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").length;
     assert.equal(chatCalls(), chunks.length);

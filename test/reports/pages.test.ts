@@ -49,13 +49,13 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
       strategies: ["fixed_size"],
       topK: 2,
     });
-    const stored = ws.app.getDocument(experiment.documentId);
+    const stored = await ws.app.getDocument(experiment.documentId);
     assert.ok(
       stored.blocks.every((b) => b.page !== undefined && b.page >= 1 && b.page <= 3),
       "pages survive storage",
     );
-    const results = ws.app.experimentResults(experiment.experimentId);
-    const html = renderHtmlReport({ experiment, results, chunkMap: chunkMapSource(ws.internals.context, experiment.experimentId) }, "technical");
+    const results = await ws.app.experimentResults(experiment.experimentId);
+    const html = renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, "technical");
     // Chunk map: each chunk's start mark carries its pages.
     assert.match(html, /<sup>1 · p{1,2}\. 1(–\d)?<\/sup>/);
     // Drill-down: each retrieved chunk's offsets are followed by its pages.
@@ -71,7 +71,11 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
       topK: 1,
     });
     const plainHtml = renderHtmlReport(
-      { experiment: plain, results: ws.app.experimentResults(plain.experimentId), chunkMap: chunkMapSource(ws.internals.context, plain.experimentId) },
+      {
+        experiment: plain,
+        results: await ws.app.experimentResults(plain.experimentId),
+        chunkMap: await chunkMapSource(ws.internals.context, plain.experimentId),
+      },
       "technical",
     );
     assert.doesNotMatch(plainHtml, / · pp?\. \d|\] pp?\. \d/);

@@ -25,11 +25,11 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
       strategies: "all",
       topK: 3,
     });
-    const results = ws.app.experimentResults(experiment.experimentId);
+    const results = await ws.app.experimentResults(experiment.experimentId);
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const view of ["managerial", "technical"] as ReportView[]) {
       const file = join(ARTIFACTS, `report-${view}.html`);
-      writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
+      writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       const requests: string[] = [];
       const consoleErrors: string[] = [];

@@ -163,11 +163,11 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
       });
       assert.equal(experiment.strategiesUsed.length, c.variants);
       const longest = Math.max(...experiment.strategiesUsed.map((s) => s.length));
-      const results = ws.app.experimentResults(experiment.experimentId);
+      const results = await ws.app.experimentResults(experiment.experimentId);
       for (const view of REPORT_VIEWS) {
         const base = `report-fit-${c.name}-${view}`;
         const file = join(ARTIFACTS, `${base}.html`);
-        writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
+        writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
         const page = await context.newPage();
         await page.goto("file://" + file, { waitUntil: "load" });
         if (c.keep) await screenshot(page, join(ARTIFACTS, `${base}-1280px.png`));

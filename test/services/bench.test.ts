@@ -49,7 +49,7 @@ test("bench: an experiment with every spec field, stored with its per-question r
         e.totalLatencySeconds -
           shared.questionEmbedding -
           shared.warmUp -
-          Object.values(ws.app.experimentResults(e.experimentId))
+          Object.values(await ws.app.experimentResults(e.experimentId))
             .flat()
             .reduce((n, r) => n + r.latency.totalSeconds, 0),
       ) < 1e-9,
@@ -57,13 +57,13 @@ test("bench: an experiment with every spec field, stored with its per-question r
     );
     assert.equal(e.estimatedCostUsd, 0, "local providers cost nothing");
     assert.ok(e.details.cost.referenceUsd > 0, "what it would cost on a hosted model is shown");
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     assert.equal(results.recursive!.length, 8);
     const first = results.semantic_parent_child![0]!;
     assert.ok(first.retrieved.every((c) => c.parentId !== null));
     assert.ok(first.answer && first.references.length === 1);
     assert.deepEqual(
-      ws.app.listExperiments({ offset: 0, limit: 50 }).items.map((x) => x.id),
+      (await ws.app.listExperiments({ offset: 0, limit: 50 })).items.map((x) => x.id),
       [e.experimentId],
     );
 
@@ -81,7 +81,7 @@ test("bench: an experiment with every spec field, stored with its per-question r
       );
     }
     assert.equal(again.verdict, e.verdict);
-    assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).items[0]!.id, again.experimentId, "newest first");
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 50 })).items[0]!.id, again.experimentId, "newest first");
   } finally {
     await ws.cleanup();
   }
@@ -106,7 +106,7 @@ test("latency: the questions are embedded once, timed as shared work, and no str
       const shared = e.details.sharedSeconds!;
       assert.equal(shared.questionsEmbedded, questions.length);
       assert.ok(shared.questionEmbedding > 0 && shared.warmUp > 0);
-      const results = ws.app.experimentResults(e.experimentId);
+      const results = await ws.app.experimentResults(e.experimentId);
       for (const strategy of order) {
         assert.equal(results[strategy]!.length, questions.length);
         for (const r of results[strategy]!) {
@@ -143,7 +143,7 @@ test("bench --dry-run: retrieval metrics only, with the estimated cost and time 
     assert.equal(m.avgAnswerSimilarity, null);
     assert.equal(m.avgContextRelevance, null);
     assert.ok(m.avgRecall !== null && m.mrr !== null);
-    assert.ok(ws.app.experimentResults(e.experimentId).fixed_size!.every((r) => r.answer === null));
+    assert.ok((await ws.app.experimentResults(e.experimentId)).fixed_size!.every((r) => r.answer === null));
     assert.ok(e.details.fullRunEstimate!.costUsd > 0, "gpt-4o-mini answers are priced");
     assert.ok(e.details.fullRunEstimate!.seconds > 0);
     assert.equal(e.estimatedCostUsd, 0, "nothing was spent");
@@ -160,7 +160,7 @@ test("bench: answer similarity is missing, not invented, when a question has no 
       { question: "How much is a member share?", expected_answer: "100 euros" },
     ]);
     const e = await ws.app.bench({ document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "q.json", strategies: ["recursive"] });
-    const [open, withAnswer] = ws.app.experimentResults(e.experimentId).recursive!;
+    const [open, withAnswer] = (await ws.app.experimentResults(e.experimentId)).recursive!;
     assert.equal(open!.metrics.answerSimilarity, null);
     assert.equal(open!.metrics.recall, null, "no reference, no retrieval metric");
     assert.equal(typeof withAnswer!.metrics.answerSimilarity, "number");
@@ -191,7 +191,7 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
     ]);
     const input = { document: { filename: "h.docx", bytes: handbookBytes() }, questions, questionsSource: "q.json", strategies: ["recursive"] };
     const e = await ws.app.bench(input);
-    const [ok, failed] = ws.app.experimentResults(e.experimentId).recursive!;
+    const [ok, failed] = (await ws.app.experimentResults(e.experimentId)).recursive!;
     assert.equal(ok!.metrics.contextRelevance, 7);
     assert.equal(ok!.metrics.faithfulness, 5, "one of two statements verified");
     assert.equal(ok!.judgeTokens.totalTokens, 3 * 168);
@@ -202,7 +202,7 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
     const again = await ws.app.bench(input);
     // Answers are asked again (2; answers are timed, not cached); of the judge's calls only the failed question's.
     assert.equal(calls - callsAfterFirst, 3, "verdicts come from the cache");
-    assert.equal(ws.app.experimentResults(again.experimentId).recursive![0]!.judgeTokens.totalTokens, 0, "cached verdicts cost nothing");
+    assert.equal((await ws.app.experimentResults(again.experimentId)).recursive![0]!.judgeTokens.totalTokens, 0, "cached verdicts cost nothing");
 
     const stopped = await ws.app.bench({ ...input, questions: [questions[1]!, questions[1]!, questions[0]!], maxErrors: 1 });
     assert.match(stopped.details.stoppedEarly!, /stopped after 1 failed question/);
@@ -224,7 +224,7 @@ test("bench rejects what it cannot run, before storing anything", async () => {
     );
     await assert.rejects(ws.app.bench({ document: doc, questions, questionsSource: "q.json", strategies: "sliding" }), BenchmarkError);
     await assert.rejects(ws.app.bench({ document: { id: "doc_missing" }, questions, questionsSource: "q.json", strategies: "all" }), /document not found/);
-    assert.equal(ws.app.listExperiments({ offset: 0, limit: 10 }).total, 0);
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 10 })).total, 0);
   } finally {
     await ws.cleanup();
   }
@@ -249,11 +249,11 @@ test("hybrid and keyword retrieval rank the same on every run: other documents a
     });
     await ws.app.process(other.id, ["contextual_retrieval", "recursive"]);
     const second = await ws.app.bench(input);
-    const retrieved = (id: string) =>
-      Object.values(ws.app.experimentResults(id))
+    const retrieved = async (id: string) =>
+      Object.values(await ws.app.experimentResults(id))
         .flat()
         .map((r) => r.retrieved.map((c) => [c.chunkId, c.score]));
-    assert.deepEqual(retrieved(second.experimentId), retrieved(first.experimentId));
+    assert.deepEqual(await retrieved(second.experimentId), await retrieved(first.experimentId));
     for (const s of first.strategiesUsed) assert.equal(second.aggregateMetrics[s]!.compositeScore, first.aggregateMetrics[s]!.compositeScore, s);
   } finally {
     await ws.cleanup();

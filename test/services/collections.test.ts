@@ -68,13 +68,13 @@ test("a collection benchmark searches every document, pools span metrics and bre
       strategies: ["recursive@chunk_size=32:chunk_overlap=0", "fixed_size@chunk_size=32:chunk_overlap=0"],
       topK: 3,
     });
-    const collection = ws.app.getCollection("farm-and-sea");
+    const collection = await ws.app.getCollection("farm-and-sea");
     assert.equal(e.documentId, collection.id, "document_id carries the collection's id");
     assert.deepEqual(
       e.collection!.documents.map((d) => d.filename),
       ["lighthouse.docx", "bakery.docx", "orchard.docx"],
     );
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     const all = Object.values(results).flat();
     const docIds = new Set(collection.documents.map((d) => d.id));
     assert.ok(
@@ -119,21 +119,24 @@ test("a collection benchmark searches every document, pools span metrics and bre
     await assert.rejects(ws.app.ask({ documentId: "farm-and-sea", strategy: "semantic", question: "q" }), /has not been processed with strategy semantic/);
 
     // Stored and read back with the collection figures.
-    const stored = ws.app.getExperiment(e.experimentId);
+    const stored = await ws.app.getExperiment(e.experimentId);
     assert.deepEqual(stored.collection, e.collection);
     assert.equal(stored.perDocument!.length, 4);
 
     // Reports: pooled scorecard first, then the per-document table naming files and the winners.
     for (const view of ["managerial", "technical"] as const) {
-      const html = ws.app.renderReport(e.experimentId, { view }).body as string;
+      const html = (await ws.app.renderReport(e.experimentId, { view })).body as string;
       assert.ok(html.indexOf("<h2>Per document</h2>") > html.indexOf("scorecard") && /collection farm-and-sea \(col_[0-9a-f]+, 3 documents\)/.test(html), view);
       for (const name of ["lighthouse.docx", "bakery.docx", "orchard.docx", "(several documents)"])
         assert.ok(html.includes(`<td>${name}</td>`), `${view}: ${name}`);
       assert.match(html, / wins on /);
     }
-    const technical = ws.app.renderReport(e.experimentId, { view: "technical" }).body as string;
+    const technical = (await ws.app.renderReport(e.experimentId, { view: "technical" })).body as string;
     assert.match(technical, /Reference in bakery\.docx \[/, "the drill-down names each reference's document");
-    assert.match(ws.app.renderReport(e.experimentId, { format: "md" }).body as string, /### Per document \(3 documents of farm-and-sea searched together/);
+    assert.match(
+      (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string,
+      /### Per document \(3 documents of farm-and-sea searched together/,
+    );
   } finally {
     await ws.cleanup();
   }
@@ -147,14 +150,15 @@ test("adding a document processes only it; deleting one removes its vectors from
     const bench = (add: Array<{ filename: string; bytes: Buffer }>) =>
       ws.app.bench({ collection: { name: "c", add }, questions: QUESTIONS.slice(0, 3), questionsSource: "q.json", strategies, topK: 2 });
     await bench([lighthouse!, bakery!]);
-    const [first, second] = ws.app.getCollection("c").documents;
-    const generations = () => Object.fromEntries(strategies.map((s) => [s, ws.internals.context.chunks.state(first!.id, s)!.generation]));
-    const before = generations();
+    const [first, second] = (await ws.app.getCollection("c")).documents;
+    const generations = async () =>
+      Object.fromEntries(await Promise.all(strategies.map(async (s) => [s, (await ws.internals.context.chunks.state(first!.id, s))!.generation])));
+    const before = await generations();
     const e = await bench([orchard!]);
-    assert.deepEqual(generations(), before, "the documents already processed are not processed again");
-    assert.equal(ws.app.getCollection("c").documents.length, 3);
-    const orchardId = ws.app.getCollection("c").documents[2]!.id;
-    for (const s of strategies) assert.ok(ws.internals.context.chunks.state(orchardId, s), `the new document is processed with ${s}`);
+    assert.deepEqual(await generations(), before, "the documents already processed are not processed again");
+    assert.equal((await ws.app.getCollection("c")).documents.length, 3);
+    const orchardId = (await ws.app.getCollection("c")).documents[2]!.id;
+    for (const s of strategies) assert.ok(await ws.internals.context.chunks.state(orchardId, s), `the new document is processed with ${s}`);
     assert.equal(e.details.indexing.find((x) => x.strategy === "recursive")!.reused, false);
 
     const vectors = await ws.internals.context.vectors();
@@ -163,7 +167,7 @@ test("adding a document processes only it; deleting one removes its vectors from
     await ws.app.deleteDocument(second!.id);
     assert.equal((await rowsOf(second!.id)).length, 0, "no strategy keeps the deleted document's vectors");
     assert.deepEqual(
-      ws.app.getCollection("c").documents.map((d) => d.filename),
+      (await ws.app.getCollection("c")).documents.map((d) => d.filename),
       ["lighthouse.docx", "orchard.docx"],
     );
     // Questions about the deleted document no longer resolve: the error names the file.
@@ -196,15 +200,15 @@ test("collection references: ambiguous and unknown documents are clear errors; b
     await assert.rejects(ask([{ document: "nope.pdf", text: "lamp" }]), /no document "nope.pdf" here \(documents: lighthouse.docx, lighthouse-copy.docx\)/);
     await assert.rejects(ask([{ text: "lamp", start: 0, end: 4 }]), /offsets need the document/);
     assert.throws(() => validateQuestions("q.json", [{ question: "q", references: [{ text: "x", page: 3 }] }]), /unknown field "page"/);
-    assert.throws(() => ws.app.createCollection("twins"), ConflictError);
-    assert.throws(() => ws.app.createCollection("  "), ValidationError);
-    assert.throws(() => ws.app.getCollection("col_missing"), NotFoundError);
-    assert.throws(() => ws.app.createCollection("bad\nname"), ValidationError);
+    await assert.rejects(async () => await ws.app.createCollection("twins"), ConflictError);
+    await assert.rejects(async () => await ws.app.createCollection("  "), ValidationError);
+    await assert.rejects(async () => await ws.app.getCollection("col_missing"), NotFoundError);
+    await assert.rejects(async () => await ws.app.createCollection("bad\nname"), ValidationError);
     await assert.rejects(
       ws.app.bench({ collection: { name: "empty" }, questions: validateQuestions("q", [{ question: "q" }]), questionsSource: "q", strategies: ["recursive"] }),
       NotFoundError,
     );
-    ws.app.createCollection("empty");
+    await ws.app.createCollection("empty");
     await assert.rejects(
       ws.app.bench({ collection: { name: "empty" }, questions: validateQuestions("q", [{ question: "q" }]), questionsSource: "q", strategies: ["recursive"] }),
       /has no documents/,
@@ -273,7 +277,7 @@ test("collection membership: names are the names given, two documents of one nam
     await ws.app.upload({ filename: "old-name.docx", bytes: lighthouse!.bytes });
     await ws.app.addToCollection("c", [{ filename: "lighthouse-2024.docx", bytes: lighthouse!.bytes }, bakery!], { create: true });
     assert.deepEqual(
-      ws.app.getCollection("c").documents.map((d) => d.filename),
+      (await ws.app.getCollection("c")).documents.map((d) => d.filename),
       ["lighthouse-2024.docx", "bakery.docx"],
     );
     const e = await ws.app.bench({
@@ -283,21 +287,21 @@ test("collection membership: names are the names given, two documents of one nam
       strategies: ["recursive"],
     });
     assert.equal(e.perDocument![0]!.filename, "lighthouse-2024.docx");
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "the bytes were not stored twice");
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 2, "the bytes were not stored twice");
 
     const other = { filename: "bakery.docx", bytes: await buildDocx([{ p: "A different bakery document." }]) };
     await assert.rejects(
       ws.app.addToCollection("c", [other]),
       (error: unknown) => error instanceof ConflictError && /already has a document named bakery\.docx/.test(error.message),
     );
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "the refused upload was taken back");
-    assert.equal(ws.app.getCollection("c").documents.length, 2);
-    const docId = ws.app.listDocuments({ offset: 0, limit: 50 }).items[0]!.id;
-    assert.throws(() => ws.app.createCollection(docId), /looks like an id/);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 2, "the refused upload was taken back");
+    assert.equal((await ws.app.getCollection("c")).documents.length, 2);
+    const docId = (await ws.app.listDocuments({ offset: 0, limit: 50 })).items[0]!.id;
+    await assert.rejects(async () => await ws.app.createCollection(docId), /looks like an id/);
 
     // ask on a collection records the collection's id, however it was named.
     const asked = await ws.app.ask({ documentId: "c", strategy: "recursive", question: "Who logs inspections?" });
-    assert.equal(asked.documentId, ws.app.getCollection("c").id);
+    assert.equal(asked.documentId, (await ws.app.getCollection("c")).id);
   } finally {
     await ws.cleanup();
   }
@@ -318,18 +322,18 @@ test("a benchmark refused before any work leaves nothing behind: no collection, 
       /not a supported document/,
     );
     await assert.rejects(ws.app.bench({ document: files[0]!, questions: bad, questionsSource: "q.json", strategies: ["recursive"] }), /excerpt not found/);
-    assert.equal(ws.app.listCollections({ offset: 0, limit: 50 }).total, 0);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 0);
+    assert.equal((await ws.app.listCollections({ offset: 0, limit: 50 })).total, 0);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 0);
     // What was stored before the refused run stays.
     await ws.app.addToCollection("kept", [files[0]!], { create: true });
     await assert.rejects(
       ws.app.bench({ collection: { name: "kept", add: [files[1]!] }, questions: bad, questionsSource: "q.json", strategies: ["recursive"] }),
     );
     assert.deepEqual(
-      ws.app.getCollection("kept").documents.map((d) => d.filename),
+      (await ws.app.getCollection("kept")).documents.map((d) => d.filename),
       ["lighthouse.docx"],
     );
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 1);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 1);
   } finally {
     await ws.cleanup();
   }
@@ -351,7 +355,7 @@ test("a collection's technical report names each PDF reference's and chunk's pag
       strategies: ["recursive"],
       topK: 3,
     });
-    const html = ws.app.renderReport(e.experimentId, { view: "technical" }).body as string;
+    const html = (await ws.app.renderReport(e.experimentId, { view: "technical" })).body as string;
     assert.match(html, /Reference in tidewater-quay-lease\.pdf \[\d+-\d+\] p\. \d/);
     assert.match(html, /tidewater-quay-lease\.pdf \[\d+-\d+\] pp?\. \d/, "retrieved chunks of the PDF carry pages");
   } finally {
@@ -372,27 +376,27 @@ test("taking back a refused addition removes only what that call did: other call
     await ws.app.addToCollection("shared", [{ id: bakeryId }]);
     await assert.rejects(a, ConflictError);
     assert.deepEqual(
-      ws.app.getCollection("shared").documents.map((d) => d.filename),
+      (await ws.app.getCollection("shared")).documents.map((d) => d.filename),
       ["lighthouse.docx", "bakery.docx"],
     );
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 2, "A's upload was taken back");
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 2, "A's upload was taken back");
 
     // An upload another caller picked up before the take-back (same bytes, same document) stays.
     const { undo } = await addWithUndo(ws.internals.context, "fresh", [orchard!], { create: true });
     await ws.app.addToCollection("other", [{ filename: "orchard-copy.docx", bytes: orchard!.bytes }], { create: true });
     await undo();
     assert.deepEqual(
-      ws.app.getCollection("other").documents.map((d) => d.filename),
+      (await ws.app.getCollection("other")).documents.map((d) => d.filename),
       ["orchard-copy.docx"],
     );
-    assert.throws(() => ws.app.getCollection("fresh"), NotFoundError, "the collection the call made, left empty, is gone");
+    await assert.rejects(async () => await ws.app.getCollection("fresh"), NotFoundError, "the collection the call made, left empty, is gone");
 
     // An estimate refused for a reference not found takes back its uploads and collection too.
     const bad = validateQuestions("q.json", [{ question: "q", references: [{ document: "x.docx", text: "nowhere" }] }]);
     const x = { filename: "x.docx", bytes: await buildDocx([{ p: "Something else entirely." }]) };
     await assert.rejects(ws.app.estimateBench({ collection: { name: "est", add: [x] }, questions: bad, strategies: ["recursive"] }), /excerpt not found/);
-    assert.throws(() => ws.app.getCollection("est"), NotFoundError);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 50 }).total, 3);
+    await assert.rejects(async () => await ws.app.getCollection("est"), NotFoundError);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 50 })).total, 3);
   } finally {
     await ws.cleanup();
   }

@@ -29,7 +29,7 @@ test("context relevance measured for some strategies only leaves every composite
       e.verdictNotes.some((n) => /^Context relevance is left out of every strategy's composite.*contextual_retrieval/.test(n)),
       e.verdictNotes.join("\n"),
     );
-    assert.equal(ws.app.getExperiment(e.experimentId).details.weights.context_relevance, 0, "the weights the composite used are recorded");
+    assert.equal((await ws.app.getExperiment(e.experimentId)).details.weights.context_relevance, 0, "the weights the composite used are recorded");
 
     // All strategies dense: context relevance stays in the composite.
     const dense = await ws.app.bench({

@@ -90,7 +90,7 @@ test("the embedding rate leaves out the model's load: a first batch that takes a
   try {
     const { context } = ws.internals;
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
-    const documents = [context.documents.get(doc.id)!];
+    const documents = [(await context.documents.get(doc.id))!];
     const questions = resolveQuestions("h.json", await loadQuestionsFile(QUESTIONS), documents);
     const { variants, topK } = await planVariants(context, { sweep: SWEEP });
     const real = await context.embedder();

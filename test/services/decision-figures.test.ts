@@ -17,7 +17,7 @@ test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is
       strategies: ["recursive", "fixed_size", "recursive@retrieval=hybrid", "semantic_parent_child"],
       topK: 3,
     });
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     for (const [strategy, list] of Object.entries(results)) {
       for (const r of list) {
         assert.ok(r.retrieved.length <= 3, "the answer reads top_k chunks");
@@ -60,7 +60,7 @@ test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is
     assert.ok(health.fixed_size!.midSentenceShare! > health.recursive!.midSentenceShare!, "fixed windows ignore sentences; the recursive splitter keeps them");
     assert.equal(health.recursive!.targetTokens, 256);
     assert.deepEqual(e.details.chunkWarnings, []);
-    const report = { experiment: ws.app.getExperiment(e.experimentId), results };
+    const report = { experiment: await ws.app.getExperiment(e.experimentId), results };
     assert.match(renderMarkdownReport(report), /\| recursive \| nDCG@k \| \d\.\d{3} \[/);
     const html = renderHtmlReport(report, "technical");
     assert.match(html, /Ranking at k = 1, 3, 5, 10/);

@@ -14,17 +14,17 @@ test("an upload of bytes already stored returns the stored document and stores n
     assert.equal(first.alreadyStored, false);
     const again = await ws.app.upload({ filename: "copy of handbook.docx", bytes: handbookBytes() });
     assert.deepEqual([again.id, again.filename, again.alreadyStored], [first.id, "handbook.docx", true]);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 10 }).total, 1);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 1);
     assert.equal(readdirSync(ws.internals.context.filesDir).length, 1, "no second original kept");
 
     const forced = await ws.app.upload({ filename: "copy of handbook.docx", bytes: handbookBytes() }, { forceNew: true });
     assert.notEqual(forced.id, first.id);
     assert.deepEqual([forced.filename, forced.alreadyStored], ["copy of handbook.docx", false]);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 10 }).total, 2);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 2);
     // Other bytes are another document, whatever the name.
     const other = await ws.app.upload({ filename: "handbook.docx", bytes: await buildDocx([{ p: "Another text entirely." }]) });
     assert.equal(other.alreadyStored, false);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 10 }).total, 3);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 3);
   } finally {
     await ws.cleanup();
   }
@@ -49,7 +49,7 @@ test("two instances on one data directory uploading the same bytes at once store
     ]);
     assert.equal(a.id, b.id);
     assert.deepEqual([a.alreadyStored, b.alreadyStored].sort(), [false, true]);
-    assert.equal(ws.app.listDocuments({ offset: 0, limit: 10 }).total, 1);
+    assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 1);
     assert.equal(readdirSync(ws.internals.context.filesDir).length, 1, "the loser's stored original is removed");
   } finally {
     await other.app.close();

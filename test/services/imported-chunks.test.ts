@@ -31,7 +31,7 @@ const importFile = (name: string, path: string) => parseChunksJsonl(name, path, 
 
 async function handbook(ws: Workspace) {
   const { id } = await ws.app.upload({ filename: "harbor-light-handbook.docx", bytes: handbookBytes() });
-  const document = ws.app.getDocument(id);
+  const document = await ws.app.getDocument(id);
   const questions = (await loadQuestionsFile(HANDBOOK_QUESTIONS)).slice(0, 8);
   return { document, questions };
 }
@@ -60,7 +60,7 @@ test("imported chunks are benchmarked beside a built-in strategy, reused on a re
     assert.ok(["recursive", "mine"].includes(first.bestStrategy));
     assert.ok(first.aggregateMetrics.mine!.avgRecall! > 0.5, `recall ${first.aggregateMetrics.mine!.avgRecall}`);
     assert.match(first.verdict, /mine|recursive/);
-    const stored = ws.internals.context.chunks.current(document.id, "mine").filter((c) => c.role === "chunk");
+    const stored = (await ws.internals.context.chunks.current(document.id, "mine")).filter((c) => c.role === "chunk");
     assert.deepEqual(
       stored.map((c) => [c.start, c.end]),
       spans.map((s) => [s.start, s.end]),
@@ -208,7 +208,7 @@ test("imported chunks of a collection name their documents and are broken down p
         ["bakery.docx", 2, ["mine", "recursive@chunk_size=32:chunk_overlap=0"]],
       ],
     );
-    const counts = collection.documents.map((d) => ws.internals.context.chunks.current(d.id, "mine").length);
+    const counts = await Promise.all(collection.documents.map(async (d) => (await ws.internals.context.chunks.current(d.id, "mine")).length));
     assert.deepEqual(counts, [2, 2]);
   } finally {
     await ws.cleanup();
@@ -250,7 +250,7 @@ test("bad imported chunks are refused before anything is processed or stored, na
       ],
       ["empty", [], /bad\.jsonl: no chunks/],
     ];
-    const chunkState = () => collection.documents.map((d) => ws.internals.context.chunks.state(d.id, "mine"));
+    const chunkState = () => Promise.all(collection.documents.map((d) => ws.internals.context.chunks.state(d.id, "mine")));
     for (const [label, lines, message] of cases) {
       writeJsonl(file, lines);
       if (lines.length === 0) writeFileSync(file, "\n\n");
@@ -301,9 +301,9 @@ test("bad imported chunks are refused before anything is processed or stored, na
       }),
       /the name "mine" is taken/,
     );
-    assert.equal(ws.app.listExperiments({ offset: 0, limit: 10 }).total, 0, "no experiment stored");
-    assert.deepEqual(chunkState(), [null, null], "no chunks stored under the name");
-    assert.equal(ws.internals.context.chunks.state(collection.documents[0]!.id, "recursive"), null, "nothing processed at all");
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 10 })).total, 0, "no experiment stored");
+    assert.deepEqual(await chunkState(), [null, null], "no chunks stored under the name");
+    assert.equal(await ws.internals.context.chunks.state(collection.documents[0]!.id, "recursive"), null, "nothing processed at all");
   } finally {
     await ws.cleanup();
   }

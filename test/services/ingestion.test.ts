@@ -9,8 +9,8 @@ import { openDatabase } from "../../src/stores/sqlite/database.js";
 test("/v1: a version committed before the deadline is a success, even when publishing it outlasts the window", async () => {
   const ws = await createWorkspace({ ingestion_timeout_seconds: 2 });
   try {
-    const tenant = ws.app.tenants.createTenant("acme");
-    ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
+    const tenant = await ws.app.tenants.createTenant("acme");
+    await ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
     const bytes = await buildDocx([{ h: "Pumps" }, { p: "The pump station runs on two diesel engines." }, { p: "Each engine is serviced every spring." }]);
     // Publishing (showing the new version, hiding older ones) is slowed past the window.
     const { points } = await ws.internals.v1();
@@ -22,7 +22,7 @@ test("/v1: a version committed before the deadline is a success, even when publi
     const result = await ws.app.ingestFile(tenant.id, "manuals", "pumps.docx", bytes);
     assert.equal(result.version, 1);
     assert.ok(result.chunksIndexed > 0);
-    const job = ws.app.ingestionJob(tenant.id, result.ingestionJobId);
+    const job = await ws.app.ingestionJob(tenant.id, result.ingestionJobId);
     assert.equal(job.status, "completed", "the job is not failed behind the client's back");
     assert.equal((await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 50 })).total, result.chunksIndexed);
   } finally {
@@ -33,8 +33,8 @@ test("/v1: a version committed before the deadline is a success, even when publi
 test("/v1: points a failed ingestion could not remove (the vector store failed again) are removed at the next server start", async () => {
   const ws = await createWorkspace();
   try {
-    const tenant = ws.app.tenants.createTenant("acme");
-    ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
+    const tenant = await ws.app.tenants.createTenant("acme");
+    await ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
     const { points } = await ws.internals.v1();
     const [add, remove] = [points.add.bind(points), points.deleteByJob.bind(points)];
     // The write lands, then reports failure; removing what it wrote fails too.
@@ -52,12 +52,12 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
     [points.add, points.deleteByJob] = [add, remove];
     const rows = () => storedPointRows(join(ws.dir, "data"));
     assert.ok((await rows()) > 0, "hidden points were left behind");
-    assert.equal(ws.internals.ingestionRepo.jobsWithPointsLeft().length, 1);
+    assert.equal((await ws.internals.ingestionRepo.jobsWithPointsLeft()).length, 1);
 
     await ws.app.recoverIngestions(); // what a server does when it starts
     assert.equal(await rows(), 0);
-    assert.deepEqual(ws.internals.ingestionRepo.jobsWithPointsLeft(), []);
-    assert.equal(ws.internals.ingestionRepo.countSourceFiles(), 0);
+    assert.deepEqual(await ws.internals.ingestionRepo.jobsWithPointsLeft(), []);
+    assert.equal(await ws.internals.ingestionRepo.countSourceFiles(), 0);
   } finally {
     await ws.cleanup();
   }
@@ -66,8 +66,8 @@ test("/v1: points a failed ingestion could not remove (the vector store failed a
 test("/v1: a version committed whose publication failed is published at the next server start", async () => {
   const ws = await createWorkspace();
   try {
-    const tenant = ws.app.tenants.createTenant("acme");
-    ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
+    const tenant = await ws.app.tenants.createTenant("acme");
+    await ws.app.tenants.createDomain(tenant.id, "manuals", "Manuals");
     const { points } = await ws.internals.v1();
     const publish = points.setLiveVersion.bind(points);
     points.setLiveVersion = async () => {
@@ -82,14 +82,14 @@ test("/v1: a version committed whose publication failed is published at the next
     const listed = () => ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 500 });
     assert.equal((await search()).length, 0, "the unpublished version is not searchable yet");
     assert.deepEqual(await listed(), { items: [], total: 0 }, "nor listed");
-    assert.equal(ws.internals.ingestionRepo.jobsWithPublishPending().length, 1);
+    assert.equal((await ws.internals.ingestionRepo.jobsWithPublishPending()).length, 1);
 
     points.setLiveVersion = publish;
     await ws.app.recoverIngestions(); // what a server does when it starts
     assert.equal((await search()).length, 3, "the committed version is published");
     const published = await listed();
     assert.ok(published.total > 0 && published.items.length === published.total && published.items.every((p) => !p.deleted));
-    assert.deepEqual(ws.internals.ingestionRepo.jobsWithPublishPending(), []);
+    assert.deepEqual(await ws.internals.ingestionRepo.jobsWithPublishPending(), []);
   } finally {
     await ws.cleanup();
   }
@@ -98,14 +98,14 @@ test("/v1: a version committed whose publication failed is published at the next
 test("/v1 points are paged in SQL: pages in file, version and chunk order, filters, past the end, and versions from before point counts", async () => {
   const ws = await createWorkspace();
   try {
-    const tenant = ws.app.tenants.createTenant("acme");
-    const other = ws.app.tenants.createTenant("other");
+    const tenant = await ws.app.tenants.createTenant("acme");
+    const other = await ws.app.tenants.createTenant("other");
     for (const [t, d] of [
       [tenant.id, "d1"],
       [tenant.id, "d2"],
       [other.id, "d1"],
     ] as const)
-      ws.app.tenants.createDomain(t, d, d);
+      await ws.app.tenants.createDomain(t, d, d);
     const doc = (n: number) =>
       buildDocx(Array.from({ length: n }, (_, i) => ({ p: `Paragraph ${i}. ${"The harbor light keeps the member shares safe. ".repeat(30)}` })));
     await ws.app.ingestFile(tenant.id, "d1", "b.docx", await doc(6));

@@ -15,21 +15,21 @@ test("jobs a dead server left pending or running are marked failed when the next
   try {
     const jobs = ws.internals.context.jobs;
     const dead = deadOwner();
-    jobs.insert({ jobId: "job_pending", jobType: "benchmark", params: {}, createdAt: "2026-01-01T00:00:00" }, dead);
-    jobs.insert({ jobId: "job_running", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:01" }, dead);
-    jobs.markRunning("job_running", "2026-01-01T00:00:02");
-    jobs.insert({ jobId: "job_done", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:03" }, dead);
-    jobs.complete("job_done", { ok: true }, "2026-01-01T00:00:04");
+    await jobs.insert({ jobId: "job_pending", jobType: "benchmark", params: {}, createdAt: "2026-01-01T00:00:00" }, dead);
+    await jobs.insert({ jobId: "job_running", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:01" }, dead);
+    await jobs.markRunning("job_running", "2026-01-01T00:00:02");
+    await jobs.insert({ jobId: "job_done", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:03" }, dead);
+    await jobs.complete("job_done", { ok: true }, "2026-01-01T00:00:04");
     // Reopening the data directory alone (the CLI) must not touch them: only a server runs jobs.
     await ws.reopen();
-    assert.equal(ws.app.getJob("job_running").status, "running");
-    const runner = ws.app.createJobRunner();
+    assert.equal((await ws.app.getJob("job_running")).status, "running");
+    const runner = await ws.app.createJobRunner();
     for (const id of ["job_pending", "job_running"]) {
-      const job = ws.app.getJob(id);
+      const job = await ws.app.getJob(id);
       assert.deepEqual([job.status, job.error], ["failed", RESTART_ERROR]);
       assert.ok(job.finishedAt);
     }
-    assert.deepEqual(ws.app.getJob("job_done").result, { ok: true });
+    assert.deepEqual((await ws.app.getJob("job_done")).result, { ok: true });
     await runner.shutdown();
   } finally {
     await ws.cleanup();
@@ -42,19 +42,19 @@ test("a starting server leaves another live server's jobs alone, and a terminal 
     const jobs = ws.internals.context.jobs;
     // Another server on this machine, alive (this test process) and beating.
     const other = { instance: "ins_other_server", pid: process.pid, host: hostname() };
-    jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, other);
-    jobs.markRunning("job_other", "2026-01-01T00:00:01");
-    const runner = ws.app.createJobRunner();
-    assert.equal(ws.app.getJob("job_other").status, "running");
+    await jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, other);
+    await jobs.markRunning("job_other", "2026-01-01T00:00:01");
+    const runner = await ws.app.createJobRunner();
+    assert.equal((await ws.app.getJob("job_other")).status, "running");
 
     // A late `complete` cannot revive a failed job, nor a late `fail` undo a completed one.
-    assert.equal(jobs.fail("job_other", "failed first", "2026-01-01T00:00:02"), true);
-    assert.equal(jobs.complete("job_other", { late: true }, "2026-01-01T00:00:03"), false);
-    assert.deepEqual([ws.app.getJob("job_other").status, ws.app.getJob("job_other").result], ["failed", null]);
-    jobs.insert({ jobId: "job_done", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:04" }, other);
-    assert.equal(jobs.complete("job_done", { ok: true }, "2026-01-01T00:00:05"), true);
-    assert.equal(jobs.fail("job_done", "late failure", "2026-01-01T00:00:06"), false);
-    assert.deepEqual([ws.app.getJob("job_done").status, ws.app.getJob("job_done").error], ["completed", null]);
+    assert.equal(await jobs.fail("job_other", "failed first", "2026-01-01T00:00:02"), true);
+    assert.equal(await jobs.complete("job_other", { late: true }, "2026-01-01T00:00:03"), false);
+    assert.deepEqual([(await ws.app.getJob("job_other")).status, (await ws.app.getJob("job_other")).result], ["failed", null]);
+    await jobs.insert({ jobId: "job_done", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:04" }, other);
+    assert.equal(await jobs.complete("job_done", { ok: true }, "2026-01-01T00:00:05"), true);
+    assert.equal(await jobs.fail("job_done", "late failure", "2026-01-01T00:00:06"), false);
+    assert.deepEqual([(await ws.app.getJob("job_done")).status, (await ws.app.getJob("job_done")).error], ["completed", null]);
     await runner.shutdown();
   } finally {
     await ws.cleanup();
@@ -67,15 +67,15 @@ test("a running server fails the jobs of another server that dies after it start
   try {
     const jobs = ws.internals.context.jobs;
     const owner = { instance: "ins_other_server", pid: other.pid!, host: hostname() };
-    jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, owner);
-    jobs.markRunning("job_other", "2026-01-01T00:00:01");
-    const runner = new JobRunner(jobs, 1, ws.internals.context.owner, () => true, 50);
+    await jobs.insert({ jobId: "job_other", jobType: "process", params: {}, createdAt: "2026-01-01T00:00:00" }, owner);
+    await jobs.markRunning("job_other", "2026-01-01T00:00:01");
+    const runner = await JobRunner.start(jobs, 1, ws.internals.context.owner, async () => true, 50);
     await new Promise((r) => setTimeout(r, 200));
-    assert.equal(ws.app.getJob("job_other").status, "running", "its server is alive");
+    assert.equal((await ws.app.getJob("job_other")).status, "running", "its server is alive");
     other.kill("SIGKILL");
     await new Promise((r) => other.once("exit", r));
-    for (let i = 0; i < 40 && ws.app.getJob("job_other").status === "running"; i++) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual([ws.app.getJob("job_other").status, ws.app.getJob("job_other").error], ["failed", RESTART_ERROR]);
+    for (let i = 0; i < 40 && (await ws.app.getJob("job_other")).status === "running"; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual([(await ws.app.getJob("job_other")).status, (await ws.app.getJob("job_other")).error], ["failed", RESTART_ERROR]);
     await runner.shutdown();
   } finally {
     other.kill("SIGKILL");

@@ -39,7 +39,7 @@ test("multi-hop questions with an LLM: references in both passages, a reply from
     assert.equal(file.questions.length, 2);
     const spanning = file.questions[1]!;
     assert.match(spanning.question, /case 2/);
-    const doc = ws.app.getDocument(file.metadata.document.id);
+    const doc = await ws.app.getDocument(file.metadata.document.id);
     assert.equal(spanning.references.length, 2);
     for (const r of spanning.references) assert.equal(doc.text.slice(r.start, r.end), r.text);
     const [first, second] = spanning.references;

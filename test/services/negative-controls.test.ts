@@ -79,7 +79,7 @@ test(OFFLINE_TEST, async () => {
       assert.deepEqual([q.references, q.expectedAnswer], [[], null]);
       assert.match(q.question, /^What does the section ".+" say about the .+\?$/);
     }
-    const doc = ws.app.getDocument(file.metadata.document.id);
+    const doc = await ws.app.getDocument(file.metadata.document.id);
     const words = new Set(doc.text.toLowerCase().match(/\p{L}+/gu));
     for (const q of negatives)
       assert.ok(
@@ -95,7 +95,7 @@ test(OFFLINE_TEST, async () => {
     const questions = await loadQuestionsFile(path);
     assert.equal(questions.filter((q) => q.answerable === false).length, 3);
     const e = await ws.app.bench({ document: { id: doc.id }, questions, questionsSource: "q.json", strategies: ["recursive"], topK: 3 });
-    const results = ws.app.experimentResults(e.experimentId).recursive!;
+    const results = (await ws.app.experimentResults(e.experimentId)).recursive!;
     const controls = results.filter((r) => r.answerable === false);
     assert.equal(controls.length, 3);
     for (const r of controls) {
@@ -150,7 +150,7 @@ test("negative controls with an LLM: the model's unanswerable questions are kept
 
     const questions = validateQuestions("q.json", toWire(file.questions));
     const e = await ws.app.bench({ document: { id: file.metadata.document.id }, questions, questionsSource: "q.json", strategies: ["recursive"] });
-    const [answered, control] = ws.app.experimentResults(e.experimentId).recursive!;
+    const [answered, control] = (await ws.app.experimentResults(e.experimentId)).recursive!;
     assert.equal(answered!.answered, true);
     assert.deepEqual([control!.answerable, control!.answered, control!.metrics.answerSimilarity, control!.metrics.faithfulness], [false, false, 10, null]);
     assert.deepEqual(

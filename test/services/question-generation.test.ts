@@ -53,7 +53,7 @@ test("LLM questions: excerpts located with offsets, a malformed reply retried, a
   const ws = await workspaceFor(stub.baseUrl);
   try {
     const file = await ws.app.generateQuestions({ document: { filename: "handbook.docx", bytes: handbookBytes() }, count: 3 });
-    const doc = ws.app.getDocument(file.metadata.document.id);
+    const doc = await ws.app.getDocument(file.metadata.document.id);
     assert.deepEqual(
       file.questions.map((q) => q.question),
       ["How much does a member share cost?", "When are board elections held?", "What is the peak output of a typical household solar system?"],
@@ -149,7 +149,7 @@ test("template questions: offline, labelled, spread over the sections, reference
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const file = await ws.app.generateQuestions({ document: { id: doc.id }, count: 6 });
-    const full = ws.app.getDocument(doc.id);
+    const full = await ws.app.getDocument(doc.id);
     assert.equal(file.metadata.kind, "template");
     assert.match(file.metadata.notice!, /smoke test/);
     assert.equal(file.questions.length, 6);

@@ -4,6 +4,7 @@ import { expandSweepSpec, formatVariantKey, parseVariantKey, splitVariantSpec } 
 import { CachedEmbedder } from "../../src/embedders/cache.js";
 import type { Embedder } from "../../src/embedders/embedder.js";
 import { EmbeddingCacheRepo, openCacheDatabase } from "../../src/stores/sqlite/cache-repos.js";
+import { direct, serialised } from "../../src/stores/sqlite/connection.js";
 import { BenchmarkError, ChunkingError, ValidationError } from "../../src/errors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
@@ -114,7 +115,7 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
       }),
       /6 variants, more than the limit of 5; .*--max-variants 6/,
     );
-    assert.equal(ws.app.listExperiments({ offset: 0, limit: 50 }).total, 0, "nothing stored");
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 50 })).total, 0, "nothing stored");
   } finally {
     await ws.cleanup();
   }
@@ -135,7 +136,7 @@ test("embedding cache: concurrent calls needing the same texts embed each once, 
     };
     const db = openCacheDatabase(`${ws.dir}/cache.db`);
     try {
-      const shared = new CachedEmbedder(inner, new EmbeddingCacheRepo(db), 8);
+      const shared = new CachedEmbedder(inner, serialised(new EmbeddingCacheRepo(db), direct), 8);
       const [a, b] = [shared.metered(), shared.metered()];
       const [va, vb] = await Promise.all([a.embed(["one", "two", "three"]), b.embed(["two", "three", "four"])]);
       assert.deepEqual([...seen].sort(), ["four", "one", "three", "two"], "no text sent twice");
@@ -175,7 +176,7 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
     assert.deepEqual(e.details.indexing.map((x) => x.strategy).sort(), [...grid].sort());
     assert.deepEqual(e.details.search!["recursive@retrieval=keyword"], { retrieval: "keyword", topK: 3 });
     assert.deepEqual(e.details.strategyOptions["recursive@chunk_size=128"], { chunk_size: 128, chunk_overlap: 32 });
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     assert.ok(
       results["recursive@retrieval=keyword"]!.every((r) => r.latency.embedSeconds === 0 && r.retrieved.length > 0),
       "keyword search embeds nothing and finds chunks",
@@ -185,7 +186,7 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
       results.recursive!.map((r) => r.retrieved.map((c) => c.chunkId)),
       "BM25 ranks differently from dense search",
     );
-    const doc = ws.app.getDocument(e.documentId);
+    const doc = await ws.app.getDocument(e.documentId);
     assert.deepEqual(Object.keys(doc.chunkCounts).sort(), [...grid].sort(), "each index is stored under its variant key");
 
     // Re-run: every index is reused and nothing is embedded again (the questions are cached too).

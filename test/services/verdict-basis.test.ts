@@ -39,10 +39,10 @@ test("template questions on a speech: keyword search scores full recall and the 
     assert.ok(e.verdictNotes.some((n) => /^Retrieval modes differ: dense \(recursive and fixed_size\); keyword \(recursive@retrieval=keyword\)/.test(n)));
 
     // The same fields after a round trip through the store, in every report and in the JSON.
-    const stored = ws.app.getExperiment(e.experimentId);
+    const stored = await ws.app.getExperiment(e.experimentId);
     for (const k of ["verdictStatus", "headline", "inseparableFromBest", "verdictNotes", "questionSet", "retrievalModes"] as const)
       assert.deepEqual(stored[k], e[k], k);
-    const results = ws.app.experimentResults(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
     const reports = {
       managerial: renderHtmlReport({ experiment: stored, results }, "managerial"),
       technical: renderHtmlReport({ experiment: stored, results }, "technical"),

@@ -11,7 +11,7 @@ test("processing again replaces chunks only when the new generation is complete"
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
-    const before = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    const before = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     const answerBefore = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: QUESTION, topK: 3 });
 
     // Stop a re-run after its vectors were written but before it became current (a kill midway).
@@ -24,9 +24,9 @@ test("processing again replaces chunks only when the new generation is complete"
       }),
       CancelledError,
     );
-    const after = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    const after = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     assert.equal(after.generation, before.generation);
-    assert.equal(ws.app.getDocument(doc.id).chunkCounts.recursive, before.chunkCount);
+    assert.equal((await ws.app.getDocument(doc.id)).chunkCounts.recursive, before.chunkCount);
     const answerAfter = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: QUESTION, topK: 3 });
     assert.deepEqual(
       answerAfter.retrievedChunks.map((c) => c.chunkId),
@@ -37,7 +37,7 @@ test("processing again replaces chunks only when the new generation is complete"
     // A completed re-run switches generation and removes the old vectors.
     const result = await ws.app.process(doc.id, ["recursive"], { strategyOptions: { recursive: { chunk_size: 100 } } });
     assert.equal(result.strategiesFailed.length, 0);
-    const replaced = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    const replaced = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     assert.notEqual(replaced.generation, before.generation);
     assert.ok(replaced.chunkCount > before.chunkCount);
     const store = await ws.internals.context.vectors();
@@ -53,7 +53,7 @@ test("vectors written by a process killed before its commit are swept when the s
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["fixed_size"]);
-    const live = ws.internals.context.chunks.state(doc.id, "fixed_size")!;
+    const live = (await ws.internals.context.chunks.state(doc.id, "fixed_size"))!;
     const store = await ws.internals.context.vectors();
     const orphan = { documentId: doc.id, strategy: "fixed_size", generation: "gen_orphan" };
     await store.add(store.spaceFor("hash", 512), [{ ...orphan, chunkId: "chk_orphan", text: "orphan", vector: new Float32Array(512).fill(0.1) }]);
@@ -80,7 +80,7 @@ test("a strategy that fails lands in strategies_failed while the others complete
     assert.equal(result.strategiesFailed.length, 1);
     assert.equal(result.strategiesFailed[0]!.strategy, "semantic");
     assert.match(result.strategiesFailed[0]!.error, /buffer_size must be a whole number >= 0/);
-    assert.deepEqual(Object.keys(ws.app.getDocument(doc.id).chunkCounts), ["recursive"]);
+    assert.deepEqual(Object.keys((await ws.app.getDocument(doc.id)).chunkCounts), ["recursive"]);
   } finally {
     await ws.cleanup();
   }
@@ -91,12 +91,12 @@ test("deleting a document removes its rows, vectors and stored file", async () =
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
-    const state = ws.internals.context.chunks.state(doc.id, "recursive")!;
-    const path = ws.internals.context.documents.filePath(doc.id)!;
+    const state = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
+    const path = (await ws.internals.context.documents.filePath(doc.id))!;
     assert.deepEqual(await ws.app.deleteDocument(doc.id), { deleted: true, documentId: doc.id });
     const { existsSync } = await import("node:fs");
     assert.equal(existsSync(path), false);
-    assert.equal(ws.internals.context.chunks.current(doc.id, "recursive").length, 0);
+    assert.equal((await ws.internals.context.chunks.current(doc.id, "recursive")).length, 0);
     const store = await ws.internals.context.vectors();
     assert.equal((await store.search(state.vectorSpace, new Float32Array(512).fill(0.1), [state], 100)).length, 0);
     await assert.rejects(ws.app.deleteDocument(doc.id), /document not found/);

@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/stores/sqlite/database.js";
-import { DocumentsRepo } from "../../src/stores/sqlite/documents-repo.js";
+import { SqliteDocumentsRepo } from "../../src/stores/sqlite/documents-repo.js";
 import { assembleDocument } from "../../src/parsers/parser.js";
 
 const parsed = assembleDocument(
@@ -19,7 +19,7 @@ const parsed = assembleDocument(
 
 test("blocks are stored without their text and read back with it, and rows that stored the text read the same", () => {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), "chunkeval-docs-")), "chunkeval.sqlite"));
-  const repo = new DocumentsRepo(db);
+  const repo = new SqliteDocumentsRepo(db);
   const base = { filename: "handbook.docx", format: "docx", title: parsed.title, paragraphCount: 3, text: parsed.text, filePath: "/x", contentHash: "h" };
   repo.insert({ id: "doc_new", ...base, blocks: parsed.blocks, createdAt: "2026-01-01T00:00:00Z" });
   const stored = db.prepare(`SELECT blocks_json FROM documents WHERE id = 'doc_new'`).get() as { blocks_json: string };

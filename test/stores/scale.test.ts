@@ -4,8 +4,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startServer } from "../../src/transports/http/server.js";
 import type { Db } from "../../src/stores/sqlite/database.js";
+import type { SqliteMetadataStore } from "../../src/stores/sqlite/metadata-store.js";
 import { currentOwner } from "../../src/stores/owner.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startS3Server } from "../helpers/s3-server.js";
 
@@ -25,7 +26,7 @@ test("re-processing a document ten times keeps the data directory within 1.5x of
     const strategies = ["recursive", "contextual_retrieval", "semantic_parent_child"];
     await ws.app.process(doc.id, strategies);
     const vectors = await ws.internals.context.vectors();
-    const db = (ws.internals.context.documents as unknown as { db: Db }).db;
+    const db = sqliteDb(ws);
     // SQLite's write-ahead log is a transient file bounded by its auto-checkpoint; fold it into
     // the database before measuring, so both figures count stored data only.
     const settle = async () => {
@@ -88,7 +89,10 @@ test("the vector store's upkeep builds scalar indexes on the scope columns", asy
 });
 
 /** Counts the SQL statements run through `db` while `fn` runs. */
-function countStatements<T>(db: Db, fn: () => T): { result: T; statements: number } {
+/** The workspace's SQLite connection (these tests measure the SQLite adapter). */
+const sqliteDb = (ws: Workspace): Db => (ws.internals.metadataStore as SqliteMetadataStore).db;
+
+async function countStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: number }> {
   let statements = 0;
   const prepare = db.prepare.bind(db);
   const counted = ((sql: string) => {
@@ -106,7 +110,7 @@ function countStatements<T>(db: Db, fn: () => T): { result: T; statements: numbe
   }) as typeof db.prepare;
   (db as { prepare: typeof db.prepare }).prepare = counted;
   try {
-    return { result: fn(), statements };
+    return { result: await fn(), statements };
   } finally {
     (db as { prepare: typeof db.prepare }).prepare = prepare;
   }
@@ -116,10 +120,10 @@ test("GET /documents, /experiments, /v1/domains and /v1/points pages cost the sa
   const ws = await createWorkspace();
   try {
     const ctx = ws.internals.context;
-    const db = (ctx.documents as unknown as { db: Db }).db;
+    const db = sqliteDb(ws);
     for (let i = 0; i < 40; i++) {
       const id = `doc_${String(i).padStart(3, "0")}`;
-      ctx.documents.insert({
+      await ctx.documents.insert({
         id,
         filename: `f${i}.docx`,
         format: "docx",
@@ -133,8 +137,8 @@ test("GET /documents, /experiments, /v1/domains and /v1/points pages cost the sa
       });
       for (const strategy of i % 2 ? ["recursive", "fixed_size"] : ["semantic"]) {
         const generation = `gen_${i}_${strategy}`;
-        ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorSpace: "chunks_hash_512" }, currentOwner());
-        ctx.chunks.commitGeneration(
+        await ctx.chunks.beginGeneration({ documentId: id, strategy, generation, vectorSpace: "chunks_hash_512" }, currentOwner());
+        await ctx.chunks.commitGeneration(
           {
             documentId: id,
             strategy,
@@ -150,8 +154,8 @@ test("GET /documents, /experiments, /v1/domains and /v1/points pages cost the sa
         );
       }
     }
-    const small = countStatements(db, () => ctx.documents.list(0, 2));
-    const large = countStatements(db, () => ctx.documents.list(0, 40));
+    const small = await countStatements(db, () => ctx.documents.list(0, 2));
+    const large = await countStatements(db, () => ctx.documents.list(0, 40));
     assert.equal(small.statements, 2, "one query for the page, one for the total");
     assert.equal(large.statements, small.statements);
     assert.equal(large.result.total, 40);
@@ -163,29 +167,29 @@ test("GET /documents, /experiments, /v1/domains and /v1/points pages cost the sa
       createdAt: "2026-01-01T00:00:39",
     });
     assert.deepEqual(large.result.items[1]!.chunkCounts, { semantic: 39 });
-    assert.deepEqual(ctx.documents.record("doc_039")!.chunkCounts, large.result.items[0]!.chunkCounts, "a single document reads the same counts");
-    const experiments = countStatements(db, () => ctx.experiments.list(0, 50));
+    assert.deepEqual((await ctx.documents.record("doc_039"))!.chunkCounts, large.result.items[0]!.chunkCounts, "a single document reads the same counts");
+    const experiments = await countStatements(db, () => ctx.experiments.list(0, 50));
     assert.equal(experiments.statements, 2);
     // /v1 domains: one query per page, however many domains the tenant has.
-    const tenant = ws.app.tenants.createTenant("acme");
-    for (let i = 0; i < 40; i++) ws.app.tenants.createDomain(tenant.id, `d${String(i).padStart(2, "0")}`, `Domain ${i}`);
-    const domains = countStatements(db, () => ws.internals.tenantsRepo.listDomains(tenant.id, 10, 5));
+    const tenant = await ws.app.tenants.createTenant("acme");
+    for (let i = 0; i < 40; i++) await ws.app.tenants.createDomain(tenant.id, `d${String(i).padStart(2, "0")}`, `Domain ${i}`);
+    const domains = await countStatements(db, () => ws.internals.tenantsRepo.listDomains(tenant.id, 10, 5));
     assert.equal(domains.statements, 1);
     assert.deepEqual([domains.result.total, domains.result.items.map((d) => d.domain)], [40, ["d10", "d11", "d12", "d13", "d14"]]);
-    assert.equal(ws.internals.tenantsRepo.listDomains(tenant.id, 100, 5).total, 40, "a page past the end still counts");
+    assert.equal((await ws.internals.tenantsRepo.listDomains(tenant.id, 100, 5)).total, 40, "a page past the end still counts");
     // /v1 points: which points a page holds comes from the live versions' point counts, in one query.
     const repo = ws.internals.ingestionRepo;
     for (let i = 0; i < 40; i++) {
       const [jobId, fileId, filename] = [`ing_${i}`, `file_${i}`, `f${i % 20}.docx`]; // f0..f19, each in versions 1 and 2
-      repo.insertJob({ id: jobId, tenantId: tenant.id, domain: "d00", filename, createdAt: "2026-01-01T00:00:00" }, currentOwner());
-      const version = repo.allocateSourceFile(
+      await repo.insertJob({ id: jobId, tenantId: tenant.id, domain: "d00", filename, createdAt: "2026-01-01T00:00:00" }, currentOwner());
+      const version = await repo.allocateSourceFile(
         { id: fileId, tenantId: tenant.id, domain: "d00", filename, contentHash: "h", objectPath: "/x", createdAt: "2026-01-01" },
         jobId,
       );
-      repo.commitSourceFile(fileId, jobId, 10);
-      repo.markPublished(tenant.id, "d00", filename, version);
+      await repo.commitSourceFile(fileId, jobId, 10);
+      await repo.markPublished(tenant.id, "d00", filename, version);
     }
-    const points = countStatements(db, () => repo.livePointPage(tenant.id, {}, 95, 10));
+    const points = await countStatements(db, () => repo.livePointPage(tenant.id, {}, 95, 10));
     assert.equal(points.statements, 1);
     // Live: version 2 of each name (file_20..file_39), 10 points each, by name: f0, f1, f10, ..., f17 is the 10th.
     assert.deepEqual(points.result, {
@@ -244,8 +248,8 @@ test("vector_store_uri on an S3-compatible server: process, ask, bench, /v1 uplo
     assert.ok(experiment.bestStrategy, "a best strategy is named");
     await (await ws.internals.context.vectors()).maintain();
 
-    const acme = app.tenants.createTenant("acme");
-    const auth = { authorization: `Bearer ${app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"]).secret}` };
+    const acme = await app.tenants.createTenant("acme");
+    const auth = { authorization: `Bearer ${(await app.tenants.createApiKey("acme", ["files:write", "domains:read", "domains:write"])).secret}` };
     const server = await startServer(app, { host: "127.0.0.1", port: 0 });
     try {
       const ready = await fetch(`${server.url}/readyz`);

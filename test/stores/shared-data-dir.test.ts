@@ -21,8 +21,8 @@ test("opening the store never sweeps a generation another live process is writin
     const dead = { documentId: doc.id, strategy: "fixed_size", generation: "gen_deadwriter", vectorSpace: SPACE };
     // Another process on this machine (alive: this test's own pid, another instance) mid-write,
     // and one that was killed mid-write.
-    chunks.beginGeneration(live, { instance: "ins_other", pid: process.pid, host: hostname() });
-    chunks.beginGeneration(dead, { instance: "ins_killed", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() });
+    await chunks.beginGeneration(live, { instance: "ins_other", pid: process.pid, host: hostname() });
+    await chunks.beginGeneration(dead, { instance: "ins_killed", pid: spawnSync(process.execPath, ["-e", ""]).pid!, host: hostname() });
     for (const g of [live, dead]) await store.add(SPACE, [{ ...g, chunkId: `chk_${g.generation}`, text: "x", vector: vector() }]);
 
     await ws.reopen(); // a new process opening the data directory runs the cleanup
@@ -30,15 +30,15 @@ test("opening the store never sweeps a generation another live process is writin
     assert.equal((await reopened.search(SPACE, vector(), [live], 10)).length, 1, "the live writer's vectors stay");
     assert.equal((await reopened.search(SPACE, vector(), [dead], 10)).length, 0, "the dead writer's vectors are gone");
     assert.deepEqual(
-      ws.internals.context.chunks.pendingGenerations().map((p) => p.generation),
+      (await ws.internals.context.chunks.pendingGenerations()).map((p) => p.generation),
       ["gen_inflight"],
     );
 
     // A writer whose pending row was reclaimed (it outlived the age bound) cannot commit.
-    ws.internals.context.chunks.dropPending("gen_inflight");
+    await ws.internals.context.chunks.dropPending("gen_inflight");
     const state = { ...live, options: {}, embedder: "hash", retrieval: "dense" as const, chunkCount: 1, processedAt: "2026-01-01T00:00:00" };
-    assert.throws(() => ws.internals.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
-    assert.equal(ws.internals.context.chunks.state(doc.id, "recursive"), null);
+    await assert.rejects(async () => await ws.internals.context.chunks.commitGeneration(state, []), /reclaimed by cleanup/);
+    assert.equal(await ws.internals.context.chunks.state(doc.id, "recursive"), null);
   } finally {
     await ws.cleanup();
   }
@@ -51,7 +51,7 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
     const chunks = ws.internals.context.chunks;
     const store = await ws.internals.context.vectors();
     const ref = { documentId: doc.id, strategy: "recursive", generation: "gen_committing", vectorSpace: store.spaceFor("hash", 512) };
-    chunks.beginGeneration(ref, ws.internals.context.owner);
+    await chunks.beginGeneration(ref, ws.internals.context.owner);
     await store.add(ref.vectorSpace, [{ ...ref, chunkId: "chk_committing", text: "x", vector: vector() }]);
     // The writer commits at the worst moment: between cleanup's two reads of SQLite (after its
     // claim of abandoned generations, after whichever of current and pending it reads first).
@@ -59,18 +59,18 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
       chunks.commitGeneration({ ...ref, options: {}, embedder: "hash", retrieval: "dense", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, []);
     let armed = false;
     const claim = chunks.claimAbandoned.bind(chunks);
-    chunks.claimAbandoned = (...args) => {
-      const claimed = claim(...args);
+    chunks.claimAbandoned = async (...args) => {
+      const claimed = await claim(...args);
       armed = true;
       return claimed;
     };
     for (const read of ["currentGenerations", "pendingGenerations"] as const) {
-      const original = (chunks[read] as () => unknown[]).bind(chunks);
-      (chunks as unknown as Record<string, () => unknown[]>)[read] = () => {
-        const result = original();
+      const original = (chunks[read] as () => Promise<unknown[]>).bind(chunks);
+      (chunks as unknown as Record<string, () => Promise<unknown[]>>)[read] = async () => {
+        const result = await original();
         if (armed) {
           armed = false;
-          commit();
+          await commit();
         }
         return result;
       };
@@ -90,9 +90,9 @@ test("doctor --repair never touches a generation another process commits, or the
     await ws.app.process(doc.id, ["recursive"]);
     const { chunks, owner } = ws.internals.context;
     const store = await ws.internals.context.vectors();
-    const old = chunks.state(doc.id, "recursive")!;
+    const old = (await chunks.state(doc.id, "recursive"))!;
     const next = { documentId: doc.id, strategy: "recursive", generation: "gen_next", vectorSpace: old.vectorSpace };
-    chunks.beginGeneration(next, owner);
+    await chunks.beginGeneration(next, owner);
     // Right after doctor lists the vectors, the other process writes its new generation's
     // vectors, commits it, and deletes the replaced generation's vectors (process's write order).
     const inventory = store.inventory.bind(store);
@@ -100,7 +100,7 @@ test("doctor --repair never touches a generation another process commits, or the
       const listed = await inventory();
       await store.add(next.vectorSpace, [{ ...next, chunkId: "chk_next", text: "A member share costs 100 euros.", vector: vector() }]);
       const chunk = { id: "chk_next", position: 0, text: "A member share costs 100 euros.", start: 0, end: 10, tokenCount: 8, parentId: null, context: null };
-      chunks.commitGeneration({ ...old, generation: "gen_next", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, [{ ...chunk, role: "chunk" }]);
+      await chunks.commitGeneration({ ...old, generation: "gen_next", chunkCount: 1, processedAt: "2026-01-01T00:00:00" }, [{ ...chunk, role: "chunk" }]);
       await store.deleteGeneration(old.vectorSpace, old);
       return listed;
     };
@@ -109,7 +109,7 @@ test("doctor --repair never touches a generation another process commits, or the
     assert.deepEqual([report.consistent, report.findings, report.repaired], [true, [], []], JSON.stringify(report.findings));
     assert.ok(report.inFlight >= 1);
     store.inventory = inventory;
-    assert.equal(chunks.state(doc.id, "recursive")?.generation, "gen_next", "the new generation stays current");
+    assert.equal((await chunks.state(doc.id, "recursive"))?.generation, "gen_next", "the new generation stays current");
     const answer = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" });
     assert.equal(answer.retrievedChunks[0]?.text, "A member share costs 100 euros.");
     assert.equal((await runDoctor({ chunks, vectors: async () => store, owner })).consistent, true);
@@ -132,7 +132,7 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
     // Break it behind chunkeval's back: fixed_size loses its vectors, and an orphan appears.
     const ws = await createWorkspace({ data_dir: join(dir, "data") });
     const store = await ws.internals.context.vectors();
-    const fixed = ws.internals.context.chunks.state(id, "fixed_size")!;
+    const fixed = (await ws.internals.context.chunks.state(id, "fixed_size"))!;
     await store.deleteGeneration(fixed.vectorSpace, fixed);
     await store.add(fixed.vectorSpace, [
       { documentId: id, strategy: "recursive", generation: "gen_orphan", chunkId: "chk_orphan", text: "x", vector: vector() },
@@ -191,7 +191,7 @@ test("asking a processed strategy whose table is there but whose generation's ve
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive", "fixed_size"]);
     // Another data directory's cleanup (a shared store) or a hand edit removed them, table kept.
-    const state = ws.internals.context.chunks.state(doc.id, "recursive")!;
+    const state = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     await (await ws.internals.context.vectors()).deleteGeneration(state.vectorSpace, state);
     await assert.rejects(ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" }), (error: Error) => {
       assert.equal(error.constructor.name, "IndexFailedError");
@@ -212,14 +212,14 @@ test("a search of a generation another process replaced meanwhile finds nothing 
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);
     const { chunks } = ws.internals.context;
-    const before = chunks.state(doc.id, "recursive")!;
+    const before = (await chunks.state(doc.id, "recursive"))!;
     // What a benchmark holding `before` meets when a CLI `process` commits a new generation and deletes the old vectors.
     await ws.app.process(doc.id, ["recursive"]);
-    assert.notEqual(chunks.state(doc.id, "recursive")!.generation, before.generation, "a new generation was committed");
+    assert.notEqual((await chunks.state(doc.id, "recursive"))!.generation, before.generation, "a new generation was committed");
     const deps = { vectors: await ws.internals.context.vectors(), chunks, embedder: await ws.internals.context.embedder() };
     const stale = await retrieve(deps, before, "How much does a member share cost?", 3);
     assert.deepEqual(stale.chunks, []);
-    const current = await retrieve(deps, chunks.state(doc.id, "recursive")!, "How much does a member share cost?", 3);
+    const current = await retrieve(deps, (await chunks.state(doc.id, "recursive"))!, "How much does a member share cost?", 3);
     assert.ok(current.chunks.length > 0);
   } finally {
     await ws.cleanup();

@@ -8,8 +8,8 @@ import { vectorBackendFor, vectorStoreSchemes } from "../../src/stores/vectors/r
 
 /** Uploads the handbook into /v1 for a fresh tenant and returns what a search needs. */
 async function ingestIntoV1(ws: Awaited<ReturnType<typeof createWorkspace>>) {
-  const tenant = ws.app.tenants.createTenant("acme");
-  ws.app.tenants.createDomain(tenant.id, "handbooks", "Handbooks");
+  const tenant = await ws.app.tenants.createTenant("acme");
+  await ws.app.tenants.createDomain(tenant.id, "handbooks", "Handbooks");
   const ingested = await ws.app.ingestFile(tenant.id, "handbooks", "handbook.docx", handbookBytes());
   assert.ok(ingested.chunksIndexed > 0);
   return { tenantId: tenant.id, points: ingested.chunksIndexed };
@@ -76,8 +76,8 @@ test("a /v1 collection from before tenant tables: its points move to their tenan
   const ws = await createWorkspace();
   try {
     const acme = await ingestIntoV1(ws);
-    const globex = ws.app.tenants.createTenant("globex");
-    ws.app.tenants.createDomain(globex.id, "handbooks", "Handbooks");
+    const globex = await ws.app.tenants.createTenant("globex");
+    await ws.app.tenants.createDomain(globex.id, "handbooks", "Handbooks");
     await ws.app.ingestFile(globex.id, "handbooks", "handbook.docx", handbookBytes());
     await ws.app.close();
     // The old layout: every tenant's points in the `chunks` table. acme's table is gone, as

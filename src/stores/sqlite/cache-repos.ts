@@ -192,10 +192,22 @@ const TABLES = ["embeddings", "completions"] as const;
 
 /** Listing, clearing and pruning the cache database (`chunkeval cache`). */
 export class CacheMaintenance {
+  /** `main`: the data directory's database, when there is one (its cache tables predate `cache_dir`). */
   constructor(
     private readonly db: Db,
     private readonly path: string,
+    private readonly main?: Db,
   ) {}
+
+  /** Entries still in the main database from before `cache_dir`. */
+  legacyEntries(): number {
+    return this.main ? legacyCacheEntries(this.main) : 0;
+  }
+
+  close(): void {
+    this.main?.close();
+    this.db.close();
+  }
 
   /** The cache file's size on disk, its write-ahead log included. */
   fileBytes(): number {
@@ -224,6 +236,8 @@ export class CacheMaintenance {
 
   /** Removes every entry, or those of one embedder (`embedder`) or model (`model`); returns how many. */
   clear(only: { embedder?: string; model?: string } = {}): number {
+    // The main database's cache tables too, so a cleared cache is not refilled from them.
+    const legacy = this.main ? clearLegacyCache(this.main, only) : 0;
     const removed = this.db.transaction(() => {
       if (only.embedder === undefined && only.model === undefined) return TABLES.reduce((n, t) => n + this.db.prepare(`DELETE FROM ${t}`).run().changes, 0);
       let n = 0;
@@ -232,7 +246,7 @@ export class CacheMaintenance {
       return n;
     })();
     this.compact();
-    return removed;
+    return removed + legacy;
   }
 
   /**
@@ -282,12 +296,12 @@ export class CacheMaintenance {
 }
 
 /** Rows of the main database's cache tables from before `cache_dir` (moved to the cache when their embedder or model is used). */
-export function legacyCacheEntries(db: Db): number {
+function legacyCacheEntries(db: Db): number {
   return (["embedding_cache", "completion_cache"] as const).reduce((n, t) => n + (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n, 0);
 }
 
 /** Empties those tables too (or one embedder's or model's rows), so a cleared cache is not refilled from them. */
-export function clearLegacyCache(db: Db, only: { embedder?: string; model?: string } = {}): number {
+function clearLegacyCache(db: Db, only: { embedder?: string; model?: string } = {}): number {
   const all = only.embedder === undefined && only.model === undefined;
   let n = 0;
   if (all || only.embedder !== undefined)

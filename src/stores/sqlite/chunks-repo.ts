@@ -37,7 +37,7 @@ function toChunk(row: ChunkRow): Chunk {
  * write order. Writes run in immediate transactions: another process may be writing too, and a
  * read-then-write transaction that has to upgrade its lock fails at once instead of waiting.
  */
-export class ChunksRepo {
+export class SqliteChunksRepo {
   constructor(private readonly db: Db) {}
 
   state(documentId: string, strategy: string): StrategyState | null {

@@ -9,7 +9,7 @@ interface CollectionRow {
 }
 
 /** Rows of `collections` and `collection_documents` <-> collection records. */
-export class CollectionsRepo {
+export class SqliteCollectionsRepo {
   constructor(private readonly db: Db) {}
 
   /** Creates the collection, or finds the one that already has this name; `created` says which. */

@@ -24,7 +24,7 @@ function sortedCounts(counts: Record<string, number>): Record<string, number> {
 }
 
 /** Rows of `documents` <-> domain documents, with chunk counts from `document_strategies`. */
-export class DocumentsRepo {
+export class SqliteDocumentsRepo {
   constructor(private readonly db: Db) {}
 
   insert(doc: NewDocument): void {

@@ -1,9 +1,10 @@
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { Db } from "./database.js";
+import type { ExperimentSummary } from "../../domain/ports/experiments.js";
 import { verdictFields } from "../../domain/verdict-basis.js";
 
 /** Rows of `experiments` and `experiment_results` <-> experiment records. */
-export class ExperimentsRepo {
+export class SqliteExperimentsRepo {
   constructor(private readonly db: Db) {}
 
   insert(e: ExperimentRecord, results: Record<string, QuestionResult[]>): void {
@@ -87,7 +88,7 @@ export class ExperimentsRepo {
    * Experiment summaries, newest first, each with the name of what it benchmarked: the
    * document's file name or the collection's name (null once that is deleted).
    */
-  list(offset: number, limit: number) {
+  list(offset: number, limit: number): { items: ExperimentSummary[]; total: number } {
     const rows = this.db
       .prepare(
         `SELECT e.id, e.document_id, COALESCE(d.filename, c.name) AS document_name, e.strategies_json, e.created_at
@@ -100,7 +101,7 @@ export class ExperimentsRepo {
       items: rows.map((r) => ({
         id: r.id!,
         documentId: r.document_id!,
-        documentName: r.document_name,
+        documentName: r.document_name ?? null,
         strategiesUsed: JSON.parse(r.strategies_json!) as string[],
         createdAt: r.created_at!,
       })),

@@ -4,11 +4,11 @@ import type { IngestionJob, SourceFile, UnfinishedIngestion } from "../../domain
 export type { IngestionJob, SourceFile, UnfinishedIngestion };
 
 /** Source files and ingestion jobs of the /v1 surface; every read is by tenant. */
-export class IngestionRepo {
+export class SqliteIngestionRepo {
   constructor(private readonly db: Db) {}
 
   /** Runs `fn` in an immediate transaction: it may read and then write while other processes write too. */
-  transaction<T>(fn: () => T): T {
+  private immediate<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
   }
 
@@ -17,7 +17,7 @@ export class IngestionRepo {
    * immediate transaction and a unique index make concurrent uploads get 1, 2, 3... (never twice).
    */
   allocateSourceFile(f: SourceFile, jobId: string): number {
-    return this.transaction(() => {
+    return this.immediate(() => {
       const { v } = this.db
         .prepare(`SELECT COALESCE(MAX(version), 0) + 1 AS v FROM source_files WHERE tenant_id = ? AND domain = ? AND filename = ?`)
         .get(f.tenantId, f.domain, f.filename) as { v: number };
@@ -37,7 +37,7 @@ export class IngestionRepo {
    * recovered meanwhile): then nothing changes and false is returned.
    */
   commitSourceFile(fileId: string, jobId: string, pointCount: number): boolean {
-    return this.transaction(() => {
+    return this.immediate(() => {
       if (!this.db.prepare(`SELECT 1 FROM ingestion_jobs WHERE id = ? AND status = 'running'`).get(jobId)) return false;
       this.db.prepare(`UPDATE source_files SET committed = 1, point_count = ? WHERE id = ?`).run(pointCount, fileId);
       return true;
@@ -183,6 +183,21 @@ export class IngestionRepo {
       owner: { pid: r.owner_pid ?? null, host: r.owner_host ?? null, instance: r.owner_instance ?? null },
       sourceFile: r.file_id ? { id: r.file_id, objectPath: r.object_path, committed: r.committed === 1, pointCount: r.point_count ?? 0 } : null,
     }));
+  }
+
+  /**
+   * Marks a running job failed unless its version is committed. One statement: the commit
+   * (commitSourceFile, which needs the job running) and this cannot both succeed.
+   */
+  failJobUnlessCommitted(id: string, failure: { errorCode: string; error: string }, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE ingestion_jobs SET status = 'failed', error_code = ?, error = ?, finished_at = ?
+           WHERE id = ? AND status = 'running' AND NOT EXISTS (SELECT 1 FROM source_files f WHERE f.id = ingestion_jobs.source_file_id AND f.committed = 1)`,
+        )
+        .run(failure.errorCode, failure.error, at, id).changes > 0
+    );
   }
 
   /** Marks a running job failed; a job already completed or failed stays as it is (terminal is final). */

@@ -32,7 +32,7 @@ function toJob(r: JobRow): JobRecord {
 }
 
 /** Rows of `jobs`: the persistent job table of background work. */
-export class JobsRepo {
+export class SqliteJobsRepo {
   constructor(private readonly db: Db) {}
 
   insert(job: { jobId: string; jobType: string; params: unknown; createdAt: string }, owner: Owner, nowMs = Date.now()): void {

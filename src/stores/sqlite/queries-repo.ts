@@ -2,7 +2,7 @@ import type { QueryRecord } from "../../domain/types.js";
 import type { Db } from "./database.js";
 
 /** Rows of `queries` <-> QueryRecord. */
-export class QueriesRepo {
+export class SqliteQueriesRepo {
   constructor(private readonly db: Db) {}
 
   insert(q: QueryRecord): void {

@@ -3,7 +3,7 @@ import type { ApiKeyRecord, Tenant, TenantDomain } from "../../domain/ports/tena
 export type { ApiKeyRecord, Tenant, TenantDomain };
 
 /** Tenants, their API keys (salted hashes only) and their domains. Every read is by tenant. */
-export class TenantsRepo {
+export class SqliteTenantsRepo {
   constructor(private readonly db: Db) {}
 
   createTenant(t: Tenant): void {

@@ -63,7 +63,7 @@ export function planCi(options: CiOptions): CiPlan {
 /** `--baseline FILE_OR_ID`: a baseline file (ends in .json, or exists), otherwise a stored experiment. */
 export async function loadBaseline(app: Chunkeval, spec: string): Promise<Baseline> {
   if (isBaselineFile(spec)) return readBaselineFile(spec);
-  return baselineFromExperiment(app.getExperiment(spec), app.experimentResults(spec));
+  return baselineFromExperiment(await app.getExperiment(spec), await app.experimentResults(spec));
 }
 
 /** Where a reader of the summary finds a report: the CI job's artifacts when the job says where they are, else the file name. */
@@ -81,8 +81,8 @@ export interface RunComparison {
   baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[]; loaded: Baseline };
 }
 
-export function compareRun(app: Chunkeval, experiment: ExperimentRecord, baseline: Baseline | undefined): RunComparison {
-  const current = baselineFromExperiment(experiment, app.experimentResults(experiment.experimentId));
+export async function compareRun(app: Chunkeval, experiment: ExperimentRecord, baseline: Baseline | undefined): Promise<RunComparison> {
+  const current = baselineFromExperiment(experiment, await app.experimentResults(experiment.experimentId));
   if (!baseline) return { current };
   const metrics = Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics]));
   return {

@@ -91,13 +91,13 @@ const isPathArgument = (arg: string) => isGlob(arg) || existsSync(arg) || /[\\/]
  * The stored document an argument names: its id, or the file name it was stored under (when
  * one document has it; several must be told apart by id). Null when it names none.
  */
-function storedDocumentId(app: Chunkeval, arg: string): string | null {
+async function storedDocumentId(app: Chunkeval, arg: string): Promise<string | null> {
   try {
-    return app.getDocument(arg).id;
+    return (await app.getDocument(arg)).id;
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
-  const named = app.documentIdsNamed(arg);
+  const named = await app.documentIdsNamed(arg);
   if (named.length > 1) throw new ValidationError(`${named.length} stored documents are named ${arg} (${named.join(", ")}): give the id of one`);
   return named[0] ?? null;
 }
@@ -112,12 +112,12 @@ function storedDocumentId(app: Chunkeval, arg: string): string | null {
 export async function resolveCorpusArgs(app: Chunkeval, args: string[], collection: string | undefined): Promise<CorpusTarget & { skipped: string[] }> {
   if (args.length === 0) {
     if (!collection) throw new ValidationError("name a document, files, a folder or --collection NAME");
-    app.getCollection(collection); // not found -> exit 3
+    await app.getCollection(collection); // not found -> exit 3
     return { collection: { name: collection }, skipped: [] };
   }
   const [only] = args;
   if (args.length === 1 && !collection && !isPathArgument(only!)) {
-    const asCollection = tryCollection(app, only!);
+    const asCollection = await tryCollection(app, only!);
     if (asCollection) return { collection: { name: asCollection }, skipped: [] };
   }
   const { ids, files, uploads, skipped } = await readDocumentArgs(app, args, args.length === 1 ? " or collection" : "");
@@ -145,7 +145,7 @@ export async function readDocumentArgs(
   const stored: string[] = [];
   const paths: string[] = [];
   for (const arg of args) {
-    const id = isPathArgument(arg) ? null : storedDocumentId(app, arg);
+    const id = isPathArgument(arg) ? null : await storedDocumentId(app, arg);
     if (id !== null) stored.push(id);
     else if (isPathArgument(arg)) paths.push(arg);
     else throw new NotFoundError(`${arg}: neither a file nor a stored document${orElse} (see chunkeval documents)`);
@@ -164,9 +164,9 @@ export async function readDocumentFiles(app: Chunkeval, args: string[]): Promise
   return { files, uploads, skipped };
 }
 
-function tryCollection(app: Chunkeval, name: string): string | null {
+async function tryCollection(app: Chunkeval, name: string): Promise<string | null> {
   try {
-    return app.getCollection(name).id;
+    return (await app.getCollection(name)).id;
   } catch {
     return null;
   }

@@ -10,16 +10,16 @@ export function questionsFileFor(name: string): string {
 }
 
 /** The name the target will be stored under, known before generating: the file's, the stored document's, or the collection's. */
-export function targetName(app: Chunkeval, target: CorpusTarget): string {
+export async function targetName(app: Chunkeval, target: CorpusTarget): Promise<string> {
   if (target.collection) {
     try {
-      return app.getCollection(target.collection.name).name;
+      return (await app.getCollection(target.collection.name)).name;
     } catch {
       return target.collection.name; // created by this command
     }
   }
   const document = target.document!;
-  return "filename" in document ? document.filename : app.getDocument(document.id).filename;
+  return "filename" in document ? document.filename : (await app.getDocument(document.id)).filename;
 }
 
 /** Refuses to replace an existing file unless --force: a questions file may hold hours of edits. */

@@ -11,7 +11,7 @@ export interface RunningServer {
 
 /** Starts the evaluation API on host:port (127.0.0.1 unless told otherwise). */
 export async function startServer(chunkeval: Chunkeval, options: { host: string; port: number; logger?: boolean }): Promise<RunningServer> {
-  const jobs = chunkeval.createJobRunner();
+  const jobs = await chunkeval.createJobRunner();
   await chunkeval.recoverIngestions();
   const app = await buildApp({ chunkeval, jobs }, { logger: options.logger });
   // Generous but bounded: a synchronous benchmark can take minutes; idle sockets cannot linger.

@@ -43,7 +43,7 @@ export function registerAskCommand(program: Command): void {
         if (options.show) {
           if (docArg) throw new ValidationError("--show takes a query id and no other arguments");
           await withChunkeval(command, async (app) => {
-            const q = app.getQuery(options.show!);
+            const q = await app.getQuery(options.show!);
             if (json) printJson(q);
             else printQuery(q);
           });

@@ -373,7 +373,7 @@ export function registerBenchCommand(program: Command): void {
         }
         const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
-        const compared = compareRun(app, experiment, baseline);
+        const compared = await compareRun(app, experiment, baseline);
         const deltas = compared.baseline?.deltas;
         if (options.out && reportFormat) {
           await writeReport(app, experiment.experimentId, {
@@ -415,7 +415,7 @@ export function registerBenchCommand(program: Command): void {
         // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
         const metrics = Object.values(experiment.aggregateMetrics);
         if (metrics.every((m) => m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions)) {
-          const first = Object.values(app.experimentResults(experiment.experimentId))
+          const first = Object.values(await app.experimentResults(experiment.experimentId))
             .flat()
             .find((r) => r.error)?.error;
           printNote(`chunkeval: every question failed${first ? `; the first error: ${first}` : ""}`);

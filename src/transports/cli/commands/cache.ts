@@ -32,8 +32,8 @@ export function registerCacheCommand(program: Command): void {
     .description("show the embedding and completion cache (cache_dir): its file, size on disk and entries per embedder or model")
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
-      const { describeCache } = await import("../../../services/cache.js");
-      const report = describeCache(loadCliConfig(command).config);
+      const [{ describeCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const report = await describeCache(openCacheMaintenance(loadCliConfig(command).config));
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(report);
       printLine(`cache: ${report.path} (${formatBytes(report.fileBytes)} on disk)`);
       if (report.groups.length === 0) printLine("no entries");
@@ -56,8 +56,8 @@ export function registerCacheCommand(program: Command): void {
     .option("--model <spec>", "only this model's completions (e.g. openai:gpt-4o-mini)")
     .option("--json", "print only JSON on stdout")
     .action(async (options: { embedder?: string; model?: string }, command: Command) => {
-      const { clearCache } = await import("../../../services/cache.js");
-      const result = clearCache(loadCliConfig(command).config, options);
+      const [{ clearCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const result = await clearCache(openCacheMaintenance(loadCliConfig(command).config), options);
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
     });
@@ -71,8 +71,8 @@ export function registerCacheCommand(program: Command): void {
     .action(async (options: { olderThan?: number; maxSize?: number }, command: Command) => {
       if (options.olderThan === undefined && options.maxSize === undefined)
         throw new ValidationError("cache prune needs --older-than AGE, --max-size SIZE or both");
-      const { pruneCache } = await import("../../../services/cache.js");
-      const result = pruneCache(loadCliConfig(command).config, { olderThanMs: options.olderThan, maxBytes: options.maxSize });
+      const [{ pruneCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const result = await pruneCache(openCacheMaintenance(loadCliConfig(command).config), { olderThanMs: options.olderThan, maxBytes: options.maxSize });
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
     });

@@ -26,7 +26,7 @@ function showCollection(command: Command, c: CollectionRecord): void {
 async function addFiles(command: Command, name: string, paths: string[], create: boolean): Promise<void> {
   const globals = command.optsWithGlobals<GlobalOptions>();
   await withChunkeval(command, async (app) => {
-    if (!create) app.getCollection(name); // not found -> exit 3, before any file is read
+    if (!create) await app.getCollection(name); // not found -> exit 3, before any file is read
     const { readDocumentArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
     const { ids, uploads, skipped } = await readDocumentArgs(app, paths);
     if (skipped.length > 0 && !globals.quiet) printNote(`chunkeval: skipped ${skipped.length} file(s) of no supported format`);
@@ -67,20 +67,19 @@ export function registerCollectionsCommand(program: Command): void {
         // The add below makes the collection and takes it back if a file is refused, so a refused
         // create leaves no empty collection holding the name.
         await withChunkeval(command, async (app) => {
-          const taken = (() => {
-            try {
-              return app.getCollection(name).name;
-            } catch (error) {
+          const taken = await app.getCollection(name).then(
+            (c) => c.name,
+            (error: unknown) => {
               if (error instanceof NotFoundError) return null;
               throw error;
-            }
-          })();
+            },
+          );
           if (taken !== null) throw new ConflictError(`a collection named "${taken}" already exists`);
         });
         return addFiles(command, name, files, true);
       }
       await withChunkeval(command, async (app) => {
-        const collection = app.createCollection(name);
+        const collection = await app.createCollection(name);
         showCollection(command, collection);
       });
     });
@@ -101,7 +100,7 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, document: string, _options, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const collection = app.removeFromCollection(name, document);
+        const collection = await app.removeFromCollection(name, document);
         showCollection(command, collection);
       });
     });
@@ -113,7 +112,7 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, _options, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const collection = app.getCollection(name);
+        const collection = await app.getCollection(name);
         showCollection(command, collection);
       });
     });
@@ -125,7 +124,7 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, _options, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const result = app.deleteCollection(name);
+        const result = await app.deleteCollection(name);
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(result);
         else printLine(`deleted collection ${result.collectionId}`);
       });
@@ -135,7 +134,7 @@ export function registerCollectionsCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const page = app.listCollections(checkPage(options));
+        const page = await app.listCollections(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.total === 0) return printLine("No collections yet. Make one with: chunkeval collections create NAME FILES… (or chunkeval bench FOLDER)");
         printTable(

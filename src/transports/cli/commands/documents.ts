@@ -40,7 +40,7 @@ export function registerDocumentCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const page = app.listDocuments(checkPage(options));
+        const page = await app.listDocuments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE (.docx, .doc, .pdf, .md, .txt or .html)");
         if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);

@@ -36,7 +36,7 @@ async function fetchJson(command: Command, server: string, path: string): Promis
 
 async function readJob(command: Command, id: string, server?: string): Promise<WireJob> {
   if (server) return fetchJson(command, server, `/jobs/${encodeURIComponent(id)}`);
-  return withChunkeval(command, async (app) => toWire(presentJob(app.getJob(id))) as WireJob);
+  return withChunkeval(command, async (app) => toWire(presentJob(await app.getJob(id))) as WireJob);
 }
 
 export function registerJobsCommand(program: Command): void {
@@ -60,7 +60,7 @@ export function registerJobsCommand(program: Command): void {
         page = await fetchJson(command, options.server, `/jobs?${qs}`);
       } else {
         page = await withChunkeval(command, async (app) => {
-          const p = app.listJobs({ jobType: options.type, status: options.status }, options);
+          const p = await app.listJobs({ jobType: options.type, status: options.status }, options);
           return toWire({ ...p, items: p.items.map(presentJob) }) as typeof page;
         });
       }

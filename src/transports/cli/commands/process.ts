@@ -35,7 +35,7 @@ export function registerProcessCommand(program: Command): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       await withChunkeval(command, async (app) => {
         // Named as people know it: the file name, with the id beside it (a document that is not there is exit 3 here).
-        const named = nameWithId(app.getDocument(documentId).filename, documentId);
+        const named = nameWithId((await app.getDocument(documentId)).filename, documentId);
         const progress = await startProgress(`processing ${named}`, globals);
         const run = await interruptible((signal) =>
           app.process(documentId, options.strategies, {
@@ -48,7 +48,7 @@ export function registerProcessCommand(program: Command): void {
         });
         if (run.interrupted) {
           progress.fail();
-          printNote(`${interruptedProcessLine(Object.keys(app.getDocument(documentId).chunkCounts))}`);
+          printNote(`${interruptedProcessLine(Object.keys((await app.getDocument(documentId)).chunkCounts))}`);
           process.exitCode = ExitCode.interrupted;
           return;
         }

@@ -83,7 +83,7 @@ export function registerQuestionsCommand(program: Command): void {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targets, options.collection);
         // Refused before any chat call is paid for; checked again when the file is written.
-        refuseExistingOutput(options.out ?? questionsFileFor(targetName(app, target)), options.force);
+        refuseExistingOutput(options.out ?? questionsFileFor(await targetName(app, target)), options.force);
         const progress = await startProgress("generating questions", globals);
         const file = await app
           .generateQuestions({

@@ -27,7 +27,7 @@ export async function writeReport(
   id: string,
   options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"] },
 ): Promise<string> {
-  const { body } = app.renderReport(id, options);
+  const { body } = await app.renderReport(id, options);
   const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";
   if (options.out) await writeFile(options.out, text);
   return text;
@@ -66,7 +66,7 @@ export function registerReportCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const page = app.listExperiments(checkPage(options));
+        const page = await app.listExperiments(checkPage(options));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
         if (page.total === 0) return printLine("No experiments yet. Run one with: chunkeval bench DOC --questions FILE");
         if (page.items.length === 0) return printLine(`${page.total} experiments; none at offset ${page.offset}`);

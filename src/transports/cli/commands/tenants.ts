@@ -12,7 +12,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (name: string, _o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const tenant = app.tenants.createTenant(name);
+        const tenant = await app.tenants.createTenant(name);
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(tenant);
         else printLine(`created tenant ${tenant.name} (${tenant.id})`);
       });
@@ -23,7 +23,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const all = app.tenants.listTenants();
+        const all = await app.tenants.listTenants();
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ items: all, total: all.length });
         printTable(
           ["id", "name", "created_at"],
@@ -41,7 +41,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { tenant: string; scopes: string }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const key = app.tenants.createApiKey(
+        const key = await app.tenants.createApiKey(
           options.tenant,
           options.scopes
             .split(",")
@@ -60,7 +60,7 @@ export function registerTenantCommands(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const all = app.tenants.listKeys();
+        const all = await app.tenants.listKeys();
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ items: all, total: all.length });
         printTable(
           ["key id", "tenant", "scopes", "created_at", "revoked_at"],
@@ -74,7 +74,7 @@ export function registerTenantCommands(program: Command): void {
     .argument("<key_id>", "key id")
     .action(async (id: string, _o, command: Command) => {
       await withChunkeval(command, async (app) => {
-        app.tenants.revokeKey(id);
+        await app.tenants.revokeKey(id);
         printLine(`revoked ${id}`);
       });
     });

@@ -39,8 +39,8 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
       });
       if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
       const named = body.document_id
-        ? { document_name: chunkeval.getDocument(body.document_id).filename }
-        : { collection_name: chunkeval.getCollection(body.collection_id!).name };
+        ? { document_name: (await chunkeval.getDocument(body.document_id)).filename }
+        : { collection_name: (await chunkeval.getCollection(body.collection_id!)).name };
       const input = {
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         questions,
@@ -66,7 +66,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         dry_run: body.dry_run,
         chunks: body.chunks ? Object.keys(body.chunks) : null,
       };
-      const job = jobs.enqueue(
+      const job = await jobs.enqueue(
         "benchmark",
         params,
         async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
@@ -81,7 +81,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
     "/benchmarks/:experiment_id",
     { schema: { tags: ["benchmarks"], summary: "Fetch an experiment", params: idParams("experiment_id") } },
     async (request) => {
-      return experimentBody(chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
+      return experimentBody(await chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
     },
   );
 
@@ -100,12 +100,12 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
     async (request, reply) => {
       const id = (request.params as { experiment_id: string }).experiment_id;
       const query = request.query as { view: ReportView; format: ReportFormat; baseline?: string };
-      const { contentType, body } = chunkeval.renderReport(id, { view: query.view, format: query.format, baselineId: query.baseline });
+      const { contentType, body } = await chunkeval.renderReport(id, { view: query.view, format: query.format, baselineId: query.baseline });
       return reply.type(contentType).send(typeof body === "string" ? body : toWire(body));
     },
   );
 
   app.get("/experiments", { schema: { tags: ["benchmarks"], summary: "List experiments, newest first", querystring: pageQuery } }, async (request) => {
-    return toWire(chunkeval.listExperiments(request.query as { offset: number; limit: number }));
+    return toWire(await chunkeval.listExperiments(request.query as { offset: number; limit: number }));
   });
 }

@@ -11,13 +11,13 @@ const tags = ["collections"];
 /** Collections: named sets of documents that `POST /benchmarks` with `collection_id` searches as one. */
 export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
   app.get("/collections", { schema: { tags, summary: "List collections, newest first", querystring: pageQuery } }, async (request) => {
-    return toWire(chunkeval.listCollections(request.query as { offset: number; limit: number }));
+    return toWire(await chunkeval.listCollections(request.query as { offset: number; limit: number }));
   });
 
   app.post("/collections", { schema: { tags, summary: "Create a collection (409 when the name is taken)", body: collectionBody } }, async (request, reply) => {
     const body = request.body as { name: string; document_ids?: string[] };
-    for (const id of body.document_ids ?? []) chunkeval.getDocument(id); // 404 before anything is created
-    const created = chunkeval.createCollection(body.name);
+    for (const id of body.document_ids ?? []) await chunkeval.getDocument(id); // 404 before anything is created
+    const created = await chunkeval.createCollection(body.name);
     const collection = body.document_ids
       ? await chunkeval.addToCollection(
           created.id,
@@ -30,7 +30,7 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
   app.get(
     "/collections/:collection_id",
     { schema: { tags, summary: "A collection with its documents (by id or name)", params: idParams("collection_id") } },
-    async (request) => toWire(chunkeval.getCollection((request.params as { collection_id: string }).collection_id)),
+    async (request) => toWire(await chunkeval.getCollection((request.params as { collection_id: string }).collection_id)),
   );
 
   app.post(
@@ -57,14 +57,14 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
     },
     async (request) => {
       const collectionId = (request.params as { collection_id: string }).collection_id;
-      chunkeval.getCollection(collectionId); // 404 before the upload is parsed
+      await chunkeval.getCollection(collectionId); // 404 before the upload is parsed
       if (request.isMultipart()) {
         const { file } = await readMultipartUpload(request, ["file"], chunkeval.config.maxUploadMb);
         if (!file) throw new ValidationError("the multipart body has no `file` part");
         return toWire(await chunkeval.addToCollection(collectionId, [file]));
       }
       const ids = parseDocumentIds(request.body);
-      for (const id of ids) chunkeval.getDocument(id);
+      for (const id of ids) await chunkeval.getDocument(id);
       return toWire(
         await chunkeval.addToCollection(
           collectionId,
@@ -85,14 +85,14 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
     },
     async (request) => {
       const { collection_id, doc_id } = request.params as { collection_id: string; doc_id: string };
-      return toWire(chunkeval.removeFromCollection(collection_id, doc_id));
+      return toWire(await chunkeval.removeFromCollection(collection_id, doc_id));
     },
   );
 
   app.delete(
     "/collections/:collection_id",
     { schema: { tags, summary: "Delete a collection (its documents stay)", params: idParams("collection_id") } },
-    async (request) => toWire(chunkeval.deleteCollection((request.params as { collection_id: string }).collection_id)),
+    async (request) => toWire(await chunkeval.deleteCollection((request.params as { collection_id: string }).collection_id)),
   );
 }
 

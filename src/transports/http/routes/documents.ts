@@ -9,7 +9,7 @@ import { readMultipartUpload } from "../multipart.js";
 
 export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
   app.get("/documents", { schema: { tags: ["documents"], summary: "List documents, newest first", querystring: pageQuery } }, async (request) => {
-    return toWire(chunkeval.listDocuments(request.query as { offset: number; limit: number }));
+    return toWire(await chunkeval.listDocuments(request.query as { offset: number; limit: number }));
   });
 
   app.post(
@@ -40,8 +40,8 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     { schema: { tags: ["documents"], summary: "Delete a document and its vectors", params: idParams("doc_id") } },
     async (request) => {
       const documentId = (request.params as { doc_id: string }).doc_id;
-      chunkeval.getDocument(documentId); // 404 before anything is cancelled
-      jobs.cancelForDocument(documentId); // first, so its jobs fail saying why, not "not found" midway
+      await chunkeval.getDocument(documentId); // 404 before anything is cancelled
+      await jobs.cancelForDocument(documentId); // first, so its jobs fail saying why, not "not found" midway
       return toWire(await chunkeval.deleteDocument(documentId));
     },
   );
@@ -62,8 +62,8 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
-      const filename = chunkeval.getDocument(documentId).filename;
-      const job = jobs.enqueue(
+      const filename = (await chunkeval.getDocument(documentId)).filename;
+      const job = await jobs.enqueue(
         "process",
         { document_id: documentId, document_name: filename, strategies },
         async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })),

@@ -12,11 +12,11 @@ export function enqueueBody(job: JobRecord) {
 export function jobRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
   app.get("/jobs", { schema: { tags: ["jobs"], summary: "List jobs, newest first", querystring: jobsQuery } }, async (request) => {
     const q = request.query as { offset: number; limit: number; job_type?: string; status?: string };
-    const page = chunkeval.listJobs({ jobType: q.job_type, status: q.status }, q);
+    const page = await chunkeval.listJobs({ jobType: q.job_type, status: q.status }, q);
     return toWire({ ...page, items: page.items.map(presentJob) });
   });
 
   app.get("/jobs/:job_id", { schema: { tags: ["jobs"], summary: "Poll a job", params: idParams("job_id") } }, async (request) => {
-    return toWire(presentJob(chunkeval.getJob((request.params as { job_id: string }).job_id)));
+    return toWire(presentJob(await chunkeval.getJob((request.params as { job_id: string }).job_id)));
   });
 }

@@ -17,6 +17,6 @@ export function queryRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void
   );
 
   app.get("/queries/:query_id", { schema: { tags: ["queries"], summary: "Fetch a past query", params: idParams("query_id") } }, async (request) => {
-    return toWire(chunkeval.getQuery((request.params as { query_id: string }).query_id));
+    return toWire(await chunkeval.getQuery((request.params as { query_id: string }).query_id));
   });
 }

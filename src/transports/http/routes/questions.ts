@@ -65,8 +65,8 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const body = request.body as GenerateBody;
       if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
       const named = body.document_id
-        ? { document_name: chunkeval.getDocument(body.document_id).filename }
-        : { collection_name: chunkeval.getCollection(body.collection_id!).name };
+        ? { document_name: (await chunkeval.getDocument(body.document_id)).filename }
+        : { collection_name: (await chunkeval.getCollection(body.collection_id!)).name };
       const input = {
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         count: body.count,
@@ -78,7 +78,7 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         multiHop: body.multi_hop,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
-      const job = jobs.enqueue(
+      const job = await jobs.enqueue(
         "question_generation",
         { ...body, ...named },
         async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),

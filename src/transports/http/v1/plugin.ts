@@ -68,7 +68,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
   // Authentication and the scope check run before the body is read or validated, so a key
   // without the scope gets 403 whatever it sent.
   app.addHook("onRequest", async (request) => {
-    request.principal = tenants.authenticate(request.headers.authorization);
+    request.principal = await tenants.authenticate(request.headers.authorization);
     const scopes = request.routeOptions.config?.scopes;
     if (scopes) requireScope(request.principal, ...scopes);
   });
@@ -84,7 +84,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     { config: { scopes: ["domains:read"] }, schema: { tags: ["v1"], summary: "List the tenant's domains (domains:read)", querystring: domainsQuery } },
     async (request) => {
       const { offset, limit } = request.query as { offset: number; limit: number };
-      const page = tenants.listDomains(who(request).tenantId, { offset, limit });
+      const page = await tenants.listDomains(who(request).tenantId, { offset, limit });
       return { items: page.items.map(domainView), total: page.total, offset, limit };
     },
   );
@@ -94,7 +94,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     { config: { scopes: ["domains:write"] }, schema: { tags: ["v1"], summary: "Create a domain (domains:write)", body: domainBody } },
     async (request, reply) => {
       const body = request.body as { domain: string; display_name: string };
-      return reply.status(201).send(domainView(tenants.createDomain(who(request).tenantId, body.domain, body.display_name)));
+      return reply.status(201).send(domainView(await tenants.createDomain(who(request).tenantId, body.domain, body.display_name)));
     },
   );
 
@@ -106,7 +106,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     },
     async (request) => {
       const { domain } = request.params as { domain: string };
-      return domainView(tenants.updateDomain(who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
+      return domainView(await tenants.updateDomain(who(request).tenantId, domain, { displayName: (request.body as { display_name: string }).display_name }));
     },
   );
 
@@ -121,7 +121,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
         schema: { tags: ["v1"], summary: `${action} a domain (domains:write); no body`, params: domainParams, body: emptyBody },
       },
       async (request) => {
-        return domainView(tenants.updateDomain(who(request).tenantId, (request.params as { domain: string }).domain, { status }));
+        return domainView(await tenants.updateDomain(who(request).tenantId, (request.params as { domain: string }).domain, { status }));
       },
     );
   }
@@ -155,7 +155,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
     "/ingestion-jobs/:job_id",
     { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } },
     async (request) => {
-      return toWire(chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
+      return toWire(await chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
     },
   );
 

@@ -1,7 +1,8 @@
 /**
- * The metadata store's behaviour, the same on every adapter (test/helpers/metadata-stores.ts):
- * what services rely on, including the invariants that hold across processes sharing a store
- * (versions allocated once, a deadline and a commit racing, same bytes stored once).
+ * The repositories' behaviour, the same on every adapter (METADATA_STORES): what services rely
+ * on, including what must hold across processes sharing one store, each test with two handles on
+ * it (versions allocated once, a deadline and a commit racing, the same bytes stored once, an
+ * abandoned generation claimed once).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,10 +12,7 @@ import type { NewDocument } from "../../src/domain/ports/documents.js";
 import type { StrategyState } from "../../src/domain/ports/chunks.js";
 import { ConflictError } from "../../src/errors.js";
 import { currentOwner } from "../../src/stores/owner.js";
-import { storeAdapters, type StoreAdapter } from "../helpers/metadata-stores.js";
-
-const adapters = await storeAdapters();
-after(() => Promise.all(adapters.map((a) => a.stop())));
+import { METADATA_STORES, type OpenedStore } from "../helpers/metadata-stores.js";
 
 function newDocument(id: string, overrides: Partial<NewDocument> = {}): NewDocument {
   return {
@@ -50,19 +48,17 @@ function state(documentId: string, generation: string, chunkCount: number): Stra
   };
 }
 
-for (const adapter of adapters) {
-  describe(`metadata store on ${adapter.name}`, () => {
+for (const { name, open } of METADATA_STORES) {
+  describe(`metadata repositories on ${name}`, () => {
+    let opened: OpenedStore;
     let store: MetadataStore;
     let other: MetadataStore;
     before(async () => {
-      const location = await adapter.fresh();
-      store = await location.open();
-      other = await location.open();
+      opened = await open();
+      store = opened.store;
+      other = await opened.another();
     });
-    after(async () => {
-      await store.close();
-      await other.close();
-    });
+    after(() => opened.cleanup());
 
     test("documents: lists are newest first with ties in insertion order, chunk counts in strategy order", async () => {
       for (const id of ["doc_b", "doc_a", "doc_c"]) await store.documents.insert(newDocument(id, { createdAt: "2026-02-01T00:00:00.000Z" }));
@@ -367,5 +363,3 @@ for (const adapter of adapters) {
     });
   });
 }
-
-export type { StoreAdapter };
