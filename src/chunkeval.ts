@@ -34,9 +34,7 @@ import { listPoints, requirePoint, searchPoints } from "./services/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { registerStrategyModules } from "./strategies/strategy-module.js";
-import { DATABASE_FILE } from "./stores/sqlite/database.js";
-import { CACHE_FILE } from "./stores/sqlite/cache-repos.js";
-import { openSqliteCacheMaintenance, openSqliteMetadataStore } from "./stores/sqlite/metadata-store.js";
+import { metadataBackendFor } from "./stores/metadata/registry.js";
 import type { CacheMaintenance } from "./domain/ports/caches.js";
 import { vectorBackendFor } from "./stores/vectors/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
@@ -63,8 +61,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
   // The cache is its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
-  mkdirSync(config.cacheDir, { recursive: true });
-  const store = openSqliteMetadataStore({ database: join(config.dataDir, DATABASE_FILE), cache: join(config.cacheDir, CACHE_FILE) });
+  const store = await metadataBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, { cacheDir: config.cacheDir });
   const { chunks, embeddingCache, completionCache } = store;
   const embedderRegistry = createEmbedderRegistry();
   const generatorRegistry = createGeneratorRegistry();
@@ -274,9 +271,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
 }
 
 /** The caches alone, for `chunkeval cache`: no model, no vector store, and no data directory made where there is none. */
-export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): CacheMaintenance {
-  mkdirSync(config.cacheDir, { recursive: true });
-  return openSqliteCacheMaintenance({ database: join(config.dataDir, DATABASE_FILE), cache: join(config.cacheDir, CACHE_FILE) });
+export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): Promise<CacheMaintenance> {
+  return metadataBackendFor(config.metadataStoreUri).openCacheMaintenance(config.metadataStoreUri, { cacheDir: config.cacheDir });
 }
 
 /**

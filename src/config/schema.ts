@@ -1,12 +1,15 @@
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "./defaults.js";
 import { vectorStoreSchemes } from "../stores/vectors/registry.js";
+import { defaultMetadataStoreUri, metadataBackendFor, metadataStoreSchemes } from "../stores/metadata/registry.js";
 
 /** The configuration in effect: code-side names; README documents file keys and variables. */
 export interface ChunkevalConfig {
   dataDir: string;
   /** The embedding and completion cache's folder (default `<dataDir>/cache`): a CI job can keep it between runs. */
   cacheDir: string;
+  /** Where tenants, documents, chunks, jobs and the rest of the metadata live: a SQLite file (default `<dataDir>/chunkeval.sqlite`) or another store's URI. */
+  metadataStoreUri: string;
   /** Where LanceDB keeps vectors: a local path (default `<dataDir>/lancedb`) or an s3://, gs://, az:// URI. */
   vectorStoreUri: string;
   /** Old LanceDB table versions are deleted once older than this many seconds. */
@@ -109,6 +112,15 @@ export const SETTINGS: SettingDeclaration[] = [
     default: (c) => join(c.dataDir, DEFAULTS.cacheFolder),
     resolve: (v, c) => resolve(c.cwd, String(v)),
     description: "the embedding and completion cache (one SQLite file): keep it between CI runs; safe to share between machines",
+  }),
+  setting({
+    key: "metadata_store_uri",
+    env: "CHUNKEVAL_METADATA_STORE_URI",
+    kind: "string",
+    path: "metadataStoreUri",
+    default: (c) => defaultMetadataStoreUri(c.dataDir),
+    resolve: (v, c) => resolveMetadataStoreUri(String(v), c),
+    description: "the metadata store: a SQLite file path (or sqlite://path), or a postgres:// (postgresql://) URI",
   }),
   setting({
     key: "vector_store_uri",
@@ -401,6 +413,18 @@ export const SETTINGS: SettingDeclaration[] = [
     description: "let hf:<model-id> download from the hub",
   }),
 ];
+
+function resolveMetadataStoreUri(raw: string, ctx: SettingContext): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+  const schemes = metadataStoreSchemes();
+  if (scheme !== undefined && (!schemes.includes(scheme) || raw.length <= scheme.length + 3)) {
+    ctx.errors.push(`metadata_store_uri: ${JSON.stringify(raw)} is not a local path or a ${schemes.map((s) => `${s}://…`).join(", ")} URI`);
+    return defaultMetadataStoreUri(ctx.dataDir);
+  }
+  // A file of a local backend is found from the working folder, like every other path setting.
+  const local = metadataBackendFor(raw).localPath;
+  return local ? resolve(ctx.cwd, local(raw)) : raw;
+}
 
 function resolveVectorStoreUri(raw: string, ctx: SettingContext): string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();

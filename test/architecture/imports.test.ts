@@ -26,6 +26,8 @@ function importSpecifiers(text: string): string[] {
 const ADAPTERS = ["parsers", "strategies", "embedders", "retrieval", "generators", "evaluators", "reports", "stores"];
 const LANCEDB_ADAPTER = "stores/vectors/lancedb/";
 const UI_PACKAGES = ["commander", "ora", "@inquirer/prompts", "cli-table3", "fastify"];
+/** Ports that live beside their adapters under stores/: the vector store's. Every other module in a folder under stores/ is an adapter or a registry. */
+const STORE_PORTS = ["stores/vectors/vector-store.js", "stores/vectors/points-store.js"];
 
 const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolean; why: string }> = [
   {
@@ -34,6 +36,11 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolea
     why: "services know nothing of transports",
   },
   { from: (f) => f.startsWith("transports/"), forbid: (i) => i.startsWith("stores/"), why: "transports reach stores only through services" },
+  {
+    from: (f) => f.startsWith("services/"),
+    forbid: (i) => /^stores\/[^/]+\//.test(i) && !STORE_PORTS.includes(i),
+    why: "services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
+  },
   {
     from: (f) => ADAPTERS.some((a) => f.startsWith(a + "/")),
     forbid: (i) => i.startsWith("services/") || i.startsWith("transports/") || UI_PACKAGES.includes(i),
@@ -95,11 +102,16 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("retrieval/retrieve.ts", `import { sqlString } from "../stores/vectors/lancedb/sql.js";\n`);
     write("services/points.ts", `import type { Table } from "@lancedb/lancedb";\n`);
     write("stores/vectors/lancedb/vectors.ts", `import type { Table } from "@lancedb/lancedb";\n`);
+    write("services/process.ts", `import type { SqliteChunksRepo } from "../stores/sqlite/chunks-repo.js";\n`);
+    write("services/jobs.ts", `import { metadataBackendFor } from "../stores/metadata/registry.js";\n`);
+    write("services/indexing.ts", `import type { VectorStore } from "../stores/vectors/vector-store.js";\nimport type { Owner } from "../stores/owner.js";\n`);
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
       "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
+      "services/jobs.ts imports stores/metadata/registry.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
       "services/points.ts imports @lancedb/lancedb: only the LanceDB adapter knows LanceDB",
+      "services/process.ts imports stores/sqlite/chunks-repo.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
       "strategies/recursive.ts imports services/process.js: adapters never call up into services or transports",
       "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports reach stores only through services",
     ]);

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MetadataStore } from "../../src/domain/ports/metadata-store.js";
-import { openSqliteMetadataStore } from "../../src/stores/sqlite/metadata-store.js";
-import { openPostgresStore } from "../../src/stores/postgres/store.js";
+import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
 import { startPostgres, type PostgresServer } from "./postgres.js";
 
 /** A metadata store a contract test runs against, in a place of its own, and how to remove it. */
@@ -14,18 +13,19 @@ export interface OpenedStore {
   cleanup(): Promise<void>;
 }
 
-/** Opens stores over one location, and closes them all. */
-function opened(open: () => Promise<MetadataStore>, first: MetadataStore, remove: () => void): OpenedStore {
-  const others: MetadataStore[] = [];
+/** Opens the store at `uri` through the registry, as the composition root does, as many times as asked; cleanup closes them all. */
+async function openedAt(uri: string, cacheDir: string, remove: () => void): Promise<OpenedStore> {
+  const open = () => metadataBackendFor(uri).open(uri, { cacheDir });
+  const stores = [await open()];
   return {
-    store: first,
+    store: stores[0]!,
     async another() {
       const store = await open();
-      others.push(store);
+      stores.push(store);
       return store;
     },
     async cleanup() {
-      await Promise.all([first, ...others].map((s) => s.close()));
+      await Promise.all(stores.map((s) => s.close()));
       remove();
     },
   };
@@ -51,16 +51,14 @@ export const METADATA_STORES: Array<{ name: string; open(): Promise<OpenedStore>
     name: "sqlite",
     async open() {
       const dir = mkdtempSync(join(tmpdir(), "chunkeval-store-"));
-      const open = async () => openSqliteMetadataStore({ database: join(dir, "chunkeval.sqlite"), cache: join(dir, "cache.sqlite") });
-      return opened(open, await open(), () => rmSync(dir, { recursive: true, force: true }));
+      return openedAt(`sqlite://${join(dir, "chunkeval.sqlite")}`, join(dir, "cache"), () => rmSync(dir, { recursive: true, force: true }));
     },
   },
   {
     name: "postgres",
     async open() {
       const uri = await (await sharedPostgres()).createDatabase();
-      const open = () => openPostgresStore(uri);
-      return opened(open, await open(), () => undefined);
+      return openedAt(uri, join(tmpdir(), "chunkeval-unused-cache"), () => undefined);
     },
   },
 ];

@@ -3,8 +3,7 @@ import { openDatabase, type Db } from "./database.js";
 import type { CacheGroup, CacheOwner, CachedCompletion } from "../../domain/ports/caches.js";
 export type { CacheGroup, CacheOwner, CachedCompletion };
 
-/** The cache's file in `cache_dir`. */
-export const CACHE_FILE = "cache.sqlite";
+export { CACHE_FILE } from "./files.js";
 
 /**
  * The cache database's migrations (append only, like the main database's). `cache_key` is what

@@ -3,8 +3,7 @@ import { Database } from "./driver.js";
 
 export type Db = BetterSqlite3.Database;
 
-/** The metadata database's file in the data directory. */
-export const DATABASE_FILE = "chunkeval.sqlite";
+export { DATABASE_FILE } from "./files.js";
 
 /**
  * Schema migrations, applied in order; `PRAGMA user_version` records how many have run.

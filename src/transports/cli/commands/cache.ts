@@ -33,7 +33,7 @@ export function registerCacheCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
       const [{ describeCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
-      const report = await describeCache(openCacheMaintenance(loadCliConfig(command).config));
+      const report = await describeCache(await openCacheMaintenance(loadCliConfig(command).config));
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(report);
       printLine(`cache: ${report.path} (${formatBytes(report.fileBytes)} on disk)`);
       if (report.groups.length === 0) printLine("no entries");
@@ -57,7 +57,7 @@ export function registerCacheCommand(program: Command): void {
     .option("--json", "print only JSON on stdout")
     .action(async (options: { embedder?: string; model?: string }, command: Command) => {
       const [{ clearCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
-      const result = await clearCache(openCacheMaintenance(loadCliConfig(command).config), options);
+      const result = await clearCache(await openCacheMaintenance(loadCliConfig(command).config), options);
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
     });
@@ -72,7 +72,7 @@ export function registerCacheCommand(program: Command): void {
       if (options.olderThan === undefined && options.maxSize === undefined)
         throw new ValidationError("cache prune needs --older-than AGE, --max-size SIZE or both");
       const [{ pruneCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
-      const result = await pruneCache(openCacheMaintenance(loadCliConfig(command).config), { olderThanMs: options.olderThan, maxBytes: options.maxSize });
+      const result = await pruneCache(await openCacheMaintenance(loadCliConfig(command).config), { olderThanMs: options.olderThan, maxBytes: options.maxSize });
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
     });

@@ -1,0 +1,42 @@
+import type { CacheMaintenance } from "../../domain/ports/caches.js";
+import type { MetadataStore } from "../../domain/ports/metadata-store.js";
+import { postgresBackend } from "../postgres/backend.js";
+import { sqliteBackend } from "../sqlite/backend.js";
+
+/** A metadata store adapter: the ports of domain/ports/metadata-store.ts over one kind of database. */
+export interface MetadataBackend {
+  name: string;
+  /** URI schemes it serves (`postgres` for `postgres://…`); the first backend also serves local paths. */
+  schemes: string[];
+  /** The URI used when `metadata_store_uri` is not set. */
+  defaultUri(dataDir: string): string;
+  /** For a backend that keeps a local file: that file, so the configuration can resolve it against the working folder. */
+  localPath?(uri: string): string;
+  /** Opens (creating and migrating if needed) the store; its caches live under `cacheDir` unless the backend keeps them itself. */
+  open(uri: string, options: { cacheDir: string }): Promise<MetadataStore>;
+  /** The caches alone (`chunkeval cache`), creating no metadata store where there is none. */
+  openCacheMaintenance(uri: string, options: { cacheDir: string }): Promise<CacheMaintenance>;
+}
+
+/** Adding a backend is its adapter and one line here; the first one serves local paths and is the default. */
+const BACKENDS: readonly MetadataBackend[] = [sqliteBackend, postgresBackend];
+
+const schemeOf = (uri: string) => /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
+
+/** Every URI scheme some backend serves (what `metadata_store_uri` may name besides a local path). */
+export function metadataStoreSchemes(): string[] {
+  return BACKENDS.flatMap((b) => b.schemes);
+}
+
+/** The default `metadata_store_uri`: the first backend's, in the data directory. */
+export function defaultMetadataStoreUri(dataDir: string): string {
+  return BACKENDS[0]!.defaultUri(dataDir);
+}
+
+/** The backend for a `metadata_store_uri` (already checked against `metadataStoreSchemes` by the configuration). */
+export function metadataBackendFor(uri: string): MetadataBackend {
+  const scheme = schemeOf(uri);
+  const backend = scheme === undefined ? BACKENDS[0] : BACKENDS.find((b) => b.schemes.includes(scheme));
+  if (!backend) throw new Error(`no metadata store serves ${scheme}:// URIs`);
+  return backend;
+}
