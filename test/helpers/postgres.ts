@@ -162,6 +162,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     async stop() {
       process.off("exit", onExit);
       if (running.exitCode === null && running.signalCode === null) {
+        // Referenced again: the caller waits for the exit, so the process must not end before it.
+        running.ref();
         const exited = new Promise((resolve) => running.once("exit", resolve));
         stopNow();
         await exited;

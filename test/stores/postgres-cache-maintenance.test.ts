@@ -69,3 +69,21 @@ async function run(connectionString: string, sql: string): Promise<void> {
   await client.query(sql);
   await client.end();
 }
+
+test("cache maintenance on a database no chunkeval has opened sees an empty cache and creates nothing", async () => {
+  const empty = await server.createDatabase();
+  const maintenance = openPostgresCacheMaintenance(empty);
+  try {
+    assert.deepEqual(await maintenance.groups(), []);
+    assert.equal(await maintenance.fileBytes(), 0);
+    assert.equal(await maintenance.clear(), 0);
+    assert.equal(await maintenance.prune({ maxBytes: 0 }), 0);
+  } finally {
+    await maintenance.close();
+  }
+  const client = new pg.Client({ connectionString: empty });
+  await client.connect();
+  const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'");
+  await client.end();
+  assert.equal(rows[0].n, 0);
+});

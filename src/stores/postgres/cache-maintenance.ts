@@ -29,13 +29,24 @@ export class PostgresCacheMaintenance implements CacheMaintenance {
     this.location = shownLocation(uri);
   }
 
+  /**
+   * Whether the store's schema is there: `chunkeval cache` on a database no chunkeval has opened
+   * yet sees an empty cache, and creates nothing.
+   */
+  private async present(): Promise<boolean> {
+    const { rows } = await this.db.query<{ present: boolean }>(`SELECT to_regclass('completions') IS NOT NULL AS present`);
+    return rows[0]!.present;
+  }
+
   /** The cache tables' size in the database, their indexes and TOAST included. */
   async fileBytes(): Promise<number> {
+    if (!(await this.present())) return 0;
     const { rows } = await this.db.query<{ n: number }>(`SELECT (pg_total_relation_size('embeddings') + pg_total_relation_size('completions'))::bigint AS n`);
     return rows[0]!.n;
   }
 
   async groups(): Promise<CacheGroup[]> {
+    if (!(await this.present())) return [];
     const groups: CacheGroup[] = [];
     for (const kind of TABLES) {
       const { rows } = await this.db.query<{ name: string; cache_key: string; entries: number; bytes: number; last_used_ms: number }>(
@@ -52,7 +63,8 @@ export class PostgresCacheMaintenance implements CacheMaintenance {
     return 0;
   }
 
-  clear(only: { embedder?: string; model?: string } = {}): Promise<number> {
+  async clear(only: { embedder?: string; model?: string } = {}): Promise<number> {
+    if (!(await this.present())) return 0;
     return this.db.atomic(async (tx) => {
       const all = only.embedder === undefined && only.model === undefined;
       let n = 0;
@@ -68,7 +80,8 @@ export class PostgresCacheMaintenance implements CacheMaintenance {
    * entries' bytes are at most `maxBytes` (an entry goes while the bytes of those before it are
    * short of the excess, as in the SQLite cache); returns how many went.
    */
-  prune(limits: { olderThanMs?: number; maxBytes?: number }, now = Date.now()): Promise<number> {
+  async prune(limits: { olderThanMs?: number; maxBytes?: number }, now = Date.now()): Promise<number> {
+    if (!(await this.present())) return 0;
     return this.db.atomic(async (tx) => {
       let n = 0;
       if (limits.olderThanMs !== undefined) {
