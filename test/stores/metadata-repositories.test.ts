@@ -356,6 +356,13 @@ for (const { name, open } of METADATA_STORES) {
       assert.deepEqual(await other.completionCache.get({ key: "m@1", name: "m" }, "p1"), { completion: "yes", promptTokens: 4, completionTokens: 1 });
     });
 
+    test("a value with a NUL character: a lookup by it finds nothing, stored text reads back at the same length", async () => {
+      assert.equal(await store.jobs.get("job_\u0000\n\u202e"), null);
+      assert.equal(await store.documents.exists("doc_\u0000"), false);
+      await store.documents.insert(newDocument("doc_nul", { text: "a\u0000b" }));
+      assert.equal((await store.documents.get("doc_nul"))?.text.length, 3);
+    });
+
     test("the store's id is made once and read the same by every process", async () => {
       const id = await store.dataDirectoryId();
       assert.match(id, /^dd_/);

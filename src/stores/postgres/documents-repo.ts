@@ -18,7 +18,8 @@ interface DocumentRow {
 }
 
 /** The chunk counts of `d`'s strategies as one JSON object, in strategy-name order. */
-const COUNTS = `(SELECT json_object_agg(s.strategy, s.chunk_count ORDER BY s.strategy COLLATE "C") FROM document_strategies s WHERE s.document_id = d.id) AS counts`;
+const COUNTS = `(SELECT json_object_agg(s.strategy, s.chunk_count ORDER BY s.strategy COLLATE "C")
+  FROM document_strategies s WHERE s.document_id = d.id) AS counts`;
 
 function toRecord(row: DocumentRow): DocumentRecord {
   return { id: row.id, filename: row.filename, paragraphCount: row.paragraph_count, chunkCounts: row.counts ?? {}, createdAt: row.created_at };
@@ -104,7 +105,8 @@ export class PostgresDocumentsRepo implements DocumentsRepo {
 
   async list(offset: number, limit: number): Promise<{ items: DocumentRecord[]; total: number }> {
     const { rows } = await this.db.query<DocumentRow>(
-      `SELECT d.id, d.filename, d.paragraph_count, d.created_at, ${COUNTS} FROM documents d ORDER BY d.created_at COLLATE "C" DESC, d.seq DESC LIMIT $1 OFFSET $2`,
+      `SELECT d.id, d.filename, d.paragraph_count, d.created_at, ${COUNTS}
+       FROM documents d ORDER BY d.created_at COLLATE "C" DESC, d.seq DESC LIMIT $1 OFFSET $2`,
       [limit, offset],
     );
     const total = (await this.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM documents`)).rows[0]!.n;

@@ -34,8 +34,19 @@ export function createPool(uri: string): pg.Pool {
   return pool;
 }
 
+/**
+ * PostgreSQL's text cannot hold the NUL character (SQLite's can), and refuses a parameter with
+ * one. It becomes U+FFFD: a lookup by an id with one finds nothing (no stored value has one), as
+ * on SQLite, instead of failing; stored text keeps its length and offsets.
+ */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.includes("\u0000") ? value.replaceAll("\u0000", "\ufffd") : value;
+  if (Array.isArray(value)) return value.map(withoutNul);
+  return value;
+}
+
 async function run<R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<Rows<R>> {
-  const result = await client.query(sql, params);
+  const result = await client.query(sql, params?.map(withoutNul));
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
 }
 
