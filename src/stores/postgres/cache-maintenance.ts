@@ -93,8 +93,9 @@ export class PostgresCacheMaintenance implements CacheMaintenance {
         );
         const { rows } = await tx.query<{ t: (typeof TABLES)[number]; cache_key: string; hash: string }>(
           `WITH entries AS (${entries.join(" UNION ALL ")}),
-           placed AS (SELECT t, cache_key, hash, SUM(bytes) OVER (ORDER BY last_used_ms, t, cache_key COLLATE "C", hash COLLATE "C" ROWS UNBOUNDED PRECEDING) - bytes AS before,
-                             SUM(bytes) OVER () AS total FROM entries)
+           placed AS (SELECT t, cache_key, hash,
+                         SUM(bytes) OVER (ORDER BY last_used_ms, t, cache_key COLLATE "C", hash COLLATE "C" ROWS UNBOUNDED PRECEDING) - bytes AS before,
+                         SUM(bytes) OVER () AS total FROM entries)
            SELECT t, cache_key, hash FROM placed WHERE before < total - $1`,
           [limits.maxBytes],
         );
