@@ -37,7 +37,7 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
     assert.equal(again.indexesToBuild, 0);
     assert.equal(again.time.newEmbeddingTokens, 0, "every text is cached now");
     assert.equal(again.time.embedSecondsPerToken, null, "nothing to embed: nothing measured");
-    const runTimes = Object.values(ws.app.experimentResults(record.experimentId))
+    const runTimes = Object.values(await ws.app.experimentResults(record.experimentId))
       .flat()
       .filter((r) => r.error === null)
       .map((r) => r.stageSeconds.retrieval + r.stageSeconds.generation + r.stageSeconds.judging);

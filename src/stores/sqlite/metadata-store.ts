@@ -13,20 +13,20 @@ import { SqliteJobsRepo } from "./jobs-repo.js";
 import { SqliteQueriesRepo } from "./queries-repo.js";
 import { SqliteTenantsRepo } from "./tenants-repo.js";
 
+export interface SqliteMetadataStore extends MetadataStore {
+  /** The data directory's database connection: for tests and measurement scripts that inspect it. */
+  readonly db: Db;
+}
+
 /**
  * The metadata store in SQLite files: `database` (the data directory's) and `cache` (under
  * `cache_dir`, so CI can keep that folder between runs). One connection to each, serialised by one
  * queue (connection.ts), so a transaction's statements are the only ones between its BEGIN and
  * its end, cache operations included (the cache's first use moves rows out of the main database).
  */
-export interface SqliteMetadataStore extends MetadataStore {
-  /** The data directory's database connection: for tests and measurement scripts that inspect it. */
-  readonly db: Db;
-}
-
 export function openSqliteMetadataStore(paths: { database: string; cache: string }): SqliteMetadataStore {
   const db = openDatabase(paths.database);
-  let cacheDb;
+  let cacheDb: Db;
   try {
     cacheDb = openCacheDatabase(paths.cache);
   } catch (error) {
