@@ -120,7 +120,7 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "metadataStoreUri",
     default: (c) => defaultMetadataStoreUri(c.dataDir),
     resolve: (v, c) => resolveMetadataStoreUri(String(v), c),
-    description: "the metadata store: a SQLite file path (or sqlite://path)",
+    description: "the metadata store: a SQLite file path (or sqlite://path), or a postgres:// (postgresql://) URI",
   }),
   setting({
     key: "vector_store_uri",

@@ -21,6 +21,41 @@ export function hashText(text: string): string {
 const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
 
 /**
+ * Texts (by hash) whose vectors a call is computing, shared by every metered view. A computation
+ * that ends while a cache lookup is under way stays listed until no lookup is left: that lookup
+ * may have read the cache before the vector was written (a store with several connections,
+ * PostgreSQL, lets a read overtake a write), and finds the vector here instead of embedding again.
+ */
+class InFlight {
+  readonly vectors = new Map<string, Promise<Float32Array>>();
+  private lookups = 0;
+  private ended: Array<[string, Promise<Float32Array>]> = [];
+
+  /** Runs a cache read and what decides on its result, with computations ending meanwhile kept listed. */
+  async lookup<T>(read: () => Promise<T>): Promise<T> {
+    this.lookups += 1;
+    try {
+      return await read();
+    } finally {
+      this.lookups -= 1;
+      if (this.lookups === 0) {
+        for (const [h, promise] of this.ended) this.forget(h, promise);
+        this.ended = [];
+      }
+    }
+  }
+
+  end(h: string, promise: Promise<Float32Array>): void {
+    if (this.lookups > 0) this.ended.push([h, promise]);
+    else this.forget(h, promise);
+  }
+
+  private forget(h: string, promise: Promise<Float32Array>): void {
+    if (this.vectors.get(h) === promise) this.vectors.delete(h);
+  }
+}
+
+/**
  * Wraps an embedder with the (embedder's cache key, text hash) cache of the metadata store, so re-processing, the
  * sentence embeddings of `semantic` and strategies or variants that share texts never embed a
  * text twice. Misses are embedded in batches of `batchSize`. A text being embedded by one call
@@ -28,8 +63,7 @@ const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, 
  */
 export class CachedEmbedder implements Embedder {
   readonly stats: EmbeddingStats = { ...ZERO_STATS };
-  /** Texts (by hash) whose vectors a call is computing right now, shared by every metered view. */
-  private readonly inflight: Map<string, Promise<Float32Array>>;
+  private readonly inflight: InFlight;
 
   constructor(
     private readonly inner: Embedder,
@@ -37,7 +71,7 @@ export class CachedEmbedder implements Embedder {
     private readonly batchSize: number,
     private readonly parent?: CachedEmbedder,
   ) {
-    this.inflight = parent?.inflight ?? new Map();
+    this.inflight = parent?.inflight ?? new InFlight();
   }
 
   get name(): string {
@@ -87,22 +121,28 @@ export class CachedEmbedder implements Embedder {
 
   async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
     const hashes = texts.map(hashText);
-    const found = await this.cache.getMany(this.owner, [...new Set(hashes)]);
     const missing = new Map<string, string>();
     const elsewhere = new Map<string, [Promise<Float32Array>, string]>();
-    hashes.forEach((h, i) => {
-      if (found.has(h) || missing.has(h) || elsewhere.has(h)) return;
-      const pending = this.inflight.get(h);
-      if (pending) elsewhere.set(h, [pending, texts[i]!]);
-      else missing.set(h, texts[i]!);
+    const settle = new Map<string, { resolve(v: Float32Array): void; reject(e: unknown): void; promise: Promise<Float32Array> }>();
+    // What the cache misses is checked against the texts in flight, and claimed, before the lookup ends.
+    const found = await this.inflight.lookup(async () => {
+      const found = await this.cache.getMany(this.owner, [...new Set(hashes)]);
+      hashes.forEach((h, i) => {
+        if (found.has(h) || missing.has(h) || elsewhere.has(h)) return;
+        const pending = this.inflight.vectors.get(h);
+        if (pending) elsewhere.set(h, [pending, texts[i]!]);
+        else missing.set(h, texts[i]!);
+      });
+      for (const [h] of missing) {
+        let handles!: { resolve(v: Float32Array): void; reject(e: unknown): void };
+        const promise = new Promise<Float32Array>((resolve, reject) => (handles = { resolve, reject }));
+        promise.catch(() => undefined); // a waiter that sees the failure recomputes; nobody else must hear it
+        settle.set(h, { ...handles, promise });
+        this.inflight.vectors.set(h, promise);
+      }
+      return found;
     });
     const todo = [...missing.entries()];
-    const settle = new Map<string, { resolve(v: Float32Array): void; reject(e: unknown): void }>();
-    for (const [h] of todo) {
-      const promise = new Promise<Float32Array>((resolve, reject) => settle.set(h, { resolve, reject }));
-      promise.catch(() => undefined); // a waiter that sees the failure recomputes; nobody else must hear it
-      this.inflight.set(h, promise);
-    }
     const delta = { ...ZERO_STATS };
     try {
       // Batches larger than the provider's keep every worker of a pool busy in one call.
@@ -126,7 +166,7 @@ export class CachedEmbedder implements Embedder {
       for (const s of settle.values()) s.reject(error);
       throw error;
     } finally {
-      for (const [h] of todo) this.inflight.delete(h);
+      for (const [h] of todo) this.inflight.end(h, settle.get(h)!.promise);
       delta.computed += todo.filter(([h]) => found.has(h)).length;
       delta.computedTokens += await countTokensOffThread(todo.filter(([h]) => found.has(h)).map(([, text]) => text));
       this.count(delta);

@@ -3,11 +3,43 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MetadataStore } from "../../src/domain/ports/metadata-store.js";
 import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
+import { startPostgres, type PostgresServer } from "./postgres.js";
 
 /** A metadata store a contract test runs against, in a place of its own, and how to remove it. */
 export interface OpenedStore {
   store: MetadataStore;
+  /** Opens the same store again: another process or replica sharing it (closed by cleanup). */
+  another(): Promise<MetadataStore>;
   cleanup(): Promise<void>;
+}
+
+/** Opens the store at `uri` through the registry, as the composition root does, as many times as asked; cleanup closes them all. */
+async function openedAt(uri: string, cacheDir: string, remove: () => void): Promise<OpenedStore> {
+  const open = () => metadataBackendFor(uri).open(uri, { cacheDir });
+  const stores = [await open()];
+  return {
+    store: stores[0]!,
+    async another() {
+      const store = await open();
+      stores.push(store);
+      return store;
+    },
+    async cleanup() {
+      await Promise.all(stores.map((s) => s.close()));
+      remove();
+    },
+  };
+}
+
+/**
+ * One throwaway PostgreSQL server per test process, started on first use; its exit hook stops it
+ * and deletes its folder when the process ends (test/helpers/postgres.ts). Without PostgreSQL's
+ * binaries the tests that use it fail with the command that installs them.
+ */
+let postgres: Promise<PostgresServer> | undefined;
+export function sharedPostgres(): Promise<PostgresServer> {
+  postgres ??= startPostgres();
+  return postgres;
 }
 
 /**
@@ -19,16 +51,14 @@ export const METADATA_STORES: Array<{ name: string; open(): Promise<OpenedStore>
     name: "sqlite",
     async open() {
       const dir = mkdtempSync(join(tmpdir(), "chunkeval-store-"));
-      // Through the registry, as the composition root opens it.
-      const uri = `sqlite://${join(dir, "chunkeval.sqlite")}`;
-      const store = await metadataBackendFor(uri).open(uri, { cacheDir: join(dir, "cache") });
-      return {
-        store,
-        async cleanup() {
-          await store.close();
-          rmSync(dir, { recursive: true, force: true });
-        },
-      };
+      return openedAt(`sqlite://${join(dir, "chunkeval.sqlite")}`, join(dir, "cache"), () => rmSync(dir, { recursive: true, force: true }));
+    },
+  },
+  {
+    name: "postgres",
+    async open() {
+      const uri = await (await sharedPostgres()).createDatabase();
+      return openedAt(uri, join(tmpdir(), "chunkeval-unused-cache"), () => undefined);
     },
   },
 ];

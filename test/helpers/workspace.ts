@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { composeChunkeval, type Chunkeval, type ChunkevalInternals } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
+import { testMetadataStoreUri } from "./test-metadata-store.js";
 
 export interface Workspace {
   dir: string;
@@ -16,16 +17,25 @@ export interface Workspace {
 }
 
 /**
- * A chunkeval instance over a fresh temporary data directory (real SQLite file, real LanceDB
- * folder). The hash embedder keeps tests fast unless a test asks for another.
+ * A chunkeval instance over a fresh temporary data directory (real SQLite file, or with
+ * CHUNKEVAL_TEST_METADATA_STORE=postgres a real PostgreSQL database; real LanceDB folder). The
+ * hash embedder keeps tests fast unless a test asks for another.
  */
 export async function createWorkspace(flags: Record<string, string | number> = {}, env: NodeJS.ProcessEnv = {}): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-test-"));
+  // CHUNKEVAL_TEST_METADATA_STORE=postgres: a fresh PostgreSQL database instead of the data directory's SQLite file.
+  const metadataStoreUri = "metadata_store_uri" in flags ? undefined : await testMetadataStoreUri();
   const load = () =>
     loadConfig({
       cwd: dir,
       env: { CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
-      flags: { data_dir: join(dir, "data"), embedder: "hash", questions_dir: join(dir, "questions"), ...flags },
+      flags: {
+        data_dir: join(dir, "data"),
+        embedder: "hash",
+        questions_dir: join(dir, "questions"),
+        ...(metadataStoreUri ? { metadata_store_uri: metadataStoreUri } : {}),
+        ...flags,
+      },
     }).config;
   const first = await composeChunkeval(load());
   const ws: Workspace = {

@@ -268,7 +268,12 @@ test("502 index_failed when the vector store write raises: a failed job row and 
   const { app, internals } = await composeChunkeval(
     loadConfig({
       env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl },
-      flags: { data_dir: dataDir, embedder: "openai:small-model", questions_dir: join(t.ws.dir, "questions") },
+      flags: {
+        data_dir: dataDir,
+        embedder: "openai:small-model",
+        questions_dir: join(t.ws.dir, "questions"),
+        metadata_store_uri: t.ws.app.config.metadataStoreUri,
+      },
     }).config,
   );
   const server = await startServer(app, { host: "127.0.0.1", port: 0 });

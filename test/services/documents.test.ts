@@ -32,12 +32,17 @@ test("an upload of bytes already stored returns the stored document and stores n
 
 test("two instances on one data directory uploading the same bytes at once store them once", async () => {
   const ws = await createWorkspace();
-  // A second instance with its own SQLite connection, as another process sharing the data directory has.
+  // A second instance with its own connection to the metadata store, as another process sharing the data directory has.
   const other = await composeChunkeval(
     loadConfig({
       cwd: ws.dir,
       env: { CHUNKEVAL_EMBEDDER_WORKERS: "0" },
-      flags: { data_dir: join(ws.dir, "data"), embedder: "hash", questions_dir: join(ws.dir, "questions") },
+      flags: {
+        data_dir: join(ws.dir, "data"),
+        embedder: "hash",
+        questions_dir: join(ws.dir, "questions"),
+        metadata_store_uri: ws.app.config.metadataStoreUri,
+      },
     }).config,
   );
   try {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { storedPointRows } from "../helpers/stored-points.js";
-import { openDatabase } from "../../src/stores/sqlite/database.js";
+import { runRawSql } from "../helpers/raw-sql.js";
 
 test("/v1: a version committed before the deadline is a success, even when publishing it outlasts the window", async () => {
   const ws = await createWorkspace({ ingestion_timeout_seconds: 2 });
@@ -147,9 +147,7 @@ test("/v1 points are paged in SQL: pages in file, version and chunk order, filte
     assert.equal((await ws.app.listPoints(tenant.id, { sourceFileId: a1.fileId }, { offset: 0, limit: 10 })).total, 0, "an older version has no live point");
 
     // Versions written before point counts were recorded are counted once at a server start.
-    const sqlite = openDatabase(join(ws.dir, "data", "chunkeval.sqlite"));
-    sqlite.prepare("UPDATE source_files SET point_count = NULL").run();
-    sqlite.close();
+    await runRawSql(ws.app.config.metadataStoreUri, "UPDATE source_files SET point_count = NULL");
     assert.equal((await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1000 })).total, 0);
     await ws.app.recoverIngestions();
     assert.deepEqual(await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 1000 }), everything);

@@ -14,7 +14,7 @@ test("metadata_store_uri: by default the data directory's SQLite file; a path or
   assert.equal(loadConfig({ cwd: "/tmp", env: {}, flags: { metadata_store_uri: "sqlite://meta.sqlite" } }).config.metadataStoreUri, "/tmp/meta.sqlite");
   for (const bad of ["mysql://db/chunkeval", "sqlite://"]) {
     const loaded = loadConfig({ cwd: "/tmp", env: {}, flags: { metadata_store_uri: bad } });
-    assert.match(loaded.errors.join("\n"), /metadata_store_uri: ".*" is not a local path or a sqlite:\/\/… URI/, bad);
+    assert.match(loaded.errors.join("\n"), /metadata_store_uri: ".*" is not a local path or a sqlite:\/\/…, postgres:\/\/…, postgresql:\/\/… URI/, bad);
   }
 });
 
@@ -38,7 +38,10 @@ test("an unknown metadata_store_uri scheme stops the CLI with exit 2 before anyt
   try {
     const result = await runCli(["documents"], { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_METADATA_STORE_URI: "mysql://db/chunkeval" }, dir);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /invalid configuration: metadata_store_uri: "mysql:\/\/db\/chunkeval" is not a local path or a sqlite:\/\/… URI/);
+    assert.match(
+      result.stderr,
+      /invalid configuration: metadata_store_uri: "mysql:\/\/db\/chunkeval" is not a local path or a sqlite:\/\/…, postgres:\/\/…, postgresql:\/\/… URI/,
+    );
     assert.ok(!existsSync(join(dir, "data")), "no data directory was made");
   } finally {
     rmSync(dir, { recursive: true, force: true });

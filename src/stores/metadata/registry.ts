@@ -1,5 +1,6 @@
 import type { CacheMaintenance } from "../../domain/ports/caches.js";
 import type { MetadataStore } from "../../domain/ports/metadata-store.js";
+import { postgresBackend } from "../postgres/backend.js";
 import { sqliteBackend } from "../sqlite/backend.js";
 
 /** A metadata store adapter: the ports of domain/ports/metadata-store.ts over one kind of database. */
@@ -18,7 +19,7 @@ export interface MetadataBackend {
 }
 
 /** Adding a backend is its adapter and one line here; the first one serves local paths and is the default. */
-const BACKENDS: readonly MetadataBackend[] = [sqliteBackend];
+const BACKENDS: readonly MetadataBackend[] = [sqliteBackend, postgresBackend];
 
 const schemeOf = (uri: string) => /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
 

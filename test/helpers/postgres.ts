@@ -1,0 +1,190 @@
+/**
+ * A throwaway PostgreSQL server for tests, from Debian's `postgresql` package: `initdb` in a
+ * temporary folder, `postgres` on a free port of 127.0.0.1 with its socket inside that folder
+ * (no system service, nothing outside the folder), fsync off. Each call of `createDatabase` gives
+ * a fresh database; `stop` ends the server and deletes the folder (an `exit` hook does it too, so
+ * a failing test file leaves nothing running).
+ *
+ * `initdb` and `postgres` refuse to run as root. Run as root (CI and this machine's tests are),
+ * the server's commands run as the `postgres` system user the Debian package creates, with a
+ * folder it owns; run as anyone else, they run as that user.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+
+/** What a test prints when the binaries are missing: it fails with this, never passes. */
+export const INSTALL_POSTGRES = "apt-get install -y postgresql";
+
+export interface PostgresServer {
+  /** A connection URI of the server's maintenance database (`postgres`). */
+  uri: string;
+  /** Creates an empty database and returns its connection URI. */
+  createDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The newest Debian PostgreSQL's binaries (`/usr/lib/postgresql/<major>/bin`), or an error that says how to install them. */
+export function postgresBinaries(root = "/usr/lib/postgresql"): string {
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((major) => existsSync(join(root, major, "bin", "initdb")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (majors.length === 0) {
+    throw new Error(`PostgreSQL's server binaries were not found in ${root}/*/bin: install them with \`${INSTALL_POSTGRES}\` (tests start their own server)`);
+  }
+  return join(root, majors[0]!, "bin");
+}
+
+interface RunAs {
+  uid?: number;
+  gid?: number;
+}
+
+/** As root, the `postgres` system user (initdb refuses root); otherwise the current user. */
+function serverUser(): RunAs {
+  if (process.getuid?.() !== 0) return {};
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith("postgres:"));
+  if (!line) throw new Error(`running as root, the tests start PostgreSQL as the \`postgres\` user, which does not exist: \`${INSTALL_POSTGRES}\` creates it`);
+  const [, , uid, gid] = line.split(":");
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+const SUPERUSER = "chunkeval";
+
+let databases = 0;
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinaries();
+  const user = serverUser();
+  const folder = mkdtempSync(join(tmpdir(), "chunkeval-pg-"));
+  if (user.uid !== undefined) chownSync(folder, user.uid, user.gid!);
+  const data = join(folder, "data");
+  const removeFolder = () => rmSync(folder, { recursive: true, force: true });
+
+  const init = spawnSync(join(bin, "initdb"), ["-D", data, "-U", SUPERUSER, "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"], {
+    ...user,
+    encoding: "utf8",
+  });
+  if (init.status !== 0) {
+    removeFolder();
+    throw new Error(`initdb failed (${init.status ?? init.signal}): ${init.stderr || init.error?.message}`);
+  }
+
+  let child: ChildProcess | undefined;
+  let port = 0;
+  let log = "";
+  // The port is free when picked but another process may take it first: try another then.
+  for (let attempt = 0; attempt < 5 && !child; attempt += 1) {
+    port = await freePort();
+    const started = spawn(
+      join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        folder,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+      ],
+      { ...user, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    log = "";
+    started.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    if (await ready(started, () => log)) child = started;
+    else started.kill("SIGKILL");
+  }
+  if (!child) {
+    removeFolder();
+    throw new Error(`PostgreSQL did not start: ${log}`);
+  }
+
+  const running = child;
+  // A server shared by a whole test file (or process) must not keep it alive once its tests are
+  // done: the exit hook below stops it then.
+  running.unref();
+  (running.stderr as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
+  // Fast shutdown (SIGINT): sessions are ended, the server exits at once; fsync is off anyway.
+  const stopNow = () => {
+    if (running.exitCode === null && running.signalCode === null) running.kill("SIGINT");
+  };
+  // At process exit nothing asynchronous runs: an immediate shutdown (SIGQUIT), a synchronous
+  // wait of up to 5 s for the server to be gone, then the folder.
+  const onExit = () => {
+    if (running.exitCode === null && running.signalCode === null && running.pid !== undefined) {
+      running.kill("SIGQUIT");
+      spawnSync("timeout", ["5", "tail", `--pid=${running.pid}`, "-f", "/dev/null"]);
+    }
+    removeFolder();
+  };
+  process.once("exit", onExit);
+
+  const uri = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+  return {
+    uri,
+    async createDatabase() {
+      databases += 1;
+      const name = `test_${process.pid}_${databases}`;
+      const client = new pg.Client({ connectionString: uri });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      process.off("exit", onExit);
+      if (running.exitCode === null && running.signalCode === null) {
+        // Referenced again: the caller waits for the exit, so the process must not end before it.
+        running.ref();
+        const exited = new Promise((resolve) => running.once("exit", resolve));
+        stopNow();
+        await exited;
+      }
+      removeFolder();
+    },
+  };
+}
+
+/** Waits until the server accepts connections (true) or exits (false); one that does neither in 30 s is an error. */
+async function ready(child: ChildProcess, log: () => string): Promise<boolean> {
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) return false;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`PostgreSQL did not become ready in 30 s: ${log()}`);
+    }
+    if (log().includes("database system is ready to accept connections")) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
