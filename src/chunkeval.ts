@@ -9,7 +9,7 @@ import type { Generator } from "./generators/generator.js";
 import { NotFoundError } from "./errors.js";
 import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
-import type { Judge } from "./evaluators/judge.js";
+import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";

@@ -1,6 +1,6 @@
 import type { CharSpan } from "./metrics.js";
 import { retrievalMetrics } from "./metrics.js";
-import type { JudgeVerdict } from "../evaluators/judge.js";
+import type { JudgeVerdict } from "./judge.js";
 
 /**
  * What one question's evaluation has once its chunks are retrieved: what a per-question metric

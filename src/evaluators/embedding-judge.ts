@@ -5,7 +5,7 @@ import type { Embedder } from "../embedders/embedder.js";
 import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
-import type { Judge } from "./judge.js";
+import type { Judge } from "../domain/judge.js";
 import { createLexicalEvidence, missingPhraseCap } from "./lexical-evidence.js";
 import { answerSimilarity } from "./similarity.js";
 

@@ -3,7 +3,7 @@ import type { TokenUsage } from "../domain/types.js";
 import type { Embedder } from "../embedders/embedder.js";
 import { ProviderError } from "../errors.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
-import type { Judge } from "./judge.js";
+import type { Judge } from "../domain/judge.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */

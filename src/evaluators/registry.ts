@@ -2,7 +2,7 @@ import type { Embedder } from "../embedders/embedder.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
 import { Registry, splitSpec } from "../registry.js";
 import { createEmbeddingJudge } from "./embedding-judge.js";
-import type { Judge } from "./judge.js";
+import type { Judge } from "../domain/judge.js";
 import { createLlmJudge } from "./llm-judge.js";
 
 /** What a judge may be built from; each is opened only when the judge needs it. */

@@ -40,7 +40,7 @@ import { mapWithConcurrency } from "../domain/concurrency.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
-import type { Judge } from "../evaluators/judge.js";
+import type { Judge } from "../domain/judge.js";
 import type { StrategyState } from "../domain/ports/chunks.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunkingLlm } from "../strategies/strategy.js";

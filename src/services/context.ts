@@ -9,7 +9,7 @@ import type { QueriesRepo } from "../domain/ports/queries.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ExperimentsRepo } from "../domain/ports/experiments.js";
 import type { JobsRepo } from "../domain/ports/jobs.js";
-import type { Judge } from "../evaluators/judge.js";
+import type { Judge } from "../domain/judge.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Owner } from "../domain/ports/owner.js";
 import type { MetadataStore } from "../domain/ports/metadata-store.js";

@@ -6,7 +6,7 @@ import { hashEmbedder } from "../../src/embedders/hash.js";
 import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
 import { createLexicalEvidence } from "../../src/evaluators/lexical-evidence.js";
 import { lowercaseWordsOf, numbersIn, unsupportedFact } from "../../src/evaluators/facts.js";
-import type { JudgeInput } from "../../src/evaluators/judge.js";
+import type { JudgeInput } from "../../src/domain/judge.js";
 import { answerSimilarity, factRecall } from "../../src/evaluators/similarity.js";
 import { contentTerms } from "../../src/text/terms.js";
 

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { Embedder } from "../../src/embedders/embedder.js";
 import { useEmbedder } from "../../src/embedders/use.js";
 import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
-import type { JudgeInput } from "../../src/evaluators/judge.js";
+import type { JudgeInput } from "../../src/domain/judge.js";
 import { parseDocument } from "../../src/parsers/parser.js";
 
 // The faithfulness cases of judges.test.ts (a changed number, a swapped name, a negation, an

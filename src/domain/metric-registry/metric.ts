@@ -1,6 +1,6 @@
 import type { QuestionResult } from "../experiment.js";
 import type { AnsweredQuestion, RetrievedQuestion } from "../question-evaluation.js";
-import type { Judge } from "../../evaluators/judge.js";
+import type { Judge } from "../judge.js";
 import type { SearchMode } from "../variant-key.js";
 
 /** How a metric's number reads: its range or unit. */

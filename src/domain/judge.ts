@@ -1,5 +1,5 @@
-import type { TokenUsage } from "../domain/types.js";
-import type { SearchMode } from "../domain/variant-key.js";
+import type { TokenUsage } from "./types.js";
+import type { SearchMode } from "./variant-key.js";
 
 export interface JudgeInput {
   question: string;
