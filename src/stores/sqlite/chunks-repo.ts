@@ -1,36 +1,10 @@
 import type { Chunk } from "../../domain/types.js";
-import type { RetrievalMode } from "../../strategies/strategy.js";
 import { ConflictError } from "../../errors.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
+import { chunkFromRow, pendingGenerationFromRow, strategyStateFromRow, type ChunkRow, type PendingGenerationRow, type StrategyStateRow } from "../rows.js";
 import type { GenerationRef, PendingGeneration, StrategyState } from "../../domain/ports/chunks.js";
 export type { GenerationRef, PendingGeneration, StrategyState };
-
-interface ChunkRow {
-  id: string;
-  position: number;
-  role: "chunk" | "parent";
-  parent_id: string | null;
-  text: string;
-  context: string | null;
-  start_offset: number;
-  end_offset: number;
-  token_count: number;
-}
-
-function toChunk(row: ChunkRow): Chunk {
-  return {
-    id: row.id,
-    position: row.position,
-    role: row.role,
-    parentId: row.parent_id,
-    text: row.text,
-    context: row.context,
-    start: row.start_offset,
-    end: row.end_offset,
-    tokenCount: row.token_count,
-  };
-}
 
 /**
  * Rows of `chunks`, `document_strategies` and `pending_generations`; see ../README.md for the
@@ -42,19 +16,8 @@ export class SqliteChunksRepo {
 
   state(documentId: string, strategy: string): StrategyState | null {
     const row = this.db.prepare(`SELECT * FROM document_strategies WHERE document_id = ? AND strategy = ?`).get(documentId, strategy) as
-      Record<string, unknown> | undefined;
-    if (!row) return null;
-    return {
-      documentId: row.document_id as string,
-      strategy: row.strategy as string,
-      generation: row.generation as string,
-      options: JSON.parse(row.options_json as string) as Record<string, number>,
-      embedder: row.embedder as string,
-      vectorSpace: row.vector_table as string,
-      retrieval: row.retrieval as RetrievalMode,
-      chunkCount: row.chunk_count as number,
-      processedAt: row.processed_at as string,
-    };
+      StrategyStateRow | undefined;
+    return row ? strategyStateFromRow(row) : null;
   }
 
   /** Every (document, strategy, generation) that is current. */
@@ -66,14 +29,7 @@ export class SqliteChunksRepo {
 
   /** Generations whose vectors are being written by some process, not committed yet. */
   pendingGenerations(): PendingGeneration[] {
-    return (this.db.prepare(`SELECT * FROM pending_generations`).all() as PendingGenerationRow[]).map((r) => ({
-      documentId: r.document_id,
-      strategy: r.strategy,
-      generation: r.generation,
-      vectorSpace: r.vector_table,
-      owner: { instance: r.owner_instance, pid: r.owner_pid, host: r.owner_host },
-      startedAtMs: r.started_at_ms,
-    }));
+    return (this.db.prepare(`SELECT * FROM pending_generations`).all() as PendingGenerationRow[]).map(pendingGenerationFromRow);
   }
 
   /** Step 1 of the write order: records the generation as pending before any of its vectors is written. */
@@ -199,7 +155,7 @@ export class SqliteChunksRepo {
            WHERE c.document_id = ? AND c.strategy = ? ORDER BY c.position`,
         )
         .all(documentId, strategy) as ChunkRow[]
-    ).map(toChunk);
+    ).map(chunkFromRow);
   }
 
   /** Chunks by id, each with the document it belongs to (a collection's search spans several). */
@@ -208,19 +164,8 @@ export class SqliteChunksRepo {
     const get = this.db.prepare(`SELECT * FROM chunks WHERE id = ?`);
     for (const id of new Set(ids)) {
       const row = get.get(id) as (ChunkRow & { document_id: string }) | undefined;
-      if (row) out.set(id, { ...toChunk(row), documentId: row.document_id });
+      if (row) out.set(id, { ...chunkFromRow(row), documentId: row.document_id });
     }
     return out;
   }
-}
-
-interface PendingGenerationRow {
-  document_id: string;
-  strategy: string;
-  generation: string;
-  vector_table: string;
-  owner_instance: string;
-  owner_pid: number;
-  owner_host: string;
-  started_at_ms: number;
 }

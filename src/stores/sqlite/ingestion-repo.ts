@@ -1,5 +1,6 @@
 import type { Owner } from "../owner.js";
 import type { Db } from "./database.js";
+import { ingestionJobFromRow, type IngestionJobRow } from "../rows.js";
 import type { IngestionJob, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
 export type { IngestionJob, SourceFile, UnfinishedIngestion };
 
@@ -211,7 +212,7 @@ export class SqliteIngestionRepo {
 
   job(tenantId: string, id: string): IngestionJob | null {
     const r = this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as IngestionJobRow | undefined;
-    return r ? toJob(r) : null;
+    return r ? ingestionJobFromRow(r) : null;
   }
 
   jobs(tenantId?: string): IngestionJob[] {
@@ -220,24 +221,8 @@ export class SqliteIngestionRepo {
         ? this.db.prepare(`SELECT * FROM ingestion_jobs WHERE tenant_id = ? ORDER BY created_at DESC, rowid DESC`).all(tenantId)
         : this.db.prepare(`SELECT * FROM ingestion_jobs ORDER BY created_at DESC, rowid DESC`).all()
     ) as IngestionJobRow[];
-    return rows.map(toJob);
+    return rows.map(ingestionJobFromRow);
   }
-}
-
-interface IngestionJobRow {
-  id: string;
-  tenant_id: string;
-  domain: string;
-  filename: string;
-  source_file_id: string | null;
-  status: IngestionJob["status"];
-  error_code: string | null;
-  error: string | null;
-  chunks_indexed: number;
-  points_created: number;
-  points_soft_deleted: number;
-  created_at: string;
-  finished_at: string | null;
 }
 
 interface UnfinishedRow {
@@ -252,22 +237,4 @@ interface UnfinishedRow {
   object_path: string;
   committed: number;
   point_count: number | null;
-}
-
-function toJob(r: IngestionJobRow): IngestionJob {
-  return {
-    id: r.id,
-    tenantId: r.tenant_id,
-    domain: r.domain,
-    filename: r.filename,
-    sourceFileId: r.source_file_id ?? null,
-    status: r.status,
-    errorCode: r.error_code ?? null,
-    error: r.error ?? null,
-    chunksIndexed: r.chunks_indexed,
-    pointsCreated: r.points_created,
-    pointsSoftDeleted: r.points_soft_deleted,
-    createdAt: r.created_at,
-    finishedAt: r.finished_at ?? null,
-  };
 }

@@ -1,35 +1,8 @@
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
+import { jobFromRow, type JobRow } from "../rows.js";
 import type { JobRecord, JobStatus } from "../../domain/ports/jobs.js";
 export type { JobRecord, JobStatus };
-
-interface JobRow {
-  id: string;
-  job_type: string;
-  status: JobStatus;
-  params_json: string;
-  result_json: string | null;
-  error: string | null;
-  progress: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-function toJob(r: JobRow): JobRecord {
-  return {
-    jobId: r.id,
-    jobType: r.job_type,
-    status: r.status,
-    params: JSON.parse(r.params_json),
-    result: r.result_json === null ? null : JSON.parse(r.result_json),
-    error: r.error,
-    progress: r.progress,
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-  };
-}
 
 /** Rows of `jobs`: the persistent job table of background work. */
 export class SqliteJobsRepo {
@@ -46,7 +19,7 @@ export class SqliteJobsRepo {
 
   get(id: string): JobRecord | null {
     const row = this.db.prepare(`SELECT * FROM jobs WHERE id = ?`).get(id) as JobRow | undefined;
-    return row ? toJob(row) : null;
+    return row ? jobFromRow(row) : null;
   }
 
   markRunning(id: string, at: string): void {
@@ -117,6 +90,6 @@ export class SqliteJobsRepo {
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rows = this.db.prepare(`SELECT * FROM jobs ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[];
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM jobs ${clause}`).get(...args) as { n: number };
-    return { items: rows.map(toJob), total: n };
+    return { items: rows.map(jobFromRow), total: n };
   }
 }

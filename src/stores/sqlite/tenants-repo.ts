@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import { apiKeyFromRow, tenantDomainFromRow } from "../rows.js";
 import type { ApiKeyRecord, Tenant, TenantDomain } from "../../domain/ports/tenants.js";
 export type { ApiKeyRecord, Tenant, TenantDomain };
 
@@ -31,11 +32,11 @@ export class SqliteTenantsRepo {
 
   key(id: string): ApiKeyRecord | null {
     const r = this.db.prepare(`SELECT * FROM api_keys WHERE id = ?`).get(id) as Record<string, string | null> | undefined;
-    return r ? toKey(r) : null;
+    return r ? apiKeyFromRow(r) : null;
   }
 
   listKeys(): ApiKeyRecord[] {
-    return (this.db.prepare(`SELECT * FROM api_keys ORDER BY created_at, rowid`).all() as Array<Record<string, string | null>>).map(toKey);
+    return (this.db.prepare(`SELECT * FROM api_keys ORDER BY created_at, rowid`).all() as Array<Record<string, string | null>>).map(apiKeyFromRow);
   }
 
   revokeKey(id: string, at: string): boolean {
@@ -52,7 +53,7 @@ export class SqliteTenantsRepo {
 
   domain(tenantId: string, domain: string): TenantDomain | null {
     const r = this.db.prepare(`SELECT * FROM tenant_domains WHERE tenant_id = ? AND domain = ?`).get(tenantId, domain) as Record<string, string> | undefined;
-    return r ? toDomain(r) : null;
+    return r ? tenantDomainFromRow(r) : null;
   }
 
   /** One page of a tenant's domains by name, with the total: paged in SQL, whatever the count. */
@@ -61,7 +62,7 @@ export class SqliteTenantsRepo {
       .prepare(`SELECT *, COUNT(*) OVER () AS total FROM tenant_domains WHERE tenant_id = ? ORDER BY domain LIMIT ? OFFSET ?`)
       .all(tenantId, limit, offset) as Array<Record<string, string> & { total: number }>;
     const total = rows[0]?.total ?? (this.db.prepare(`SELECT COUNT(*) AS n FROM tenant_domains WHERE tenant_id = ?`).get(tenantId) as { n: number }).n;
-    return { items: rows.map(toDomain), total };
+    return { items: rows.map(tenantDomainFromRow), total };
   }
 
   updateDomain(tenantId: string, domain: string, changes: { displayName?: string; status?: "active" | "disabled" }, at: string): TenantDomain | null {
@@ -72,27 +73,4 @@ export class SqliteTenantsRepo {
       .run(changes.displayName ?? current.displayName, changes.status ?? current.status, at, tenantId, domain);
     return this.domain(tenantId, domain);
   }
-}
-
-function toKey(r: Record<string, string | null>): ApiKeyRecord {
-  return {
-    id: r.id!,
-    tenantId: r.tenant_id!,
-    salt: r.salt!,
-    hash: r.hash!,
-    scopes: JSON.parse(r.scopes_json!),
-    createdAt: r.created_at!,
-    revokedAt: r.revoked_at ?? null,
-  };
-}
-
-function toDomain(r: Record<string, string>): TenantDomain {
-  return {
-    tenantId: r.tenant_id!,
-    domain: r.domain!,
-    displayName: r.display_name!,
-    status: r.status as "active" | "disabled",
-    createdAt: r.created_at!,
-    updatedAt: r.updated_at!,
-  };
 }
