@@ -9,6 +9,7 @@ import { runCli, startCli } from "../helpers/cli.js";
 import { HANDBOOK_PATH } from "../helpers/documents.js";
 import { sharedPostgres } from "../helpers/metadata-stores.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
+import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postgres/job-queue.js";
 
 const DEADLINE_MS = 60_000;
 
@@ -59,7 +60,7 @@ test("chunkeval worker refuses a SQLite metadata store (exit 2): SQLite jobs run
   }
 });
 
-test("a job whose worker is killed with SIGKILL is taken over by another worker after its lease and completed, never left running", async () => {
+test("a job whose worker is killed with SIGKILL is taken over by another worker after its lease and completed; one whose workers died 3 times is failed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
   // Slow embeddings (a stand-in OpenAI-compatible server on 127.0.0.1) keep the job running long enough to kill its worker mid-way.
   const stub = await startOpenAiStub({ delayMs: 250 });
@@ -117,6 +118,29 @@ test("a job whose worker is killed with SIGKILL is taken over by another worker 
     const polled = (await (await fetch(`${url}/jobs/${jobId}`)).json()) as { status: string; result: unknown };
     assert.equal(polled.status, "completed");
     assert.ok(polled.result);
+
+    // A job whose workers all died: claimed MAX_JOB_ATTEMPTS times (set here, as three kills would leave it) with its lease expired.
+    await stop(second.child);
+    const again = await fetch(`${url}/documents/${id}/process?background=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ strategies: ["recursive"] }),
+    });
+    const doomedId = ((await again.json()) as { job_id: string }).job_id;
+    await db.query(`UPDATE jobs SET status = 'running', lease_owner = 'gone', lease_expires_at_ms = 0, attempts = $2 WHERE id = $1`, [
+      doomedId,
+      MAX_JOB_ATTEMPTS,
+    ]);
+    const doomed = (await (await fetch(`${url}/jobs/${doomedId}`)).json()) as { status: string };
+    assert.equal(doomed.status, "running");
+    const third = await startLongRunning(["worker", "--lease-seconds", "1"], env, /chunkeval worker running jobs/);
+    children.push(third.child);
+    const gaveUp = await waitFor(
+      "the exhausted job to fail",
+      () => fetch(`${url}/jobs/${doomedId}`).then((r) => r.json() as Promise<{ status: string; error?: string }>),
+      (j) => j.status !== "running",
+    );
+    assert.deepEqual(gaveUp, { ...gaveUp, status: "failed", error: attemptsExhaustedError(MAX_JOB_ATTEMPTS) });
   } finally {
     await Promise.all(children.map(stop));
     await db.end().catch(() => undefined);
