@@ -60,7 +60,7 @@ test("chunkeval worker refuses a SQLite metadata store (exit 2): SQLite jobs run
   }
 });
 
-test("a job whose worker is killed with SIGKILL is taken over by another worker after its lease and completed; one whose workers died 3 times is failed", async () => {
+test("a job whose worker is killed (SIGKILL) is taken over by another worker after its lease; one whose workers died 3 times is failed", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
   // Slow embeddings (a stand-in OpenAI-compatible server on 127.0.0.1) keep the job running long enough to kill its worker mid-way.
   const stub = await startOpenAiStub({ delayMs: 250 });
