@@ -13,6 +13,8 @@ import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
+import { InProcessJobQueue } from "./services/in-process-job-queue.js";
+import { DEFAULT_JOB_LEASE_MS, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
 import { sweepAbandoned } from "./services/generations.js";
 import { runDoctor } from "./services/doctor.js";
 import { currentOwner } from "./stores/owner.js";
@@ -243,6 +245,18 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     },
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
+    /**
+     * The job queue of the metadata store: on PostgreSQL shared by every process (a `worker`, or
+     * a `serve` unless `consume` is false); otherwise this process's in-process runner.
+     */
+    createJobQueue: async (handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> => {
+      const backend = metadataBackendFor(config.metadataStoreUri);
+      const settings = { consume: true, concurrency: config.maxBackgroundJobs, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
+      if (backend.openJobQueue) return backend.openJobQueue(config.metadataStoreUri, owner, handlers, settings);
+      return new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers);
+    },
+    /** Whether jobs are shared by every process on the store (PostgreSQL), so a `worker` can run them. */
+    sharedJobQueue: (): boolean => metadataBackendFor(config.metadataStoreUri).openJobQueue !== undefined,
     /**
      * A server's start: /v1 ingestions a killed server left running are failed and what they
      * wrote removed (no model is loaded). Not while the vector store cannot be reached: what is

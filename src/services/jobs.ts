@@ -3,6 +3,7 @@ import { newId, nowTimestamp } from "../domain/ids.js";
 import type { ProgressEvent } from "../domain/types.js";
 import type { Owner } from "../domain/ports/owner.js";
 import type { JobRecord, JobsRepo } from "../domain/ports/jobs.js";
+import { deletedDocumentReason, type JobDocument } from "../domain/ports/job-queue.js";
 import { nameWithId } from "../domain/filenames.js";
 
 export type { JobRecord };
@@ -23,11 +24,7 @@ export const JOB_STALE_MS = 10 * 60_000;
 /** How often a runner looks for documents another process deleted under its jobs. */
 export const DELETED_DOCUMENT_POLL_MS = 1000;
 
-/** The document a job is about: deleting it cancels the job, whose reason names it. */
-export interface JobDocument {
-  id: string;
-  filename: string;
-}
+export type { JobDocument };
 
 export type JobTask = (options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
 
@@ -124,7 +121,7 @@ export class JobRunner {
 
   /** Fails the queued and running jobs about a deleted document, with a reason that says so. */
   async cancelForDocument(documentId: string): Promise<void> {
-    const reason = (document: JobDocument) => `cancelled: document ${nameWithId(document.filename, document.id)} was deleted`;
+    const reason = (document: JobDocument) => deletedDocumentReason(document.filename, document.id);
     // Taken off the queue at once, before any await, so that pump() cannot start them meanwhile.
     const queued = this.queue.filter((q) => q.document?.id === documentId);
     this.queue.splice(0, this.queue.length, ...this.queue.filter((q) => q.document?.id !== documentId));

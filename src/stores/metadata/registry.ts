@@ -1,5 +1,7 @@
 import type { CacheMaintenance } from "../../domain/ports/caches.js";
 import type { MetadataStore } from "../../domain/ports/metadata-store.js";
+import type { JobHandlers, JobQueue, JobQueueOptions } from "../../domain/ports/job-queue.js";
+import type { Owner } from "../../domain/ports/owner.js";
 import { postgresBackend } from "../postgres/backend.js";
 import { sqliteBackend } from "../sqlite/backend.js";
 
@@ -16,6 +18,8 @@ export interface MetadataBackend {
   open(uri: string, options: { cacheDir: string }): Promise<MetadataStore>;
   /** The caches alone (`chunkeval cache`), creating no metadata store where there is none. */
   openCacheMaintenance(uri: string, options: { cacheDir: string }): Promise<CacheMaintenance>;
+  /** A job queue every process on the store shares; a backend without one runs jobs in the process that enqueues them. */
+  openJobQueue?(uri: string, owner: Owner, handlers: JobHandlers, options: JobQueueOptions): Promise<JobQueue>;
 }
 
 /** Adding a backend is its adapter and one line here; the first one serves local paths and is the default. */

@@ -20,4 +20,8 @@ export const postgresBackend: MetadataBackend = {
     const { openPostgresCacheMaintenance } = await import("./cache-maintenance.js");
     return openPostgresCacheMaintenance(uri);
   },
+  async openJobQueue(uri, owner, handlers, options) {
+    const { PostgresJobQueue } = await import("./job-queue.js");
+    return PostgresJobQueue.open(uri, owner, handlers, options);
+  },
 };

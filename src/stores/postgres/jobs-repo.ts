@@ -57,7 +57,7 @@ export class PostgresJobsRepo implements JobsRepo {
   }
 
   /**
-   * Marks failed the unfinished jobs whose owner is gone (its process no longer exists on this
+   * Marks failed the in-process (not `queued`: their leases judge those) unfinished jobs whose owner is gone (its process no longer exists on this
    * machine) or silent for `staleMs`; another live server's jobs are left alone. The rows are
    * locked while judged, so a heartbeat or completion meanwhile waits and then finds them failed.
    */
@@ -69,7 +69,7 @@ export class PostgresJobsRepo implements JobsRepo {
         owner_pid: number | null;
         owner_host: string | null;
         heartbeat_at_ms: number | null;
-      }>(`SELECT id, owner_instance, owner_pid, owner_host, heartbeat_at_ms FROM jobs WHERE status IN ('pending', 'running') FOR UPDATE`);
+      }>(`SELECT id, owner_instance, owner_pid, owner_host, heartbeat_at_ms FROM jobs WHERE status IN ('pending', 'running') AND NOT queued FOR UPDATE`);
       const abandoned = rows.filter((r) => {
         if (r.owner_instance === me.instance) return false;
         const stale = r.heartbeat_at_ms === null || nowMs - r.heartbeat_at_ms > staleMs;

@@ -223,6 +223,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (cache_key, prompt_hash)
   );
   `,
+  // 4: the shared job queue (./job-queue.ts): a queued job carries its input and is claimed under
+  // a lease any process may take over once it expires; attempts counts the claims.
+  `
+  ALTER TABLE jobs ADD COLUMN queued BOOLEAN NOT NULL DEFAULT false;
+  ALTER TABLE jobs ADD COLUMN input_json TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+  ALTER TABLE jobs ADD COLUMN lease_expires_at_ms BIGINT;
+  ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX jobs_queued ON jobs (seq) WHERE queued AND status IN ('pending', 'running');
+  `,
 ];
 
 /** The advisory lock migrations run under (any fixed number; "chunkeval" in ASCII). */

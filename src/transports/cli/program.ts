@@ -10,6 +10,7 @@ import { registerQuestionsCommand } from "./commands/questions.js";
 import { registerReportCommands } from "./commands/report.js";
 import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerWorkerCommand } from "./commands/worker.js";
 import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerCollectionsCommand } from "./commands/collections.js";
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerReportCommands(program);
   registerJobsCommand(program);
   registerServeCommand(program);
+  registerWorkerCommand(program);
   registerTenantCommands(program);
   registerDoctorCommand(program);
   registerCacheCommand(program);

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
-import type { JobRunner } from "../../services/jobs.js";
+import type { JobQueue } from "../../domain/ports/job-queue.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
@@ -18,7 +18,7 @@ import { CHUNKEVAL_VERSION } from "../../version.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
-  jobs: JobRunner;
+  jobs: JobQueue;
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
 import { buildApp } from "./app.js";
+import { jobHandlers } from "../job-handlers.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -10,8 +11,9 @@ export interface RunningServer {
 }
 
 /** Starts the evaluation API on host:port (127.0.0.1 unless told otherwise). */
-export async function startServer(chunkeval: Chunkeval, options: { host: string; port: number; logger?: boolean }): Promise<RunningServer> {
-  const jobs = await chunkeval.createJobRunner();
+export async function startServer(chunkeval: Chunkeval, options: { host: string; port: number; logger?: boolean; runJobs?: boolean }): Promise<RunningServer> {
+  // runJobs false (serve --no-jobs, PostgreSQL only): jobs are enqueued here and run by workers.
+  const jobs = await chunkeval.createJobQueue(jobHandlers(chunkeval), { consume: options.runJobs ?? true });
   await chunkeval.recoverIngestions();
   const app = await buildApp({ chunkeval, jobs }, { logger: options.logger });
   // Generous but bounded: a synchronous benchmark can take minutes; idle sockets cannot linger.

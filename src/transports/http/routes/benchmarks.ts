@@ -66,13 +66,13 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         dry_run: body.dry_run,
         chunks: body.chunks ? Object.keys(body.chunks) : null,
       };
-      const job = await jobs.enqueue(
-        "benchmark",
+      const job = await jobs.enqueue({
+        jobType: "benchmark",
         params,
-        async ({ signal, onProgress }) => experimentBody(await chunkeval.bench({ ...input, signal, onProgress })),
+        input,
         // Deleting the document cancels the job; a collection job is no one document's (it fails on its own if one goes).
-        body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
-      );
+        document: body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
+      });
       return reply.status(202).send(enqueueBody(job));
     },
   );

@@ -5,6 +5,7 @@ import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
+import type { ProcessJobInput } from "../../job-handlers.js";
 import { readMultipartUpload } from "../multipart.js";
 
 export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
@@ -63,12 +64,13 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
       const filename = (await chunkeval.getDocument(documentId)).filename;
-      const job = await jobs.enqueue(
-        "process",
-        { document_id: documentId, document_name: filename, strategies },
-        async ({ signal, onProgress }) => toWire(await chunkeval.process(documentId, strategies, { signal, onProgress })),
-        { id: documentId, filename },
-      );
+      const input: ProcessJobInput = { documentId, strategies };
+      const job = await jobs.enqueue({
+        jobType: "process",
+        params: { document_id: documentId, document_name: filename, strategies },
+        input,
+        document: { id: documentId, filename },
+      });
       return reply.status(202).send(enqueueBody(job));
     },
   );

@@ -89,13 +89,13 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         multiHop: body.multi_hop,
       };
       if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
-      const job = await jobs.enqueue(
-        "question_generation",
-        { ...body, ...named },
-        async ({ signal, onProgress }) => toWire(await chunkeval.generateQuestions({ ...input, signal, onProgress })),
+      const job = await jobs.enqueue({
+        jobType: "question_generation",
+        params: { ...body, ...named },
+        input,
         // Deleting the document cancels the job; a collection job is no one document's.
-        body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
-      );
+        document: body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
+      });
       return reply.status(202).send(enqueueBody(job));
     },
   );

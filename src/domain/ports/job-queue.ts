@@ -1,0 +1,53 @@
+import type { ProgressEvent } from "../types.js";
+import type { JobRecord } from "./jobs.js";
+import { nameWithId } from "../filenames.js";
+
+/** The document a job is about: deleting it cancels the job, whose reason names it. */
+export interface JobDocument {
+  id: string;
+  filename: string;
+}
+
+/** The reason a job about a deleted document fails with. */
+export function deletedDocumentReason(filename: string | null, documentId: string): string {
+  return `cancelled: document ${nameWithId(filename, documentId)} was deleted`;
+}
+
+/** What a job runs: `input` (plain JSON, stored with the job) rebuilt into work by the handler of its type. */
+export type JobHandler = (input: unknown, options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
+export type JobHandlers = Readonly<Record<string, JobHandler>>;
+
+/** A background job to run: its type and input (what the handler needs) and params (what `GET /jobs` describes). */
+export interface JobRequest {
+  jobType: string;
+  params: unknown;
+  input: unknown;
+  document?: JobDocument;
+}
+
+/**
+ * Where background jobs go, chosen with the metadata store: on SQLite they run inside the
+ * process that enqueued them (lost on restart, marked failed); on PostgreSQL they are rows any
+ * process (`serve`, `worker`) claims under a lease. Either way the jobs table is what `GET /jobs` shows.
+ */
+export interface JobQueue {
+  /** Records a pending job and returns its row; it runs when a slot (here or in another process) is free. */
+  enqueue(request: JobRequest): Promise<JobRecord>;
+  /** Fails the unfinished jobs about a deleted document, with a reason that says so. */
+  cancelForDocument(documentId: string): Promise<void>;
+  /** Stops taking work and stops this process's running jobs (failed on SQLite; released to another process on PostgreSQL). */
+  shutdown(): Promise<void>;
+}
+
+/** A claimed job's lease unless told otherwise: renewed every third of it, so a killed process's job is taken over within it. */
+export const DEFAULT_JOB_LEASE_MS = 30_000;
+
+/** How a process takes part in a shared queue (PostgreSQL). */
+export interface JobQueueOptions {
+  /** Run jobs here (serve and worker), or only enqueue them (`serve --no-jobs`). */
+  consume: boolean;
+  /** At most this many jobs at once in this process. */
+  concurrency: number;
+  /** How long a claimed job stays this process's without a renewal; past it another process takes it over. */
+  leaseMs: number;
+}

@@ -1,0 +1,223 @@
+import type pg from "pg";
+import { deletedDocumentReason, type JobHandlers, type JobQueue, type JobQueueOptions, type JobRequest } from "../../domain/ports/job-queue.js";
+import type { JobRecord } from "../../domain/ports/jobs.js";
+import type { Owner } from "../../domain/ports/owner.js";
+import { newId, nowTimestamp } from "../../domain/ids.js";
+import { CancelledError, describeError, ValidationError } from "../../errors.js";
+import { jobFromRow, type JobRow } from "../rows.js";
+import { createPool } from "./executor.js";
+
+/** The channel an enqueue notifies, so idle processes claim a new job at once instead of at their next sweep. */
+const CHANNEL = "chunkeval_jobs";
+/** A job claimed this many times without finishing (its process died each time) is failed instead of claimed again. */
+export const MAX_JOB_ATTEMPTS = 3;
+/** The server's clock in milliseconds: leases are judged on one clock whatever host claimed them. */
+const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
+export function attemptsExhaustedError(attempts: number): string {
+  return `failed: the process running this job stopped without finishing it ${attempts} times (its lease expired each time); not retried`;
+}
+
+interface Claimed {
+  id: string;
+  job_type: string;
+  input_json: string | null;
+  attempts: number;
+}
+
+/**
+ * The PostgreSQL queue: jobs are rows of `jobs` (`queued`, with their input), claimed with
+ * `FOR UPDATE SKIP LOCKED` under a lease this process renews while the job runs. LISTEN/NOTIFY
+ * wakes idle processes when a job is enqueued; a sweep every third of a lease claims what nobody
+ * was woken for and the jobs whose lease expired (their process was killed): that is how another
+ * process takes over a killed one's job. A job claimed more than MAX_JOB_ATTEMPTS times is failed.
+ */
+export class PostgresJobQueue implements JobQueue {
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private listener: pg.PoolClient | undefined;
+  private sweep: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
+  private closed = false;
+
+  static async open(uri: string, owner: Owner, handlers: JobHandlers, options: JobQueueOptions): Promise<PostgresJobQueue> {
+    const queue = new PostgresJobQueue(createPool(uri), `${owner.host}:${owner.pid}:${owner.instance}`, owner, handlers, options);
+    if (options.consume) await queue.startConsuming();
+    return queue;
+  }
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly leaseOwner: string,
+    private readonly owner: Owner,
+    private readonly handlers: JobHandlers,
+    private readonly options: JobQueueOptions,
+  ) {}
+
+  private async startConsuming(): Promise<void> {
+    this.listener = await this.pool.connect();
+    this.listener.on("notification", () => this.pump());
+    // A lost listening connection leaves the sweep to claim jobs; the process keeps working.
+    this.listener.on("error", () => undefined);
+    await this.listener.query(`LISTEN ${CHANNEL}`);
+    this.sweep = setInterval(() => this.pump(), Math.max(100, Math.floor(this.options.leaseMs / 3))).unref();
+    this.pump();
+  }
+
+  async enqueue(request: JobRequest): Promise<JobRecord> {
+    if (!this.handlers[request.jobType]) throw new ValidationError(`unknown job type: ${request.jobType}`);
+    const jobId = newId("job");
+    const { rows } = await this.pool.query<JobRow>(
+      `INSERT INTO jobs (id, job_type, status, params_json, input_json, created_at, queued, owner_instance, owner_pid, owner_host)
+       VALUES ($1, $2, 'pending', $3, $4, $5, true, $6, $7, $8) RETURNING *`,
+      [
+        jobId,
+        request.jobType,
+        JSON.stringify(request.params),
+        JSON.stringify(request.input ?? null),
+        nowTimestamp(),
+        this.owner.instance,
+        this.owner.pid,
+        this.owner.host,
+      ],
+    );
+    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, jobId]);
+    return jobFromRow(rows[0]!);
+  }
+
+  /** Claims and starts jobs while slots are free; one pass at a time, another right after when asked meanwhile. */
+  private pump(): void {
+    if (this.closed || !this.listener) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = (async () => {
+      do {
+        this.pumpAgain = false;
+        while (!this.closed && this.running.size < this.options.concurrency) {
+          const job = await this.claim();
+          if (!job) break;
+          this.start(job);
+        }
+      } while (this.pumpAgain && !this.closed);
+    })()
+      .catch(() => undefined) // a database that cannot be reached now is tried again at the next sweep
+      .finally(() => (this.pumping = undefined));
+  }
+
+  /** The oldest job that is pending or whose lease expired, now this process's; one claimed too often is failed on the way. */
+  private async claim(): Promise<Claimed | undefined> {
+    for (;;) {
+      const { rows } = await this.pool.query<Claimed>(
+        `UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, $2), lease_owner = $1,
+           lease_expires_at_ms = ${NOW_MS} + $3, attempts = attempts + 1
+         WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))
+                     ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, job_type, input_json, attempts`,
+        [this.leaseOwner, nowTimestamp(), this.options.leaseMs],
+      );
+      const job = rows[0];
+      if (!job || job.attempts <= MAX_JOB_ATTEMPTS) return job;
+      await this.finish(job.id, "failed", attemptsExhaustedError(job.attempts - 1));
+    }
+  }
+
+  private start(job: Claimed): void {
+    const controller = new AbortController();
+    const renew = setInterval(
+      () =>
+        void this.pool
+          .query(`UPDATE jobs SET lease_expires_at_ms = ${NOW_MS} + $3 WHERE id = $1 AND lease_owner = $2 AND status = 'running'`, [
+            job.id,
+            this.leaseOwner,
+            this.options.leaseMs,
+          ])
+          // Not ours any more (failed by a delete, or taken over after a missed renewal): stop working on it.
+          .then(({ rowCount }) => rowCount === 0 && controller.abort(new CancelledError("the job is no longer this process's")))
+          .catch(() => undefined), // a busy database skips one renewal; the lease allows for two more
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
+    const onProgress = (e: { strategy?: string; stage: string; message: string }) =>
+      void this.pool
+        .query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'running'`, [
+          `${e.strategy ?? e.stage}: ${e.message}`,
+          job.id,
+          this.leaseOwner,
+        ])
+        .catch(() => undefined);
+    const done = (async () => {
+      const handler = this.handlers[job.job_type];
+      if (!handler) return this.finish(job.id, "failed", `unknown job type: ${job.job_type}`);
+      try {
+        const result = await handler(job.input_json === null ? null : JSON.parse(job.input_json), { signal: controller.signal, onProgress });
+        await this.finish(job.id, "completed", result);
+      } catch (error) {
+        // Shutting down: the job goes back to the queue for another process, not failed.
+        if (this.closed) await this.release(job.id);
+        else await this.finish(job.id, "failed", describeError(error));
+      }
+    })()
+      .catch(() => undefined) // the lease then expires and another process takes the job over
+      .finally(() => {
+        clearInterval(renew);
+        this.running.delete(job.id);
+        this.pump();
+      });
+    this.running.set(job.id, { controller, done });
+  }
+
+  /** Ends a job this process holds; nothing happens when it is no longer ours (failed by a delete, taken over). */
+  private async finish(id: string, status: "completed" | "failed", outcome: unknown): Promise<void> {
+    const [result, error] = status === "completed" ? [JSON.stringify(outcome), null] : [null, String(outcome)];
+    await this.pool.query(
+      `UPDATE jobs SET status = $2, result_json = $3, error = $4, finished_at = $5, lease_owner = NULL, lease_expires_at_ms = NULL
+       WHERE id = $1 AND lease_owner = $6 AND status = 'running'`,
+      [id, status, result, error, nowTimestamp(), this.leaseOwner],
+    );
+  }
+
+  /** Gives a job back (this process shuts down): pending again, this claim not counted, another process is woken. */
+  private async release(id: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE jobs SET status = 'pending', lease_owner = NULL, lease_expires_at_ms = NULL, attempts = attempts - 1, progress = NULL
+       WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
+      [id, this.leaseOwner],
+    );
+    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, id]);
+  }
+
+  /**
+   * Fails the unfinished queued jobs about a deleted document, in whichever process they are;
+   * the process running one notices at its next lease renewal and stops.
+   */
+  async cancelForDocument(documentId: string): Promise<void> {
+    const { rows } = await this.pool.query<{ id: string; params_json: string }>(
+      `SELECT id, params_json FROM jobs WHERE queued AND status IN ('pending', 'running') AND params_json::jsonb ->> 'document_id' = $1`,
+      [documentId],
+    );
+    for (const row of rows) {
+      const params = JSON.parse(row.params_json) as { document_name?: string };
+      const reason = deletedDocumentReason(params.document_name ?? null, documentId);
+      await this.pool.query(
+        `UPDATE jobs SET status = 'failed', error = $2, finished_at = $3, lease_owner = NULL, lease_expires_at_ms = NULL
+         WHERE id = $1 AND status IN ('pending', 'running')`,
+        [row.id, reason, nowTimestamp()],
+      );
+      this.running.get(row.id)?.controller.abort(new CancelledError(reason));
+    }
+  }
+
+  /** Stops claiming, stops the running jobs and gives them back to the queue, then closes the connections. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweep);
+    await this.pumping;
+    const inFlight = [...this.running.values()];
+    for (const r of inFlight) r.controller.abort(new CancelledError("interrupted: this process is shutting down"));
+    await Promise.all(inFlight.map((r) => r.done));
+    this.listener?.release();
+    await this.pool.end();
+  }
+}

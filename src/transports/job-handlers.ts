@@ -1,0 +1,29 @@
+import type { Chunkeval } from "../chunkeval.js";
+import type { JobHandlers } from "../domain/ports/job-queue.js";
+import type { BenchInput } from "../services/bench.js";
+import type { GenerateQuestionsInput } from "../services/question-generation.js";
+import { experimentBody } from "./http/routes/benchmarks.js";
+import { toWire } from "./serialize.js";
+
+/** What a `process` job stores to be run again anywhere. */
+export interface ProcessJobInput {
+  documentId: string;
+  strategies: string | string[];
+}
+
+/**
+ * How each background job type is run from the input stored with it, by the process that
+ * enqueued it (SQLite) or by whichever `serve` or `worker` claims it (PostgreSQL). The result is
+ * what the synchronous request answers.
+ */
+export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
+  return {
+    benchmark: async (input, { signal, onProgress }) => experimentBody(await chunkeval.bench({ ...(input as BenchInput), signal, onProgress })),
+    process: async (input, { signal, onProgress }) => {
+      const { documentId, strategies } = input as ProcessJobInput;
+      return toWire(await chunkeval.process(documentId, strategies, { signal, onProgress }));
+    },
+    question_generation: async (input, { signal, onProgress }) =>
+      toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),
+  };
+}
