@@ -6,7 +6,7 @@ import { CachedEmbedder } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
 import type { Generator } from "./generators/generator.js";
-import { NotFoundError } from "./errors.js";
+import { describeError, NotFoundError } from "./errors.js";
 import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./domain/judge.js";
@@ -199,11 +199,21 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
     searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) =>
       searchPoints(context, (await v1()).points, tenantId, query),
-    /** /readyz: the vector store answers and the chunks collection exists (opening it on first use can fail too). */
-    v1Readiness: (): Promise<{ ready: boolean; reason?: string }> =>
-      v1()
+    /**
+     * /readyz: the metadata store answers, the vector store answers and the chunks collection
+     * exists (opening it on first use can fail too). Both stores are asked on every call: replicas
+     * share them, so a store that went away since the last call must show here.
+     */
+    v1Readiness: async (): Promise<{ ready: boolean; reason?: string }> => {
+      try {
+        await store.dataDirectoryId();
+      } catch (error) {
+        return { ready: false, reason: `metadata store unreachable: ${describeError(error)}` };
+      }
+      return v1()
         .then((opened) => opened.points.readiness())
-        .catch((error: Error) => ({ ready: false, reason: error.message })),
+        .catch((error: Error) => ({ ready: false, reason: error.message }));
+    },
     /** Stores a document, or returns the one already holding the same bytes (`alreadyStored`) unless `forceNew`. */
     upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),

@@ -25,6 +25,10 @@ export interface PostgresServer {
   /** Creates an empty database and returns its connection URI. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
+  /** Stops the server but keeps its data: clients see it gone (tests of what they report then). */
+  pause(): Promise<void>;
+  /** Starts a paused server again on the same port with the same data. */
+  resume(): Promise<void>;
 }
 
 /** The newest Debian PostgreSQL's binaries (`/usr/lib/postgresql/<major>/bin`), or an error that says how to install them. */
@@ -88,19 +92,14 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw new Error(`initdb failed (${init.status ?? init.signal}): ${init.stderr || init.error?.message}`);
   }
 
-  let child: ChildProcess | undefined;
-  let port = 0;
-  let log = "";
-  // The port is free when picked but another process may take it first: try another then.
-  for (let attempt = 0; attempt < 5 && !child; attempt += 1) {
-    port = await freePort();
+  const launch = async (onPort: number): Promise<ChildProcess | null> => {
     const started = spawn(
       join(bin, "postgres"),
       [
         "-D",
         data,
         "-p",
-        String(port),
+        String(onPort),
         "-k",
         folder,
         "-c",
@@ -114,31 +113,49 @@ export async function startPostgres(): Promise<PostgresServer> {
       ],
       { ...user, stdio: ["ignore", "ignore", "pipe"] },
     );
-    log = "";
+    let log = "";
     started.stderr!.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    if (await ready(started, () => log)) child = started;
-    else started.kill("SIGKILL");
+    if (await ready(started, () => log)) {
+      // A server shared by a whole test file (or process) must not keep it alive once its tests
+      // are done: the exit hook below stops it then.
+      started.unref();
+      (started.stderr as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
+      return started;
+    }
+    lastLog = log;
+    started.kill("SIGKILL");
+    return null;
+  };
+
+  let running: ChildProcess | undefined;
+  let port = 0;
+  let lastLog = "";
+  // The port is free when picked but another process may take it first: try another then.
+  for (let attempt = 0; attempt < 5 && !running; attempt += 1) {
+    port = await freePort();
+    running = (await launch(port)) ?? undefined;
   }
-  if (!child) {
+  if (!running) {
     removeFolder();
-    throw new Error(`PostgreSQL did not start: ${log}`);
+    throw new Error(`PostgreSQL did not start: ${lastLog}`);
   }
 
-  const running = child;
-  // A server shared by a whole test file (or process) must not keep it alive once its tests are
-  // done: the exit hook below stops it then.
-  running.unref();
-  (running.stderr as NodeJS.ReadableStream & { unref?: () => void }).unref?.();
+  const alive = () => running!.exitCode === null && running!.signalCode === null;
   // Fast shutdown (SIGINT): sessions are ended, the server exits at once; fsync is off anyway.
-  const stopNow = () => {
-    if (running.exitCode === null && running.signalCode === null) running.kill("SIGINT");
+  const shutDown = async () => {
+    if (!alive()) return;
+    // Referenced again: the caller waits for the exit, so the process must not end before it.
+    running!.ref();
+    const exited = new Promise((resolve) => running!.once("exit", resolve));
+    running!.kill("SIGINT");
+    await exited;
   };
   // At process exit nothing asynchronous runs: an immediate shutdown (SIGQUIT), a synchronous
   // wait of up to 5 s for the server to be gone, then the folder.
   const onExit = () => {
-    if (running.exitCode === null && running.signalCode === null && running.pid !== undefined) {
-      running.kill("SIGQUIT");
-      spawnSync("timeout", ["5", "tail", `--pid=${running.pid}`, "-f", "/dev/null"]);
+    if (alive() && running!.pid !== undefined) {
+      running!.kill("SIGQUIT");
+      spawnSync("timeout", ["5", "tail", `--pid=${running!.pid}`, "-f", "/dev/null"]);
     }
     removeFolder();
   };
@@ -161,14 +178,17 @@ export async function startPostgres(): Promise<PostgresServer> {
     },
     async stop() {
       process.off("exit", onExit);
-      if (running.exitCode === null && running.signalCode === null) {
-        // Referenced again: the caller waits for the exit, so the process must not end before it.
-        running.ref();
-        const exited = new Promise((resolve) => running.once("exit", resolve));
-        stopNow();
-        await exited;
-      }
+      await shutDown();
       removeFolder();
+    },
+    async pause() {
+      await shutDown();
+    },
+    async resume() {
+      if (alive()) return;
+      const again = await launch(port);
+      if (!again) throw new Error(`PostgreSQL did not start again on port ${port}: ${lastLog}`);
+      running = again;
     },
   };
 }

@@ -52,14 +52,23 @@ export interface S3Server {
   bucket: string;
   /** The environment LanceDB's object store reads (endpoint, region, credentials, plain HTTP). */
   env: Record<string, string>;
+  /** Stops listening but keeps the objects: clients see the store gone. */
+  pause(): Promise<void>;
+  /** Listens again on the same port with the same objects. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startS3Server(bucket = "chunkeval"): Promise<S3Server> {
   fixDelimiterListing();
   const directory = mkdtempSync(join(tmpdir(), "chunkeval-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
-  const { port } = (await server.run()) as { port: number };
+  const listen = async (onPort: number) => {
+    const server = new S3rver({ port: onPort, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+    const { port } = (await server.run()) as { port: number };
+    return { server, port };
+  };
+  let { server, port } = await listen(0);
+  let paused = false;
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -71,8 +80,18 @@ export async function startS3Server(bucket = "chunkeval"): Promise<S3Server> {
       AWS_SECRET_ACCESS_KEY: "S3RVER",
       AWS_ALLOW_HTTP: "true",
     },
-    async close() {
+    async pause() {
+      if (paused) return;
+      paused = true;
       await server.close();
+    },
+    async resume() {
+      if (!paused) return;
+      ({ server, port } = await listen(port));
+      paused = false;
+    },
+    async close() {
+      if (!paused) await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,170 @@
+/**
+ * Two `chunkeval serve` replicas on one PostgreSQL and one vector store behave as one service
+ * (issue 24, item 3): each replica has a data directory of its own, so nothing reaches the other
+ * through the local disk but what the configuration names. Run once with the vectors at a shared
+ * local path and once on an S3-compatible server.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { handbookBytes } from "../helpers/documents.js";
+import { runCli } from "../helpers/cli.js";
+import { spawnServe, type ServeProcess } from "../helpers/serve-process.js";
+import { startPostgres, type PostgresServer } from "../helpers/postgres.js";
+import { startS3Server, type S3Server } from "../helpers/s3-server.js";
+
+const QUESTION = "What number should I call to report a power cut?";
+const QUESTIONS_FILE = "questions/harbor-light-handbook.json";
+
+let postgres: PostgresServer;
+before(async () => {
+  postgres = await startPostgres();
+});
+after(async () => {
+  await postgres.stop();
+});
+
+interface Response {
+  status: number;
+  body: any;
+}
+
+async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const r = await fetch(url + path, {
+    method,
+    headers: body === undefined ? headers : { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+async function upload(url: string, path: string, fields: Record<string, string>, filename: string, headers: Record<string, string> = {}): Promise<Response> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  form.append("file", new Blob([handbookBytes()]), filename);
+  const r = await fetch(url + path, { method: "POST", body: form, headers });
+  return { status: r.status, body: await r.json() };
+}
+
+/** Polls until `check` holds (a replica reading an object store may see another's write up to a few seconds late). */
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`not within ${timeoutMs} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A replica's own folder: its data directory and its questions directory, shared with nobody. */
+function replicaEnv(root: string, name: string, shared: Record<string, string>): Record<string, string> {
+  const dir = join(root, name);
+  mkdirSync(join(dir, "questions"), { recursive: true });
+  copyFileSync(QUESTIONS_FILE, join(dir, "questions", "h.json"));
+  return { ...shared, CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_QUESTIONS_DIR: join(dir, "questions") };
+}
+
+async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), `chunkeval-replicas-${vectorStore}-`));
+  const s3: S3Server | undefined = vectorStore === "s3" ? await startS3Server() : undefined;
+  const shared: Record<string, string> = {
+    CHUNKEVAL_METADATA_STORE_URI: await postgres.createDatabase(),
+    CHUNKEVAL_VECTOR_STORE_URI: s3 ? `s3://${s3.bucket}/lancedb` : join(root, "vectors"),
+    CHUNKEVAL_EMBEDDER: "hash",
+    ...(s3?.env ?? {}),
+  };
+  const replicas: ServeProcess[] = [];
+  try {
+    const admin = replicaEnv(root, "admin", shared);
+    assert.equal((await runCli(["tenants", "create", "acme"], admin)).code, 0);
+    const created = await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:write,domains:read,points:read"], admin);
+    assert.equal(created.code, 0, created.stderr);
+    const auth = { authorization: `Bearer ${created.stdout.trim().split("\n").at(-1)!}` };
+
+    replicas.push(await spawnServe(replicaEnv(root, "a", shared)), await spawnServe(replicaEnv(root, "b", shared)));
+    const [a, b] = replicas.map((r) => r.url) as [string, string];
+    for (const url of [a, b]) assert.equal((await call(url, "GET", "/readyz")).status, 200);
+
+    // /v1: concurrent uploads of one file name through both replicas get distinct versions, one live.
+    assert.equal((await call(a, "POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, auth)).status, 201);
+    const send = (url: string) => upload(url, "/v1/files", { domain: "handbooks" }, "handbook.docx", auth);
+    // The S3 stand-in has no conditional writes, so two processes committing to one LanceDB table
+    // at once can clash there (README "Scale and deployment": real S3 has them); the versions are
+    // still allocated by both replicas, one upload after another.
+    const uploads = s3 ? [await send(a), await send(b), await send(a), await send(b)] : await Promise.all([a, b, a, b].map(send));
+    for (const u of uploads) assert.equal(u.status, 201, `${JSON.stringify(u.body)}\n${replicas.map((r) => r.stderr()).join("\n")}`);
+    const versions = uploads.map((u) => u.body.version as number).sort((x, y) => x - y);
+    assert.deepEqual(versions, [1, 2, 3, 4], "each upload its own version");
+    const newest = uploads.find((u) => u.body.version === 4)!.body;
+    for (const url of [a, b]) {
+      await eventually(`${url} lists only version 4's points`, async () => {
+        const points = await call(url, "GET", "/v1/points?domain=handbooks&limit=100", undefined, auth);
+        const live = new Set(points.body.items.map((p: any) => `${p.source_file_id}@${p.version}`));
+        return points.status === 200 && points.body.total === newest.chunks_indexed && live.size === 1 && live.has(`${newest.file_id}@4`);
+      });
+      await eventually(`${url} searches version 4 only`, async () => {
+        const found = await call(url, "POST", "/v1/search", { query: QUESTION, domain: "handbooks", top_k: 5 }, auth);
+        return found.status === 200 && found.body.items.length > 0 && found.body.items.every((p: any) => p.version === 4);
+      });
+    }
+
+    // Evaluation API: uploaded through A, processed through B, asked through A, benchmarked through B.
+    const uploaded = await upload(a, "/documents", {}, "handbook.docx");
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    const id = uploaded.body.id as string;
+    const processed = await call(b, "POST", `/documents/${id}/process`, { strategies: ["recursive", "fixed_size"] });
+    assert.deepEqual([processed.status, processed.body.strategies_failed], [200, []], JSON.stringify(processed.body));
+    await eventually("A answers from the chunks B processed", async () => {
+      const asked = await call(a, "POST", "/queries", { document_id: id, strategy: "recursive", question: QUESTION });
+      return asked.status === 201 && asked.body.retrieved_chunks.length > 0;
+    });
+    const bench = await call(b, "POST", "/benchmarks", { document_id: id, strategies: ["recursive", "fixed_size"], questions_file: "h.json" });
+    assert.equal(bench.status, 201, JSON.stringify(bench.body));
+    const experiment = await call(a, "GET", `/benchmarks/${bench.body.experiment_id}`);
+    assert.equal(experiment.status, 200, "A sees the experiment B ran");
+
+    // Deleting through B removes the document for A too.
+    assert.equal((await call(b, "DELETE", `/documents/${id}`)).status, 200);
+    assert.equal((await call(a, "GET", `/documents/${id}`)).status, 404);
+    assert.equal((await call(a, "POST", "/queries", { document_id: id, strategy: "recursive", question: QUESTION })).status, 404);
+    assert.equal((await call(a, "DELETE", `/documents/${id}`)).status, 404);
+
+    // /readyz tells the truth about the shared stores: both say why while one is gone, both recover.
+    const outages: Array<{ store: { pause(): Promise<void>; resume(): Promise<void> }; reason: RegExp }> = [
+      { store: postgres, reason: /^metadata store unreachable: / },
+    ];
+    if (s3) outages.push({ store: s3, reason: /^vector store unreachable: / });
+    for (const { store, reason } of outages) {
+      await store.pause();
+      try {
+        for (const url of [a, b]) {
+          await eventually(`${url} not ready`, async () => (await call(url, "GET", "/readyz")).status === 503);
+          const down = await call(url, "GET", "/readyz");
+          assert.equal(down.body.status, "not_ready");
+          assert.match(down.body.reason, reason);
+        }
+      } finally {
+        await store.resume();
+      }
+      for (const url of [a, b]) await eventually(`${url} ready again`, async () => (await call(url, "GET", "/readyz")).status === 200);
+    }
+    const again = await call(b, "POST", "/v1/search", { query: QUESTION, domain: "handbooks", top_k: 3 }, auth);
+    assert.equal(again.status, 200, "B serves again after the outages");
+
+    for (const r of replicas) r.child.kill("SIGTERM");
+    for (const r of replicas) assert.equal(await r.exited, 0, r.stderr());
+
+    const doctor = await runCli(["doctor", "--json"], admin);
+    const report = JSON.parse(doctor.stdout);
+    assert.deepEqual([doctor.code, report.consistent, report.findings], [0, true, []], doctor.stdout);
+  } finally {
+    for (const r of replicas) r.child.kill("SIGKILL");
+    await s3?.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+test("two serve replicas on one PostgreSQL and a shared local vector store behave as one service", () => replicasBehaveAsOne("local"));
+
+test("two serve replicas on one PostgreSQL and an S3-compatible vector store behave as one service", () => replicasBehaveAsOne("s3"));
