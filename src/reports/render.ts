@@ -32,11 +32,14 @@ export interface ReportInput {
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
 const TEMPLATES = fileURLToPath(new URL("../../src/reports/templates/", import.meta.url));
-let environment: nunjucks.Environment | undefined;
+const environments = new Map<"html" | "markdown", nunjucks.Environment>();
 
-function env(): nunjucks.Environment {
+/** The templates' environment: HTML escapes what it prints; Markdown prints text as it is (`document's`, never `document&#39;s`). */
+function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
+  let environment = environments.get(kind);
   if (!environment) {
-    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: true, throwOnUndefined: false });
+    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: kind === "html", throwOnUndefined: false });
+    environments.set(kind, environment);
     environment.addFilter("num", (v: number | null | undefined, digits = 2) =>
       v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits),
     );
@@ -441,5 +444,5 @@ export function renderHtmlReport(input: ReportInput, view: ReportView = "manager
 
 /** A Markdown summary: the scorecard and the recommendation. */
 export function renderMarkdownReport(input: ReportInput): string {
-  return env().render("report.md.njk", viewModel(input, "managerial"));
+  return env("markdown").render("report.md.njk", viewModel(input, "managerial"));
 }

@@ -54,6 +54,9 @@ test("template questions on a speech: keyword search scores full recall and the 
       assert.doesNotMatch(text, /Recommendation:/, name);
     }
     assert.match(reports.markdown, /\| recursive@retrieval=keyword (★ )?\| keyword \| \d/, "the Markdown scorecard shows each row's retrieval mode");
+    assert.ok(stored.verdictNotes.some((n) => n.includes("'")) || stored.headline.includes("'"), "a note or the headline has an apostrophe");
+    assert.doesNotMatch(reports.markdown, /&#\d+;|&(amp|quot|lt|gt);/, "Markdown prints text, not HTML entities");
+    assert.match(reports.markdown, /'/);
     assert.match(reports.managerial, /<small class="muted retrieval">keyword<\/small>/, "the HTML scorecard shows each row's retrieval mode");
     const wire = toWire(experimentView(stored)) as Record<string, unknown>;
     assert.equal(wire.verdict_status, "smoke_test");

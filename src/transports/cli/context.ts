@@ -46,7 +46,7 @@ export async function withChunkeval<T>(command: Command, action: (app: Chunkeval
 export function parseInteger(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 0) throw new ValidationError(`${name} must be a whole number, got "${value}"`);
+    if (!Number.isInteger(n) || n < 0) throw new ValidationError(`${name} must be a whole number (0 or more), got "${value}"`);
     return n;
   };
 }
