@@ -18,7 +18,7 @@ export interface QuestionProblem {
   /** 1-based, as the file lists them. */
   item: number;
   question: string;
-  kind: "reference_not_found" | "reference_ambiguous" | "duplicate" | "copies_excerpt";
+  kind: "reference_not_found" | "reference_ambiguous" | "reference_offsets" | "duplicate" | "copies_excerpt";
   detail: string;
   closest: { document: string; text: string; similarity: number } | null;
 }
@@ -78,7 +78,14 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
         const names = holders.map((d) => d.filename).slice(0, 5);
         const detail = `the excerpt is in ${holders.length} documents (${names.join(", ")}): name its "document": "${ref.text.slice(0, 80)}"`;
         problems.push({ item, question: q.question, kind: "reference_ambiguous", detail, closest: null });
-      } else if (found) located[found.method]++;
+      } else if (found) {
+        located[found.method]++;
+        // Bench moves such a reference to where its excerpt is; the file is still wrong and says so here.
+        if (ref.start !== undefined && ref.end !== undefined && (found.start !== ref.start || found.end !== ref.end)) {
+          const detail = `start ${ref.start} and end ${ref.end} do not hold the excerpt, which is at ${found.start}-${found.end}: "${ref.text.slice(0, 80)}"`;
+          problems.push({ item, question: q.question, kind: "reference_offsets", detail, closest: null });
+        }
+      }
       else {
         const closest = closestPassage(candidates.length > 0 ? candidates : documents, ref.text);
         const where = ref.document && candidates.length === 0 ? ` (no document "${ref.document}" here)` : "";

@@ -24,6 +24,7 @@ test("questions validate: a clean file passes; a changed excerpt, a repeated que
         { question: "In which month do members choose directors?", references: ["Board elections are held every March at the annual general meeting."] },
         { question: "In which month do members choose directors?", references: ["Board elections are held every March"] },
         { question: "When are board elections held?", references: ["Board elections are held every March"] },
+        { question: "Who elects the board, and when?", references: [{ text: "Board elections are held every March", start: 0, end: 36 }] },
       ]),
     );
     const failed = await runCli(["questions", "validate", bad, HANDBOOK_PATH], env);
@@ -36,7 +37,8 @@ test("questions validate: a clean file passes; a changed excerpt, a repeated que
     assert.match(failed.stdout, /^problem: item 3 \("In which month do members choose directors\?"\): the same question as item 2$/m);
     assert.match(failed.stdout, /^copies its excerpt: item 4 \("When are board elections held\?"\): 100 % of its content words are in its excerpt$/m);
     assert.doesNotMatch(failed.stdout, /copies its excerpt: item 2/, "a question in its own words is not flagged");
-    assert.match(failed.stdout, /^2 problem\(s\)$/m);
+    assert.match(failed.stdout, /^problem: item 5 \("Who elects the board, and when\?"\): start 0 and end 36 do not hold the excerpt, which is at \d+-\d+/m);
+    assert.match(failed.stdout, /^3 problem\(s\)$/m);
 
     const json = await runCli(["questions", "validate", bad, HANDBOOK_PATH, "--json"], env);
     assert.equal(json.code, 1);
@@ -46,6 +48,7 @@ test("questions validate: a clean file passes; a changed excerpt, a repeated que
       [
         [1, "reference_not_found"],
         [3, "duplicate"],
+        [5, "reference_offsets"],
       ],
     );
     assert.equal(check.smoke_test, null);
