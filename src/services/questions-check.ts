@@ -85,8 +85,7 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
           const detail = `start ${ref.start} and end ${ref.end} do not hold the excerpt, which is at ${found.start}-${found.end}: "${ref.text.slice(0, 80)}"`;
           problems.push({ item, question: q.question, kind: "reference_offsets", detail, closest: null });
         }
-      }
-      else {
+      } else {
         const closest = closestPassage(candidates.length > 0 ? candidates : documents, ref.text);
         const where = ref.document && candidates.length === 0 ? ` (no document "${ref.document}" here)` : "";
         problems.push({ item, question: q.question, kind: "reference_not_found", detail: `excerpt not found${where}: "${ref.text.slice(0, 80)}"`, closest });
