@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { describeNegativeControls } from "../domain/negative-controls.js";
 import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
@@ -399,6 +400,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     recommendation: recommendation(e),
     tradeOffs: tradeOffs(e),
     missing: missingMetrics(e),
+    negativeControls: e.details.negativeControls ? describeNegativeControls(e.details.negativeControls) : [],
     metricDefinitions: METRICS,
     reportColumns: reportColumns(),
     // The metric each composite weight is the weight of, by the weight's name.

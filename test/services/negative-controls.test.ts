@@ -112,6 +112,12 @@ test(OFFLINE_TEST, async () => {
       `# extractive, hash embedder, top_k 3: abstained on ${counts.abstained} of 3; context relevance ` +
         `${counts.avgContextRelevance?.toFixed(2)} on them, ${counts.avgContextRelevanceAnswerable?.toFixed(2)} on the answerable`,
     );
+    const line = `recursive abstained on ${counts.abstained} of 3 unanswerable question(s)`;
+    const md = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
+    assert.match(md, /### Negative controls/);
+    assert.ok(md.includes(`- ${line}`), "the Markdown report gives the negative controls");
+    const html = (await ws.app.renderReport(e.experimentId, { format: "html", view: "technical" })).body as string;
+    assert.ok(html.includes(`<li>${line}`), "the technical report gives the negative controls");
     const dry = await ws.app.bench({ document: { id: doc.id }, questions, questionsSource: "q.json", strategies: ["recursive"], dryRun: true });
     assert.equal(dry.details.negativeControls, undefined, "a dry run answers nothing");
   } finally {
