@@ -4,25 +4,36 @@ import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../bin/chunkeval.js", import.meta.url));
 
-export async function startServe(env: NodeJS.ProcessEnv): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const server: ChildProcess = spawn(process.execPath, [BIN, "serve", "--port", "0"], { env, stdio: ["ignore", "ignore", "pipe"] });
+export type Started = { url: string; pid: number; stop: () => Promise<void>; kill9: () => Promise<void> };
+
+/** `chunkeval serve --port 0 [extra…]` on 127.0.0.1; resolves with its URL once it serves. */
+export function startServe(env: NodeJS.ProcessEnv, extra: string[] = []): Promise<Started> {
+  return startChild(["serve", "--port", "0", ...extra], env, /serving on (http:\/\/127\.0\.0\.1:\d+)/);
+}
+
+/** `chunkeval worker [extra…]`; resolves once it says it runs jobs (`url` is empty). */
+export function startWorker(env: NodeJS.ProcessEnv, extra: string[] = []): Promise<Started> {
+  return startChild(["worker", ...extra], env, /chunkeval worker running jobs()/);
+}
+
+async function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<Started> {
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
-  server.stderr!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  const exited = new Promise((r) => child.once("exit", r));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${log}`)), 180000);
-    server.stderr!.on("data", () => {
-      const m = log.match(/serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    const timer = setTimeout(() => reject(new Error(`chunkeval ${args[0]} did not start: ${log}`)), 180000);
+    child.stderr!.on("data", () => {
+      const m = log.match(ready);
       if (m) (clearTimeout(timer), resolve(m[1]!));
     });
+    void exited.then(() => (clearTimeout(timer), reject(new Error(`chunkeval ${args[0]} exited: ${log}`))));
   });
-  return {
-    url,
-    pid: server.pid!,
-    stop: async () => {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.on("exit", r));
-    },
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
+  return { url, pid: child.pid!, stop: () => end("SIGTERM"), kill9: () => end("SIGKILL") };
 }
 
 /** Sends `total` requests from `concurrency` clients; returns p50/p99 (ms), requests per second and failures. */
