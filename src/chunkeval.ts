@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
 import { CachedEmbedder } from "./embedders/cache.js";
@@ -11,7 +10,7 @@ import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
-import { IngestionService, recoverAbandonedIngestions } from "./services/ingestion.js";
+import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
 import { InProcessJobQueue } from "./services/in-process-job-queue.js";
 import { DEFAULT_JOB_LEASE_MS, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
@@ -39,6 +38,7 @@ import { registerStrategyModules } from "./strategies/strategy-module.js";
 import { metadataBackendFor } from "./stores/metadata/registry.js";
 import type { CacheMaintenance } from "./domain/ports/caches.js";
 import { vectorBackendFor } from "./stores/vectors/registry.js";
+import { originalsBackendFor } from "./stores/originals/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
 /** Memoises an async factory so concurrent first calls share one instance. */
@@ -65,6 +65,9 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   // The cache is its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
   const store = await metadataBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, { cacheDir: config.cacheDir });
   const { chunks, embeddingCache, completionCache } = store;
+  const originals = await originalsBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, config.dataDir);
+  /** Whether jobs are shared by every process on the store (PostgreSQL): then /v1 ingestions are queue jobs too. */
+  const sharedQueue = metadataBackendFor(config.metadataStoreUri).openJobQueue !== undefined;
   const embedderRegistry = createEmbedderRegistry();
   const generatorRegistry = createGeneratorRegistry();
   const providerSettings = {
@@ -132,7 +135,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     chunks,
     queries: store.queries,
     strategies,
-    filesDir: join(config.dataDir, "files"),
+    originals,
     vectors,
     embedder(spec = config.embedder) {
       let made = embedders.get(spec);
@@ -175,19 +178,48 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       ingestionRepo,
       points,
       { ...config.ingestion, embedBatchSize: config.embedBatchSize },
-      join(config.dataDir, "objects"),
+      originals,
+      store.jobs,
     );
     openedIngestion.push(ingestion);
     return { points, ingestion };
   });
+
+  /** On a shared store any process may end an ingestion whose deadline passed; on SQLite only the server that ran it, once it is gone. */
+  const abandonedIngestion = sharedQueue ? deadlinePassedRule(config.ingestion.timeoutSeconds) : ownerGoneRule(owner);
+  /**
+   * A process taking part in the shared queue also ends, every quarter of the ingestion window (at
+   * least every 30 s), the /v1 ingestions whose deadline passed with no process left to end them
+   * (their queue job failed after its attempts, or every process involved died): a job row is
+   * never left `running`.
+   */
+  const withIngestionSweep = (queue: JobQueue): JobQueue => {
+    const everyMs = Math.min(30_000, Math.max(1000, (config.ingestion.timeoutSeconds * 1000) / 4));
+    const sweep = setInterval(() => void app.recoverIngestions().catch(() => undefined), everyMs).unref();
+    return {
+      enqueue: (request) => queue.enqueue(request),
+      cancelForDocument: (documentId) => queue.cancelForDocument(documentId),
+      shutdown: async () => {
+        clearInterval(sweep);
+        await queue.shutdown();
+      },
+    };
+  };
 
   let closed = false;
   const app = {
     config,
     /** Tenants, API keys and domains of the /v1 surface. */
     tenants: tenantService(tenants),
-    /** POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on first use). */
-    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer) => (await v1()).ingestion.ingest(tenantId, domain, filename, bytes),
+    /**
+     * POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on
+     * first use). Given the server's job queue on a shared store (PostgreSQL), the work is a queue
+     * job any `serve` or `worker` runs; otherwise it runs in this process.
+     */
+    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue) =>
+      (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined),
+    /** The `v1_ingestion` queue job: runs an ingestion another process accepted. */
+    runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal) => (await v1()).ingestion.runQueued(input, signal),
     ingestionJob: async (tenantId: string, jobId: string) => {
       const job = await ingestionRepo.job(tenantId, jobId);
       if (!job) throw new NotFoundError("ingestion job not found");
@@ -262,11 +294,26 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     createJobQueue: async (handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> => {
       const backend = metadataBackendFor(config.metadataStoreUri);
       const settings = { consume: true, concurrency: config.maxBackgroundJobs, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
-      if (backend.openJobQueue) return backend.openJobQueue(config.metadataStoreUri, owner, handlers, settings);
+      if (backend.openJobQueue) return withIngestionSweep(await backend.openJobQueue(config.metadataStoreUri, owner, handlers, settings));
       return new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers);
     },
+    /**
+     * Fails a document's queued and running jobs in the shared queue (PostgreSQL), for a delete from
+     * a process that runs no queue (CLI `delete`), as a delete through a server does. Nothing on
+     * SQLite: its jobs run inside a server, which notices the document gone itself (JobRunner).
+     */
+    cancelSharedJobsOf: async (documentId: string): Promise<void> => {
+      const backend = metadataBackendFor(config.metadataStoreUri);
+      if (!backend.openJobQueue) return;
+      const queue = await backend.openJobQueue(config.metadataStoreUri, owner, {}, { consume: false, concurrency: 1, leaseMs: DEFAULT_JOB_LEASE_MS });
+      try {
+        await queue.cancelForDocument(documentId);
+      } finally {
+        await queue.shutdown();
+      }
+    },
     /** Whether jobs are shared by every process on the store (PostgreSQL), so a `worker` can run them. */
-    sharedJobQueue: (): boolean => metadataBackendFor(config.metadataStoreUri).openJobQueue !== undefined,
+    sharedJobQueue: (): boolean => sharedQueue,
     /**
      * A server's start: /v1 ingestions a killed server left running are failed and what they
      * wrote removed (no model is loaded). Not while the vector store cannot be reached: what is
@@ -276,7 +323,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       const points = await pointsStore();
       const state = await points.readiness();
       if (state.unreachable) return 0;
-      return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, owner);
+      return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, originals, abandonedIngestion);
     },
     /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
     doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),
@@ -288,6 +335,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       await Promise.all(openedPoints.map((p) => p.close()));
+      await originals.close();
       await store.close();
     },
   };

@@ -185,6 +185,15 @@ export function restoreError(className: string | undefined, message: string): Ch
   return ErrorClass ? new ErrorClass(message) : undefined;
 }
 
+/** Rebuilds a catalogue error from its /v1 code and message (an error recorded in a job row); an unknown code is an IndexFailedError. */
+export function errorOfCode(code: string | null, message: string): ChunkevalError {
+  for (const ErrorClass of errorClasses) {
+    const error = new ErrorClass(message);
+    if (error.code === code) return error;
+  }
+  return new IndexFailedError(message);
+}
+
 /** Throws CancelledError when the signal has fired; long loops call it between steps. */
 export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError("cancelled: " + String(signal.reason ?? "aborted"));

@@ -9,3 +9,8 @@ export function newId(prefix: string): string {
 export function nowTimestamp(date: Date = new Date()): string {
   return date.toISOString().replace("Z", "");
 }
+
+/** The milliseconds since the epoch of a timestamp written by nowTimestamp (UTC without its "Z"). */
+export function timestampMs(timestamp: string): number {
+  return Date.parse(timestamp.endsWith("Z") ? timestamp : `${timestamp}Z`);
+}

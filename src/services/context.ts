@@ -14,6 +14,7 @@ import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Owner } from "../domain/ports/owner.js";
 import type { MetadataStore } from "../domain/ports/metadata-store.js";
 import type { CollectionsRepo } from "../domain/ports/collections.js";
+import type { OriginalsStore } from "../domain/ports/originals.js";
 
 /**
  * Everything a service may use, built by the composition root (src/chunkeval.ts). Services
@@ -27,8 +28,8 @@ export interface ServiceContext {
   chunks: ChunksRepo;
   queries: QueriesRepo;
   strategies: Registry<StrategyDefinition>;
-  /** Folder of uploaded originals, stored under generated names. */
-  filesDir: string;
+  /** Uploaded originals, stored under generated names (`files/<document id>.<format>`). */
+  originals: OriginalsStore;
   vectors(): Promise<VectorStore>;
   /** The cached embedder for a spec (default: the configured one); one instance per spec. */
   embedder(spec?: string): Promise<CachedEmbedder>;

@@ -1,5 +1,3 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { NotFoundError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { DocumentRecord, StoredDocument } from "../domain/types.js";
@@ -50,9 +48,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
   if (known) return known;
   const parsed = await parseInWorker(input.bytes, filename, parseLimitsOf(ctx.config));
   const id = newId("doc");
-  await mkdir(ctx.filesDir, { recursive: true });
-  const filePath = join(ctx.filesDir, `${id}.${parsed.format}`);
-  await writeFile(filePath, input.bytes);
+  const filePath = await ctx.originals.put(`files/${id}.${parsed.format}`, input.bytes);
   let stored: string | null;
   try {
     stored = await ctx.documents.insertUnlessStored(
@@ -71,11 +67,11 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
       !options.forceNew,
     );
   } catch (error) {
-    await rm(filePath, { force: true });
+    await ctx.originals.remove(filePath);
     throw error;
   }
   if (stored === null) return { ...(await ctx.documents.record(id))!, alreadyStored: false };
-  await rm(filePath, { force: true });
+  await ctx.originals.remove(filePath);
   // Deleted by another process since the transaction found it: store these bytes after all.
   return (await storedRecord(ctx, stored)) ?? uploadDocument(ctx, input, options);
 }
@@ -109,7 +105,7 @@ export async function requireDocument(ctx: ServiceContext, id: string): Promise<
  */
 export async function takeBackUpload(ctx: ServiceContext, id: string): Promise<void> {
   const filePath = await ctx.documents.filePath(id);
-  if (filePath !== null && (await ctx.documents.deleteIfUnused(id))) await rm(filePath, { force: true });
+  if (filePath !== null && (await ctx.documents.deleteIfUnused(id))) await ctx.originals.remove(filePath);
 }
 
 /** Deletes a document, its chunks and queries' target, its vectors and its stored original. */
@@ -118,8 +114,8 @@ export async function deleteDocument(ctx: ServiceContext, id: string): Promise<{
   if (filePath === null) throw new NotFoundError(`document not found: ${id}`);
   await ctx.documents.delete(id);
   // The original first: vectors the store fails to delete are found and removed by doctor
-  // (orphans), a file left in files/ by nothing.
-  await rm(filePath, { force: true });
+  // (orphans), an original left in the originals store by nothing.
+  await ctx.originals.remove(filePath);
   await (await ctx.vectors()).deleteDocument(id);
   return { deleted: true, documentId: id };
 }

@@ -1,9 +1,8 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { CancelledError, ChunkevalError, ConcurrencyLimitError, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
+import { extname } from "node:path";
+import { CancelledError, ChunkevalError, ConcurrencyLimitError, errorOfCode, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
 import { pointIdOf } from "./points.js";
 import { hashBytes } from "../domain/hash.js";
-import { newId, nowTimestamp } from "../domain/ids.js";
+import { newId, nowTimestamp, timestampMs } from "../domain/ids.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { Owner } from "../domain/ports/owner.js";
 import { ownerGone } from "../stores/owner.js";
@@ -11,7 +10,10 @@ import { parseInWorker } from "../parsers/parse-pool.js";
 import { parseLimitsOf } from "../parsers/limits.js";
 import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
-import type { IngestionRepo } from "../domain/ports/ingestion.js";
+import type { IngestionJob, IngestionRepo, UnfinishedIngestion } from "../domain/ports/ingestion.js";
+import type { OriginalsStore } from "../domain/ports/originals.js";
+import type { JobQueue } from "../domain/ports/job-queue.js";
+import type { JobsRepo } from "../domain/ports/jobs.js";
 import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
@@ -45,11 +47,41 @@ export const INGESTION_INTERRUPTED = "interrupted: the server running this inges
  */
 const INGESTION_EMBED_BATCH = 8;
 
+/** The queue job type of a /v1 ingestion on a shared queue (PostgreSQL): any `serve` or `worker` runs it. */
+export const V1_INGESTION_JOB = "v1_ingestion";
+
+/** How often a replica waiting for a queued ingestion reads its job row. */
+const QUEUED_POLL_MS = 100;
+
+/**
+ * What a queued ingestion stores with its queue job: its /v1 job row, and its version, allocated
+ * when the upload was accepted, with the original already in the originals store.
+ */
+export interface QueuedIngestionInput {
+  jobId: string;
+  tenantId: string;
+  domain: string;
+  filename: string;
+  fileId: string;
+  version: number;
+  original: string;
+}
+
+/** A version allocated before the work starts (queued ingestion): the sink uses it instead of allocating one. */
+interface Allocated {
+  fileId: string;
+  version: number;
+  original: string;
+}
+
 /** What one ingestion has written so far, so its failure path can remove exactly that. */
 interface Written {
   fileId?: string;
   objectPath?: string;
+  committed?: boolean;
 }
+
+const failureOf = (error: ChunkevalError) => ({ errorCode: error.code, error: error.message });
 
 /**
  * File ingestion of the /v1 surface, over the shared indexing pipeline. The domain check runs
@@ -68,10 +100,16 @@ export class IngestionService {
     private readonly repo: IngestionRepo,
     private readonly points: PointsStore,
     private readonly limits: IngestionLimits,
-    private readonly objectsDir: string,
+    private readonly originals: OriginalsStore,
+    private readonly jobs: JobsRepo,
   ) {}
 
-  async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer): Promise<IngestionResult> {
+  /**
+   * Ingests an upload. With `queue` (a shared queue: PostgreSQL) the work is a queue job any
+   * `serve` or `worker` runs (runQueued), and this waits for its /v1 job row to end; otherwise
+   * it runs here.
+   */
+  async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer, queue?: JobQueue): Promise<IngestionResult> {
     const filename = cleanUploadName(rawFilename, DEFAULTS.maxFilenameLength) || "upload";
     const jobId = newId("ing");
     // The domain check and the job row in one transaction: a domain disabled meanwhile gets no job.
@@ -80,41 +118,26 @@ export class IngestionService {
       if (!record || record.status !== "active") throw new UnknownDomainError(`no active domain "${domain}" for this tenant; create or enable it first`);
       await tx.ingestion.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
     });
-    const failure = (error: ChunkevalError) => ({ errorCode: error.code, error: error.message });
-    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failure(error), nowTimestamp());
+    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failureOf(error), nowTimestamp());
     if (this.active >= this.limits.maxConcurrency) {
       const error = new ConcurrencyLimitError(`more than INGESTION_MAX_CONCURRENCY (${this.limits.maxConcurrency}) ingestions at once; retry later`);
       await fail(error);
       throw error;
     }
     this.active++;
+    if (queue) {
+      try {
+        return await this.ingestQueued({ jobId, tenantId, domain, filename }, bytes, queue);
+      } finally {
+        this.active--;
+      }
+    }
     const controller = new AbortController();
     const step = { name: "parsing the file" };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`);
-        // The deadline and the version's commit race; one atomic store operation settles which
-        // came first. Committed first: the upload has succeeded and the deadline no longer applies.
-        this.repo.failJobUnlessCommitted(jobId, failure(error), nowTimestamp()).then(
-          (deadlineWon) => {
-            if (!deadlineWon) return;
-            controller.abort("timeout");
-            reject(error);
-          },
-          () => {
-            // The store cannot say: the work stops and the request fails (its job is recovered like a killed server's).
-            controller.abort("timeout");
-            reject(error);
-          },
-        );
-      }, this.limits.timeoutSeconds * 1000);
-    });
-    // Once the version is committed the upload has succeeded: the deadline no longer applies.
-    const disarmDeadline = () => clearTimeout(timer);
-    const work = this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline });
+    const deadline = this.armDeadline(jobId, this.limits.timeoutSeconds * 1000, step, controller);
+    const work = this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline: deadline.disarm }, {});
     try {
-      return await Promise.race([work, timeout]);
+      return await Promise.race([work, deadline.expired]);
     } catch (error) {
       const known =
         error instanceof ChunkevalError && !(error instanceof CancelledError)
@@ -127,9 +150,166 @@ export class IngestionService {
       this.settling.add(settled);
       throw known;
     } finally {
-      clearTimeout(timer);
+      deadline.disarm();
       this.active--;
     }
+  }
+
+  /**
+   * Starts an ingestion's deadline. The deadline and the version's commit race; one atomic store
+   * operation settles which came first: the deadline first, the job is failed, the work aborted
+   * and `expired` rejects; the commit first, the upload has succeeded and nothing happens.
+   * Once the version is committed the work disarms it.
+   */
+  private armDeadline(jobId: string, ms: number, step: { name: string }, controller: AbortController) {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`);
+          this.repo.failJobUnlessCommitted(jobId, failureOf(error), nowTimestamp()).then(
+            (deadlineWon) => {
+              if (!deadlineWon) return;
+              controller.abort("timeout");
+              reject(error);
+            },
+            () => {
+              // The store cannot say: the work stops and the request fails (its job is recovered like a killed server's).
+              controller.abort("timeout");
+              reject(error);
+            },
+          );
+        },
+        Math.max(0, ms),
+      );
+    });
+    return { expired, disarm: () => clearTimeout(timer) };
+  }
+
+  /**
+   * The accepting side of a queued ingestion: the original goes to the originals store (which
+   * every process reads), the version is allocated, and the queue job carries the rest. Then
+   * this waits for the job row, which whichever process runs the job keeps true.
+   */
+  private async ingestQueued(job: { jobId: string; tenantId: string; domain: string; filename: string }, bytes: Buffer, queue: JobQueue) {
+    const { jobId, tenantId, domain, filename } = job;
+    const fileId = newId("file");
+    let original: string | undefined;
+    let queued: { version: number; queueJobId: string };
+    try {
+      original = await this.originals.put(`objects/${fileId}${extname(filename).toLowerCase()}`, bytes);
+      const version = await this.repo.allocateSourceFile(
+        { id: fileId, tenantId, domain, filename, contentHash: hashBytes(bytes), objectPath: original, createdAt: nowTimestamp() },
+        jobId,
+      );
+      const input: QueuedIngestionInput = { ...job, fileId, version, original };
+      const record = await queue.enqueue({ jobType: V1_INGESTION_JOB, params: { ingestion_job_id: jobId }, input });
+      queued = { version, queueJobId: record.jobId };
+    } catch (error) {
+      const known = error instanceof ChunkevalError ? error : new IndexFailedError("ingestion failed while storing the file", { cause: error });
+      await this.repo.failJob(jobId, failureOf(known), nowTimestamp());
+      await this.repo.deleteSourceFile(fileId);
+      if (original) await this.originals.remove(original);
+      throw known;
+    }
+    return this.awaitQueued(job, { fileId, ...queued });
+  }
+
+  /**
+   * Waits for a queued ingestion's job row to end: its result once completed, its error once
+   * failed. At the deadline this fails it unless its version was committed (the store operation
+   * the running process's commit races), so the 504 is on time whichever process runs it; that
+   * process stops at its next check and removes what it wrote. A queue job that ended without
+   * ending the row (its processes stopped too often) fails the row here with the queue's reason.
+   */
+  private async awaitQueued(
+    job: { jobId: string; tenantId: string; domain: string; filename: string },
+    queued: { fileId: string; version: number; queueJobId: string },
+  ): Promise<IngestionResult> {
+    const deadlineAt = Date.now() + this.limits.timeoutSeconds * 1000;
+    for (;;) {
+      const row = await this.repo.job(job.tenantId, job.jobId);
+      if (!row) throw new IndexFailedError("the ingestion job is gone");
+      if (row.status === "completed") return resultOf(row, queued);
+      if (row.status === "failed") throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
+      const queueJob = await this.jobs.get(queued.queueJobId);
+      if (Date.now() >= deadlineAt) {
+        const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it ran in a worker";
+        const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
+        if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) throw error;
+      }
+      if (queueJob?.status === "failed" || queueJob?.status === "completed") {
+        const unfinished = (await this.repo.unfinishedJobs()).find((j) => j.id === job.jobId);
+        if (unfinished) {
+          const failure = new IndexFailedError(`ingestion failed: ${queueJob.error ?? "its queue job ended without it"}`);
+          await settleAbandoned(this.repo, this.points, this.originals, unfinished, failure);
+        }
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, QUEUED_POLL_MS));
+    }
+  }
+
+  /**
+   * Runs a queued ingestion (the `v1_ingestion` job's handler), in whichever process claimed it,
+   * within what is left of its deadline (from its job row's creation). A job taken over from a
+   * process that died starts again: that attempt's hidden points are removed first, and a
+   * version it had committed is published instead. Given back (shutdown) or no longer this
+   * process's, it stops and leaves the row, version and original to the next attempt; any other
+   * failure fails the row and removes the points, the version and the original.
+   */
+  async runQueued(input: QueuedIngestionInput, signal: AbortSignal): Promise<IngestionResult> {
+    const { jobId, tenantId, domain, filename } = input;
+    const allocated: Allocated = { fileId: input.fileId, version: input.version, original: input.original };
+    const row = await this.repo.job(tenantId, jobId);
+    if (!row) throw new IndexFailedError(`ingestion job ${jobId} not found`);
+    if (row.status === "completed") return resultOf(row, allocated);
+    const unfinished = row.status === "running" ? (await this.repo.unfinishedJobs()).find((j) => j.id === jobId) : undefined;
+    if (!unfinished) {
+      // Failed meanwhile (its deadline passed before it ran): what its acceptance stored goes.
+      await this.removeQueued(tenantId, jobId, allocated);
+      throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
+    }
+    if (unfinished.sourceFile?.committed) {
+      await settleAbandoned(this.repo, this.points, this.originals, unfinished, new IndexFailedError(INGESTION_INTERRUPTED));
+      return resultOf((await this.repo.job(tenantId, jobId))!, allocated);
+    }
+    await this.points.deleteByJob(tenantId, jobId); // a killed attempt's hidden points
+    const controller = new AbortController();
+    const stopped = () => controller.abort("given back");
+    signal.addEventListener("abort", stopped, { once: true });
+    const step = { name: "reading the original" };
+    const deadline = this.armDeadline(jobId, timestampMs(row.createdAt) + this.limits.timeoutSeconds * 1000 - Date.now(), step, controller);
+    const written: Written = {};
+    const work = (async () => {
+      const bytes = await this.originals.read(input.original);
+      if (!bytes) throw new IndexFailedError("the uploaded file is no longer in the originals store");
+      step.name = "parsing the file";
+      return this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline: deadline.disarm }, written, allocated);
+    })();
+    try {
+      return await Promise.race([work, deadline.expired]);
+    } catch (error) {
+      await work.catch(() => undefined); // its own failure path has removed the points it wrote
+      if (signal.aborted) throw error;
+      const known =
+        error instanceof ChunkevalError && !(error instanceof CancelledError)
+          ? error
+          : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
+      await this.repo.failJob(jobId, failureOf(known), nowTimestamp());
+      if (!written.committed) await this.removeQueued(tenantId, jobId, allocated);
+      throw known;
+    } finally {
+      deadline.disarm();
+      signal.removeEventListener("abort", stopped);
+    }
+  }
+
+  /** Removes what a queued ingestion that ended failed stored: its hidden points, its uncommitted version and its original. */
+  private async removeQueued(tenantId: string, jobId: string, allocated: Allocated): Promise<void> {
+    await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
+    await this.repo.deleteSourceFile(allocated.fileId);
+    await this.originals.remove(allocated.original);
   }
 
   private async run(
@@ -139,11 +319,12 @@ export class IngestionService {
     filename: string,
     bytes: Buffer,
     deadline: { signal: AbortSignal; step: { name: string }; disarmDeadline(): void },
+    written: Written,
+    allocated?: Allocated,
   ): Promise<IngestionResult> {
     const { signal, step } = deadline;
     const parsed = await parseInWorker(bytes, filename, parseLimitsOf(this.ctx.config), signal);
     const document: StoredDocument = { id: jobId, filename, paragraphCount: parsed.blocks.length, chunkCounts: {}, createdAt: nowTimestamp(), ...parsed };
-    const written: Written = {};
     let version = 0;
     step.name = "chunking and embedding";
     const { committed, searchable } = await runIndexing(
@@ -160,7 +341,7 @@ export class IngestionService {
       },
       async (plan) => {
         step.name = "storing the file";
-        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, ...deadline, written }, plan);
+        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, ...deadline, written, allocated }, plan);
         try {
           version = await sink.allocate();
         } catch (error) {
@@ -195,6 +376,8 @@ export class IngestionService {
       step: { name: string };
       disarmDeadline(): void;
       written: Written;
+      /** A queued ingestion's version, allocated when it was accepted: kept by discard, for its next attempt or its failure path. */
+      allocated?: Allocated;
     },
     plan: IndexPlan,
   ): IndexSink<number> & { allocate(): Promise<number> } {
@@ -203,14 +386,18 @@ export class IngestionService {
     let committed = false;
     return {
       allocate: async () => {
-        written.fileId = newId("file");
-        written.objectPath = join(this.objectsDir, `${written.fileId}.${job.format}`);
+        if (job.allocated) {
+          written.fileId = job.allocated.fileId;
+          version = job.allocated.version;
+          return version;
+        }
+        const fileId = newId("file");
+        written.objectPath = await this.originals.put(`objects/${fileId}.${job.format}`, job.bytes);
+        written.fileId = fileId;
         version = await this.repo.allocateSourceFile(
-          { id: written.fileId, tenantId, domain, filename, contentHash: hashBytes(job.bytes), objectPath: written.objectPath, createdAt: nowTimestamp() },
+          { id: fileId, tenantId, domain, filename, contentHash: hashBytes(job.bytes), objectPath: written.objectPath, createdAt: nowTimestamp() },
           jobId,
         );
-        await mkdir(this.objectsDir, { recursive: true });
-        await writeFile(written.objectPath, job.bytes);
         return version;
       },
       write: async (chunks) => {
@@ -242,7 +429,7 @@ export class IngestionService {
           throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
         }
         job.disarmDeadline();
-        committed = true;
+        committed = written.committed = true;
         step.name = "publishing the new version";
         const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename).catch(async (error: unknown) => {
           // The version is committed and stays; the next server start (or upload of this name) publishes it.
@@ -260,8 +447,9 @@ export class IngestionService {
         if (committed) return;
         // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
         await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
+        if (job.allocated) return;
         if (written.fileId) await this.repo.deleteSourceFile(written.fileId);
-        if (written.objectPath) await rm(written.objectPath, { force: true }).catch(() => undefined);
+        if (written.objectPath) await this.originals.remove(written.objectPath).catch(() => undefined);
       },
     };
   }
@@ -293,36 +481,78 @@ async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId:
 }
 
 /**
- * Run when a server starts: recovers the ingestion jobs whose server is gone (killed
- * mid-ingestion). A job whose version was not committed is marked failed and what it wrote is
- * removed; one killed between commit and publication has its version published and is
- * completed. Failed jobs whose points could not be removed when they failed lose them now, and
- * versions committed whose publication failed are published (and versions from before point
- * counts were recorded are counted once).
+ * Ends an ingestion nobody will finish: a committed version is published and the job completed
+ * (left for later when the collection is gone); otherwise the job is failed with `failure`,
+ * atomically against a commit, and the points, version and original it wrote are removed.
+ */
+async function settleAbandoned(
+  repo: IngestionRepo,
+  points: PointsStore | null,
+  originals: OriginalsStore,
+  job: UnfinishedIngestion,
+  failure: ChunkevalError,
+): Promise<"completed" | "failed" | "left"> {
+  if (job.sourceFile?.committed) {
+    // Committed: the upload succeeded and only needs publishing.
+    if (!points) return "left";
+    const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
+    const indexed = job.sourceFile.pointCount;
+    await repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
+    return "completed";
+  }
+  if (!(await repo.failJobUnlessCommitted(job.id, failureOf(failure), nowTimestamp()))) return "left";
+  await points?.deleteByJob(job.tenantId, job.id);
+  if (job.sourceFile) {
+    await repo.deleteSourceFile(job.sourceFile.id);
+    await originals.remove(job.sourceFile.objectPath);
+  }
+  return "failed";
+}
+
+/** Which unfinished ingestions are abandoned: by their owner process (one server runs them), or by their deadline (a shared queue). */
+export type AbandonedRule = (job: UnfinishedIngestion) => boolean;
+
+/** In-process ingestions (SQLite): abandoned when the process that accepted them is gone. */
+export function ownerGoneRule(me: Owner): AbandonedRule {
+  return (job) => job.owner.instance !== me.instance && ownerGone(job.owner, me);
+}
+
+/**
+ * Margin past an ingestion's deadline before another process ends it: the process that accepted
+ * it and the one running it end it themselves at the deadline when they are alive.
+ */
+export const ABANDONED_AFTER_DEADLINE_MS = 5000;
+
+/**
+ * Ingestions on a shared store (PostgreSQL), whichever process runs them: abandoned once their
+ * deadline (their row's creation + `timeoutSeconds`) is ABANDONED_AFTER_DEADLINE_MS behind.
+ * A live process would have committed or failed it by then; so its processes all stopped.
+ */
+export function deadlinePassedRule(timeoutSeconds: number, now = () => Date.now()): AbandonedRule {
+  return (job) => timestampMs(job.createdAt) + timeoutSeconds * 1000 + ABANDONED_AFTER_DEADLINE_MS < now();
+}
+
+/**
+ * Recovers the ingestion jobs `abandoned` says no process will finish (a killed server's, at the
+ * next start; on a shared store, those whose deadline passed long enough ago). A job whose
+ * version was not committed is marked failed and what it wrote is removed; one killed between
+ * commit and publication has its version published and is completed. Failed jobs whose points
+ * could not be removed when they failed lose them now, and versions committed whose publication
+ * failed are published (and versions from before point counts were recorded are counted once).
  * `points` is null when the /v1 collection (the `chunks` table) does not exist: then no point was
  * written, unless someone removed it by hand, in which case points of tenant tables stay. Returns
  * how many jobs were marked failed.
  */
-export async function recoverAbandonedIngestions(repo: IngestionRepo, points: PointsStore | null, me: Owner): Promise<number> {
+export async function recoverAbandonedIngestions(
+  repo: IngestionRepo,
+  points: PointsStore | null,
+  originals: OriginalsStore,
+  abandoned: AbandonedRule,
+): Promise<number> {
   let failed = 0;
+  const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
   for (const job of await repo.unfinishedJobs()) {
-    if (job.owner.instance === me.instance || !ownerGone(job.owner, me)) continue;
-    if (job.sourceFile?.committed) {
-      // Committed: the upload succeeded and only needs publishing (left for a later start if the collection is gone).
-      if (!points) continue;
-      const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
-      const indexed = job.sourceFile.pointCount;
-      await repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
-      continue;
-    }
-    const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
-    if (!(await repo.failJob(job.id, { errorCode: interrupted.code, error: interrupted.message }, nowTimestamp()))) continue;
-    await points?.deleteByJob(job.tenantId, job.id);
-    if (job.sourceFile) {
-      await repo.deleteSourceFile(job.sourceFile.id);
-      await rm(job.sourceFile.objectPath, { force: true });
-    }
-    failed++;
+    if (abandoned(job) && (await settleAbandoned(repo, points, originals, job, interrupted)) === "failed") failed++;
   }
   if (points) {
     for (const job of await repo.jobsWithPointsLeft()) {
@@ -337,4 +567,18 @@ export async function recoverAbandonedIngestions(repo: IngestionRepo, points: Po
     }
   }
   return failed;
+}
+
+/** The answer of a completed ingestion, from its job row and its version. */
+function resultOf(row: IngestionJob, allocated: { fileId: string; version: number }): IngestionResult {
+  return {
+    fileId: allocated.fileId,
+    ingestionJobId: row.id,
+    domain: row.domain,
+    filename: row.filename,
+    version: allocated.version,
+    chunksIndexed: row.chunksIndexed,
+    pointsCreated: row.pointsCreated,
+    pointsSoftDeleted: row.pointsSoftDeleted,
+  };
 }

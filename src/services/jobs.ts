@@ -8,8 +8,8 @@ import { nameWithId } from "../domain/filenames.js";
 
 export type { JobRecord };
 
-/** Job types (SPEC §2 names `benchmark`; `process` and `question_generation` are ours). */
-export const JOB_TYPES = ["benchmark", "process", "question_generation"] as const;
+/** Job types (SPEC §2 names `benchmark`; `process`, `question_generation` and `v1_ingestion`, a /v1 upload on PostgreSQL's shared queue, are ours). */
+export const JOB_TYPES = ["benchmark", "process", "question_generation", "v1_ingestion"] as const;
 export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as const;
 
 export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";

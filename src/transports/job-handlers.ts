@@ -2,6 +2,7 @@ import type { Chunkeval } from "../chunkeval.js";
 import type { JobHandlers } from "../domain/ports/job-queue.js";
 import type { BenchInput } from "../services/bench.js";
 import type { GenerateQuestionsInput } from "../services/question-generation.js";
+import { V1_INGESTION_JOB, type QueuedIngestionInput } from "../services/ingestion.js";
 import { experimentBody } from "./http/routes/benchmarks.js";
 import { toWire } from "./serialize.js";
 
@@ -25,5 +26,7 @@ export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
     },
     question_generation: async (input, { signal, onProgress }) =>
       toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),
+    // Queued only on a shared store (PostgreSQL): a /v1 upload accepted by any replica.
+    [V1_INGESTION_JOB]: async (input, { signal }) => toWire(await chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal)),
   };
 }

@@ -6,7 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { runCli, startCli } from "../helpers/cli.js";
-import { HANDBOOK_PATH } from "../helpers/documents.js";
+import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
+import { storedPointRows } from "../helpers/stored-points.js";
+import { deletedDocumentReason } from "../../src/domain/ports/job-queue.js";
+import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { sharedPostgres } from "../helpers/metadata-stores.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postgres/job-queue.js";
@@ -141,6 +144,272 @@ test("a job whose worker is killed (SIGKILL) is taken over by another worker aft
       (j) => j.status !== "running",
     );
     assert.deepEqual(gaveUp, { ...gaveUp, status: "failed", error: attemptsExhaustedError(MAX_JOB_ATTEMPTS) });
+  } finally {
+    await Promise.all(children.map(stop));
+    await db.end().catch(() => undefined);
+    await stub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A tenant, a key with every /v1 scope and a domain, made through the CLI and `url`'s /v1 API. */
+async function v1Tenant(env: NodeJS.ProcessEnv, url: string): Promise<{ authorization: string }> {
+  assert.equal((await runCli(["tenants", "create", "acme"], env)).code, 0);
+  const created = await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:write,domains:read,points:read"], env);
+  assert.equal(created.code, 0, created.stderr);
+  const auth = { authorization: `Bearer ${created.stdout.trim().split("\n").at(-1)!}` };
+  const domain = await fetch(`${url}/v1/domains`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ domain: "manuals", display_name: "Manuals" }),
+  });
+  assert.equal(domain.status, 201);
+  return auth;
+}
+
+/** POST /v1/files of the handbook, answered when the ingestion ends (whichever process runs it). */
+async function v1Upload(url: string, auth: { authorization: string }): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  form.append("domain", "manuals");
+  form.append("file", new Blob([handbookBytes()]), "handbook.docx");
+  const r = await fetch(`${url}/v1/files`, { method: "POST", body: form, headers: auth });
+  return { status: r.status, body: await r.json() };
+}
+
+/** What a /v1 ingestion left in PostgreSQL: its job row, its queue job, the versions and the originals of /v1 files. */
+async function v1State(db: pg.Client) {
+  const ingestion = (await db.query<{ id: string; status: string; error_code: string | null; error: string | null }>(`SELECT * FROM ingestion_jobs`)).rows;
+  const queued = (
+    await db.query<{ id: string; status: string; attempts: number; error: string | null; lease_owner: string | null }>(
+      `SELECT id, status, attempts, error, lease_owner FROM jobs WHERE job_type = 'v1_ingestion'`,
+    )
+  ).rows;
+  const versions = (await db.query<{ id: string; committed: boolean; object_path: string }>(`SELECT id, committed, object_path FROM source_files`)).rows;
+  const originals = (await db.query<{ location: string }>(`SELECT location FROM originals WHERE location LIKE 'postgres:originals/objects/%'`)).rows;
+  return { ingestion, queued, versions, originals };
+}
+
+test("a /v1 upload accepted by serve --no-jobs is run by a worker from the shared original; its worker killed (SIGKILL), another completes it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-v1queue-"));
+  // Slow embeddings keep the ingestion running long enough to kill its worker mid-way.
+  const stub = await startOpenAiStub({ delayMs: 400 });
+  const uri = await (await sharedPostgres()).createDatabase();
+  const db = new pg.Client({ connectionString: uri });
+  const env = {
+    CHUNKEVAL_DATA_DIR: join(dir, "serve"),
+    CHUNKEVAL_METADATA_STORE_URI: uri,
+    CHUNKEVAL_VECTOR_STORE_URI: join(dir, "lancedb"),
+    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
+    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
+    CHUNKEVAL_OPENAI_API_KEY: "k",
+  };
+  // Each worker has a data directory of its own: the upload's bytes can reach it only through the shared originals.
+  const workerEnv = (name: string) => ({ ...env, CHUNKEVAL_DATA_DIR: join(dir, name) });
+  const children: ChildProcess[] = [];
+  try {
+    const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    children.push(serve.child);
+    const url = serve.match[1]!;
+    const auth = await v1Tenant(env, url);
+    await db.connect();
+
+    const first = await startLongRunning(["worker", "--lease-seconds", "1"], workerEnv("worker-1"), /chunkeval worker running jobs/);
+    children.push(first.child);
+    const answer = v1Upload(url, auth);
+    const claimed = await waitFor(
+      "the first worker to claim the ingestion",
+      () => v1State(db),
+      (s) => s.queued[0]?.status === "running",
+    );
+    assert.match(claimed.queued[0]!.lease_owner!, new RegExp(`:${first.child.pid}:`));
+    assert.deepEqual(
+      claimed.versions.map((v) => v.committed),
+      [false],
+      "the version is allocated when the upload is accepted, uncommitted",
+    );
+    assert.equal(claimed.originals.length, 1, "the original is in the shared store");
+    assert.equal(claimed.versions[0]!.object_path, claimed.originals[0]!.location);
+    first.child.kill("SIGKILL");
+    await new Promise((resolve) => first.child.once("exit", resolve));
+    const orphaned = await v1State(db);
+    assert.deepEqual([orphaned.ingestion[0]!.status, orphaned.queued[0]!.status], ["running", "running"], "killed before it finished");
+
+    const second = await startLongRunning(["worker", "--lease-seconds", "1"], workerEnv("worker-2"), /chunkeval worker running jobs/);
+    children.push(second.child);
+    const uploaded = await answer;
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    assert.equal(uploaded.body.version, 1);
+    assert.ok(uploaded.body.chunks_indexed > 0);
+    const done = await v1State(db);
+    assert.deepEqual(
+      done.ingestion.map((j) => [j.id, j.status]),
+      [[uploaded.body.ingestion_job_id, "completed"]],
+    );
+    assert.deepEqual(
+      done.queued.map((j) => [j.status, j.attempts]),
+      [["completed", 2]],
+      "claimed by the killed worker, then taken over",
+    );
+    assert.deepEqual(
+      done.versions.map((v) => [v.id, v.committed]),
+      [[uploaded.body.file_id, true]],
+    );
+    assert.equal(done.originals.length, 1, "the version's original is kept");
+    // Exactly the new version's points are there: the killed attempt's hidden points were removed, none half-written is visible.
+    const job = (await (await fetch(`${url}/v1/ingestion-jobs/${uploaded.body.ingestion_job_id}`, { headers: auth })).json()) as any;
+    assert.deepEqual([job.status, job.chunks_indexed], ["completed", uploaded.body.chunks_indexed]);
+    const points = (await (await fetch(`${url}/v1/points?limit=500`, { headers: auth })).json()) as any;
+    assert.equal(points.total, uploaded.body.chunks_indexed);
+    const search = await fetch(`${url}/v1/search`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ query: "What number should I call to report a power cut?", top_k: 3 }),
+    });
+    assert.equal(((await search.json()) as any).items.length, 3);
+    const stored = await storedPointRows(dir);
+    assert.equal(stored, uploaded.body.chunks_indexed, "no hidden point of the killed attempt left in LanceDB");
+  } finally {
+    await Promise.all(children.map(stop));
+    await db.end().catch(() => undefined);
+    await stub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a /v1 ingestion never stays running: workers dead 3 times fail the upload with the queue's reason; all processes gone, a worker ends it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-v1queue-"));
+  const uri = await (await sharedPostgres()).createDatabase();
+  const db = new pg.Client({ connectionString: uri });
+  const env = {
+    CHUNKEVAL_DATA_DIR: join(dir, "serve"),
+    CHUNKEVAL_METADATA_STORE_URI: uri,
+    CHUNKEVAL_VECTOR_STORE_URI: join(dir, "lancedb"),
+    CHUNKEVAL_EMBEDDER: "hash",
+    INGESTION_TIMEOUT_SECONDS: "3",
+  };
+  const children: ChildProcess[] = [];
+  const exhaust = (id: string) =>
+    db.query(`UPDATE jobs SET status = 'running', lease_owner = 'gone', lease_expires_at_ms = 0, attempts = $2 WHERE id = $1`, [id, MAX_JOB_ATTEMPTS]);
+  try {
+    const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    children.push(serve.child);
+    const url = serve.match[1]!;
+    const auth = await v1Tenant(env, url);
+    await db.connect();
+
+    // Claimed 3 times by workers that died (as three kills would leave it): the next claim fails it, and the waiting replica fails the row.
+    const answer = v1Upload(url, auth);
+    const queued = await waitFor(
+      "the ingestion to be queued",
+      () => v1State(db),
+      (s) => s.queued.length === 1,
+    );
+    await exhaust(queued.queued[0]!.id);
+    const worker = await startLongRunning(
+      ["worker", "--lease-seconds", "1"],
+      { ...env, CHUNKEVAL_DATA_DIR: join(dir, "worker") },
+      /chunkeval worker running jobs/,
+    );
+    children.push(worker.child);
+    const refused = await answer;
+    assert.equal(refused.status, 502, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, "index_failed");
+    assert.equal(refused.body.error.message, `ingestion failed: ${attemptsExhaustedError(MAX_JOB_ATTEMPTS)}`);
+    const failed = await v1State(db);
+    assert.deepEqual(
+      failed.ingestion.map((j) => [j.status, j.error]),
+      [["failed", refused.body.error.message]],
+    );
+    assert.deepEqual([failed.versions, failed.originals], [[], []], "its version and original are removed");
+
+    // Now the replica that accepted the upload dies too, before any worker could run it: a worker ends it once its deadline is past.
+    await stop(worker.child);
+    const orphan = v1Upload(url, auth).catch(() => null);
+    const second = await waitFor(
+      "the second ingestion to be queued",
+      () => v1State(db),
+      (s) => s.queued.length === 2,
+    );
+    serve.child.kill("SIGKILL");
+    await orphan;
+    await exhaust(second.queued.find((j) => j.status === "pending")!.id);
+    const sweeper = await startLongRunning(
+      ["worker", "--lease-seconds", "1"],
+      { ...env, CHUNKEVAL_DATA_DIR: join(dir, "worker") },
+      /chunkeval worker running jobs/,
+    );
+    children.push(sweeper.child);
+    const ended = await waitFor(
+      "the orphaned ingestion to end",
+      () => v1State(db),
+      (s) => s.ingestion.every((j) => j.status !== "running"),
+    );
+    assert.deepEqual(
+      ended.ingestion.map((j) => j.status),
+      ["failed", "failed"],
+    );
+    assert.ok(ended.ingestion.some((j) => j.error === INGESTION_INTERRUPTED));
+    assert.deepEqual([ended.versions, ended.originals], [[], []], "nothing of it is left");
+  } finally {
+    await Promise.all(children.map(stop));
+    await db.end().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("CLI delete on PostgreSQL fails the document's queued and running jobs with the reason a server's delete gives", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
+  const stub = await startOpenAiStub({ delayMs: 250 });
+  const uri = await (await sharedPostgres()).createDatabase();
+  const db = new pg.Client({ connectionString: uri });
+  const env = {
+    CHUNKEVAL_DATA_DIR: join(dir, "data"),
+    CHUNKEVAL_METADATA_STORE_URI: uri,
+    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
+    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
+    CHUNKEVAL_OPENAI_API_KEY: "k",
+  };
+  const children: ChildProcess[] = [];
+  try {
+    const uploaded = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
+    assert.equal(uploaded.code, 0, uploaded.stderr);
+    const { id, filename } = JSON.parse(uploaded.stdout) as { id: string; filename: string };
+    const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
+    children.push(serve.child);
+    const url = serve.match[1]!;
+    const enqueue = async (strategies: string[]) => {
+      const r = await fetch(`${url}/documents/${id}/process?background=true`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ strategies }),
+      });
+      assert.equal(r.status, 202);
+      return ((await r.json()) as { job_id: string }).job_id;
+    };
+    await db.connect();
+    const row = (jobId: string) =>
+      db.query<{ status: string; error: string | null }>(`SELECT status, error FROM jobs WHERE id = $1`, [jobId]).then((r) => r.rows[0]!);
+    // One job running in a worker (max_background_jobs 1), one queued behind it.
+    const worker = await startLongRunning(["worker", "--lease-seconds", "1"], env, /chunkeval worker running jobs/);
+    children.push(worker.child);
+    const running = await enqueue(["recursive", "fixed_size", "semantic", "structure"]);
+    await waitFor(
+      "the worker to claim the first job",
+      () => row(running),
+      (r) => r.status === "running",
+    );
+    const queued = await enqueue(["recursive"]);
+    assert.equal((await row(queued)).status, "pending");
+
+    const deleted = await runCli(["delete", id], env);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const reason = deletedDocumentReason(filename, id);
+    assert.deepEqual(await row(queued), { status: "failed", error: reason });
+    assert.deepEqual(await row(running), { status: "failed", error: reason });
+    // The worker stops it at its next lease renewal, and the reason stays (not "document not found").
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(await row(running), { status: "failed", error: reason });
+    assert.equal((await runCli(["delete", id], env)).code, 3, "a second delete finds nothing (exit 3)");
   } finally {
     await Promise.all(children.map(stop));
     await db.end().catch(() => undefined);

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { liveStoredPoints } from "../helpers/stored-points.js";
+import { storedOriginals } from "../helpers/originals.js";
 
 async function adminKey(t: TestServer): Promise<string> {
   await t.ws.app.tenants.createTenant("acme");
@@ -94,7 +95,7 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
     assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
     assert.equal(await t.ws.internals.ingestionRepo.countSourceFiles(), 1, "the uncommitted version's row is gone");
     assert.equal(existsSync(objectPath), false);
-    assert.equal(readdirSync(join(t.ws.dir, "data", "objects")).length, 1);
+    assert.equal(await storedOriginals(t.ws.app.config, "objects"), 1);
   } finally {
     await t.close();
   }

@@ -1,6 +1,5 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startServer } from "../../src/transports/http/server.js";
 import { composeChunkeval } from "../../src/chunkeval.js";
@@ -9,6 +8,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
+import { storedOriginals } from "../helpers/originals.js";
 
 async function keysFor(t: TestServer) {
   const tenants = t.ws.app.tenants;
@@ -105,7 +105,7 @@ test("POST /v1/files: unknown domain writes nothing; ingestion indexes searchabl
     assert.deepEqual([unknown.status, unknown.body.error.code], [400, "unknown_domain"]);
     assert.equal((await repo.jobs()).length, 0, "no job row");
     assert.equal(await repo.countSourceFiles(), 0, "no source file");
-    assert.equal(existsSync(join(t.ws.dir, "data", "objects")), false, "no stored object");
+    assert.equal(await storedOriginals(t.ws.app.config, "objects"), 0, "no stored object");
     assert.equal(await storedPointRows(join(t.ws.dir, "data")), 0, "no point");
 
     await t.request("POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, { authorization: k.admin });
@@ -201,8 +201,8 @@ test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a fa
 });
 
 test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the embedder; the abandoned work then removes what it wrote", async () => {
-  // A remote embedder that takes 400 ms per request: the upload needs many requests, far past the window.
-  const stub = await startOpenAiStub({ dimension: 8, delayMs: 400 });
+  // A remote embedder that takes 700 ms per request: the upload needs several rounds of requests, past the window.
+  const stub = await startOpenAiStub({ dimension: 8, delayMs: 700 });
   const t = await startTestServer(
     { embedder: "openai:slow" },
     { INGESTION_TIMEOUT_SECONDS: "1", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
@@ -289,7 +289,7 @@ test("502 index_failed when the vector store write raises: a failed job row and 
     assert.ok(live.items.every((p) => p.version === 1));
     assert.equal(await storedPointRows(dataDir), before.body.chunks_indexed, "the failed version left no point");
     assert.equal(await internals.ingestionRepo.countSourceFiles(), 1);
-    assert.equal(readdirSync(join(dataDir, "objects")).length, 1, "the failed upload's object was removed");
+    assert.equal(await storedOriginals(app.config, "objects"), 1, "the failed upload's object was removed");
   } finally {
     await server.close();
     await stub.close();

@@ -1,11 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
+import { storedOriginals } from "../helpers/originals.js";
 
 test("an upload of bytes already stored returns the stored document and stores nothing; forceNew stores a second one", async () => {
   const ws = await createWorkspace();
@@ -15,7 +15,7 @@ test("an upload of bytes already stored returns the stored document and stores n
     const again = await ws.app.upload({ filename: "copy of handbook.docx", bytes: handbookBytes() });
     assert.deepEqual([again.id, again.filename, again.alreadyStored], [first.id, "handbook.docx", true]);
     assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 1);
-    assert.equal(readdirSync(ws.internals.context.filesDir).length, 1, "no second original kept");
+    assert.equal(await storedOriginals(ws.app.config, "files"), 1, "no second original kept");
 
     const forced = await ws.app.upload({ filename: "copy of handbook.docx", bytes: handbookBytes() }, { forceNew: true });
     assert.notEqual(forced.id, first.id);
@@ -55,7 +55,7 @@ test("two instances on one data directory uploading the same bytes at once store
     assert.equal(a.id, b.id);
     assert.deepEqual([a.alreadyStored, b.alreadyStored].sort(), [false, true]);
     assert.equal((await ws.app.listDocuments({ offset: 0, limit: 10 })).total, 1);
-    assert.equal(readdirSync(ws.internals.context.filesDir).length, 1, "the loser's stored original is removed");
+    assert.equal(await storedOriginals(ws.app.config, "files"), 1, "the loser's stored original is removed");
   } finally {
     await other.app.close();
     await ws.cleanup();

@@ -32,6 +32,7 @@ export interface UnfinishedIngestion {
   tenantId: string;
   domain: string;
   filename: string;
+  createdAt: string;
   owner: { pid: number | null; host: string | null; instance: string | null };
   sourceFile: { id: string; objectPath: string; committed: boolean; pointCount: number } | null;
 }

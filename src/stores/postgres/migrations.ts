@@ -233,6 +233,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE jobs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX jobs_queued ON jobs (seq) WHERE queued AND status IN ('pending', 'running');
   `,
+  // 5: uploaded originals, which every replica reads and removes (../originals/postgres.ts).
+  `
+  CREATE TABLE originals (
+    location TEXT PRIMARY KEY,
+    bytes BYTEA NOT NULL
+  );
+  `,
 ];
 
 /** The advisory lock migrations run under (any fixed number; "chunkeval" in ASCII). */

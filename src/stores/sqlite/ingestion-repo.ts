@@ -171,7 +171,7 @@ export class SqliteIngestionRepo {
   unfinishedJobs(): UnfinishedIngestion[] {
     const rows = this.db
       .prepare(
-        `SELECT j.id, j.tenant_id, j.domain, j.filename, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed,
+        `SELECT j.id, j.tenant_id, j.domain, j.filename, j.created_at, j.owner_pid, j.owner_host, j.owner_instance, f.id AS file_id, f.object_path, f.committed,
            f.point_count
          FROM ingestion_jobs j LEFT JOIN source_files f ON f.id = j.source_file_id WHERE j.status = 'running'`,
       )
@@ -181,6 +181,7 @@ export class SqliteIngestionRepo {
       tenantId: r.tenant_id,
       domain: r.domain,
       filename: r.filename,
+      createdAt: r.created_at,
       owner: { pid: r.owner_pid ?? null, host: r.owner_host ?? null, instance: r.owner_instance ?? null },
       sourceFile: r.file_id ? { id: r.file_id, objectPath: r.object_path, committed: r.committed === 1, pointCount: r.point_count ?? 0 } : null,
     }));
@@ -230,6 +231,7 @@ interface UnfinishedRow {
   tenant_id: string;
   domain: string;
   filename: string;
+  created_at: string;
   owner_pid: number | null;
   owner_host: string | null;
   owner_instance: string | null;

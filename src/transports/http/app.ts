@@ -113,6 +113,6 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   questionRoutes(app, deps);
   jobRoutes(app, deps);
   healthRoutes(app, deps);
-  await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval });
+  await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval, jobs: deps.jobs });
   return app;
 }

@@ -60,6 +60,9 @@ export function registerDocumentCommands(program: Command): void {
     .action(async (idArg: string | undefined, _options, command: Command) => {
       const id = await requireArgument(idArg, "id", "Document id to delete:");
       await withChunkeval(command, async (app) => {
+        await app.getDocument(id); // not found (exit 3) before any job is cancelled
+        // First, so its jobs fail saying why, not "not found" midway (as DELETE /documents/ID).
+        await app.cancelSharedJobsOf(id);
         const result = await app.deleteDocument(id);
         if (command.optsWithGlobals<GlobalOptions>().json) printJson(result);
         else printLine(`deleted ${result.documentId}`);

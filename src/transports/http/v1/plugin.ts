@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
+import type { JobQueue } from "../../../domain/ports/job-queue.js";
 import { ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
 import { requireScope, type Principal, type Scope } from "../../../services/tenants.js";
@@ -62,7 +63,7 @@ const FILE_FIELDS = ["file", "domain"] as const;
  * The multi-tenant ingestion surface as its own plugin: API-key authentication with scopes,
  * tenant-scoped domains, file ingestion and points. Every response carries the request id.
  */
-export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): Promise<void> {
+export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chunkeval: Chunkeval; jobs?: JobQueue }): Promise<void> {
   const tenants = chunkeval.tenants;
 
   // Authentication and the scope check run before the body is read or validated, so a key
@@ -146,7 +147,8 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval }: { chunkeval:
       const domain = fields.domain;
       if (!file) throw new ValidationError("the multipart body has no `file` part");
       if (!domain) throw new ValidationError("the multipart body has no `domain` field");
-      const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes);
+      // On a shared store (PostgreSQL) the ingestion is a job of this server's queue, run by any replica or worker.
+      const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes, jobs);
       return reply.status(201).send(toWire(result));
     },
   );
