@@ -274,7 +274,7 @@ export class IngestionService {
       await settleAbandoned(this.repo, this.points, this.originals, unfinished, new IndexFailedError(INGESTION_INTERRUPTED));
       return resultOf((await this.repo.job(tenantId, jobId))!, allocated);
     }
-    await this.points.deleteByJob(tenantId, jobId); // a killed attempt's hidden points
+    await this.removeAttemptPoints(tenantId, jobId, input.fileId); // a killed attempt's hidden points
     const controller = new AbortController();
     const stopped = () => controller.abort("given back");
     signal.addEventListener("abort", stopped, { once: true });
@@ -305,9 +305,18 @@ export class IngestionService {
     }
   }
 
+  /**
+   * Removes the hidden points earlier attempts of a queued ingestion wrote (its version's: nothing
+   * else writes that version). Looked for first: a delete is a write to the tenant's table, and
+   * LanceDB may refuse another process's write that meets it, so none is made when nothing is there.
+   */
+  private async removeAttemptPoints(tenantId: string, jobId: string, fileId: string): Promise<void> {
+    if ((await this.points.countOfVersion(tenantId, fileId)) > 0) await this.points.deleteByJob(tenantId, jobId);
+  }
+
   /** Removes what a queued ingestion that ended failed stored: its hidden points, its uncommitted version and its original. */
   private async removeQueued(tenantId: string, jobId: string, allocated: Allocated): Promise<void> {
-    await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
+    await this.removeAttemptPoints(tenantId, jobId, allocated.fileId).catch(() => this.repo.markPointsLeft(jobId));
     await this.repo.deleteSourceFile(allocated.fileId);
     await this.originals.remove(allocated.original);
   }

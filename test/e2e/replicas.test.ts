@@ -6,7 +6,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { handbookBytes } from "../helpers/documents.js";
@@ -14,6 +14,7 @@ import { runCli } from "../helpers/cli.js";
 import { spawnServe, type ServeProcess } from "../helpers/serve-process.js";
 import { startPostgres, type PostgresServer } from "../helpers/postgres.js";
 import { startS3Server, type S3Server } from "../helpers/s3-server.js";
+import pg from "pg";
 
 const QUESTION = "What number should I call to report a power cut?";
 const QUESTIONS_FILE = "questions/harbor-light-handbook.json";
@@ -46,6 +47,17 @@ async function upload(url: string, path: string, fields: Record<string, string>,
   form.append("file", new Blob([handbookBytes()]), filename);
   const r = await fetch(url + path, { method: "POST", body: form, headers });
   return { status: r.status, body: await r.json() };
+}
+
+/** Rows of one query on the shared PostgreSQL database, read directly (what is stored, not what a replica says). */
+async function pgQuery(uri: string, sql: string, params: unknown[]): Promise<Array<Record<string, unknown>>> {
+  const client = new pg.Client({ connectionString: uri });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Polls until `check` holds (a replica reading an object store may see another's write up to a few seconds late). */
@@ -124,8 +136,21 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
     const experiment = await call(a, "GET", `/benchmarks/${bench.body.experiment_id}`);
     assert.equal(experiment.status, 200, "A sees the experiment B ran");
 
-    // Deleting through B removes the document for A too.
+    // The originals are in the shared store (PostgreSQL), not on the disk of the replica that received them.
+    const originals = async (kind: string) =>
+      (await pgQuery(shared.CHUNKEVAL_METADATA_STORE_URI!, `SELECT location FROM originals WHERE location LIKE $1`, [`postgres:originals/${kind}/%`])).map(
+        (r) => r.location as string,
+      );
+    assert.deepEqual(await originals("files"), [`postgres:originals/files/${id}.docx`], "the document's original, once");
+    assert.equal((await originals("objects")).length, 4, "one original per /v1 version");
+    for (const name of ["a", "b"]) for (const kind of ["files", "objects"]) assert.equal(existsSync(join(root, name, "data", kind)), false);
+    // The same bytes through B are the same document: stored once.
+    const same = await upload(b, "/documents", {}, "handbook.docx");
+    assert.deepEqual([same.status, same.body.id], [200, id]);
+
+    // Deleting through B removes the document for A too, and its original for both.
     assert.equal((await call(b, "DELETE", `/documents/${id}`)).status, 200);
+    assert.deepEqual(await originals("files"), [], "the original is gone for every replica");
     assert.equal((await call(a, "GET", `/documents/${id}`)).status, 404);
     assert.equal((await call(a, "POST", "/queries", { document_id: id, strategy: "recursive", question: QUESTION })).status, 404);
     assert.equal((await call(a, "DELETE", `/documents/${id}`)).status, 404);
