@@ -49,6 +49,34 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * A PostgreSQL database and an OpenAI-compatible embedder stand-in on 127.0.0.1 answering after
+ * `delayMs` (slow embeddings keep a job running long enough to act on it mid-way), with the
+ * environment of the chunkeval processes using them; `cleanup` stops the processes in `children`.
+ */
+async function slowEmbedderDeployment(delayMs: number) {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
+  const stub = await startOpenAiStub({ delayMs });
+  const uri = await (await sharedPostgres()).createDatabase();
+  const db = new pg.Client({ connectionString: uri });
+  const env = {
+    CHUNKEVAL_DATA_DIR: join(dir, "data"),
+    CHUNKEVAL_METADATA_STORE_URI: uri,
+    CHUNKEVAL_VECTOR_STORE_URI: join(dir, "lancedb"),
+    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
+    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
+    CHUNKEVAL_OPENAI_API_KEY: "k",
+  };
+  const children: ChildProcess[] = [];
+  const cleanup = async () => {
+    await Promise.all(children.map(stop));
+    await db.end().catch(() => undefined);
+    await stub.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { dir, db, env, children, cleanup };
+}
+
 test("chunkeval worker refuses a SQLite metadata store (exit 2): SQLite jobs run inside the server that queued them", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
   try {
@@ -64,19 +92,8 @@ test("chunkeval worker refuses a SQLite metadata store (exit 2): SQLite jobs run
 });
 
 test("a job whose worker is killed (SIGKILL) is taken over by another worker after its lease; one whose workers died 3 times is failed", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
-  // Slow embeddings (a stand-in OpenAI-compatible server on 127.0.0.1) keep the job running long enough to kill its worker mid-way.
-  const stub = await startOpenAiStub({ delayMs: 250 });
-  const uri = await (await sharedPostgres()).createDatabase();
-  const db = new pg.Client({ connectionString: uri });
-  const env = {
-    CHUNKEVAL_DATA_DIR: join(dir, "data"),
-    CHUNKEVAL_METADATA_STORE_URI: uri,
-    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
-    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
-    CHUNKEVAL_OPENAI_API_KEY: "k",
-  };
-  const children: ChildProcess[] = [];
+  // Slow embeddings keep the job running long enough to kill its worker mid-way.
+  const { db, env, children, cleanup } = await slowEmbedderDeployment(250);
   try {
     const uploaded = await runCli(["upload", HANDBOOK_PATH], env);
     assert.equal(uploaded.code, 0, uploaded.stderr);
@@ -145,12 +162,17 @@ test("a job whose worker is killed (SIGKILL) is taken over by another worker aft
     );
     assert.deepEqual(gaveUp, { ...gaveUp, status: "failed", error: attemptsExhaustedError(MAX_JOB_ATTEMPTS) });
   } finally {
-    await Promise.all(children.map(stop));
-    await db.end().catch(() => undefined);
-    await stub.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });
+
+/** A `serve --no-jobs` (added to `children`) with a tenant, a key with every /v1 scope and a domain, made through the CLI and its /v1 API. */
+async function v1Serve(env: NodeJS.ProcessEnv, children: ChildProcess[]) {
+  const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
+  children.push(serve.child);
+  const url = serve.match[1]!;
+  return { serve, url, auth: await v1Tenant(env, url) };
+}
 
 /** A tenant, a key with every /v1 scope and a domain, made through the CLI and `url`'s /v1 API. */
 async function v1Tenant(env: NodeJS.ProcessEnv, url: string): Promise<{ authorization: string }> {
@@ -190,27 +212,12 @@ async function v1State(db: pg.Client) {
 }
 
 test("a /v1 upload accepted by serve --no-jobs is run by a worker from the shared original; its worker killed (SIGKILL), another completes it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-v1queue-"));
   // Slow embeddings keep the ingestion running long enough to kill its worker mid-way.
-  const stub = await startOpenAiStub({ delayMs: 400 });
-  const uri = await (await sharedPostgres()).createDatabase();
-  const db = new pg.Client({ connectionString: uri });
-  const env = {
-    CHUNKEVAL_DATA_DIR: join(dir, "serve"),
-    CHUNKEVAL_METADATA_STORE_URI: uri,
-    CHUNKEVAL_VECTOR_STORE_URI: join(dir, "lancedb"),
-    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
-    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
-    CHUNKEVAL_OPENAI_API_KEY: "k",
-  };
+  const { dir, db, env, children, cleanup } = await slowEmbedderDeployment(400);
   // Each worker has a data directory of its own: the upload's bytes can reach it only through the shared originals.
   const workerEnv = (name: string) => ({ ...env, CHUNKEVAL_DATA_DIR: join(dir, name) });
-  const children: ChildProcess[] = [];
   try {
-    const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
-    children.push(serve.child);
-    const url = serve.match[1]!;
-    const auth = await v1Tenant(env, url);
+    const { url, auth } = await v1Serve(env, children);
     await db.connect();
 
     const first = await startLongRunning(["worker", "--lease-seconds", "1"], workerEnv("worker-1"), /chunkeval worker running jobs/);
@@ -269,32 +276,18 @@ test("a /v1 upload accepted by serve --no-jobs is run by a worker from the share
     const stored = await storedPointRows(dir);
     assert.equal(stored, uploaded.body.chunks_indexed, "no hidden point of the killed attempt left in LanceDB");
   } finally {
-    await Promise.all(children.map(stop));
-    await db.end().catch(() => undefined);
-    await stub.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });
 
 test("a /v1 ingestion never stays running: workers dead 3 times fail the upload with the queue's reason; all processes gone, a worker ends it", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-v1queue-"));
-  const uri = await (await sharedPostgres()).createDatabase();
-  const db = new pg.Client({ connectionString: uri });
-  const env = {
-    CHUNKEVAL_DATA_DIR: join(dir, "serve"),
-    CHUNKEVAL_METADATA_STORE_URI: uri,
-    CHUNKEVAL_VECTOR_STORE_URI: join(dir, "lancedb"),
-    CHUNKEVAL_EMBEDDER: "hash",
-    INGESTION_TIMEOUT_SECONDS: "3",
-  };
-  const children: ChildProcess[] = [];
+  const deployment = await slowEmbedderDeployment(0);
+  const { dir, db, children, cleanup } = deployment;
+  const env = { ...deployment.env, CHUNKEVAL_EMBEDDER: "hash", INGESTION_TIMEOUT_SECONDS: "3" };
   const exhaust = (id: string) =>
     db.query(`UPDATE jobs SET status = 'running', lease_owner = 'gone', lease_expires_at_ms = 0, attempts = $2 WHERE id = $1`, [id, MAX_JOB_ATTEMPTS]);
   try {
-    const serve = await startLongRunning(["serve", "--port", "0", "--no-jobs"], env, /chunkeval serving on (http:\/\/127\.0\.0\.1:\d+)/);
-    children.push(serve.child);
-    const url = serve.match[1]!;
-    const auth = await v1Tenant(env, url);
+    const { serve, url, auth } = await v1Serve(env, children);
     await db.connect();
 
     // Claimed 3 times by workers that died (as three kills would leave it): the next claim fails it, and the waiting replica fails the row.
@@ -351,25 +344,12 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     assert.ok(ended.ingestion.some((j) => j.error === INGESTION_INTERRUPTED));
     assert.deepEqual([ended.versions, ended.originals], [[], []], "nothing of it is left");
   } finally {
-    await Promise.all(children.map(stop));
-    await db.end().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });
 
 test("CLI delete on PostgreSQL fails the document's queued and running jobs with the reason a server's delete gives", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
-  const stub = await startOpenAiStub({ delayMs: 250 });
-  const uri = await (await sharedPostgres()).createDatabase();
-  const db = new pg.Client({ connectionString: uri });
-  const env = {
-    CHUNKEVAL_DATA_DIR: join(dir, "data"),
-    CHUNKEVAL_METADATA_STORE_URI: uri,
-    CHUNKEVAL_EMBEDDER: "openai:stub-embedding",
-    CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl,
-    CHUNKEVAL_OPENAI_API_KEY: "k",
-  };
-  const children: ChildProcess[] = [];
+  const { db, env, children, cleanup } = await slowEmbedderDeployment(250);
   try {
     const uploaded = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
     assert.equal(uploaded.code, 0, uploaded.stderr);
@@ -411,9 +391,6 @@ test("CLI delete on PostgreSQL fails the document's queued and running jobs with
     assert.deepEqual(await row(running), { status: "failed", error: reason });
     assert.equal((await runCli(["delete", id], env)).code, 3, "a second delete finds nothing (exit 3)");
   } finally {
-    await Promise.all(children.map(stop));
-    await db.end().catch(() => undefined);
-    await stub.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

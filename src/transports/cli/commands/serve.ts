@@ -18,7 +18,7 @@ export function registerServeCommand(program: Command): void {
     .option("--host <host>", "address to bind", DEFAULTS.host)
     .option("--port <port>", "port to listen on (0 = any free port)", parseInteger("--port"), DEFAULTS.port)
     .option("--log", "log every request as JSON on stderr")
-    .option("--no-jobs", "PostgreSQL store only: queue background jobs but leave running them to `chunkeval worker` processes")
+    .option("--no-jobs", "PostgreSQL store only: queue background jobs and /v1 ingestions but leave running them to `chunkeval worker` processes")
     .addHelpText(
       "after",
       "\nPOST /benchmarks reads questions_file from questions_dir (default ./questions in the folder serve starts in;\n" +

@@ -6,14 +6,15 @@ import { closeOnStopSignal } from "../stop-signal.js";
 export function registerWorkerCommand(program: Command): void {
   program
     .command("worker")
-    .description("run background jobs from the shared PostgreSQL job queue, without serving HTTP")
+    .description("run background jobs and /v1 ingestions from the shared PostgreSQL job queue, without serving HTTP")
     .option("--concurrency <n>", "run at most this many jobs at once (default: max_background_jobs)", parseInteger("--concurrency"))
     .option("--lease-seconds <n>", "a claimed job is taken over by another process when not renewed for this long", parseInteger("--lease-seconds"), 30)
     .addHelpText(
       "after",
       "\nNeeds metadata_store_uri = postgres://… (SQLite jobs run inside the server that queued them). Runs until SIGINT or SIGTERM;\n" +
         "jobs running then go back to the queue for another process. A job whose worker was killed is taken over after its lease,\n" +
-        "and failed with a clear error once its workers stopped 3 times.",
+        "and failed with a clear error once its workers stopped 3 times. A /v1 upload accepted by any serve is ingested by whichever\n" +
+        "process claims it, reading the original from PostgreSQL; every worker also ends /v1 ingestions whose deadline passed unfinished.",
     )
     .action(async (options: { concurrency?: number; leaseSeconds: number }, command: Command) => {
       const { createChunkeval } = await import("../../../chunkeval.js");
