@@ -195,7 +195,7 @@ export class IngestionService {
     const { jobId, tenantId, domain, filename } = job;
     const fileId = newId("file");
     let original: string | undefined;
-    let queued: { version: number; queueJobId: string };
+    let queued: Allocated & { queueJobId: string };
     try {
       original = await this.originals.put(`objects/${fileId}${extname(filename).toLowerCase()}`, bytes);
       const version = await this.repo.allocateSourceFile(
@@ -204,7 +204,7 @@ export class IngestionService {
       );
       const input: QueuedIngestionInput = { ...job, fileId, version, original };
       const record = await queue.enqueue({ jobType: V1_INGESTION_JOB, params: { ingestion_job_id: jobId }, input });
-      queued = { version, queueJobId: record.jobId };
+      queued = { fileId, version, original, queueJobId: record.jobId };
     } catch (error) {
       const known = error instanceof ChunkevalError ? error : new IndexFailedError("ingestion failed while storing the file", { cause: error });
       await this.repo.failJob(jobId, failureOf(known), nowTimestamp());
@@ -212,7 +212,7 @@ export class IngestionService {
       if (original) await this.originals.remove(original);
       throw known;
     }
-    return this.awaitQueued(job, { fileId, ...queued });
+    return this.awaitQueued(job, queued);
   }
 
   /**
@@ -224,7 +224,7 @@ export class IngestionService {
    */
   private async awaitQueued(
     job: { jobId: string; tenantId: string; domain: string; filename: string },
-    queued: { fileId: string; version: number; queueJobId: string },
+    queued: Allocated & { queueJobId: string },
   ): Promise<IngestionResult> {
     const deadlineAt = Date.now() + this.limits.timeoutSeconds * 1000;
     for (;;) {
@@ -234,9 +234,13 @@ export class IngestionService {
       if (row.status === "failed") throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
       const queueJob = await this.jobs.get(queued.queueJobId);
       if (Date.now() >= deadlineAt) {
-        const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it ran in a worker";
+        const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it was running";
         const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
-        if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) throw error;
+        if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) {
+          // Not started yet: its version and original go now (a process that claims it later finds it failed and runs nothing).
+          if (queueJob?.status === "pending") await this.removeQueued(job.tenantId, job.jobId, queued);
+          throw error;
+        }
       }
       if (queueJob?.status === "failed" || queueJob?.status === "completed") {
         const unfinished = (await this.repo.unfinishedJobs()).find((j) => j.id === job.jobId);
@@ -244,7 +248,6 @@ export class IngestionService {
           const failure = new IndexFailedError(`ingestion failed: ${queueJob.error ?? "its queue job ended without it"}`);
           await settleAbandoned(this.repo, this.points, this.originals, unfinished, failure);
         }
-        continue;
       }
       await new Promise((resolve) => setTimeout(resolve, QUEUED_POLL_MS));
     }

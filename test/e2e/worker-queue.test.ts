@@ -200,10 +200,12 @@ async function v1Upload(url: string, auth: { authorization: string }): Promise<{
 
 /** What a /v1 ingestion left in PostgreSQL: its job row, its queue job, the versions and the originals of /v1 files. */
 async function v1State(db: pg.Client) {
-  const ingestion = (await db.query<{ id: string; status: string; error_code: string | null; error: string | null }>(`SELECT * FROM ingestion_jobs`)).rows;
+  const ingestion = (
+    await db.query<{ id: string; status: string; error_code: string | null; error: string | null }>(`SELECT * FROM ingestion_jobs ORDER BY seq`)
+  ).rows;
   const queued = (
     await db.query<{ id: string; status: string; attempts: number; error: string | null; lease_owner: string | null }>(
-      `SELECT id, status, attempts, error, lease_owner FROM jobs WHERE job_type = 'v1_ingestion'`,
+      `SELECT id, status, attempts, error, lease_owner FROM jobs WHERE job_type = 'v1_ingestion' ORDER BY seq`,
     )
   ).rows;
   const versions = (await db.query<{ id: string; committed: boolean; object_path: string }>(`SELECT id, committed, object_path FROM source_files`)).rows;
@@ -247,7 +249,12 @@ test("a /v1 upload accepted by serve --no-jobs is run by a worker from the share
     assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
     assert.equal(uploaded.body.version, 1);
     assert.ok(uploaded.body.chunks_indexed > 0);
-    const done = await v1State(db);
+    // The row is completed before the upload is answered; the queue job is marked after its handler returns.
+    const done = await waitFor(
+      "the queue job to end",
+      () => v1State(db),
+      (s) => s.queued[0]?.status !== "running",
+    );
     assert.deepEqual(
       done.ingestion.map((j) => [j.id, j.status]),
       [[uploaded.body.ingestion_job_id, "completed"]],
@@ -290,14 +297,26 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     const { serve, url, auth } = await v1Serve(env, children);
     await db.connect();
 
+    // No worker at all: the upload times out waiting, and its version and original go at once.
+    const late = await v1Upload(url, auth);
+    assert.equal(late.status, 504, JSON.stringify(late.body));
+    assert.equal(late.body.error.message, "ingestion exceeded INGESTION_TIMEOUT_SECONDS (3) while waiting for a process to run it");
+    const unstarted = await v1State(db);
+    assert.deepEqual(
+      unstarted.ingestion.map((j) => [j.status, j.error_code]),
+      [["failed", "ingestion_timeout"]],
+    );
+    assert.deepEqual([unstarted.versions, unstarted.originals], [[], []]);
+    const first = unstarted.queued[0]!.id;
+
     // Claimed 3 times by workers that died (as three kills would leave it): the next claim fails it, and the waiting replica fails the row.
     const answer = v1Upload(url, auth);
     const queued = await waitFor(
       "the ingestion to be queued",
       () => v1State(db),
-      (s) => s.queued.length === 1,
+      (s) => s.queued.length === 2,
     );
-    await exhaust(queued.queued[0]!.id);
+    await exhaust(queued.queued.find((j) => j.id !== first)!.id);
     const worker = await startLongRunning(
       ["worker", "--lease-seconds", "1"],
       { ...env, CHUNKEVAL_DATA_DIR: join(dir, "worker") },
@@ -309,10 +328,7 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     assert.equal(refused.body.error.code, "index_failed");
     assert.equal(refused.body.error.message, `ingestion failed: ${attemptsExhaustedError(MAX_JOB_ATTEMPTS)}`);
     const failed = await v1State(db);
-    assert.deepEqual(
-      failed.ingestion.map((j) => [j.status, j.error]),
-      [["failed", refused.body.error.message]],
-    );
+    assert.deepEqual(failed.ingestion.map((j) => [j.status, j.error]).slice(1), [["failed", refused.body.error.message]]);
     assert.deepEqual([failed.versions, failed.originals], [[], []], "its version and original are removed");
 
     // Now the replica that accepted the upload dies too, before any worker could run it: a worker ends it once its deadline is past.
@@ -321,7 +337,7 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     const second = await waitFor(
       "the second ingestion to be queued",
       () => v1State(db),
-      (s) => s.queued.length === 2,
+      (s) => s.queued.length === 3,
     );
     serve.child.kill("SIGKILL");
     await orphan;
@@ -333,13 +349,13 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     );
     children.push(sweeper.child);
     const ended = await waitFor(
-      "the orphaned ingestion to end",
+      "the orphaned ingestion to end and what it wrote to go (the row is failed first, then its version and original removed)",
       () => v1State(db),
-      (s) => s.ingestion.every((j) => j.status !== "running"),
+      (s) => s.ingestion.every((j) => j.status !== "running") && s.versions.length === 0 && s.originals.length === 0,
     );
     assert.deepEqual(
       ended.ingestion.map((j) => j.status),
-      ["failed", "failed"],
+      ["failed", "failed", "failed"],
     );
     assert.ok(ended.ingestion.some((j) => j.error === INGESTION_INTERRUPTED));
     assert.deepEqual([ended.versions, ended.originals], [[], []], "nothing of it is left");

@@ -66,8 +66,10 @@ test("a queued /v1 ingestion taken over from a killed process removes that attem
     assert.equal(await storedPointRows(join(ws.dir, "data"), `point_id = '${input.fileId}:killed'`), 0, "the killed attempt's point is removed");
     assert.equal(await storedPointRows(join(ws.dir, "data")), result.chunksIndexed, "exactly the new version's points");
     assert.equal((await ws.app.listPoints(tenant.id, {}, { offset: 0, limit: 500 })).total, result.chunksIndexed);
-    const job = (await db.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM jobs WHERE id = $1`, [queued.id])).rows[0]!;
-    assert.deepEqual(job, { status: "completed", attempts: 2 });
+    // The row is completed before the upload is answered; the queue job is marked after its handler returns.
+    const job = async () => (await db.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM jobs WHERE id = $1`, [queued.id])).rows[0]!;
+    for (let i = 0; i < 200 && (await job()).status === "running"; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.deepEqual(await job(), { status: "completed", attempts: 2 });
     assert.equal((await ws.app.ingestionJob(tenant.id, result.ingestionJobId)).status, "completed");
   } finally {
     for (const queue of queues) await queue.shutdown();
