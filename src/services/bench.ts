@@ -25,6 +25,7 @@ import { negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
+import { contextJudgeNote } from "../domain/context-judge-note.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { retrieve } from "../retrieval/retrieve.js";
@@ -746,7 +747,10 @@ async function assembleExperiment(
       .filter(Boolean)
       .join(" "),
     comparisons,
-    ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
+    ...withNote(
+      withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
+      models.judge && contextJudgeNote(search, (mode) => models.judge!.contextRelevanceJudgedBy(mode)),
+    ),
     tags: input.tags ?? {},
   };
   const negativeControls = negativeControlCounts(results, dryRun);
