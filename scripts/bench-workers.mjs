@@ -204,10 +204,10 @@ export async function collectionWallTime(run, workers, documents) {
     const seconds = (performance.now() - t0) / 1000;
     if (job.timedOut || job.status !== "completed") throw new Error(`collection benchmark with ${workers} worker(s) did not complete: ${JSON.stringify(job)}`);
     const experimentId = job.result?.id ?? job.result?.experiment_id;
-    const experiment = await fetch(`${serve.url}/benchmarks/${experimentId}`);
-    await experiment.arrayBuffer();
+    const experiment = await fetch(`${serve.url}/benchmarks/${experimentId}/report?format=json`);
+    const body = await experiment.json();
     if (experiment.status !== 200) throw new Error(`the benchmark's experiment ${experimentId} is not stored: ${experiment.status}`);
-    return { workers, seconds, documents, questions: questions.length };
+    return { workers, seconds, documents, questions: questions.length, body };
   } finally {
     await stopAll(run, children);
   }
