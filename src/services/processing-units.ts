@@ -116,10 +116,10 @@ export interface ProcessUnitInput {
 }
 
 /**
- * Runs a `process_unit` job in whichever process claimed it, and says which process that was. The variant travels resolved (its
- * options as the benchmark's process planned them), so the worker's configuration cannot change
- * what is built; the contextualising LLM is the worker's configured generator, refused when it is
- * not the benchmark's (its chunks and cost would differ).
+ * Runs a `process_unit` job in whichever process claimed it, and says which process that was.
+ * The variant travels resolved (its options as the benchmark's process planned them), so the
+ * worker's configuration cannot change what is built; the contextualising LLM is the worker's
+ * configured generator, refused when it is not the benchmark's (its chunks and cost would differ).
  */
 export async function runQueuedUnit(ctx: ServiceContext, input: ProcessUnitInput, options: RunOptions): Promise<UnitOutcome & { ranBy: string }> {
   if (input.generator !== ctx.config.generator)
