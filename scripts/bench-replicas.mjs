@@ -166,12 +166,13 @@ try {
       `${trials.lost} lost, ${trials.notKilled} ended before the kill`,
   );
   for (const line of trials.failures) console.log(`  ${line}`);
-  // Two embedders: `hash` (cheap, so the stores and chunking show) and the default local `use`
-  // model with one embedding thread per worker (CHUNKEVAL_EMBEDDER_WORKERS=1): by default it runs
-  // a thread per core, so one worker alone would already keep both cores of this machine busy.
+  // `hash` (cheap, so the stores and chunking show), and the default local `use` model with one
+  // embedding thread per worker (CHUNKEVAL_EMBEDDER_WORKERS=1, a core per worker as on separate
+  // machines) and at its default of a thread per core (one worker can then use every core).
   const setups = [
     { embedder: "hash", paragraphs: 300, note: "hash embedder" },
     { embedder: "use", paragraphs: 60, embedderWorkers: 1, note: "use embedder, 1 embedding thread per worker" },
+    { embedder: "use", paragraphs: 60, note: "use embedder, default embedding threads (one per core)" },
   ];
   for (const setup of setups) {
     const walls = [];

@@ -190,7 +190,7 @@ async function unitsOf(uri, jobId) {
  */
 export async function collectionWallTime(run, workers, documents, { embedder = "hash", embedderWorkers, paragraphs = 300, workerArgs = [] } = {}) {
   const uri = await run.postgres.createDatabase();
-  const label = `${workers}-${embedder}`;
+  const label = `${workers}-${embedder}-${embedderWorkers ?? "default"}`;
   const env = (name) => ({
     ...process.env,
     CHUNKEVAL_DATA_DIR: join(run.root, `collection-${label}-${name}`),

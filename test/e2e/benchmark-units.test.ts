@@ -283,3 +283,34 @@ test("a unit whose worker is killed (SIGKILL) is taken over after its lease, and
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a benchmark stopped while its units run (its row failed, as a delete through another process does) cancels its unfinished units", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-units-"));
+  const stub = await startOpenAiStub({ delayMs: 250 });
+  let d: Deployment | undefined;
+  try {
+    const env = { CHUNKEVAL_EMBEDDER: "openai:stub-embedding", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+    d = await deployment(dir, "cancel", env, 2, ["--lease-seconds", "1"]);
+    const documents = Array.from({ length: 3 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 40) }));
+    const jobId = await d.queueBenchmark(documents, STRATEGIES);
+    await waitFor(
+      "a unit to run",
+      () => d!.units(jobId),
+      (units) => units.some((u) => u.status === "running"),
+    );
+    await d.db.query(`UPDATE jobs SET status = 'failed', error = 'stopped by the test', lease_owner = NULL WHERE id = $1`, [jobId]);
+    const units = await waitFor(
+      "every unit to end",
+      () => d!.units(jobId),
+      (rows) => rows.every((u) => u.status === "completed" || u.status === "failed"),
+    );
+    const cancelled = units.filter((u) => u.status === "failed");
+    assert.ok(cancelled.length > 0, "some units had not finished when the benchmark stopped");
+    for (const u of cancelled) assert.equal(u.error, `cancelled: its parent job ${jobId} stopped`);
+    assert.equal((await d.job(jobId)).error, "stopped by the test");
+  } finally {
+    await d?.close();
+    await stub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -212,8 +212,6 @@ export class PostgresJobQueue implements JobQueue {
     const { signal } = options;
     const ids = await this.queueChildren(parentId, requests);
     const inline = new Map<Promise<void>, AbortController>();
-    const stopInline = () => inline.forEach((controller) => controller.abort(signal?.reason));
-    signal?.addEventListener("abort", stopInline, { once: true });
     try {
       for (;;) {
         if (signal?.aborted) {
@@ -241,7 +239,7 @@ export class PostgresJobQueue implements JobQueue {
         await Promise.race([new Promise((r) => setTimeout(r, CHILD_POLL_MS)), ...inline.keys()]);
       }
     } finally {
-      signal?.removeEventListener("abort", stopInline);
+      // After the cancellation above, so that the children's rows keep its reason; on shutdown they go back to the queue.
       inline.forEach((controller) => controller.abort(new CancelledError(`cancelled: its parent job ${parentId} stopped`)));
       await Promise.all(inline.keys());
     }
