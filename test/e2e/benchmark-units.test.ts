@@ -163,6 +163,27 @@ function deterministic(e: Awaited<ReturnType<typeof experimentOf>>) {
   };
 }
 
+/**
+ * Runs `body` on a deployment of two workers with 1 s leases and slow embeddings (a stand-in
+ * OpenAI-compatible server on 127.0.0.1 answering after 250 ms, so units run long enough to be
+ * interrupted), once a benchmark of three documents over the four strategies is queued.
+ */
+async function withSlowBenchmark(name: string, body: (d: Deployment, jobId: string, documents: number) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-units-"));
+  const stub = await startOpenAiStub({ delayMs: 250 });
+  let d: Deployment | undefined;
+  try {
+    const env = { CHUNKEVAL_EMBEDDER: "openai:stub-embedding", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+    d = await deployment(dir, name, env, 2, ["--lease-seconds", "1"]);
+    const documents = Array.from({ length: 3 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 40) }));
+    await body(d, await d.queueBenchmark(documents, STRATEGIES), documents.length);
+  } finally {
+    await d?.close();
+    await stub.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 test("two workers share a collection benchmark's (document, variant) units; the experiment equals one worker's; its figures are the units' sums", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-units-"));
   const documents = Array.from({ length: 4 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 120) }));
@@ -246,71 +267,65 @@ test("a unit that fails fails its benchmark with the unit's error, naming docume
   }
 });
 
-test("a unit whose worker is killed (SIGKILL) is taken over after its lease, and the benchmark completes", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-units-"));
-  // Slow embeddings (a stand-in OpenAI-compatible server on 127.0.0.1) keep units running long enough to kill one mid-way.
-  const stub = await startOpenAiStub({ delayMs: 250 });
-  let d: Deployment | undefined;
-  try {
-    const env = { CHUNKEVAL_EMBEDDER: "openai:stub-embedding", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
-    d = await deployment(dir, "kill", env, 2, ["--lease-seconds", "1"]);
-    const documents = Array.from({ length: 3 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 40) }));
-    const jobId = await d.queueBenchmark(documents, STRATEGIES);
+test("a unit whose worker is killed (SIGKILL) is taken over after its lease, and the benchmark completes", () =>
+  withSlowBenchmark("kill", async (d, jobId) => {
     // The unit to kill is one the worker not running the benchmark holds, so that the kill stops a unit only.
-    const held = await waitFor(
+    const held = (await waitFor(
       "a unit held by the worker that does not run the benchmark",
       async () => {
-        const benchmark = await d!.job(jobId);
-        const units = await d!.units(jobId);
+        const benchmark = await d.job(jobId);
+        const units = await d.units(jobId);
         return units.find((u) => u.status === "running" && u.lease_owner && benchmark.lease_owner && u.lease_owner !== benchmark.lease_owner) ?? null;
       },
       (u) => u !== null,
-    );
-    const victim = d.workers.find((w) => held!.lease_owner!.includes(`:${w.pid}:`))!;
-    assert.ok(victim, `the unit's holder is one of the workers: ${held!.lease_owner}`);
+    ))!;
+    const victim = d.workers.find((w) => held.lease_owner!.includes(`:${w.pid}:`))!;
+    assert.ok(victim, `the unit's holder is one of the workers: ${held.lease_owner}`);
     victim.kill("SIGKILL");
     await new Promise((resolve) => victim.once("exit", resolve));
     await d.startWorker();
     const job = await ended(d, jobId);
     assert.equal(job.status, "completed", `error: ${job.error}`);
-    const unit = (await d.units(jobId)).find((u) => u.id === held!.id)!;
+    const unit = (await d.units(jobId)).find((u) => u.id === held.id)!;
     assert.equal(unit.status, "completed");
     assert.equal(unit.attempts, 2, "claimed by the killed worker, then taken over");
     assert.ok((await experimentOf(d, jobId)).details.indexing.every((x) => x.chunks > 0));
-  } finally {
-    await d?.close();
-    await stub.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test("a benchmark stopped while its units run (its row failed, as a delete through another process does) cancels its unfinished units", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "chunkeval-units-"));
-  const stub = await startOpenAiStub({ delayMs: 250 });
-  let d: Deployment | undefined;
-  try {
-    const env = { CHUNKEVAL_EMBEDDER: "openai:stub-embedding", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
-    d = await deployment(dir, "cancel", env, 2, ["--lease-seconds", "1"]);
-    const documents = Array.from({ length: 3 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 40) }));
-    const jobId = await d.queueBenchmark(documents, STRATEGIES);
+test("a benchmark stopped while its units run (its row failed, as a delete through another process does) cancels its unfinished units", () =>
+  withSlowBenchmark("cancel", async (d, jobId) => {
     await waitFor(
       "a unit to run",
-      () => d!.units(jobId),
+      () => d.units(jobId),
       (units) => units.some((u) => u.status === "running"),
     );
     await d.db.query(`UPDATE jobs SET status = 'failed', error = 'stopped by the test', lease_owner = NULL WHERE id = $1`, [jobId]);
     const units = await waitFor(
       "every unit to end",
-      () => d!.units(jobId),
+      () => d.units(jobId),
       (rows) => rows.every((u) => u.status === "completed" || u.status === "failed"),
     );
     const cancelled = units.filter((u) => u.status === "failed");
     assert.ok(cancelled.length > 0, "some units had not finished when the benchmark stopped");
     for (const u of cancelled) assert.equal(u.error, `cancelled: its parent job ${jobId} stopped`);
     assert.equal((await d.job(jobId)).error, "stopped by the test");
-  } finally {
-    await d?.close();
-    await stub.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
+
+test("a benchmark whose worker is killed (SIGKILL) mid-way is taken over; its new attempt adopts the unfinished units instead of queueing them again", () =>
+  withSlowBenchmark("takeover", async (d, jobId, documents) => {
+    const benchmark = await waitFor(
+      "the benchmark to run its own units",
+      async () => ({ job: await d.job(jobId), units: await d.units(jobId) }),
+      ({ job, units }) => job.status === "running" && units.some((u) => u.status === "running" && u.lease_owner === job.lease_owner),
+    );
+    const holder = d.workers.find((w) => benchmark.job.lease_owner!.includes(`:${w.pid}:`))!;
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    await d.startWorker();
+    const job = await ended(d, jobId);
+    assert.equal(job.status, "completed", `error: ${job.error}`);
+    assert.equal((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts, 2);
+    const units = await d.units(jobId);
+    assert.equal(units.length, documents * STRATEGIES.length, "no unit queued twice");
+    assert.deepEqual(new Set(units.map((u) => u.status)), new Set(["completed"]));
+  }));
