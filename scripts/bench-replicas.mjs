@@ -10,12 +10,17 @@
  * - `/v1/search`: `--requests` searches from 8 clients round-robin across the replicas; p50, p99;
  * - `chunkeval worker` (`bench-workers.mjs`): `--kills` kill -9 trials of a queued job's worker
  *   (taken over, marked failed, lost), and the wall time of a background benchmark of a
- *   `--documents` collection with 1 and 2 workers.
+ *   `--documents` collection with 1 and 2 workers. The benchmark is split into (document, variant)
+ *   `process_unit` jobs; it is measured with the `hash` embedder and with the default `use` model
+ *   limited to one embedding thread per worker, and the figures say where the time went
+ *   (processing, questions) and what was busy.
  *
  * Bounded: each phase has a fixed amount of work and the whole run a time limit, after which
  * everything it started is stopped and it exits 1.
  *
- *   npm run bench:replicas [-- --files 24] [-- --requests 300] [-- --kills 5] [-- --documents 8]
+ *   npm run bench:replicas [-- --files 24] [-- --requests 300] [-- --kills 5] [-- --documents 8] [-- --only workers]
+ *
+ * `--only workers` skips the replicas' /v1 part (the worker half alone).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -33,6 +38,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "300" },
     kills: { type: "string", default: "5" },
     documents: { type: "string", default: "8" },
+    only: { type: "string", default: "all" },
   },
 });
 const files = Math.min(200, Math.max(4, Number(values.files)));
@@ -132,23 +138,25 @@ async function deployment(replicas) {
 }
 
 try {
-  console.log(
-    `bench:replicas: PostgreSQL + S3-compatible stand-in + N serve replicas on 127.0.0.1, hash embedder; ` +
-      `${files} /v1 uploads (4 clients), ${requests} /v1 searches (8 clients), round-robin across replicas`,
-  );
-  const rows = [];
-  for (const n of REPLICA_COUNTS) rows.push(await deployment(n));
-  console.log("replicas | /v1 ingestion points/s | points | failed uploads | /v1/search p50 ms | p99 ms | req/s | failed searches");
-  for (const r of rows) {
+  if (values.only !== "workers") {
     console.log(
-      `${r.replicas} | ${r.pointsPerSecond.toFixed(1)} | ${r.points} in ${r.ingestSeconds.toFixed(2)} s | ${r.failures} | ` +
-        `${r.search.p50.toFixed(1)} | ${r.search.p99.toFixed(1)} | ${r.search.rps.toFixed(1)} | ${r.search.failures}`,
+      `bench:replicas: PostgreSQL + S3-compatible stand-in + N serve replicas on 127.0.0.1, hash embedder; ` +
+        `${files} /v1 uploads (4 clients), ${requests} /v1 searches (8 clients), round-robin across replicas`,
+    );
+    const rows = [];
+    for (const n of REPLICA_COUNTS) rows.push(await deployment(n));
+    console.log("replicas | /v1 ingestion points/s | points | failed uploads | /v1/search p50 ms | p99 ms | req/s | failed searches");
+    for (const r of rows) {
+      console.log(
+        `${r.replicas} | ${r.pointsPerSecond.toFixed(1)} | ${r.points} in ${r.ingestSeconds.toFixed(2)} s | ${r.failures} | ` +
+          `${r.search.p50.toFixed(1)} | ${r.search.p99.toFixed(1)} | ${r.search.rps.toFixed(1)} | ${r.search.failures}`,
+      );
+    }
+    const [one, two] = rows;
+    console.log(
+      `2 replicas / 1 replica: ingestion ${(two.pointsPerSecond / one.pointsPerSecond).toFixed(2)}x, search p50 ${(two.search.p50 / one.search.p50).toFixed(2)}x`,
     );
   }
-  const [one, two] = rows;
-  console.log(
-    `2 replicas / 1 replica: ingestion ${(two.pointsPerSecond / one.pointsPerSecond).toFixed(2)}x, search p50 ${(two.search.p50 / one.search.p50).toFixed(2)}x`,
-  );
 
   const run = { postgres, root, running };
   const trials = await killTrials(run, kills);
@@ -158,16 +166,30 @@ try {
       `${trials.lost} lost, ${trials.notKilled} ended before the kill`,
   );
   for (const line of trials.failures) console.log(`  ${line}`);
-  const walls = [];
-  for (const n of [1, 2]) walls.push(await collectionWallTime(run, n, collectionDocuments));
-  console.log(
-    `collection benchmark (background job, ${collectionDocuments} generated documents, ${walls[0].questions} questions, 4 strategies, hash embedder):`,
-  );
-  for (const w of walls) console.log(`  ${w.workers} worker(s): ${w.seconds.toFixed(2)} s`);
-  console.log(
-    `  2 workers / 1 worker: ${(walls[1].seconds / walls[0].seconds).toFixed(2)}x wall time. Not a speed-up: a collection benchmark is one job, ` +
-      `not yet split into (document, variant) units, so one worker runs all of it and the second stays idle.`,
-  );
+  // `hash` (cheap, so the stores and chunking show), and the default local `use` model with one
+  // embedding thread per worker (CHUNKEVAL_EMBEDDER_WORKERS=1, a core per worker as on separate
+  // machines) and at its default of a thread per core (one worker can then use every core).
+  const setups = [
+    { embedder: "hash", paragraphs: 300, note: "hash embedder" },
+    { embedder: "use", paragraphs: 60, embedderWorkers: 1, note: "use embedder, 1 embedding thread per worker" },
+    { embedder: "use", paragraphs: 60, note: "use embedder, default embedding threads (one per core)" },
+  ];
+  for (const setup of setups) {
+    const walls = [];
+    for (const n of [1, 2]) walls.push(await collectionWallTime(run, n, collectionDocuments, setup));
+    console.log(
+      `collection benchmark (background job, ${collectionDocuments} generated documents of ${setup.paragraphs} paragraphs, ` +
+        `${walls[0].questions} questions, 4 strategies, ${setup.note}; ${walls[0].units} (document, variant) units):`,
+    );
+    for (const w of walls) {
+      console.log(
+        `  ${w.workers} worker(s): ${w.seconds.toFixed(2)} s (processing ${w.processingSeconds.toFixed(2)} s, questions ${w.questionSeconds.toFixed(2)} s); ` +
+          `units per process ${Object.values(w.unitsByProcess).join("+")}; worker CPU ${w.workerCpuSeconds.map((c) => c.toFixed(1)).join("+")} s; ` +
+          `machine busy ${w.machineBusyCores.toFixed(2)} of 2 cores`,
+      );
+    }
+    console.log(`  2 workers / 1 worker: ${(walls[1].seconds / walls[0].seconds).toFixed(2)}x wall time (target <= 0.65x)`);
+  }
 } finally {
   clearTimeout(limit);
   await stopAll();

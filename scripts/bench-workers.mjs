@@ -5,6 +5,7 @@
  * process has a data directory of its own; all of one deployment share its PostgreSQL database and
  * a vector store path (a worker's vectors in its own data directory would be invisible to `serve`).
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { startServe, startWorker } from "./load-helpers.ts";
@@ -28,6 +29,28 @@ export function generatedDocument(seed, paragraphs) {
       (_, s) => `Record ${seed}-${p}-${s} files the ${word(p + s)} ledger under shelf ${seed * 1000 + p * 10 + s} beside the ${word(p * s + 3)} crate.`,
     ).join(" "),
   ).join("\n\n");
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; 100 ticks a second), or NaN. */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The machine's busy and total CPU seconds so far, from /proc/stat (all cores), or NaN. */
+function machineCpu() {
+  try {
+    const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = ticks[3] + ticks[4];
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: (total - idle) / 100, total: total / 100 };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
 }
 
 async function poll(what, read, done, boundMs) {
@@ -148,30 +171,44 @@ export async function killTrials(run, count) {
   return tally;
 }
 
+/** The process_unit jobs of a benchmark job, with the process that ran each. */
+async function unitsOf(uri, jobId) {
+  const db = new pg.Client({ connectionString: uri });
+  await db.connect();
+  try {
+    const { rows } = await db.query(`SELECT result_json FROM jobs WHERE job_type = 'process_unit' AND params_json::jsonb ->> 'parent_job_id' = $1`, [jobId]);
+    return rows.map((r) => JSON.parse(r.result_json ?? "{}"));
+  } finally {
+    await db.end();
+  }
+}
+
 /**
  * Wall time of one background collection benchmark (`documents` generated documents, questions
  * inline, four strategies, `hash` embedder) on a fresh database, with `workers` worker processes
  * and a `serve --no-jobs` that only queues: from `POST /benchmarks?background=true` to the job's end.
  */
-export async function collectionWallTime(run, workers, documents) {
+export async function collectionWallTime(run, workers, documents, { embedder = "hash", embedderWorkers, paragraphs = 300, workerArgs = [] } = {}) {
   const uri = await run.postgres.createDatabase();
+  const label = `${workers}-${embedder}-${embedderWorkers ?? "default"}`;
   const env = (name) => ({
     ...process.env,
-    CHUNKEVAL_DATA_DIR: join(run.root, `collection-${workers}-${name}`),
+    CHUNKEVAL_DATA_DIR: join(run.root, `collection-${label}-${name}`),
     CHUNKEVAL_METADATA_STORE_URI: uri,
-    CHUNKEVAL_VECTOR_STORE_URI: join(run.root, `collection-${workers}-vectors`),
-    CHUNKEVAL_EMBEDDER: "hash",
+    CHUNKEVAL_VECTOR_STORE_URI: join(run.root, `collection-${label}-vectors`),
+    CHUNKEVAL_EMBEDDER: embedder,
+    ...(embedderWorkers === undefined ? {} : { CHUNKEVAL_EMBEDDER_WORKERS: String(embedderWorkers) }),
   });
   const serve = await start(run, startServe, env("serve"), ["--no-jobs"]);
   const children = [serve];
   try {
-    for (let i = 0; i < workers; i++) children.push(await start(run, startWorker, env(`worker-${i}`), []));
+    for (let i = 0; i < workers; i++) children.push(await start(run, startWorker, env(`worker-${i}`), workerArgs));
     const ids = [];
     const questions = [];
     for (let d = 0; d < documents; d++) {
       const name = `collection-${d}.txt`;
-      ids.push(await uploadText(serve.url, name, generatedDocument(d, 300)));
-      for (const p of [3, 140, 280]) {
+      ids.push(await uploadText(serve.url, name, generatedDocument(d, paragraphs)));
+      for (const p of [3, Math.floor(paragraphs / 2), paragraphs - 2]) {
         questions.push({
           question: `What does record ${d}-${p}-1 file, and under which shelf?`,
           expected_answer: `shelf ${d * 1000 + p * 10 + 1}`,
@@ -183,11 +220,14 @@ export async function collectionWallTime(run, workers, documents) {
       await fetch(`${serve.url}/collections`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name: `bench-${workers}`, document_ids: ids }),
+        body: JSON.stringify({ name: `bench-${label}`, document_ids: ids }),
       }),
       [201],
       "create collection",
     );
+    const workerPids = children.slice(1).map((c) => c.pid);
+    const cpuBefore = workerPids.map(cpuSecondsOf);
+    const machineBefore = machineCpu();
     const t0 = performance.now();
     const queued = await fetch(`${serve.url}/benchmarks?background=true`, {
       method: "POST",
@@ -202,12 +242,27 @@ export async function collectionWallTime(run, workers, documents) {
       300_000,
     );
     const seconds = (performance.now() - t0) / 1000;
+    const workerCpu = workerPids.map((pid, i) => cpuSecondsOf(pid) - cpuBefore[i]);
+    const machineAfter = machineCpu();
     if (job.timedOut || job.status !== "completed") throw new Error(`collection benchmark with ${workers} worker(s) did not complete: ${JSON.stringify(job)}`);
     const experimentId = job.result?.id ?? job.result?.experiment_id;
-    const experiment = await fetch(`${serve.url}/benchmarks/${experimentId}`);
-    await experiment.arrayBuffer();
+    const experiment = await fetch(`${serve.url}/benchmarks/${experimentId}/report?format=json`);
     if (experiment.status !== 200) throw new Error(`the benchmark's experiment ${experimentId} is not stored: ${experiment.status}`);
-    return { workers, seconds, documents, questions: questions.length };
+    const { details } = await experiment.json();
+    const units = await unitsOf(uri, jobId);
+    return {
+      workers,
+      seconds,
+      documents,
+      questions: questions.length,
+      // The benchmark's own stages: processing (its units), then the questions (asked and scored in the benchmark's process only).
+      processingSeconds: details.stage_seconds.processing,
+      questionSeconds: details.stage_seconds.retrieval + details.stage_seconds.generation + details.stage_seconds.judging,
+      units: units.length,
+      unitsByProcess: units.reduce((n, u) => ({ ...n, [u.ranBy]: (n[u.ranBy] ?? 0) + 1 }), {}),
+      workerCpuSeconds: workerCpu,
+      machineBusyCores: (machineAfter.busy - machineBefore.busy) / seconds,
+    };
   } finally {
     await stopAll(run, children);
   }

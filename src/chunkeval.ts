@@ -13,7 +13,9 @@ import type { PointsStore } from "./stores/vectors/points-store.js";
 import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
 import { JobRunner, listJobs } from "./services/jobs.js";
 import { InProcessJobQueue } from "./services/in-process-job-queue.js";
-import { DEFAULT_JOB_LEASE_MS, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
+import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
+import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/processing-units.js";
+import type { RunOptions } from "./domain/types.js";
 import { sweepAbandoned } from "./services/generations.js";
 import { runDoctor } from "./services/doctor.js";
 import { currentOwner } from "./stores/owner.js";
@@ -270,6 +272,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),
     bench: (input: BenchInput) => runBenchmark(context, input),
+    /** A benchmark's processing units as child jobs of the shared queue (`BenchInput.units`). */
+    queuedUnits: (children: ChildJobs) => queuedUnits(context, children),
+    /** Runs one `process_unit` job: a (document, variant) a benchmark queued; returns what it spent. */
+    runProcessingUnit: (input: ProcessUnitInput, options: RunOptions) => runQueuedUnit(context, input, options),
     /** A bench's variants, runs, cost and time, estimated before anything is spent. */
     estimateBench: (input: EstimateInput) => estimateBench(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),

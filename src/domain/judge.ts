@@ -30,5 +30,7 @@ export interface Judge {
   readonly name: string;
   /** Why this judge cannot measure context relevance of contexts retrieved this way, or null when it can. */
   contextRelevanceUnmeasurable(retrieval: SearchMode): string | null;
+  /** What scores context relevance of contexts retrieved this way ("lexical evidence", "the model"), or null when it is not measured. */
+  contextRelevanceJudgedBy(retrieval: SearchMode): string | null;
   judge(input: JudgeInput, signal?: AbortSignal): Promise<JudgeVerdict>;
 }

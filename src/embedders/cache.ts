@@ -111,6 +111,11 @@ export class CachedEmbedder implements Embedder {
     return (performance.now() - started) / 1000;
   }
 
+  /** Counts embeddings done for this view elsewhere (a benchmark's processing unit another process ran), as if done here. */
+  record(delta: EmbeddingStats): void {
+    this.count(delta);
+  }
+
   private count(delta: EmbeddingStats): void {
     this.stats.computed += delta.computed;
     this.stats.cached += delta.cached;

@@ -6,7 +6,7 @@ import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "../domain/judge.js";
-import { createLexicalEvidence, missingPhraseCap } from "./lexical-evidence.js";
+import { createLexicalEvidence, unanswerablePhraseCap } from "./lexical-evidence.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** A context sentence bears on a statement at or above this relatedness (0-1). */
@@ -126,6 +126,12 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
     if (!words) lowercaseWords.set(text, (words = lowercaseWordsOf(text)));
     return words;
   };
+  const contentTermSets = new Map<string, Set<string>>();
+  const documentTerms = (text: string) => {
+    let terms = contentTermSets.get(text);
+    if (!terms) contentTermSets.set(text, (terms = new Set(contentTerms(text))));
+    return terms;
+  };
   const documentSentences = (text: string, signal?: AbortSignal) => {
     let made = documents.get(text);
     if (!made) {
@@ -142,6 +148,13 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       const chosen = contextRelevanceEvidence(retrieval, embedder.name);
       return "unmeasurable" in chosen ? chosen.unmeasurable : null;
     },
+    contextRelevanceJudgedBy(retrieval) {
+      const chosen = contextRelevanceEvidence(retrieval, embedder.name);
+      if ("unmeasurable" in chosen) return null;
+      return chosen.evidence === "lexical"
+        ? "lexical evidence (the question's rare words, sentence by sentence)"
+        : `the ${embedder.name} embedder's relatedness`;
+    },
     async judge(input, signal) {
       const chosen = contextRelevanceEvidence(input.retrieval, embedder.name);
       const embeddingRelevance = "evidence" in chosen && chosen.evidence === "embedding";
@@ -152,10 +165,11 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       const statements = judgingStatements ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       let contextRelevance: number | null = null;
       if (embeddingRelevance) {
-        // The same cap as the lexical evidence's: a context lacking a whole phrase of the question (its subject, say) does not answer it.
+        // The same cap as the lexical evidence's: a context lacking a whole phrase of the question (its subject, say) does not answer it,
+        // nor does any context of a document that never uses two of the question's words in a row.
         const contextTerms = new Set(input.contexts.flatMap((c) => contentTerms(c)));
         const score = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
-        contextRelevance = Math.min(score, missingPhraseCap(input.question, contextTerms));
+        contextRelevance = Math.min(score, unanswerablePhraseCap(input.question, contextTerms, documentTerms(input.document)));
       } else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {
         contextRelevance,

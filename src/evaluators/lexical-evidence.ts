@@ -1,5 +1,6 @@
 import { sentenceSpans } from "../text/sentences.js";
-import { contentTerms } from "../text/terms.js";
+import { isRareInEnglish } from "../text/english-rarity.js";
+import { contentTerms, contentWords } from "../text/terms.js";
 import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.js";
 
 /**
@@ -41,13 +42,27 @@ import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.
  * out) none of which the context holds: such a run is a whole phrase of the question, its subject
  * or its object, missing. One or two missing in a row are usually the question's own wording for
  * what the context says otherwise, and cost nothing; three cap the score at 5; four or more at 0.
- * The embedding judge caps its keyword-retrieval score the same way (missingPhraseCap).
+ *
+ * Words the whole document never uses are stronger evidence than words one context lacks: no
+ * context of the document can hold them. Two in a row that are also rare in English (a phrase
+ * naming a subject: "the tuning of a harpsichord", "the hibernation of dormice"), or three in a
+ * row of any kind ("the boiling point of tungsten"), say the question is about something the
+ * document does not mention, and cap the score at 0 (three already cap at 5 as missing from the
+ * context). Two common words the document does not use are usually the question's own wording
+ * ("towards the front", "make it necessary", "degrees Celsius" where the text says "°C"): on the
+ * dev half of the standard corpus 5 of 48 answerable questions have two in a row, and capping
+ * them took its Spearman with recall at top_k 5 from 0.52 to 0.47. English rarity: english-rarity.ts.
+ * The embedding judge caps its keyword-retrieval score the same way (unanswerablePhraseCap).
  */
 
 /** What is left of a sentence's evidence when the question asks for a time or quantity and the sentence holds none. */
 export const MISSING_ANSWER_TYPE_FACTOR = 0.5;
 /** Consecutive content words of the question the context may lack without a cap (its own wording for what the context says otherwise). */
 export const FREE_MISSING_RUN = 2;
+/** Consecutive content words of the question, rare in English, that the whole document may lack without a cap; one more caps the score at 0. */
+export const FREE_UNKNOWN_SUBJECT_RUN = 1;
+/** Consecutive content words of the question, common or rare, that the whole document may lack without a cap; one more caps the score at 0. */
+export const FREE_ABSENT_FROM_DOCUMENT_RUN = 2;
 /** How much of the 0-10 scale each missing word beyond FREE_MISSING_RUN in a row takes off the cap. */
 const CAP_STEP_PER_MISSING_WORD = 5;
 /** A part of a question with fewer content words than this joins the part before it ("…, and where?" says too little alone). */
@@ -142,24 +157,43 @@ export function createLexicalEvidence(): (question: string, contexts: string[], 
       const namesHeld = distinctiveNames(part, document).every((t) => contextTerms.has(t));
       sum += best <= 0 ? 0 : Math.min(1, inContext / best) * (namesHeld ? 1 : MISSING_NAME_FACTOR);
     }
-    return Math.min((10 * sum) / parts.length, missingPhraseCap(question, contextTerms));
+    return Math.min((10 * sum) / parts.length, unanswerablePhraseCap(question, contextTerms, document.sentenceFrequency));
   };
 }
 
-/** The longest run of consecutive content words of the question, outside its answer-type wording ("how many", "when"…), that the context lacks. */
-export function longestMissingRun(question: string, contextTerms: ReadonlySet<string>): number {
+/** The longest run of consecutive content words of the question, outside its answer-type wording ("how many", "when"…), that are missing. */
+function longestRun(question: string, missing: (word: { word: string; term: string }) => boolean): number {
   const asked = ANSWER_TYPES.reduce((text, type) => text.replace(new RegExp(type.asks.source, "gi"), " "), question);
   let run = 0;
   let longest = 0;
-  for (const term of contentTerms(asked)) {
-    run = contextTerms.has(term) ? 0 : run + 1;
+  for (const word of contentWords(asked)) {
+    run = missing(word) ? run + 1 : 0;
     longest = Math.max(longest, run);
   }
   return longest;
 }
 
+/** The longest run of consecutive content words of the question, outside its answer-type wording, that the context lacks. */
+export const longestMissingRun = (question: string, contextTerms: ReadonlySet<string>) => longestRun(question, ({ term }) => !contextTerms.has(term));
+
+/** The longest run of consecutive content words of the question that the document never uses and that are rare in English: a subject it does not mention. */
+export const longestUnknownSubjectRun = (question: string, documentTerms: { has(term: string): boolean }) =>
+  longestRun(question, ({ word, term }) => !documentTerms.has(term) && isRareInEnglish(word));
+
 /** The highest context relevance (0-10) a context can get when it lacks a run of the question's words: 10 up to FREE_MISSING_RUN. */
 export function missingPhraseCap(question: string, contextTerms: ReadonlySet<string>): number {
   const beyond = longestMissingRun(question, contextTerms) - FREE_MISSING_RUN;
   return Math.max(0, 10 - CAP_STEP_PER_MISSING_WORD * Math.max(0, beyond));
+}
+
+/**
+ * The highest context relevance (0-10) for a question given the context's terms and the whole
+ * document's: 0 when the question names a subject the document never mentions (more than
+ * FREE_UNKNOWN_SUBJECT_RUN consecutive words rare in English that occur nowhere in the document,
+ * or more than FREE_ABSENT_FROM_DOCUMENT_RUN consecutive words of any kind), else the missing-phrase cap.
+ */
+export function unanswerablePhraseCap(question: string, contextTerms: ReadonlySet<string>, documentTerms: { has(term: string): boolean }): number {
+  if (longestUnknownSubjectRun(question, documentTerms) > FREE_UNKNOWN_SUBJECT_RUN) return 0;
+  if (longestRun(question, ({ term }) => !documentTerms.has(term)) > FREE_ABSENT_FROM_DOCUMENT_RUN) return 0;
+  return missingPhraseCap(question, contextTerms);
 }

@@ -37,6 +37,7 @@ export function createLlmJudge(name: string, complete: CompleteFn, embedder: Emb
     name,
     // The model reads the context itself: its grade does not depend on how the context was found.
     contextRelevanceUnmeasurable: () => null,
+    contextRelevanceJudgedBy: () => `the ${name} model's grade`,
     async judge(input, signal) {
       let usage: TokenUsage = ZERO_USAGE;
       const ask = async (prompt: string, what: string) => {

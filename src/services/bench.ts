@@ -25,6 +25,7 @@ import { negativeControlCounts } from "../domain/negative-controls.js";
 import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
+import { contextJudgeNote } from "../domain/context-judge-note.js";
 import { buildAnswerPrompt, ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { retrieve } from "../retrieval/retrieve.js";
@@ -32,7 +33,7 @@ import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
-import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
+import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits } from "./processing-units.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { checkGridSize } from "./sweep-estimate.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
@@ -43,7 +44,6 @@ import type { Generator } from "../generators/generator.js";
 import type { Judge } from "../domain/judge.js";
 import type { StrategyState } from "../domain/ports/chunks.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
-import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
 import { emptyResult } from "../domain/question-result.js";
@@ -81,33 +81,18 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   chunks?: ChunksImport[];
   /** Labels stored with the experiment (git commit, branch, pull request), shown in reports. */
   tags?: Record<string, string>;
+  /** Where the processing units run (a background benchmark on PostgreSQL: the shared queue); default this process. */
+  units?: ProcessingUnits;
 }
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
 type IndexingRun = StrategyIndexing & { contextUsage: TokenUsage };
 
-/** The configured LLM (if any) wrapped to count the tokens one variant's contextualisation spends. */
-async function meteredLlm(ctx: ServiceContext): Promise<{ llm: ChunkingLlm | undefined; usage: () => TokenUsage }> {
-  const plain = await ctx.llm();
-  if (!plain) return { llm: undefined, usage: () => ZERO_USAGE };
-  const complete = await ctx.completer(ctx.config.generator);
-  let usage = ZERO_USAGE;
-  const llm: ChunkingLlm = {
-    name: plain.name,
-    async complete(prompt, signal) {
-      const result = await complete(prompt, signal);
-      usage = addUsage(usage, result.usage);
-      return result.text;
-    },
-  };
-  return { llm, usage: () => usage };
-}
-
 /**
  * Processes, for every document, the variants whose index is missing or was made with other
- * options or another embedder, independent ones side by side (variants that differ only at
- * search time share one index). Each variant is metered on its own, so its cost is what it
- * spent, whatever runs beside it; its figures add up over the documents.
+ * options or another embedder: each such (document, variant) pair is a unit `units` runs (in
+ * this process, or as queue jobs other workers share). Each unit is metered on its own, so a
+ * variant's cost is what it spent, whatever runs beside it; its figures add up over the documents.
  */
 async function ensureProcessed(
   ctx: ServiceContext,
@@ -115,49 +100,38 @@ async function ensureProcessed(
   variants: StrategyVariant[],
   embedder: CachedEmbedder,
   options: RunOptions,
+  units: ProcessingUnits,
 ): Promise<IndexingRun[]> {
-  return mapWithConcurrency(
-    distinctIndexes(variants),
-    PROCESS_CONCURRENCY,
-    async (variant): Promise<IndexingRun> => {
-      const meter = embedder.metered();
-      const llm = await meteredLlm(ctx);
-      let seconds = 0;
-      let reused = true;
-      const tokenSizes: number[] = [];
-      for (const document of documents) {
-        throwIfCancelled(options.signal);
-        if (!(await isIndexCurrent(ctx, document, variant, embedder.name))) {
-          reused = false;
-          try {
-            seconds += (await processVariant(ctx, document, variant, { embedder: meter, llm: llm.llm, signal: options.signal, onProgress: options.onProgress }))
-              .seconds;
-          } catch (error) {
-            if (error instanceof CancelledError) throw error;
-            const where = documents.length > 1 ? ` for ${document.filename}` : "";
-            throw new BenchmarkError(`processing ${variant.indexKey}${where} failed: ${describeError(error)}`);
-          }
-        }
-        for (const c of await ctx.chunks.current(document.id, variant.indexKey)) if (c.role === "chunk") tokenSizes.push(c.tokenCount);
-      }
-      const contextUsage = llm.usage();
-      const embeddedTokens = meter.stats.computedTokens;
-      return {
-        strategy: variant.indexKey,
-        chunks: tokenSizes.length,
-        seconds,
-        embeddedTokens,
-        costUsd:
-          costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) +
-          costOf(ctx.config.generator, contextUsage),
-        tokenSizes,
-        reused,
-        contextTokens: contextUsage.totalTokens,
-        contextUsage,
-      };
-    },
-    () => throwIfCancelled(options.signal),
-  );
+  const indexes = distinctIndexes(variants);
+  const pending: ProcessingUnit[] = [];
+  for (const variant of indexes)
+    for (const document of documents) if (!(await isIndexCurrent(ctx, document, variant, embedder.name))) pending.push({ document, variant });
+  const outcomes = await units.run(pending, embedder, options).catch((error: unknown) => {
+    if (!(error instanceof UnitFailure)) throw error;
+    const unit = pending[error.index]!;
+    const where = documents.length > 1 ? ` for ${unit.document.filename}` : "";
+    throw new BenchmarkError(`processing ${unit.variant.indexKey}${where} failed: ${error.reason}`);
+  });
+  return mapWithConcurrency(indexes, 1, async (variant): Promise<IndexingRun> => {
+    const own = outcomes.filter((_, i) => pending[i]!.variant === variant);
+    const tokenSizes: number[] = [];
+    for (const document of documents)
+      for (const c of await ctx.chunks.current(document.id, variant.indexKey)) if (c.role === "chunk") tokenSizes.push(c.tokenCount);
+    const contextUsage = own.reduce((u, o) => addUsage(u, o.contextUsage), ZERO_USAGE);
+    const embeddedTokens = own.reduce((n, o) => n + o.embedded.computedTokens, 0);
+    return {
+      strategy: variant.indexKey,
+      chunks: tokenSizes.length,
+      seconds: own.reduce((n, o) => n + o.seconds, 0),
+      embeddedTokens,
+      costUsd:
+        costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
+      tokenSizes,
+      reused: own.length === 0,
+      contextTokens: contextUsage.totalTokens,
+      contextUsage,
+    };
+  });
 }
 
 /**
@@ -440,7 +414,9 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
 /** Stage 2: every variant's index built (or reused) in every document, timed. */
 async function indexVariants(plan: BenchPlan, input: BenchInput): Promise<{ indexing: IndexingRun[]; seconds: number }> {
   const started = performance.now();
-  const indexing = await ensureProcessed(plan.ctx, plan.corpus.documents, plan.variants, plan.embedder, input);
+  // Imported chunks exist only in this run's input (and its strategy registry): no other process could build them.
+  const units = input.units && !input.chunks?.length ? input.units : inProcessUnits(plan.ctx);
+  const indexing = await ensureProcessed(plan.ctx, plan.corpus.documents, plan.variants, plan.embedder, input, units);
   return { indexing, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -746,7 +722,10 @@ async function assembleExperiment(
       .filter(Boolean)
       .join(" "),
     comparisons,
-    ...withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
+    ...withNote(
+      withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
+      models.judge && contextJudgeNote(search, (mode) => models.judge!.contextRelevanceJudgedBy(mode)),
+    ),
     tags: input.tags ?? {},
   };
   const negativeControls = negativeControlCounts(results, dryRun);

@@ -8,8 +8,12 @@ import { nameWithId } from "../domain/filenames.js";
 
 export type { JobRecord };
 
-/** Job types (SPEC §2 names `benchmark`; `process`, `question_generation` and `v1_ingestion`, a /v1 upload on PostgreSQL's shared queue, are ours). */
-export const JOB_TYPES = ["benchmark", "process", "question_generation", "v1_ingestion"] as const;
+/**
+ * Job types (SPEC §2 names `benchmark`; `process` and `question_generation` are ours;
+ * `process_unit`: one (document, variant) of a background benchmark on the PostgreSQL queue;
+ * `v1_ingestion`: a /v1 upload on the PostgreSQL queue).
+ */
+export const JOB_TYPES = ["benchmark", "process", "question_generation", "process_unit", "v1_ingestion"] as const;
 export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as const;
 
 export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";

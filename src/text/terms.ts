@@ -12,13 +12,18 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Lower-cased, stemmed content words of a text, in order (stopwords and punctuation dropped). */
-export function contentTerms(text: string): string[] {
+/** Lower-cased content words of a text, in order (stopwords and punctuation dropped), each with its stemmed term. */
+export function contentWords(text: string): Array<{ word: string; term: string }> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
-  const out: string[] = [];
+  const out: Array<{ word: string; term: string }> = [];
   for (const w of words) {
     const word = w.replace(/'s$/, "");
-    if (!STOPWORDS.has(word)) out.push(stemmer(word));
+    if (!STOPWORDS.has(word)) out.push({ word, term: stemmer(word) });
   }
   return out;
+}
+
+/** Lower-cased, stemmed content words of a text, in order (stopwords and punctuation dropped). */
+export function contentTerms(text: string): string[] {
+  return contentWords(text).map((w) => w.term);
 }

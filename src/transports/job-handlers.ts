@@ -1,6 +1,7 @@
 import type { Chunkeval } from "../chunkeval.js";
 import type { JobHandlers } from "../domain/ports/job-queue.js";
 import type { BenchInput } from "../services/bench.js";
+import type { ProcessUnitInput } from "../services/processing-units.js";
 import type { GenerateQuestionsInput } from "../services/question-generation.js";
 import { V1_INGESTION_JOB, type QueuedIngestionInput } from "../services/ingestion.js";
 import { experimentBody } from "./http/routes/benchmarks.js";
@@ -19,7 +20,10 @@ export interface ProcessJobInput {
  */
 export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
   return {
-    benchmark: async (input, { signal, onProgress }) => experimentBody(await chunkeval.bench({ ...(input as BenchInput), signal, onProgress })),
+    // On the shared queue, a benchmark's (document, variant) processing units are child jobs any worker runs.
+    benchmark: async (input, { signal, onProgress, children }) =>
+      experimentBody(await chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
+    process_unit: async (input, { signal, onProgress }) => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress }),
     process: async (input, { signal, onProgress }) => {
       const { documentId, strategies } = input as ProcessJobInput;
       return toWire(await chunkeval.process(documentId, strategies, { signal, onProgress }));

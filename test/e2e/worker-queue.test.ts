@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { runCli, startCli } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
+import { startLongRunning, stop, waitFor } from "../helpers/long-running.js";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 import { deletedDocumentReason } from "../../src/domain/ports/job-queue.js";
@@ -13,41 +14,6 @@ import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { sharedPostgres } from "../helpers/metadata-stores.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postgres/job-queue.js";
-
-const DEADLINE_MS = 60_000;
-
-/** Polls `read` every 50 ms until `done` holds of its value; fails with the last value after the deadline. */
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - start > DEADLINE_MS) assert.fail(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Starts a long-running CLI command and waits for the stderr line that says it is ready. */
-async function startLongRunning(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
-  const started = startCli(args, env);
-  let stderr = "";
-  started.child.stderr!.on("data", (d) => (stderr += d));
-  const match = await waitFor(
-    `${args[0]} to start`,
-    async () => (started.child.exitCode !== null ? "exited" : stderr.match(ready)),
-    (m) => m !== null,
-  );
-  assert.notEqual(match, "exited", `${args[0]} exited: ${stderr}`);
-  return { ...started, match: match as RegExpMatchArray, stderr: () => stderr };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 /**
  * A PostgreSQL database and an OpenAI-compatible embedder stand-in on 127.0.0.1 answering after

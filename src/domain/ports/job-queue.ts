@@ -13,8 +13,31 @@ export function deletedDocumentReason(filename: string | null, documentId: strin
   return `cancelled: document ${nameWithId(filename, documentId)} was deleted`;
 }
 
-/** What a job runs: `input` (plain JSON, stored with the job) rebuilt into work by the handler of its type. */
-export type JobHandler = (input: unknown, options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void }) => Promise<unknown>;
+/**
+ * What a job runs: `input` (plain JSON, stored with the job) rebuilt into work by the handler of
+ * its type. `children` is given by a shared queue (PostgreSQL) only: the job may split its work into child jobs there.
+ */
+export type JobHandler = (input: unknown, options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void; children?: ChildJobs }) => Promise<unknown>;
+
+/** Child jobs of the job being run, on the shared queue (see PostgresJobQueue.runChildren). */
+export interface ChildJobs {
+  /**
+   * Queues the requests as children of the running job, takes part in running them (at most
+   * `concurrency` at once here), and resolves with their results in order; rejects with a
+   * ChildJobFailed at the first child that failed, the others cancelled.
+   */
+  run(requests: JobRequest[], options: { signal?: AbortSignal; concurrency: number }): Promise<unknown[]>;
+}
+
+/** A child job that failed: its position among the requests, and the error its row records. */
+export class ChildJobFailed extends Error {
+  constructor(
+    readonly index: number,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
 export type JobHandlers = Readonly<Record<string, JobHandler>>;
 
 /** A background job to run: its type and input (what the handler needs) and params (what `GET /jobs` describes). */

@@ -1,5 +1,13 @@
 import type pg from "pg";
-import { deletedDocumentReason, type JobHandlers, type JobQueue, type JobQueueOptions, type JobRequest } from "../../domain/ports/job-queue.js";
+import {
+  ChildJobFailed,
+  deletedDocumentReason,
+  type ChildJobs,
+  type JobHandlers,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobRequest,
+} from "../../domain/ports/job-queue.js";
 import type { JobRecord } from "../../domain/ports/jobs.js";
 import type { Owner } from "../../domain/ports/owner.js";
 import { newId, nowTimestamp } from "../../domain/ids.js";
@@ -13,6 +21,10 @@ const CHANNEL = "chunkeval_jobs";
 export const MAX_JOB_ATTEMPTS = 3;
 /** The server's clock in milliseconds: leases are judged on one clock whatever host claimed them. */
 const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+/** How often a job waiting for its child jobs reads their rows. */
+const CHILD_POLL_MS = 50;
+/** The unfinished queued children of a job (its id is $1). */
+const UNFINISHED_CHILDREN = `queued AND status IN ('pending', 'running') AND params_json::jsonb ->> 'parent_job_id' = $1`;
 
 export function attemptsExhaustedError(attempts: number): string {
   return `failed: the process running this job stopped without finishing it ${attempts} times (its lease expired each time); not retried`;
@@ -65,6 +77,13 @@ export class PostgresJobQueue implements JobQueue {
   }
 
   async enqueue(request: JobRequest): Promise<JobRecord> {
+    const job = await this.insert(request, request.params);
+    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, job.jobId]);
+    return job;
+  }
+
+  /** Records a pending queued job (`params`: what `GET /jobs` shows of it). */
+  private async insert(request: JobRequest, params: unknown): Promise<JobRecord> {
     if (!this.handlers[request.jobType]) throw new ValidationError(`unknown job type: ${request.jobType}`);
     const jobId = newId("job");
     const { rows } = await this.pool.query<JobRow>(
@@ -73,7 +92,7 @@ export class PostgresJobQueue implements JobQueue {
       [
         jobId,
         request.jobType,
-        JSON.stringify(request.params),
+        JSON.stringify(params),
         JSON.stringify(request.input ?? null),
         nowTimestamp(),
         this.owner.instance,
@@ -81,7 +100,6 @@ export class PostgresJobQueue implements JobQueue {
         this.owner.host,
       ],
     );
-    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, jobId]);
     return jobFromRow(rows[0]!);
   }
 
@@ -106,25 +124,39 @@ export class PostgresJobQueue implements JobQueue {
       .finally(() => (this.pumping = undefined));
   }
 
-  /** The oldest job that is pending or whose lease expired, now this process's; one claimed too often is failed on the way. */
-  private async claim(): Promise<Claimed | undefined> {
+  /**
+   * The oldest job that is pending or whose lease expired (of `parentId`'s children only, when
+   * given), now this process's; one claimed too often is failed on the way, its children cancelled.
+   */
+  private async claim(parentId?: string): Promise<Claimed | undefined> {
     for (;;) {
+      const children = parentId === undefined ? "" : ` AND params_json::jsonb ->> 'parent_job_id' = $4`;
       const { rows } = await this.pool.query<Claimed>(
         `UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, $2), lease_owner = $1,
            lease_expires_at_ms = ${NOW_MS} + $3, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))
+         WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))${children}
                      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
          RETURNING id, job_type, input_json, attempts`,
-        [this.leaseOwner, nowTimestamp(), this.options.leaseMs],
+        [this.leaseOwner, nowTimestamp(), this.options.leaseMs, ...(parentId === undefined ? [] : [parentId])],
       );
       const job = rows[0];
       if (!job || job.attempts <= MAX_JOB_ATTEMPTS) return job;
       await this.finish(job.id, "failed", attemptsExhaustedError(job.attempts - 1));
+      await this.cancelChildren(job.id, `cancelled: its parent job ${job.id} failed`);
     }
   }
 
   private start(job: Claimed): void {
     const controller = new AbortController();
+    const done = this.execute(job, controller).finally(() => {
+      this.running.delete(job.id);
+      this.pump();
+    });
+    this.running.set(job.id, { controller, done });
+  }
+
+  /** Runs a claimed job to its end under its lease, renewed meanwhile: finished, or given back when this process shuts down. */
+  private async execute(job: Claimed, controller: AbortController): Promise<void> {
     const renew = setInterval(
       () =>
         void this.pool
@@ -146,11 +178,13 @@ export class PostgresJobQueue implements JobQueue {
           this.leaseOwner,
         ])
         .catch(() => undefined);
-    const done = (async () => {
+    const children: ChildJobs = { run: (requests, options) => this.runChildren(job.id, requests, options) };
+    await (async () => {
       const handler = this.handlers[job.job_type];
       if (!handler) return this.finish(job.id, "failed", `unknown job type: ${job.job_type}`);
       try {
-        const result = await handler(job.input_json === null ? null : JSON.parse(job.input_json), { signal: controller.signal, onProgress });
+        const input = job.input_json === null ? null : JSON.parse(job.input_json);
+        const result = await handler(input, { signal: controller.signal, onProgress, children });
         await this.finish(job.id, "completed", result);
       } catch (error) {
         // Shutting down: the job goes back to the queue for another process, not failed.
@@ -159,12 +193,80 @@ export class PostgresJobQueue implements JobQueue {
       }
     })()
       .catch(() => undefined) // the lease then expires and another process takes the job over
-      .finally(() => {
-        clearInterval(renew);
-        this.running.delete(job.id);
-        this.pump();
-      });
-    this.running.set(job.id, { controller, done });
+      .finally(() => clearInterval(renew));
+  }
+
+  /**
+   * A job's work split into child jobs (a benchmark's processing units): queued rows whose params
+   * name the parent (`parent_job_id`), claimed by any process under the same lease rules. Children
+   * left unfinished by an earlier attempt of the parent (its process was killed) are adopted, not
+   * queued again. The waiting parent takes part: it holds one of its process's slots while it
+   * waits, and with one slot per worker a parent that only waited would leave its own process
+   * idle and all the work to the others. So while its children are unfinished it claims them
+   * itself through the same claim, at most `concurrency` at once, not counted against the slots.
+   * The first failed child fails the call (ChildJobFailed), the others cancelled; so does a
+   * cancelled parent, except when this process shuts down (the parent is released, and its next
+   * attempt adopts the children).
+   */
+  private async runChildren(parentId: string, requests: JobRequest[], options: { signal?: AbortSignal; concurrency: number }): Promise<unknown[]> {
+    const { signal } = options;
+    const ids = await this.queueChildren(parentId, requests);
+    const inline = new Map<Promise<void>, AbortController>();
+    try {
+      for (;;) {
+        if (signal?.aborted) {
+          if (!this.closed) await this.cancelChildren(parentId, `cancelled: its parent job ${parentId} stopped`);
+          throw signal.reason;
+        }
+        const { rows } = await this.pool.query<{ id: string; status: string; result_json: string | null; error: string | null }>(
+          `SELECT id, status, result_json, error FROM jobs WHERE id = ANY($1::text[])`,
+          [ids],
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const failed = ids.findIndex((id) => byId.get(id)?.status !== "completed" && byId.get(id)?.status !== "pending" && byId.get(id)?.status !== "running");
+        if (failed >= 0) {
+          await this.cancelChildren(parentId, `cancelled: another child of job ${parentId} failed`);
+          throw new ChildJobFailed(failed, byId.get(ids[failed]!)?.error ?? "its job row is gone");
+        }
+        if (ids.every((id) => byId.get(id)!.status === "completed")) return ids.map((id) => JSON.parse(byId.get(id)!.result_json ?? "null"));
+        while (!this.closed && !signal?.aborted && inline.size < options.concurrency) {
+          const child = await this.claim(parentId);
+          if (!child) break;
+          const controller = new AbortController();
+          const run: Promise<void> = this.execute(child, controller).finally(() => inline.delete(run));
+          inline.set(run, controller);
+        }
+        await Promise.race([new Promise((r) => setTimeout(r, CHILD_POLL_MS)), ...inline.keys()]);
+      }
+    } finally {
+      // After the cancellation above, so that the children's rows keep its reason; on shutdown they go back to the queue.
+      inline.forEach((controller) => controller.abort(new CancelledError(`cancelled: its parent job ${parentId} stopped`)));
+      await Promise.all(inline.keys());
+    }
+  }
+
+  /** The ids of `parentId`'s children for these requests: unfinished ones of an earlier attempt adopted, the others queued; the rest cancelled. */
+  private async queueChildren(parentId: string, requests: JobRequest[]): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string; params_json: string }>(`SELECT id, params_json FROM jobs WHERE ${UNFINISHED_CHILDREN}`, [parentId]);
+    const earlier = new Map(rows.map((r) => [r.params_json, r.id]));
+    const ids: string[] = [];
+    for (const request of requests) {
+      const params = JSON.stringify({ ...(request.params as object), parent_job_id: parentId });
+      const adopted = earlier.get(params);
+      earlier.delete(params);
+      ids.push(adopted ?? (await this.insert(request, JSON.parse(params))).jobId);
+    }
+    for (const stale of earlier.values()) await this.failJob(stale, `cancelled: no longer needed by its parent job ${parentId}`);
+    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, parentId]);
+    return ids;
+  }
+
+  /** Fails a job's unfinished children; a process running one notices at its next lease renewal and stops. */
+  private async cancelChildren(parentId: string, reason: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE jobs SET status = 'failed', error = $2, finished_at = $3, lease_owner = NULL, lease_expires_at_ms = NULL WHERE ${UNFINISHED_CHILDREN}`,
+      [parentId, reason, nowTimestamp()],
+    );
   }
 
   /** Ends a job this process holds; nothing happens when it is no longer ours (failed by a delete, taken over). */
@@ -199,13 +301,18 @@ export class PostgresJobQueue implements JobQueue {
     for (const row of rows) {
       const params = JSON.parse(row.params_json) as { document_name?: string };
       const reason = deletedDocumentReason(params.document_name ?? null, documentId);
-      await this.pool.query(
-        `UPDATE jobs SET status = 'failed', error = $2, finished_at = $3, lease_owner = NULL, lease_expires_at_ms = NULL
-         WHERE id = $1 AND status IN ('pending', 'running')`,
-        [row.id, reason, nowTimestamp()],
-      );
+      await this.failJob(row.id, reason);
       this.running.get(row.id)?.controller.abort(new CancelledError(reason));
     }
+  }
+
+  /** Fails an unfinished job, whoever holds it. */
+  private async failJob(id: string, reason: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE jobs SET status = 'failed', error = $2, finished_at = $3, lease_owner = NULL, lease_expires_at_ms = NULL
+       WHERE id = $1 AND status IN ('pending', 'running')`,
+      [id, reason, nowTimestamp()],
+    );
   }
 
   /** Stops claiming, stops the running jobs and gives them back to the queue, then closes the connections. */
