@@ -94,3 +94,38 @@ test("bench warns when the comparison cannot tell strategies apart: identical ch
     await ws.cleanup();
   }
 });
+
+test("bench: negative controls do not make up the minimum of questions, and a chunk warning about the best keeps the headline from recommending", async () => {
+  const ws = await createWorkspace();
+  try {
+    const facts = [
+      "The ferry leaves at seven.",
+      "It returns at noon.",
+      "Tickets cost four euros.",
+      "Dogs travel free.",
+      "The cafe opens at six.",
+      "Bikes cost two euros.",
+    ];
+    const answerable = facts.map((f) => ({ question: `What about ${f.split(" ").slice(1, 3).join(" ")}?`, expectedAnswer: null, references: [{ text: f }] }));
+    const negatives = Array.from({ length: 8 }, (_, i) => ({ question: `Who painted mural ${i}?`, expectedAnswer: null, references: [], answerable: false }));
+    const e = await ws.app.bench({
+      document: { filename: "ferry.txt", bytes: Buffer.from(facts.join(" ") + "\n") },
+      questions: [...answerable, ...negatives],
+      questionsSource: "inline",
+      strategies: ["structure", "recursive@chunk_size=8:chunk_overlap=0:retrieval=keyword"],
+      topK: 1,
+    });
+    assert.deepEqual(
+      e.comparisons.map((c) => [c.questions, c.answerableQuestions, c.significant]),
+      [[14, 6, false]],
+    );
+    assert.ok(
+      e.details.chunkWarnings!.some((w) => w.startsWith("ferry.txt is shorter than one chunk of structure")),
+      e.details.chunkWarnings!.join("\n"),
+    );
+    assert.doesNotMatch(e.headline, /Recommendation/);
+    assert.match(e.verdict, /at least 10 answerable questions are needed to tell, negative controls not counted, and 6 were asked/);
+  } finally {
+    await ws.cleanup();
+  }
+});
