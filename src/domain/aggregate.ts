@@ -100,10 +100,16 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
     .map(([strategy, other]) => {
       const n = Math.min(bestResults.length, other.length);
       const { standardError, ...change } = pairedDifference(bestResults.slice(0, n), other.slice(0, n), composite);
-      const questionsNeeded = change.significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
-      return { strategy, metric: "composite_score" as const, ...change, questionsNeeded };
+      // Negative controls pad the pairs without asking anything of retrieval: the minimum counts answerable questions only.
+      const answerableQuestions = answerableCount(bestResults.slice(0, n));
+      const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
+      const questionsNeeded = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
+      return { strategy, metric: "composite_score" as const, ...change, significant, answerableQuestions, questionsNeeded };
     });
 }
+
+/** The questions of a run that the document can answer (negative controls, `answerable: false`, left out). */
+export const answerableCount = (results: Array<Pick<QuestionResult, "answerable">>) => results.filter((r) => r.answerable !== false).length;
 
 /** A statistic's difference between two runs over the same questions, with its paired bootstrap interval. */
 export interface PairedDifference {
@@ -162,7 +168,11 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
     // The questions the comparison paired (a run stopped early pairs fewer than were asked).
     const paired = [...new Set(comparisons.filter((c) => !c.significant).map((c) => c.questions))].sort((a, b) => a - b);
     const questions = paired.length === 1 ? `${paired[0]}` : `${paired[0]}-${paired[paired.length - 1]}`;
-    const tooFew = paired[0]! < MIN_PAIRED_QUESTIONS ? `; at least ${MIN_PAIRED_QUESTIONS} questions are needed to tell` : "";
+    const fewestAnswerable = Math.min(...comparisons.filter((c) => !c.significant).map((c) => c.answerableQuestions ?? c.questions));
+    const tooFew =
+      fewestAnswerable < MIN_PAIRED_QUESTIONS
+        ? `; at least ${MIN_PAIRED_QUESTIONS} answerable questions are needed to tell, negative controls not counted, and ${fewestAnswerable} were asked`
+        : "";
     const tied = exact.length > 0 ? `; tied exactly with ${listWords(exact)}` : "";
     parts.push(`its lead over ${listWords(noise)} is not significant at ${level} with ${questions} questions (within noise${tooFew}${tied})`);
     parts.push(questionsNeededClause(comparisons.filter((c) => !c.significant)));

@@ -104,14 +104,20 @@ export interface ChunkingOutline {
   signature: string;
 }
 
+/** A warning that the comparison cannot tell the strategies it names apart, with those strategies. */
+export interface ChunkWarning {
+  message: string;
+  strategies: string[];
+}
+
 /**
  * Warnings for comparisons that cannot tell strategies apart: strategies that made identical
  * chunks of every document (any difference between them comes from search settings, not
  * chunking), and documents that a strategy made a single chunk of (shorter than one chunk:
  * every search returns the whole document, so recall there says nothing of the chunking).
  */
-export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): string[] {
-  const warnings: string[] = [];
+export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): ChunkWarning[] {
+  const warnings: ChunkWarning[] = [];
   const strategies = [...new Set(outlines.map((o) => o.strategy))];
   const whole = (s: string) =>
     outlines
@@ -123,20 +129,48 @@ export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): string[
   for (const s of strategies) groups.set(whole(s), [...(groups.get(whole(s)) ?? []), s]);
   for (const same of groups.values()) {
     if (same.length < 2) continue;
-    warnings.push(
-      `${listWords(same)} made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.`,
-    );
+    warnings.push({
+      message: `${listWords(same)} made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.`,
+      strategies: same,
+    });
   }
   const documents = [...new Set(outlines.map((o) => o.document))];
   for (const document of documents) {
     const single = outlines.filter((o) => o.document === document && o.chunks === 1).map((o) => o.strategy);
     if (single.length === 0) continue;
-    warnings.push(
-      `${document} is shorter than one chunk of ${listWords(single)}: ${single.length > 1 ? "each makes" : "it makes"} a single chunk of it, ` +
+    warnings.push({
+      message:
+        `${document} is shorter than one chunk of ${listWords(single)}: ${single.length > 1 ? "each makes" : "it makes"} a single chunk of it, ` +
         `so every search returns the whole document and the comparison cannot tell strategies apart on it.`,
-    );
+      strategies: single,
+    });
   }
   return warnings;
+}
+
+/**
+ * Warnings for variants whose top_k is at least the number of chunks a search can return (over
+ * every document searched): every search returns everything, so recall is trivially 1. A strategy
+ * that makes a single chunk of every document is left out: the shorter-than-one-chunk warning says it.
+ */
+export function topKCoversEveryChunkWarnings(outlines: ChunkingOutline[], variants: Array<{ key: string; indexKey: string; topK: number }>): ChunkWarning[] {
+  const byTopK = new Map<string, string[]>();
+  for (const v of variants) {
+    const own = outlines.filter((o) => o.strategy === v.indexKey);
+    const total = own.reduce((n, o) => n + o.chunks, 0);
+    if (own.length === 0 || own.every((o) => o.chunks === 1) || v.topK < total) continue;
+    const key = `${v.topK}\u0000${total}`;
+    byTopK.set(key, [...(byTopK.get(key) ?? []), v.key]);
+  }
+  return [...byTopK].map(([key, keys]) => {
+    const [topK, total] = key.split("\u0000");
+    return {
+      message:
+        `top_k ${topK} is at least the ${total} chunks ${listWords(keys)} ${keys.length > 1 ? "each make" : "makes"} of the documents searched: ` +
+        `every search returns all of them, so recall is trivially 1 and the comparison cannot tell strategies apart.`,
+      strategies: keys,
+    };
+  });
 }
 
 /**

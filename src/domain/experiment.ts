@@ -166,9 +166,11 @@ export interface StrategyComparison {
   /** 95 % paired bootstrap interval of the difference. */
   confidenceInterval: [number, number] | null;
   pValue: number | null;
-  /** True when the interval excludes zero. */
+  /** True when the interval excludes zero and at least 10 answerable questions were paired. */
   significant: boolean;
   questions: number;
+  /** The paired questions the document can answer (negative controls left out): at least 10 are needed for a significant lead. Absent in older experiments. */
+  answerableQuestions?: number;
   /**
    * When the lead is not significant: about how many paired questions would make a difference of
    * this size significant at 95 % with 80 % power (domain/power.ts); null when significant, or when

@@ -35,8 +35,8 @@ export interface QuestionSetProfile {
   /** The language model that wrote an `llm` set; null otherwise. */
   model: string | null;
   /**
-   * Where the provenance was read: the file's generation metadata, the questions' wording (every
-   * question in the template generator's form), or nothing, when the set is taken as hand-written.
+   * Where the provenance was read: the file's generation metadata, the questions' wording (half or
+   * more of the questions in the template generator's form), or nothing, when the set is taken as hand-written.
    */
   provenanceFrom: "metadata" | "wording" | "none";
   leak: VocabularyLeak;

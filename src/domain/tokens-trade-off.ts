@@ -1,6 +1,7 @@
-import { listWords, pairedDifference } from "./aggregate.js";
+import { answerableCount, listWords, pairedDifference } from "./aggregate.js";
 import type { AggregateMetrics, QuestionResult } from "./experiment.js";
 import { mean } from "./metrics.js";
+import { MIN_PAIRED_QUESTIONS } from "./statistics.js";
 
 /** Below this relative difference two strategies retrieve "the same" amount of text, and no trade-off is worth a line. */
 const TOKENS_WORTH_NAMING = 0.05;
@@ -14,12 +15,14 @@ const tokens = (n: number) => Math.round(n).toLocaleString("en-US");
  * best, the leanest is named against the best ("Similar recall: recursive retrieves 1,378 tokens
  * per question against 2,107 for fixed_size (recall 0.81 against 0.83, not significantly different
  * at 95 %)."); otherwise the best is named against those retrieving at least 5 % more, with their recalls. Empty when
- * recall was not measured, or no strategy of similar recall retrieves a different amount of text.
+ * recall was not measured, or no strategy of similar recall retrieves a different amount of text, and
+ * with fewer answerable questions than the verdict's minimum: then nothing is significant, and "similar
+ * recall" could name 0.50 against 1.00.
  */
 export function retrievedTokensTradeOff(best: string, results: Record<string, QuestionResult[]>, aggregates: Record<string, AggregateMetrics>): string {
   const bestList = results[best] ?? [];
   const measured = (s: string) => aggregates[s]?.avgRetrievedTokens != null && aggregates[s]!.avgRecall !== null;
-  if (!measured(best)) return "";
+  if (!measured(best) || answerableCount(bestList) < MIN_PAIRED_QUESTIONS) return "";
   const similar = Object.keys(results)
     .filter((s) => s !== best && measured(s))
     .filter((s) => {

@@ -30,6 +30,8 @@ export interface VerdictBasisInput {
   retrievalModes: Record<string, SearchMode>;
   /** Null in experiments from before the question set was profiled. */
   questionSet: QuestionSetProfile | null;
+  /** Strategies a chunk warning says the comparison cannot tell apart (degenerate chunking, top_k covering every chunk); absent when none. */
+  cannotTellApart?: string[];
 }
 
 const points = (v: number) => v.toFixed(2);
@@ -51,6 +53,17 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
   if (inseparableFromBest.length > 0) {
     const whom = inseparableFromBest.length === comparisons.length ? `any other strategy (${list(inseparableFromBest)})` : list(inseparableFromBest);
     return basis("no_clear_winner", `No clear winner: ${best} scored highest, but its lead over ${whom} is not significant at ${level}.`);
+  }
+  const runnerUp = comparisons
+    .filter((c) => c.difference !== null)
+    .sort((a, b) => a.difference! - b.difference! || a.strategy.localeCompare(b.strategy))[0]?.strategy;
+  const unreliable = [best, runnerUp].filter((s): s is string => s !== undefined && (input.cannotTellApart ?? []).includes(s));
+  if (unreliable.length > 0) {
+    return basis(
+      "no_clear_winner",
+      `No recommendation: a chunk warning says this comparison cannot tell ${list(unreliable)} apart from the others, ` +
+        `so ${best}'s significant lead says nothing of its chunking.`,
+    );
   }
   return basis("recommendation", `Recommendation: ${best} (its lead over every other strategy is significant at ${level}).`);
 }
@@ -139,10 +152,11 @@ export function verdictFields(
   aggregates: Record<string, { compositeScore: number | null }>,
   search: Record<string, { retrieval: SearchMode }> | undefined,
   questionSet: QuestionSetProfile | null,
+  cannotTellApart: string[] = [],
 ): Pick<Experiment, "verdictStatus" | "headline" | "inseparableFromBest" | "verdictNotes" | "questionSet" | "retrievalModes"> {
   const retrievalModes = Object.fromEntries(Object.entries(search ?? {}).map(([s, x]) => [s, x.retrieval]));
   const composites = Object.fromEntries(Object.entries(aggregates).map(([s, m]) => [s, m.compositeScore]));
-  const basis = verdictBasis({ best, comparisons, composites, retrievalModes, questionSet });
+  const basis = verdictBasis({ best, comparisons, composites, retrievalModes, questionSet, cannotTellApart });
   return {
     verdictStatus: basis.status,
     headline: basis.headline,

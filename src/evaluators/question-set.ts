@@ -59,11 +59,16 @@ export async function loadQuestionsOrigin(path: string): Promise<QuestionsOrigin
   }
 }
 
-/** Who wrote the set (from the file's metadata, else the template wording, else taken as hand-written) and its vocabulary leak. */
+/**
+ * Who wrote the set (from the file's metadata, else the template wording of half or more of its
+ * questions, else taken as hand-written) and its vocabulary leak.
+ */
 export function profileQuestionSet(questions: QuestionInput[], origin: QuestionsOrigin | null | undefined): QuestionSetProfile {
   const leak = vocabularyLeak(questions);
   if (origin) return { provenance: origin.kind, model: origin.kind === "llm" ? origin.model : null, provenanceFrom: "metadata", leak };
-  if (questions.length > 0 && questions.every((q) => TEMPLATE_WORDING.test(q.question))) {
+  // Half or more: a template set with a question or two added by hand still rewards copied wording.
+  const templateShaped = questions.filter((q) => TEMPLATE_WORDING.test(q.question)).length;
+  if (questions.length > 0 && templateShaped >= questions.length / 2) {
     return { provenance: "template", model: null, provenanceFrom: "wording", leak };
   }
   return { provenance: "hand-written", model: null, provenanceFrom: "none", leak };

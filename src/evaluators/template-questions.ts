@@ -31,13 +31,20 @@ export function sections(text: string, blocks: Block[]): Section[] {
   return headings.map((h, i) => ({ label: `the section "${h.text}"`, start: h.end, end: headings[i + 1]?.start ?? text.length }));
 }
 
-/** The two words of a sentence that are the most frequent in its section, in sentence order. */
+/** The two words of a sentence that are the most frequent in its section, in sentence order, never the same term twice. */
 function topicWords(sentence: string, sectionText: string): string[] {
   const frequency = new Map<string, number>();
   for (const t of contentTerms(sectionText)) frequency.set(t, (frequency.get(t) ?? 0) + 1);
-  const words = [...new Set(sentence.match(/[\p{L}][\p{L}'-]*/gu) ?? [])]
+  // "Oven … a fan oven": one word per term (case and inflection aside), at its first occurrence.
+  const seen = new Set<string>();
+  const words = (sentence.match(/[\p{L}][\p{L}'-]*/gu) ?? [])
     .map((word, order) => ({ word, order, term: contentTerms(word)[0] }))
-    .filter((w): w is { word: string; order: number; term: string } => w.term !== undefined && w.word.length > 2);
+    .filter((w): w is { word: string; order: number; term: string } => w.term !== undefined && w.word.length > 2)
+    .filter((w) => {
+      if (seen.has(w.term)) return false;
+      seen.add(w.term);
+      return true;
+    });
   return words
     .sort((a, b) => (frequency.get(b.term) ?? 0) - (frequency.get(a.term) ?? 0) || a.order - b.order)
     .slice(0, 2)

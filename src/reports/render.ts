@@ -4,6 +4,7 @@ import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { listWords } from "../domain/aggregate.js";
+import { MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";
 import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import type { PageSpan } from "../domain/pages.js";
@@ -148,7 +149,12 @@ function recommendation(e: ExperimentRecord): string[] {
   if (runnerUp) {
     const ci = runnerUp.confidenceInterval;
     const range = ci ? ` (95 % interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
-    const lead = runnerUp.significant ? "a significant lead" : "within noise";
+    const answerable = runnerUp.answerableQuestions ?? runnerUp.questions;
+    const lead = runnerUp.significant
+      ? "a significant lead"
+      : answerable < MIN_PAIRED_QUESTIONS
+        ? `too few questions to tell (${answerable} answerable; at least ${MIN_PAIRED_QUESTIONS} are needed)`
+        : "within noise";
     lines.push(`The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${range}: ${lead}.`);
   }
   if (e.details.dryRun) lines.push("This was a dry run: only retrieval was measured; answers and judging were not run.");

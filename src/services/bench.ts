@@ -705,6 +705,7 @@ async function assembleExperiment(
       { retrieval: v.retrieval ?? defaultSearchMode((await ctx.chunks.state(documents[0]!.id, v.indexKey))!.retrieval), topK: v.topK ?? topK },
     ]),
   );
+  const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
@@ -723,7 +724,10 @@ async function assembleExperiment(
       .join(" "),
     comparisons,
     ...withNote(
-      withNote(verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin)), scored.compositeNote),
+      withNote(
+        verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin), chunking.cannotTellApart),
+        scored.compositeNote,
+      ),
       models.judge && contextJudgeNote(search, (mode) => models.judge!.contextRelevanceJudgedBy(mode)),
     ),
     tags: input.tags ?? {},
@@ -756,7 +760,7 @@ async function assembleExperiment(
     sharedSeconds: sharedByAll.seconds,
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
-    ...(await chunkHealthOfRun(ctx, documents, variants)),
+    ...chunking.figures,
     ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly: answered.stoppedEarly,
   };

@@ -1,4 +1,11 @@
-import { chunkHealth, degenerateChunkingWarnings, targetTokens, type ChunkHealth, type ChunkingOutline } from "../domain/chunk-health.js";
+import {
+  chunkHealth,
+  degenerateChunkingWarnings,
+  targetTokens,
+  topKCoversEveryChunkWarnings,
+  type ChunkHealth,
+  type ChunkingOutline,
+} from "../domain/chunk-health.js";
 import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
@@ -7,13 +14,15 @@ import type { StrategyVariant } from "./variants.js";
 
 /**
  * Chunk health of every index a benchmark searched (variants that differ only at search time share
- * one), keyed by index key, and the warnings for chunkings the comparison cannot tell apart.
+ * one), keyed by index key, the warnings for chunkings the comparison cannot tell apart, and the
+ * variants (by key) those warnings concern: the verdict recommends none of them.
  */
 export async function chunkHealthOfRun(
   ctx: ServiceContext,
   documents: StoredDocument[],
   variants: StrategyVariant[],
-): Promise<{ chunkHealth: Record<string, ChunkHealth>; chunkWarnings: string[] }> {
+  topK: number,
+): Promise<{ figures: { chunkHealth: Record<string, ChunkHealth>; chunkWarnings: string[] }; cannotTellApart: string[] }> {
   const indexes = variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
   const health: Record<string, ChunkHealth> = {};
   const outlines: ChunkingOutline[] = [];
@@ -40,5 +49,14 @@ export async function chunkHealthOfRun(
       });
     }
   }
-  return { chunkHealth: health, chunkWarnings: degenerateChunkingWarnings(outlines) };
+  const searched = variants.map((v) => ({ key: v.key, indexKey: v.indexKey, topK: v.topK ?? topK }));
+  const degenerate = degenerateChunkingWarnings(outlines);
+  const topKWarnings = topKCoversEveryChunkWarnings(outlines, searched);
+  // Degenerate-chunking warnings name indexes (every variant searching one is concerned); top_k warnings name variants.
+  const warnedIndexes = new Set(degenerate.flatMap((w) => w.strategies));
+  const keys = new Set(topKWarnings.flatMap((w) => w.strategies));
+  return {
+    figures: { chunkHealth: health, chunkWarnings: [...degenerate, ...topKWarnings].map((w) => w.message) },
+    cannotTellApart: variants.filter((v) => warnedIndexes.has(v.indexKey) || keys.has(v.key)).map((v) => v.key),
+  };
 }

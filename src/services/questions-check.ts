@@ -1,4 +1,5 @@
 import type { RunOptions, StoredDocument } from "../domain/types.js";
+import { questionKey } from "../text/question-key.js";
 import { LEAK_QUESTION_THRESHOLD, smokeTestReason, type VocabularyLeak } from "../domain/question-set.js";
 import { profileQuestionSet, questionLeak, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { locateExcerpt, type QuestionInput } from "../evaluators/questions.js";
@@ -62,7 +63,7 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
   const seen = new Map<string, number>();
   input.questions.forEach((q, index) => {
     const item = index + 1;
-    const key = q.question.toLowerCase().replace(/\s+/g, " ").trim();
+    const key = questionKey(q.question);
     const first = seen.get(key);
     if (first !== undefined) problems.push({ item, question: q.question, kind: "duplicate", detail: `the same question as item ${first}`, closest: null });
     else seen.set(key, item);

@@ -1,6 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chunkHealth, degenerateChunkingWarnings, endsMidSentence, tableSpans, targetTokens } from "../../src/domain/chunk-health.js";
+import {
+  chunkHealth,
+  degenerateChunkingWarnings,
+  endsMidSentence,
+  tableSpans,
+  targetTokens,
+  topKCoversEveryChunkWarnings,
+} from "../../src/domain/chunk-health.js";
 
 // A heading line, a paragraph of two sentences, and a two-row table.
 const text = "Opening hours\nThe library opens at nine. It closes at six.\n| day | hours |\n| Mon | 9-6 |\nEnd.";
@@ -74,11 +81,22 @@ test("degenerate chunkings are warned about: identical chunks across strategies,
     { strategy: "fixed_size", document: "short.md", chunks: 1, signature: "s" },
     { strategy: "semantic", document: "short.md", chunks: 2, signature: "t" },
   ]);
-  assert.deepEqual(warnings, [
-    "recursive and fixed_size made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.",
-    "short.md is shorter than one chunk of recursive and fixed_size: each makes a single chunk of it, " +
-      "so every search returns the whole document and the comparison cannot tell strategies apart on it.",
-  ]);
+  assert.deepEqual(
+    warnings.map((w) => w.message),
+    [
+      "recursive and fixed_size made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.",
+      "short.md is shorter than one chunk of recursive and fixed_size: each makes a single chunk of it, " +
+        "so every search returns the whole document and the comparison cannot tell strategies apart on it.",
+    ],
+  );
+  assert.deepEqual(
+    warnings.map((w) => w.strategies),
+    [
+      ["recursive", "fixed_size"],
+      ["recursive", "fixed_size"],
+    ],
+    "each warning names the strategies it concerns",
+  );
   // Same chunks of one document but not of another: not identical.
   assert.deepEqual(
     degenerateChunkingWarnings([
@@ -89,4 +107,31 @@ test("degenerate chunkings are warned about: identical chunks across strategies,
     ]),
     [],
   );
+});
+
+test("a top_k that reaches every chunk a strategy made is warned about: every search returns everything", () => {
+  const outlines = [
+    { strategy: "recursive", document: "a.md", chunks: 3, signature: "x" },
+    { strategy: "recursive", document: "b.md", chunks: 2, signature: "y" },
+    { strategy: "semantic", document: "a.md", chunks: 9, signature: "z" },
+    { strategy: "semantic", document: "b.md", chunks: 4, signature: "w" },
+    { strategy: "structure", document: "a.md", chunks: 1, signature: "s" },
+    { strategy: "structure", document: "b.md", chunks: 1, signature: "t" },
+  ];
+  const warnings = topKCoversEveryChunkWarnings(outlines, [
+    { key: "recursive", indexKey: "recursive", topK: 5 },
+    { key: "recursive@top_k=4", indexKey: "recursive", topK: 4 },
+    { key: "semantic", indexKey: "semantic", topK: 5 },
+    { key: "structure", indexKey: "structure", topK: 5 },
+  ]);
+  assert.deepEqual(warnings, [
+    {
+      message:
+        "top_k 5 is at least the 5 chunks recursive makes of the documents searched: every search returns all of them, " +
+        "so recall is trivially 1 and the comparison cannot tell strategies apart.",
+      strategies: ["recursive"],
+    },
+  ]);
+  // top_k 4 of 5 chunks still chooses; 5 of 13 does; one chunk per document is the shorter-than-one-chunk warning's to say.
+  assert.deepEqual(topKCoversEveryChunkWarnings(outlines, [{ key: "recursive", indexKey: "recursive", topK: 4 }]), []);
 });

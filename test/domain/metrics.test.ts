@@ -279,7 +279,27 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
   // A handful of questions never makes a lead significant, however consistent.
   const few = compareWithBest({ better: better.slice(0, 3), base: base.slice(0, 3) }, "better", options)[0]!;
   assert.deepEqual([few.questions, few.significant], [3, false]);
-  assert.match(verdictSentence("better", 9, [few]), /not significant at 95 % with 3 questions \(within noise; at least 10 questions are needed to tell\)/);
+  assert.match(
+    verdictSentence("better", 9, [few]),
+    /not significant at 95 % with 3 questions \(within noise; at least 10 answerable questions are needed to tell, negative controls not counted, and 3 were/,
+  );
+  // Negative controls pad the pairs but do not count toward the minimum: 6 answerable questions and 8 unanswerable ones are too few.
+  const unanswerable = (recall: number) => result({ recall, reciprocalRank: recall }, { answerable: false });
+  const padded = compareWithBest(
+    {
+      better: [...better.slice(1, 7), ...Array.from({ length: 8 }, () => unanswerable(1))],
+      base: [...base.slice(1, 7), ...Array.from({ length: 8 }, () => unanswerable(0))],
+    },
+    "better",
+    options,
+  )[0]!;
+  assert.deepEqual([padded.questions, padded.answerableQuestions, padded.significant], [14, 6, false]);
+  assert.match(
+    verdictSentence("better", 9, [padded]),
+    /with 14 questions \(within noise; at least 10 answerable questions are needed to tell, negative controls not counted, and 6 were asked\)/,
+  );
+  const enough = compareWithBest({ better: better.slice(0, 12), base: base.slice(0, 12) }, "better", options)[0]!;
+  assert.deepEqual([enough.answerableQuestions, enough.significant], [12, true], "twelve answerable questions can make a consistent lead significant");
   // A run stopped early pairs only the questions both strategies reached, and says so.
   const early = compareWithBest({ twoMore, base: base.slice(0, 20) }, "twoMore", options)[0]!;
   assert.equal(early.questions, 20);

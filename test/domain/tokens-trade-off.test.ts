@@ -53,3 +53,15 @@ test("tie-break after the composite: the strategy retrieving fewer tokens per qu
     "the composite still decides first",
   );
 });
+
+test("no trade-off line with fewer answerable questions than the minimum: recall 0.50 against 1.00 is no 'similar recall'", () => {
+  const few = { good: Array.from({ length: 6 }, () => result(1, 2000)), poor: Array.from({ length: 6 }, (_, i) => result(i % 2, 500)) };
+  const padded = Object.fromEntries(
+    Object.entries(few).map(([s, list]) => [s, [...list, ...Array.from({ length: 8 }, () => questionResult({}, { answerable: false, retrievedTokens: 500 }))]]),
+  );
+  const aggregates = Object.fromEntries(Object.entries(padded).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.equal(retrievedTokensTradeOff("good", padded, aggregates), "", "6 answerable questions and 8 negative controls");
+  const enough = { good: Array.from({ length: 12 }, () => result(1, 2000)), poor: Array.from({ length: 12 }, (_, i) => result(i % 6 === 0 ? 0 : 1, 500)) };
+  const enoughAggregates = Object.fromEntries(Object.entries(enough).map(([s, list]) => [s, aggregate(list, options)]));
+  assert.match(retrievedTokensTradeOff("good", enough, enoughAggregates), /^Similar recall: poor retrieves 500 tokens per question against 2,000 for good/);
+});

@@ -147,3 +147,20 @@ test("verdict basis: a lead across retrieval modes is split where the run has th
   // One mode: nothing to say.
   assert.deepEqual(verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: { a: "dense", b: "dense" }, questionSet: null }).notes, []);
 });
+
+test("verdict basis: no Recommendation when a chunk warning says the comparison cannot tell the best or its runner-up apart", () => {
+  const allClear = [comparison("b", 0.2, true), comparison("c", 3, true), comparison("d", 4, true)];
+  const input = { best: "a", comparisons: allClear, composites, retrievalModes: {}, questionSet: handWritten };
+  assert.equal(verdictBasis(input).status, "recommendation", "without warnings every significant lead makes a recommendation");
+  for (const concerned of [["a"], ["b"]]) {
+    const basis = verdictBasis({ ...input, cannotTellApart: concerned });
+    assert.equal(basis.status, "no_clear_winner");
+    assert.doesNotMatch(basis.headline, /Recommendation/);
+    assert.equal(
+      basis.headline,
+      `No recommendation: a chunk warning says this comparison cannot tell ${concerned[0]} apart from the others, ` +
+        "so a's significant lead says nothing of its chunking.",
+    );
+  }
+  assert.equal(verdictBasis({ ...input, cannotTellApart: ["d"] }).status, "recommendation", "a warning about a strategy far behind leaves the recommendation");
+});

@@ -45,3 +45,32 @@ test("bench --json and report --format json carry each strategy's chunk health; 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("bench --json carries the run's details (chunk warnings, negative controls) and prints the warnings on stderr", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-chunk-warnings-json-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const doc = join(dir, "ferry.txt");
+    writeFileSync(doc, "The ferry leaves at seven. It returns at noon. Tickets cost four euros.\n");
+    const questions = join(dir, "q.json");
+    writeFileSync(
+      questions,
+      JSON.stringify([
+        { question: "When does the ferry leave?", references: ["The ferry leaves at seven."] },
+        { question: "Who painted the harbour mural?", answerable: false },
+      ]),
+    );
+    const bench = await runCli(["bench", doc, "--questions", questions, "-s", "recursive,recursive@chunk_overlap=0", "--top-k", "1", "--json"], env);
+    assert.equal(bench.code, 0, bench.stderr);
+    const experiment = JSON.parse(bench.stdout);
+    const warnings: string[] = experiment.details.chunk_warnings;
+    assert.ok(
+      warnings.some((w) => w.startsWith("recursive and recursive@chunk_overlap=0 made identical chunks")),
+      JSON.stringify(warnings),
+    );
+    assert.ok(experiment.details.negative_controls, JSON.stringify(experiment.details));
+    for (const w of warnings) assert.ok(bench.stderr.includes(`warning: ${w}`), bench.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -43,6 +43,16 @@ test("question set profile: provenance from the file's metadata, else the templa
     assert.deepEqual([byWording.provenance, byWording.provenanceFrom], ["template", "wording"], "every question in the template generator's form");
     assert.match(smokeTestReason(byWording)!, /template questions/);
 
+    // Mostly template-shaped with one question written by hand: still template; fewer than half: hand-written.
+    const handWritten = { question: "In which month are directors chosen by vote?", references: ["Board elections are held every March."] };
+    const mostly = profileQuestionSet(validateQuestions("q.json", [items[0]!, items[0]!, handWritten]), null);
+    assert.deepEqual([mostly.provenance, mostly.provenanceFrom], ["template", "wording"], "two of three questions in the template form");
+    assert.match(smokeTestReason(mostly)!, /template questions/);
+    const half = profileQuestionSet(validateQuestions("q.json", [items[0]!, handWritten]), null);
+    assert.equal(half.provenance, "template", "half is enough");
+    const few = profileQuestionSet(validateQuestions("q.json", [items[0]!, handWritten, handWritten]), null);
+    assert.deepEqual([few.provenance, few.provenanceFrom], ["hand-written", "none"], "one of three is not most");
+
     const written = profileQuestionSet(
       validateQuestions("q.json", [{ question: "In which month are directors chosen by vote?", references: ["Board elections are held every March."] }]),
       null,

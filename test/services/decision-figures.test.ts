@@ -90,6 +90,88 @@ test("bench warns when the comparison cannot tell strategies apart: identical ch
       warnings.some((w) => /^ferry\.txt is shorter than one chunk of recursive, recursive@chunk_overlap=0 and fixed_size/.test(w)),
       warnings.join("\n"),
     );
+    // Every report shows the warnings next to the headline they qualify, in the words bench prints.
+    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/'/g, "&#39;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const markdown = renderMarkdownReport(report);
+    const afterHeadline = markdown.slice(markdown.indexOf(`**${e.headline}**`));
+    for (const w of warnings) {
+      assert.ok(afterHeadline.indexOf(`Warning: ${w}`) >= 0 && afterHeadline.indexOf(`Warning: ${w}`) < afterHeadline.indexOf("| strategy |"), markdown);
+      for (const view of ["managerial", "technical"] as const) {
+        const html = renderHtmlReport(report, view);
+        const headlineAt = html.indexOf(`<p><strong>${escapeHtml(e.headline)}</strong></p>`);
+        const warningAt = html.indexOf(`<p class="error">Warning: ${escapeHtml(w)}</p>`);
+        assert.ok(headlineAt >= 0 && warningAt > headlineAt && warningAt - headlineAt < 2000, `${view}: the warning follows the headline`);
+      }
+    }
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench: negative controls do not make up the minimum of questions, and a chunk warning about the best keeps the headline from recommending", async () => {
+  const ws = await createWorkspace();
+  try {
+    const facts = [
+      "The ferry leaves at seven.",
+      "It returns at noon.",
+      "Tickets cost four euros.",
+      "Dogs travel free.",
+      "The cafe opens at six.",
+      "Bikes cost two euros.",
+    ];
+    const answerable = facts.map((f) => ({ question: `What about ${f.split(" ").slice(1, 3).join(" ")}?`, expectedAnswer: null, references: [{ text: f }] }));
+    const negatives = Array.from({ length: 8 }, (_, i) => ({ question: `Who painted mural ${i}?`, expectedAnswer: null, references: [], answerable: false }));
+    const e = await ws.app.bench({
+      document: { filename: "ferry.txt", bytes: Buffer.from(facts.join(" ") + "\n") },
+      questions: [...answerable, ...negatives],
+      questionsSource: "inline",
+      strategies: ["structure", "recursive@chunk_size=8:chunk_overlap=0:retrieval=keyword"],
+      topK: 1,
+    });
+    assert.deepEqual(
+      e.comparisons.map((c) => [c.questions, c.answerableQuestions, c.significant]),
+      [[14, 6, false]],
+    );
+    assert.ok(
+      e.details.chunkWarnings!.some((w) => w.startsWith("ferry.txt is shorter than one chunk of structure")),
+      e.details.chunkWarnings!.join("\n"),
+    );
+    assert.doesNotMatch(e.headline, /Recommendation/);
+    assert.match(e.verdict, /at least 10 answerable questions are needed to tell, negative controls not counted, and 6 were asked/);
+    assert.doesNotMatch(e.verdict, /Similar recall/, "nothing can be significant on 6 answerable questions");
+    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    assert.match(
+      renderHtmlReport(report, "managerial"),
+      /lower \(95 % interval of the difference [^)]*\): too few questions to tell \(6 answerable; at least 10 are needed\)/,
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("bench warns when top_k reaches every chunk a strategy made: recall is trivially 1", async () => {
+  const ws = await createWorkspace();
+  try {
+    const text = Array.from({ length: 12 }, (_, i) => `Pier ${i} opens at ${i + 6} in the morning and closes at ${i + 1} at night.`).join(" ") + "\n";
+    const e = await ws.app.bench({
+      document: { filename: "piers.txt", bytes: Buffer.from(text) },
+      questions: [{ question: "When does pier 3 open?", expectedAnswer: null, references: [{ text: "Pier 3 opens at 9 in the morning" }] }],
+      questionsSource: "inline",
+      strategies: ["recursive@chunk_size=64:chunk_overlap=0", "recursive@chunk_size=32:chunk_overlap=0"],
+      topK: 5,
+    });
+    const chunks = (s: string) => e.details.chunkHealth![s]!.chunks;
+    const [coarse, fine] = ["recursive@chunk_size=64:chunk_overlap=0", "recursive@chunk_size=32:chunk_overlap=0"];
+    assert.ok(chunks(coarse) > 1 && chunks(coarse) <= 5 && chunks(fine) > 5, `${chunks(coarse)} and ${chunks(fine)} chunks`);
+    assert.deepEqual(
+      e.details.chunkWarnings!.filter((w) => w.startsWith("top_k")),
+      [
+        `top_k 5 is at least the ${chunks(coarse)} chunks ${coarse} makes of the documents searched: every search returns all of them, ` +
+          "so recall is trivially 1 and the comparison cannot tell strategies apart.",
+      ],
+    );
+    assert.doesNotMatch(e.headline, /^Recommendation/);
   } finally {
     await ws.cleanup();
   }

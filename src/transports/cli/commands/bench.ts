@@ -385,8 +385,11 @@ export function registerBenchCommand(program: Command): void {
         }
         const outcomes = await finishCi(experiment, compared, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
         if (globals.json) {
+          // stdout holds only the JSON; the warnings the scorecard would print go to stderr.
+          for (const warning of experiment.details.chunkWarnings ?? []) printNote(`warning: ${warning}`);
           printJson({
             ...experimentView(experiment),
+            details: experiment.details,
             ...(compared.baseline ? { baselineDeltas: compared.baseline.deltas, baselineNotes: compared.baseline.notes } : {}),
             ...(outcomes.length > 0 ? { gates: outcomes } : {}),
           });
