@@ -170,6 +170,7 @@ export type QualityMeans = Pick<
   | "avgPrecisionOmega"
   | "hitRate"
   | "mrr"
+  | "avgRetrievedTokens"
 >;
 
 export type { ScoredQuestion } from "./metric-registry/metric.js";

@@ -313,9 +313,11 @@ function viewModel(input: ReportInput, view: ReportView) {
       missing: agg(s).missing?.[metric],
       highlight: s === e.bestStrategy,
     }));
+  // A bounded scale is drawn to its top; an open one (tokens) to its largest bar.
+  const SCALE_TOPS: Partial<Record<MetricDefinition["scale"], number>> = { "0-10": 10, "0-1": 1 };
   const metricChart = (metric: string) => {
     const d = metricDefinition(metric)!;
-    return barChart(`${d.label} (${d.scale}, ${d.direction} is better; whiskers: 95 % CI)`, bars(metric), { max: d.scale === "0-10" ? 10 : 1 });
+    return barChart(`${d.label} (${d.scale}, ${d.direction} is better; whiskers: 95 % CI)`, bars(metric), { max: SCALE_TOPS[d.scale] });
   };
   // With only local providers every cost is 0; price the same tokens on the reference model instead.
   const local = strategies.every((s) => agg(s).costUsd === 0);

@@ -95,7 +95,9 @@ export function baselineFromExperiment(e: ExperimentRecord, results: Record<stri
             options: e.details.strategyOptions[s] ?? {},
             search: e.details.search?.[s] ?? null,
             metrics: metrics[s]!,
-            questions: Object.fromEntries(list.map((r, i) => [keys[i]!, { error: r.error, answered: r.answered, metrics: r.metrics }])),
+            questions: Object.fromEntries(
+              list.map((r, i) => [keys[i]!, { error: r.error, answered: r.answered, metrics: r.metrics, retrievedTokens: r.retrievedTokens }]),
+            ),
           },
         ];
       }),
@@ -106,6 +108,15 @@ export function baselineFromExperiment(e: ExperimentRecord, results: Record<stri
 /** Every registered per-question metric's field <-> the snake_case name the file uses (`reciprocalRank` <-> `reciprocal_rank`). */
 function scoreFields(): Array<[string, string]> {
   return perQuestionMetrics().map((m) => [m.perQuestion.field, m.perQuestion.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]);
+}
+
+/**
+ * A question's scores in the file: every per-question metric, and the tokens its answer read (what tokens
+ * retrieved per question is computed from, so that a gate can compare it too).
+ */
+function questionScores(q: ScoredQuestion): Record<string, number | null> {
+  const scores = Object.fromEntries(scoreFields().map(([field, name]) => [name, scoreOf(q.metrics, field)]));
+  return q.retrievedTokens === undefined ? scores : { ...scores, retrieved_tokens: q.retrievedTokens };
 }
 
 /** The baseline file's text: snake_case JSON like every other file chunkeval writes for users. */
@@ -131,10 +142,7 @@ export function baselineFileText(b: Baseline): string {
           search: s.search && { retrieval: s.search.retrieval, top_k: s.search.topK },
           metrics: s.metrics,
           questions: Object.fromEntries(
-            Object.entries(s.questions).map(([key, q]) => [
-              key,
-              { error: q.error, answered: q.answered, scores: Object.fromEntries(scoreFields().map(([field, name]) => [name, scoreOf(q.metrics, field)])) },
-            ]),
+            Object.entries(s.questions).map(([key, q]) => [key, { error: q.error, answered: q.answered, scores: questionScores(q) }]),
           ),
         },
       ]),
@@ -188,7 +196,15 @@ export function parseBaselineFile(path: string, text: string): Baseline {
         if (!isScore(v)) throw bad(`strategy ${name}: question ${key}: ${file} must be a number or null`);
         return [field, v];
       });
-      questions[key] = { error: q.error, answered: q.answered, metrics: Object.fromEntries(values) as unknown as QuestionMetrics };
+      const retrievedTokens = scores.retrieved_tokens;
+      if (retrievedTokens !== undefined && typeof retrievedTokens !== "number")
+        throw bad(`strategy ${name}: question ${key}: retrieved_tokens must be a number`);
+      questions[key] = {
+        error: q.error,
+        answered: q.answered,
+        metrics: Object.fromEntries(values) as unknown as QuestionMetrics,
+        ...(retrievedTokens === undefined ? {} : { retrievedTokens }),
+      };
     }
     const search = isObject(s.search) ? { retrieval: String(s.search.retrieval), topK: Number(s.search.top_k) } : null;
     strategies[name] = { options: (isObject(s.options) ? s.options : {}) as Record<string, number>, search, metrics, questions };

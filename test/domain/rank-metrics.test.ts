@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth, type RankCut } from "../../src/domain/rank-metrics.js";
-import { retrievedTokenFigures } from "../../src/domain/retrieved-tokens.js";
 
 const close = (actual: number | null, expected: number, what: string) =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
@@ -69,15 +68,4 @@ test("cut aggregates: means over the questions ranked, intervals over questions,
   assert.deepEqual(aggregateRankCuts([{ error: null }]), [], "no references, no cuts");
   assert.equal(rankingDepth(5), 10);
   assert.equal(rankingDepth(12), 12, "a deeper top_k ranks deeper");
-});
-
-test("tokens retrieved: the mean per question over questions that did not fail, with an interval", () => {
-  const figures = retrievedTokenFigures([
-    { error: null, retrievedTokens: 100 },
-    { error: null, retrievedTokens: 300 },
-    { error: "failed", retrievedTokens: 5000 },
-  ]);
-  assert.equal(figures.avgRetrievedTokens, 200);
-  assert.ok(figures.retrievedTokensInterval![0] >= 100 && figures.retrievedTokensInterval![1] <= 300);
-  assert.deepEqual(retrievedTokenFigures([{ error: null }]), { avgRetrievedTokens: null, retrievedTokensInterval: null });
 });

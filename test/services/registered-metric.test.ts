@@ -4,7 +4,9 @@ import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { registerMetric } from "../../src/domain/metric-registry/registry.js";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { strategyGaps } from "../../src/domain/measurability.js";
-import { defaultWeights, mean, scoreOf } from "../../src/domain/metrics.js";
+import { bestStrategy, defaultWeights, mean, scoreOf } from "../../src/domain/metrics.js";
+import { metricDefinition, metricValue } from "../../src/domain/metric-catalogue.js";
+import { countTokens } from "../../src/text/tokens.js";
 import { baselineFileText, baselineFromExperiment, parseBaselineFile } from "../../src/services/baseline.js";
 import { parseMaxDrop, parseRegressionTargets, regressionOutcomes } from "../../src/services/gates.js";
 import { createWorkspace } from "../helpers/workspace.js";
@@ -140,4 +142,89 @@ test("a registered metric's own reason a strategy cannot measure it: reported pe
   } finally {
     keywordBlind();
   }
+});
+
+test("tokens retrieved per question is a registered metric: counted per question, averaged with an interval, listed, out of the composite", async () => {
+  const entry = metricDefinition("avg_retrieved_tokens")!;
+  assert.deepEqual([entry.field, entry.scale, entry.direction, entry.composite], ["avgRetrievedTokens", "tokens", "lower", undefined]);
+  const ws = await createWorkspace();
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 12);
+    const e = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions,
+      questionsSource: "h.json",
+      strategies: ["recursive@chunk_size=48", "fixed_size@chunk_size=160"],
+      topK: 3,
+    });
+    const results = await ws.app.experimentResults(e.experimentId);
+    const stored = await ws.app.getExperiment(e.experimentId);
+    const averages: number[] = [];
+    for (const s of e.strategiesUsed) {
+      // Each question's count, recomputed from the chunks its answer read: the per-question field keeps its place and name.
+      const counts = results[s]!.map((r) => {
+        assert.equal(
+          r.retrievedTokens,
+          r.retrieved.reduce((n, c) => n + countTokens(c.text), 0),
+          `${s}: ${r.question}`,
+        );
+        return r.retrievedTokens!;
+      });
+      const m = e.aggregateMetrics[s]!;
+      assert.ok(Math.abs(m.avgRetrievedTokens! - mean(counts)!) < 1e-9, `${s}: the mean of its questions' counts`);
+      assert.equal(metricValue(m, "avg_retrieved_tokens"), m.avgRetrievedTokens);
+      // Its interval, under the registry's key like every metric's, and under the name the JSON gave it before.
+      const interval = m.confidenceIntervals.avg_retrieved_tokens!;
+      assert.ok(interval[0] <= m.avgRetrievedTokens! && m.avgRetrievedTokens! <= interval[1] && interval[0] < interval[1], `[${interval}]`);
+      assert.deepEqual(m.retrievedTokensInterval, interval);
+      assert.deepEqual(stored.aggregateMetrics[s]!.retrievedTokensInterval, interval, "stored and read back");
+      assert.equal(m.compositeContributions!.avg_retrieved_tokens, undefined, "not a composite term");
+      averages.push(m.avgRetrievedTokens!);
+    }
+    assert.ok(Math.abs(averages[0]! - averages[1]!) > 50, `48-token and 160-token chunks retrieve different amounts (${averages.join(", ")})`);
+    assert.equal(e.details.weights.retrieved_tokens, undefined, "no weight of its own");
+    // Listed with the registered metrics: the JSON's definitions and the technical report's every-metric table.
+    const json = JSON.stringify((await ws.app.renderReport(e.experimentId, { format: "json" })).body);
+    assert.match(json, /"avg_retrieved_tokens":\s*\{\s*"scale":\s*"tokens",\s*"direction":\s*"lower"/);
+    const html = (await ws.app.renderReport(e.experimentId, { format: "html", view: "technical" })).body as string;
+    assert.match(html, /<td>avg_retrieved_tokens <small class="muted">tokens ↓<\/small><\/td><td>\d+\.\d{3} <small class="muted">\[/);
+
+    // The baseline file keeps each question's count, so the regression gates compare it: a rise is the worse side.
+    const file = baselineFileText(baselineFromExperiment(stored, results));
+    assert.match(file, /"retrieved_tokens": \d+/);
+    const current = baselineFromExperiment(stored, results);
+    const scoring = { weights: e.details.weights, hallucinationThreshold: e.details.hallucinationThreshold };
+    const gates = [parseRegressionTargets("avg_retrieved_tokens")[0]!];
+    const drops = [parseMaxDrop("avg_retrieved_tokens=0")];
+    assert.ok(regressionOutcomes(stored, current, parseBaselineFile("b.json", file), gates, drops, scoring).every((o) => o.passed));
+    const leaner = parseBaselineFile("b.json", file.replace(/"retrieved_tokens": \d+/g, '"retrieved_tokens": 1'));
+    const [regression, drop] = regressionOutcomes(stored, current, leaner, gates, drops, scoring);
+    assert.equal(regression!.passed, false, regression!.detail);
+    assert.match(drop!.detail, /avg_retrieved_tokens changed \+\d+\.\d{3} over 12 paired questions \(at most 0 higher allowed\)/);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("tokens retrieved: failed questions and questions from before it was recorded are left out of the mean; lower breaks composite ties", () => {
+  const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+  const m = aggregate(
+    [
+      questionResult({ recall: 0.5 }, { retrievedTokens: 100 }),
+      questionResult({ recall: 0.5 }, { retrievedTokens: 300 }),
+      questionResult({ recall: 0.5 }, { retrievedTokens: 5000, error: "failed" }),
+      questionResult({ recall: 0.5 }),
+    ],
+    options,
+  );
+  assert.equal(m.avgRetrievedTokens, 200);
+  assert.ok(m.retrievedTokensInterval![0] >= 100 && m.retrievedTokensInterval![1] <= 300);
+  const none = aggregate([questionResult({ recall: 0.5 })], options);
+  assert.equal(none.avgRetrievedTokens, null);
+  assert.equal(none.retrievedTokensInterval, null);
+  assert.equal(none.missing.avg_retrieved_tokens, "no question produced a value");
+  const lean = aggregate([questionResult({ recall: 0.5 }, { retrievedTokens: 100 })], options);
+  const heavy = aggregate([questionResult({ recall: 0.5 }, { retrievedTokens: 900 })], options);
+  assert.equal(lean.compositeScore, heavy.compositeScore, "the same composite");
+  assert.equal(bestStrategy({ heavy, lean }), "lean");
 });

@@ -4,11 +4,11 @@ import type { Judge } from "../judge.js";
 import type { SearchMode } from "../variant-key.js";
 
 /** How a metric's number reads: its range or unit. */
-export type MetricScale = "0-10" | "0-1" | "seconds" | "USD";
+export type MetricScale = "0-10" | "0-1" | "seconds" | "USD" | "tokens";
 export type MetricDirection = "higher" | "lower";
 
 /** What a strategy's value is computed from: the questions that did not fail (a baseline file keeps only these fields). */
-export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics">;
+export type ScoredQuestion = Pick<QuestionResult, "error" | "answered" | "metrics" | "retrievedTokens">;
 
 /**
  * How a per-question metric is computed, and when: `retrieval` metrics right after the search

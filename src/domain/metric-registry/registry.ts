@@ -13,6 +13,7 @@ import { hitRate } from "./hit-rate.js";
 import { mrr } from "./mrr.js";
 import { latency } from "./latency.js";
 import { cost } from "./cost.js";
+import { retrievedTokens } from "./retrieved-tokens.js";
 
 type CompositeMetric = Metric & { composite: NonNullable<Metric["composite"]> };
 type PerQuestionMetric = Metric & { perQuestion: NonNullable<Metric["perQuestion"]> };
@@ -38,6 +39,7 @@ export const METRIC_REGISTRY: Metric[] = [
   mrr,
   latency,
   cost,
+  retrievedTokens,
 ];
 
 /**
