@@ -25,3 +25,21 @@ export async function createOrOpenTable(db: Connection, name: string, create: ()
     }
   }
 }
+
+/** LanceDB's message for a table folder with no committed version (it names no error type). */
+const NO_COMMITTED_VERSION = /Dataset at path .* was not found/;
+
+/**
+ * Opens a listed table, or null when it has no committed version yet: another process is
+ * creating it (its folder is listed before the first commit), a process was killed while
+ * creating it, or it was dropped meanwhile. Such a table holds no row anyone committed, and the
+ * next creation writes over the folder. Any other failure (unreachable, corrupt) is thrown.
+ */
+export async function openCommittedTable(db: Connection, name: string): Promise<Table | null> {
+  try {
+    return await db.openTable(name);
+  } catch (error) {
+    if (error instanceof Error && NO_COMMITTED_VERSION.test(error.message)) return null;
+    throw error;
+  }
+}

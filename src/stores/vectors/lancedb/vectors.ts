@@ -1,6 +1,6 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore } from "./connect.js";
-import { createOrOpenTable } from "./create-table.js";
+import { createOrOpenTable, openCommittedTable } from "./create-table.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan } from "./maintenance.js";
 import { sqlString } from "./sql.js";
 import {
@@ -59,7 +59,8 @@ function evaluationIndexes(vectorIndexMinRows: number): IndexPlan {
  * Keyword search is not asked of it: BM25 runs in retrieval/bm25.ts over one strategy's chunks.
  */
 export class LanceVectorStore implements VectorStore {
-  private readonly tables = new Map<string, Promise<Table>>();
+  /** Tables being opened or created; an opening that found no committed table is forgotten. */
+  private readonly tables = new Map<string, Promise<Table | null>>();
   /** Rows per table, for choosing exact or approximate search; forgotten at every write and after a while (other processes write too). */
   private readonly rowCounts = new Map<string, { rows: number; at: number }>();
   private readonly maintainers = new Map<string, TableMaintainer>();
@@ -121,10 +122,14 @@ export class LanceVectorStore implements VectorStore {
     const meanwhile = this.tables.get(name);
     if (meanwhile) return meanwhile;
     if (!listed) return null;
-    const opening = this.db.openTable(name);
+    // Listed is not yet committed: a table another process is creating, or whose creator was
+    // killed, has no rows to read and opens as none (seen: a worker taking over a killed one's
+    // unit failed its start-up sweep while the other worker created a table).
+    const opening = openCommittedTable(this.db, name);
     this.tables.set(name, opening);
-    // A failed opening is not kept: the next call lists and opens again.
-    opening.catch(() => this.tables.get(name) === opening && this.tables.delete(name));
+    // Only an opened table is kept: after none or a failure, the next call lists and opens again.
+    const forget = () => this.tables.get(name) === opening && this.tables.delete(name);
+    opening.then((table) => table ?? forget(), forget);
     return opening;
   }
 
@@ -206,7 +211,8 @@ export class LanceVectorStore implements VectorStore {
     const out: VectorEntry[] = [];
     for (const name of await this.ownTables()) {
       const t = await this.existing(name);
-      const rows = (await t!.query().select(["chunk_id", "document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
+      if (!t) continue;
+      const rows = (await t.query().select(["chunk_id", "document_id", "strategy", "generation"]).toArray()) as Array<Record<string, string>>;
       for (const r of rows) out.push({ vectorSpace: name, chunkId: r.chunk_id!, documentId: r.document_id!, strategy: r.strategy!, generation: r.generation! });
     }
     return out;
