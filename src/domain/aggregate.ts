@@ -103,7 +103,9 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
       // Negative controls pad the pairs without asking anything of retrieval: the minimum counts answerable questions only.
       const answerableQuestions = answerableCount(bestResults.slice(0, n));
       const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
-      const questionsNeeded = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
+      // The estimate is in questions like these; said in answerable ones, as the minimum is (negative controls come on top, in the same share).
+      const needed = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
+      const questionsNeeded = needed === null ? null : Math.max(MIN_PAIRED_QUESTIONS, Math.ceil((needed * answerableQuestions) / n));
       return { strategy, metric: "composite_score" as const, ...change, significant, answerableQuestions, questionsNeeded };
     });
 }

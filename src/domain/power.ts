@@ -61,11 +61,16 @@ export function aboutQuestions(n: number): string {
  * "about 50 questions would tell it from recursive; no realistic number of questions would tell it
  * from fixed_size (at 95 % with 80 % power, from the spread of the paired differences)".
  */
-export function questionsNeededClause(comparisons: Array<{ strategy: string; questionsNeeded?: number | null }>): string {
+export function questionsNeededClause(
+  comparisons: Array<{ strategy: string; questionsNeeded?: number | null; questions?: number; answerableQuestions?: number }>,
+): string {
   if (comparisons.length === 0) return "";
+  // With negative controls in the set the estimate counts answerable questions, and says so.
+  const withNegatives = comparisons.some((c) => c.answerableQuestions !== undefined && c.questions !== undefined && c.answerableQuestions < c.questions);
+  const noun = withNegatives ? "answerable questions (negative controls besides, in the same share)" : "questions";
   const byEstimate = new Map<string, string[]>();
   for (const c of comparisons) {
-    const words = c.questionsNeeded == null ? "no realistic number of questions" : `${aboutQuestions(c.questionsNeeded)} questions`;
+    const words = c.questionsNeeded == null ? "no realistic number of questions" : `${aboutQuestions(c.questionsNeeded)} ${noun}`;
     byEstimate.set(words, [...(byEstimate.get(words) ?? []), c.strategy]);
   }
   const parts = [...byEstimate].map(([words, names]) => `${words} would tell it from ${names.join(", ")}`);

@@ -298,6 +298,21 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
     verdictSentence("better", 9, [padded]),
     /with 14 questions \(within noise; at least 10 answerable questions are needed to tell, negative controls not counted, and 6 were asked\)/,
   );
+  // The questions needed are answerable ones: 28 negative controls scored alike on both sides do not halve the lead's estimate into twice the questions.
+  const noisyPadded = compareWithBest(
+    {
+      twoMore: [...twoMore, ...Array.from({ length: 28 }, () => unanswerable(1))],
+      base: [...base, ...Array.from({ length: 28 }, () => unanswerable(1))],
+    },
+    "twoMore",
+    options,
+  )[0]!;
+  const ratio = noisyPadded.questionsNeeded! / noisy.questionsNeeded!;
+  assert.ok(ratio > 0.75 && ratio < 1.33, `answerable questions needed with negatives ${noisyPadded.questionsNeeded}, without ${noisy.questionsNeeded}`);
+  assert.match(
+    verdictSentence("twoMore", 9, [noisyPadded]),
+    /about \d+ answerable questions \(negative controls besides, in the same share\) would tell it from base/,
+  );
   const enough = compareWithBest({ better: better.slice(0, 12), base: base.slice(0, 12) }, "better", options)[0]!;
   assert.deepEqual([enough.answerableQuestions, enough.significant], [12, true], "twelve answerable questions can make a consistent lead significant");
   // A run stopped early pairs only the questions both strategies reached, and says so.
