@@ -105,7 +105,9 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
       const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
       // The estimate is in questions like these; said in answerable ones, as the minimum is (negative controls come on top, in the same share).
       const needed = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
-      const questionsNeeded = needed === null ? null : Math.max(MIN_PAIRED_QUESTIONS, Math.ceil((needed * answerableQuestions) / n));
+      // With no answerable question there is no spread of answers to plan from: no estimate.
+      const questionsNeeded =
+        needed === null || answerableQuestions === 0 ? null : Math.max(MIN_PAIRED_QUESTIONS, Math.ceil((needed * answerableQuestions) / n));
       return { strategy, metric: "composite_score" as const, ...change, significant, answerableQuestions, questionsNeeded };
     });
 }
