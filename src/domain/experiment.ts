@@ -42,7 +42,7 @@ export interface QuestionResult {
   judgeTokens: TokenUsage;
   stageSeconds: { retrieval: number; generation: number; judging: number };
   error: string | null;
-  /** The deeper ranking scored at k = 1, 3, 5, 10 (absent without references, and in experiments from before it was recorded). */
+  /** The deeper ranking scored at k = 1, 3, 5, 10 by every at-k metric (absent without references, and in experiments from before it was recorded). */
   rankCuts?: RankCut[];
   /** Tokens of the retrieved context the answer reads (absent in experiments from before it was recorded). */
   retrievedTokens?: number;
@@ -83,7 +83,7 @@ export interface AggregateMetrics {
   totalLatencySeconds: number;
   tokens: TokenUsage;
   costUsd: number;
-  /** Recall@k, MRR@k and nDCG@k at k = 1, 3, 5, 10 with 95 % intervals ([] without references; absent in experiments from before them). */
+  /** Every at-k metric (Recall@k, MRR@k, nDCG@k) at k = 1, 3, 5, 10 with 95 % intervals ([] without references; absent in experiments from before them). */
   rankMetrics?: RankMetricsAtK[];
   /** Mean tokens of retrieved context per question, and its 95 % interval (absent in experiments from before them). */
   avgRetrievedTokens?: number | null;

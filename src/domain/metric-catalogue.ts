@@ -40,7 +40,7 @@ export function metricValue(m: AggregateMetrics, key: string): number | null {
 }
 
 /** "recall (0-1, higher is better)": a header that carries the scale and direction. */
-export function describeScale(definition: MetricDefinition): string {
+export function describeScale(definition: Pick<MetricDefinition, "scale" | "direction">): string {
   return `${definition.scale}, ${definition.direction} is better`;
 }
 

@@ -45,3 +45,33 @@ export function spanScores(q: RetrievedQuestion): ReturnType<typeof retrievalMet
   }
   return scores;
 }
+
+/**
+ * One question's ranking, as deep as a benchmark ranks (`rankingDepth`), on the corpus axis: what an at-k
+ * metric (`atCuts` in its file under `src/domain/metric-registry/`) is computed from. The answer reads its first top_k.
+ */
+export interface QuestionRanking {
+  /** The reference excerpts (only questions that have some are ranked). */
+  references: CharSpan[];
+  /** The chunks retrieved, in rank order. */
+  ranked: CharSpan[];
+  /** Every span the strategy can return (for parent-child strategies, the parents). */
+  retrievable: CharSpan[];
+}
+
+const cutScoresOf = new WeakMap<QuestionRanking, Map<number, ReturnType<typeof retrievalMetrics>>>();
+
+/** Chroma's span scores of the ranking's first k chunks, computed once per question and cut however many at-k metrics read them. */
+export function spanScoresAtK(q: QuestionRanking, k: number): ReturnType<typeof retrievalMetrics> {
+  let byK = cutScoresOf.get(q);
+  if (!byK) {
+    byK = new Map();
+    cutScoresOf.set(q, byK);
+  }
+  let scores = byK.get(k);
+  if (!scores) {
+    scores = retrievalMetrics(q.references, q.ranked.slice(0, k));
+    byK.set(k, scores);
+  }
+  return scores;
+}

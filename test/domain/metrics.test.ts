@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { METRICS } from "../../src/domain/metric-catalogue.js";
+import { AT_K_METRIC_REGISTRY } from "../../src/domain/metric-registry/registry.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
 import { fastestLine } from "../../src/reports/render.js";
 import {
@@ -347,6 +348,13 @@ test("the README's Metrics table gives every metric of the catalogue with its sc
     const cells = row!.split("|").map((c) => c.trim());
     assert.equal(cells[2], m.scale, `${m.key} scale`);
     assert.equal(cells[3], m.direction, `${m.key} direction`);
+  }
+  // The metrics at the cut-offs k share the `rank_metrics` row: each is defined there, on its scale and direction.
+  const rankRow = section.split("\n").find((line) => line.startsWith("| `rank_metrics` |"))!;
+  const rankCells = rankRow.split("|").map((c) => c.trim());
+  for (const m of AT_K_METRIC_REGISTRY) {
+    assert.ok(rankRow.includes(`${m.label}: `), `${m.label} is defined in the rank_metrics row`);
+    assert.deepEqual([rankCells[2], rankCells[3]], [m.scale, m.direction], `${m.label} scale and direction`);
   }
 });
 

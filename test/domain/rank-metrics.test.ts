@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth, type RankCut } from "../../src/domain/rank-metrics.js";
+import { registerAtKMetric } from "../../src/domain/metric-registry/registry.js";
+import { precisionAtK } from "../helpers/precision-at-k-metric.js";
 
 const close = (actual: number | null, expected: number, what: string) =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-9, `${what}: ${actual} != ${expected}`);
@@ -68,4 +70,45 @@ test("cut aggregates: means over the questions ranked, intervals over questions,
   assert.deepEqual(aggregateRankCuts([{ error: null }]), [], "no references, no cuts");
   assert.equal(rankingDepth(5), 10);
   assert.equal(rankingDepth(12), 12, "a deeper top_k ranks deeper");
+});
+
+test("an at-k metric registered with one line is scored at every cut after the built-in ones, averaged with its interval, and gone once taken out", () => {
+  const references = [
+    { start: 0, end: 100 },
+    { start: 200, end: 250 },
+  ];
+  // Ranked: [300,400) (nothing), [200,300) (B), [0,100) (A), [100,200) (it only touches A's end, 100, which is outside A).
+  const ranked = [units[3]!, units[2]!, units[0]!, units[1]!];
+  const unregister = registerAtKMetric(precisionAtK);
+  try {
+    assert.throws(
+      () => registerAtKMetric({ ...precisionAtK, label: "P@k", perQuestionField: "p", field: "recall" }),
+      /clashes with the registered metric Recall@k/,
+    );
+    const cuts = rankCuts(references, ranked, units);
+    const aggregated = aggregateRankCuts([
+      { error: null, rankCuts: cuts },
+      { error: null, rankCuts: rankCuts(references, [units[0]!, units[2]!], units) },
+    ]);
+    const field = (o: object, name: string) => (o as Record<string, unknown>)[name];
+    // Its field comes after the built-in ones, in registry order (the order the Experiment JSON writes them in).
+    assert.deepEqual(Object.keys(at(3, cuts)), ["k", "recall", "reciprocalRank", "ndcg", "precision"]);
+    // Two of the four ranked chunks overlap a reference (ranks 2 and 3); the ranks past the fourth are misses.
+    assert.deepEqual(
+      cuts.map((c) => field(c, "precision")),
+      [0, 2 / 3, 2 / 5, 2 / 10],
+    );
+    // The second question's two chunks both hit: 1 at k = 1, then 2/3, 2/5, 2/10. Means per cut, after the built-in fields.
+    assert.deepEqual(
+      aggregated.map((c) => field(c, "precision")),
+      [0.5, 2 / 3, 2 / 5, 2 / 10],
+    );
+    assert.deepEqual(Object.keys(aggregated[0]!), ["k", "recall", "mrr", "ndcg", "precision", "confidenceIntervals"]);
+    assert.deepEqual(Object.keys(aggregated[0]!.confidenceIntervals), ["recall", "mrr", "ndcg", "precision"]);
+    const [low, high] = field(aggregated[0]!.confidenceIntervals, "precision") as [number, number];
+    assert.ok(low === 0 && high === 1, `two questions at 0 and 1 leave the whole range: [${low}, ${high}]`);
+  } finally {
+    unregister();
+  }
+  assert.deepEqual(Object.keys(rankCuts(references, ranked, units)[0]!), ["k", "recall", "reciprocalRank", "ndcg"], "taken out, it is gone");
 });

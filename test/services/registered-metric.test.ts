@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { registerMetric } from "../../src/domain/metric-registry/registry.js";
+import { registerAtKMetric, registerMetric } from "../../src/domain/metric-registry/registry.js";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { strategyGaps } from "../../src/domain/measurability.js";
 import { bestStrategy, defaultWeights, mean, scoreOf } from "../../src/domain/metrics.js";
@@ -9,27 +9,33 @@ import { metricDefinition, metricValue } from "../../src/domain/metric-catalogue
 import { countTokens } from "../../src/text/tokens.js";
 import { baselineFileText, baselineFromExperiment, parseBaselineFile } from "../../src/services/baseline.js";
 import { parseMaxDrop, parseRegressionTargets, regressionOutcomes } from "../../src/services/gates.js";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { chunkHitShare } from "../helpers/chunk-hit-share-metric.js";
 import { questionResult } from "../helpers/question-result.js";
+import { precisionAtK } from "../helpers/precision-at-k-metric.js";
+import { toWire } from "../../src/transports/serialize.js";
+import type { RankCut } from "../../src/domain/rank-metrics.js";
 
 const field = (m: object, name: string) => (m as Record<string, unknown>)[name];
+
+/** A bench of the handbook's first questions: the experiment, its per-question results and the stored record. */
+async function benchHandbook(ws: Workspace, strategies: string[], topK: number, questionCount = 12) {
+  const e = await ws.app.bench({
+    document: { filename: "handbook.docx", bytes: handbookBytes() },
+    questions: (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, questionCount),
+    questionsSource: "h.json",
+    strategies,
+    topK,
+  });
+  return { e, results: await ws.app.experimentResults(e.experimentId), stored: await ws.app.getExperiment(e.experimentId) };
+}
 
 test("a metric in one file, registered with one line: per question, mean and interval, composite, reports, baseline gate", async () => {
   const unregister = registerMetric(chunkHitShare);
   const ws = await createWorkspace();
   try {
-    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 12);
-    const e = await ws.app.bench({
-      document: { filename: "handbook.docx", bytes: handbookBytes() },
-      questions,
-      questionsSource: "h.json",
-      strategies: ["recursive@chunk_size=48", "fixed_size@chunk_size=48"],
-      topK: 5,
-    });
-    const results = await ws.app.experimentResults(e.experimentId);
-    const stored = await ws.app.getExperiment(e.experimentId);
+    const { e, results, stored } = await benchHandbook(ws, ["recursive@chunk_size=48", "fixed_size@chunk_size=48"], 5);
     for (const s of e.strategiesUsed) {
       // Per question: the metric's own definition, recomputed here from the chunks and references the result stores.
       const values = results[s]!.map((r) => {
@@ -149,16 +155,7 @@ test("tokens retrieved per question is a registered metric: counted per question
   assert.deepEqual([entry.field, entry.scale, entry.direction, entry.composite], ["avgRetrievedTokens", "tokens", "lower", undefined]);
   const ws = await createWorkspace();
   try {
-    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 12);
-    const e = await ws.app.bench({
-      document: { filename: "handbook.docx", bytes: handbookBytes() },
-      questions,
-      questionsSource: "h.json",
-      strategies: ["recursive@chunk_size=48", "fixed_size@chunk_size=160"],
-      topK: 3,
-    });
-    const results = await ws.app.experimentResults(e.experimentId);
-    const stored = await ws.app.getExperiment(e.experimentId);
+    const { e, results, stored } = await benchHandbook(ws, ["recursive@chunk_size=48", "fixed_size@chunk_size=160"], 3);
     const averages: number[] = [];
     for (const s of e.strategiesUsed) {
       // Each question's count, recomputed from the chunks its answer read: the per-question field keeps its place and name.
@@ -227,4 +224,76 @@ test("tokens retrieved: failed questions and questions from before it was record
   const heavy = aggregate([questionResult({ recall: 0.5 }, { retrievedTokens: 900 })], options);
   assert.equal(lean.compositeScore, heavy.compositeScore, "the same composite");
   assert.equal(bestStrategy({ heavy, lean }), "lean");
+});
+
+test("an at-k metric in one file, registered with one line: each question's rank_cuts, rank_metrics with intervals, the JSON, both reports", async () => {
+  const unregister = registerAtKMetric(precisionAtK);
+  const ws = await createWorkspace();
+  try {
+    // top_k 10: the answer's chunks are the whole ranking the cuts score, so the test can recompute every cut from them.
+    const { e, results } = await benchHandbook(ws, ["recursive@chunk_size=48", "fixed_size@chunk_size=48"], 10);
+    const wire = JSON.parse(JSON.stringify(toWire((await ws.app.renderReport(e.experimentId, { format: "json" })).body)));
+    const md = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
+    const html = (await ws.app.renderReport(e.experimentId, { format: "html", view: "technical" })).body as string;
+    for (const s of e.strategiesUsed) {
+      // Per question and cut: the metric's own definition, recomputed here from the chunks and references the result stores.
+      const perCut = [1, 3, 5, 10].map((k, i) =>
+        results[s]!.map((r, j) => {
+          const hits = r.retrieved.slice(0, k).filter((c) => r.references.some((ref) => c.start < ref.end && ref.start < c.end)).length;
+          assert.equal(field(r.rankCuts![i]!, "precision"), hits / k, `${s}: ${r.question} at k = ${k}`);
+          assert.equal(wire.results[s][j].rank_cuts[i].precision, hits / k, "in the Experiment JSON's rank_cuts");
+          return hits / k;
+        }),
+      );
+      assert.ok(new Set(perCut[1]).size > 1, `${s}: Precision@3 differs between questions (${perCut[1]!.join(", ")})`);
+      assert.deepEqual(Object.keys(wire.results[s][0].rank_cuts[0]), ["k", "recall", "reciprocal_rank", "ndcg", "precision"], "after the built-in fields");
+      // Per cut: the mean over questions and its interval, in the aggregate and the Experiment JSON's rank_metrics.
+      const m = e.aggregateMetrics[s]!;
+      m.rankMetrics!.forEach((cut, i) => {
+        const value = field(cut, "precision") as number;
+        assert.ok(Math.abs(value - mean(perCut[i]!)!) < 1e-12, `${s}: Precision@${cut.k} is the mean of its questions'`);
+        const [low, high] = field(cut.confidenceIntervals, "precision") as [number, number];
+        assert.ok(low <= value && value <= high, `${s}: interval [${low}, ${high}] at k = ${cut.k}`);
+        if (new Set(perCut[i]).size > 1) assert.ok(low < high, `${s}: questions that differ leave a spread at k = ${cut.k}`);
+        assert.equal(wire.aggregate_metrics[s].rank_metrics[i].precision, value);
+        assert.deepEqual(wire.aggregate_metrics[s].rank_metrics[i].confidence_intervals.precision, [low, high]);
+      });
+      assert.deepEqual(Object.keys(wire.aggregate_metrics[s].rank_metrics[0]), ["k", "recall", "mrr", "ndcg", "precision", "confidence_intervals"]);
+      // A row of the ranking table in both reports, its values at k = 1, 3, 5, 10 with their intervals.
+      const cells = m.rankMetrics!.map((cut) => {
+        const [low, high] = field(cut.confidenceIntervals, "precision") as [number, number];
+        return `${(field(cut, "precision") as number).toFixed(3)} [${low.toFixed(3)}, ${high.toFixed(3)}]`;
+      });
+      const star = s === e.bestStrategy ? " ★" : "";
+      assert.ok(md.includes(`| ${s}${star} | Precision@k | ${cells.join(" | ")} |`), `${s}: its Markdown row`);
+      assert.ok(
+        html.includes(`<td>Precision@k</td><td>${cells[0]!.replace(" [", ' <small class="muted">[').replace("]", "]</small>")}</td>`),
+        `${s}: its HTML row`,
+      );
+    }
+    // Its scale and definition head the table, beside the built-in ones'.
+    assert.ok(md.includes(`Precision@k (0-1, higher is better): ${precisionAtK.definition}.`));
+    assert.ok(html.includes("Precision@k (0-1, higher is better): the share of the top k ranks holding a chunk"));
+    assert.match(md, /Recall@k \(0-1, higher is better\): .*MRR@k \(0-1, higher is better\): .*nDCG@k \(0-1, higher is better\): .*Precision@k/);
+  } finally {
+    unregister();
+    await ws.cleanup();
+  }
+});
+
+test("an experiment scored before an at-k metric was registered shows it as n/a in the ranking table; unregistered, it is gone", async () => {
+  const ws = await createWorkspace();
+  try {
+    const { e, results } = await benchHandbook(ws, ["recursive"], 3, 4);
+    const cuts: RankCut[] = results.recursive![0]!.rankCuts!;
+    assert.deepEqual(Object.keys(cuts[0]!), ["k", "recall", "reciprocalRank", "ndcg"]);
+    const unregister = registerAtKMetric(precisionAtK);
+    const md = (await ws.app.renderReport(e.experimentId, { format: "md" }).finally(unregister)).body as string;
+    assert.match(md, /\| recursive ★ \| Precision@k \| n\/a \| n\/a \| n\/a \| n\/a \|/);
+    const after = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
+    assert.ok(!after.includes("Precision@k"), "unregistered, no row and no definition");
+    assert.match(after, /\| recursive ★ \| nDCG@k \| \d\.\d{3} \[/);
+  } finally {
+    await ws.cleanup();
+  }
 });

@@ -1,5 +1,5 @@
 import type { QuestionResult } from "../experiment.js";
-import type { AnsweredQuestion, RetrievedQuestion } from "../question-evaluation.js";
+import type { AnsweredQuestion, QuestionRanking, RetrievedQuestion } from "../question-evaluation.js";
 import type { Judge } from "../judge.js";
 import type { SearchMode } from "../variant-key.js";
 
@@ -81,4 +81,30 @@ export interface Metric {
    * bit-identical to those already stored in experiments and baselines.
    */
   composite?: { weight: string; defaultWeight: number; factor: number; order: number };
+}
+
+/**
+ * A metric at several cut-offs k (Recall@k, MRR@k, nDCG@k), in one place (one file under
+ * `src/domain/metric-registry/`, one line of AT_K_METRIC_REGISTRY in `registry.ts`): computed for each
+ * question that has references at every cut of RANK_CUTS from one ranking as deep as the deepest cut
+ * (each question's `rankCuts`), averaged per cut with a 95 % bootstrap interval over questions (each
+ * strategy's `rankMetrics`), and a row of the ranking table in the technical and Markdown reports.
+ * Never a composite term: the composite reads the top_k metrics, which the cut at top_k equals.
+ */
+export interface AtKMetric {
+  /** Its row in the reports' ranking table, and its name there ("Recall@k"). */
+  label: string;
+  scale: MetricScale;
+  direction: MetricDirection;
+  /** One line saying what the number measures at a cut k. */
+  definition: string;
+  /** Its name in each strategy's `rankMetrics` entries and their `confidenceIntervals` (snake_case in the Experiment JSON). */
+  field: string;
+  /** Its name in each question's `rankCuts` entries (snake_case in the Experiment JSON). */
+  perQuestionField: string;
+  /**
+   * Its value for one question's ranking at each of `cuts` (ascending), in that order; null where it cannot
+   * be measured for that question. All cuts at once, so that a metric built on prefix sums walks the ranking once.
+   */
+  atCuts: (q: QuestionRanking, cuts: readonly number[]) => Array<number | null>;
 }

@@ -4,16 +4,25 @@ import { readdirSync, readFileSync } from "node:fs";
 import { METRICS, scorecardMetrics } from "../../../src/domain/metric-catalogue.js";
 import { compositeContributions, defaultWeights, qualityMeans } from "../../../src/domain/metrics.js";
 import { aggregate } from "../../../src/domain/aggregate.js";
-import { compositeMetrics, METRIC_REGISTRY, qualityMetrics } from "../../../src/domain/metric-registry/registry.js";
+import { AT_K_METRIC_REGISTRY, compositeMetrics, METRIC_REGISTRY, qualityMetrics } from "../../../src/domain/metric-registry/registry.js";
 import { questionResult } from "../../helpers/question-result.js";
 
 test("every metric is one file under src/domain/metric-registry and one registry line, with a key and field of its own", () => {
   const files = readdirSync("src/domain/metric-registry").filter((f) => f !== "metric.ts" && f !== "registry.ts");
-  assert.equal(files.length, METRIC_REGISTRY.length, `one file per registered metric: ${files.join(", ")}`);
+  assert.equal(files.length, METRIC_REGISTRY.length + AT_K_METRIC_REGISTRY.length, `one file per registered metric: ${files.join(", ")}`);
   const registry = readFileSync("src/domain/metric-registry/registry.ts", "utf8");
   for (const file of files) assert.match(registry, new RegExp(`from "\\./${file.replace(".ts", ".js")}"`), `${file} is registered`);
   assert.equal(new Set(METRIC_REGISTRY.map((m) => m.key)).size, METRIC_REGISTRY.length, "keys are unique");
   assert.equal(new Set(METRIC_REGISTRY.map((m) => m.field)).size, METRIC_REGISTRY.length, "fields are unique");
+  // The metrics at the cut-offs k, in the order each question's rank_cuts and each strategy's rank_metrics list them.
+  assert.deepEqual(
+    AT_K_METRIC_REGISTRY.map((m) => [m.label, m.field, m.perQuestionField]),
+    [
+      ["Recall@k", "recall", "recall"],
+      ["MRR@k", "mrr", "reciprocalRank"],
+      ["nDCG@k", "ndcg", "ndcg"],
+    ],
+  );
 });
 
 test("the registry drives the catalogue (the technical report's every-metric table, the README table's check) and the scorecard's columns", () => {
