@@ -48,9 +48,10 @@ test("a job whose lease lapsed while its process still runs it is not claimed ag
   let finish: () => void = () => undefined;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const handlers: JobHandlers = {
-    slow: async () => {
+    slow: async (_input, { signal }) => {
       runs++;
-      await finished;
+      // Stopped by the queue's shutdown too, should an assertion end the test before `finish`.
+      await Promise.race([finished, new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]);
       return { runs };
     },
     quick: async () => "done",
