@@ -207,9 +207,11 @@ export class IngestionService {
       queued = { fileId, version, original, queueJobId: record.jobId };
     } catch (error) {
       const known = error instanceof ChunkevalError ? error : new IndexFailedError("ingestion failed while storing the file", { cause: error });
-      await this.repo.failJob(jobId, failureOf(known), nowTimestamp());
-      await this.repo.deleteSourceFile(fileId);
-      if (original) await this.originals.remove(original);
+      // Each step even when one before it fails (the store is briefly unreachable): a job row left
+      // running is ended after its deadline, with its version and original (recoverAbandonedIngestions).
+      await this.repo.failJob(jobId, failureOf(known), nowTimestamp()).catch(() => undefined);
+      await this.repo.deleteSourceFile(fileId).catch(() => undefined);
+      if (original) await this.originals.remove(original).catch(() => undefined);
       throw known;
     }
     return this.awaitQueued(job, queued);
@@ -221,6 +223,8 @@ export class IngestionService {
    * the running process's commit races), so the 504 is on time whichever process runs it; that
    * process stops at its next check and removes what it wrote. A queue job that ended without
    * ending the row (its processes stopped too often) fails the row here with the queue's reason.
+   * A read the store does not answer (a brief outage) is tried again until the deadline, as the
+   * job may still commit meanwhile; past it, the outcome unknown, the upload fails naming the job.
    */
   private async awaitQueued(
     job: { jobId: string; tenantId: string; domain: string; filename: string },
@@ -228,29 +232,49 @@ export class IngestionService {
   ): Promise<IngestionResult> {
     const deadlineAt = Date.now() + this.limits.timeoutSeconds * 1000;
     for (;;) {
-      const row = await this.repo.job(job.tenantId, job.jobId);
-      if (!row) throw new IndexFailedError("the ingestion job is gone");
-      if (row.status === "completed") return resultOf(row, queued);
-      if (row.status === "failed") throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
-      const queueJob = await this.jobs.get(queued.queueJobId);
-      if (Date.now() >= deadlineAt) {
-        const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it was running";
-        const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
-        if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) {
-          // Not started yet: its version and original go now (a process that claims it later finds it failed and runs nothing).
-          if (queueJob?.status === "pending") await this.removeQueued(job.tenantId, job.jobId, queued);
-          throw error;
-        }
-      }
-      if (queueJob?.status === "failed" || queueJob?.status === "completed") {
-        const unfinished = (await this.repo.unfinishedJobs()).find((j) => j.id === job.jobId);
-        if (unfinished) {
-          const failure = new IndexFailedError(`ingestion failed: ${queueJob.error ?? "its queue job ended without it"}`);
-          await settleAbandoned(this.repo, this.points, this.originals, unfinished, failure);
-        }
-      }
+      const result = await this.pollQueued(job, queued, deadlineAt).catch((error: unknown) => {
+        if (error instanceof ChunkevalError) throw error;
+        if (Date.now() < deadlineAt) return undefined; // asked again at the next poll
+        throw new IndexFailedError(
+          `the metadata store did not answer while waiting for ingestion job ${job.jobId}, which may still complete; ` +
+            `GET /v1/ingestion-jobs/${job.jobId} tells its outcome`,
+          { cause: error },
+        );
+      });
+      if (result) return result;
       await new Promise((resolve) => setTimeout(resolve, QUEUED_POLL_MS));
     }
+  }
+
+  /** One look at a queued ingestion's rows (see awaitQueued): its result once completed, undefined while it is not over. */
+  private async pollQueued(
+    job: { jobId: string; tenantId: string; domain: string; filename: string },
+    queued: Allocated & { queueJobId: string },
+    deadlineAt: number,
+  ): Promise<IngestionResult | undefined> {
+    const row = await this.repo.job(job.tenantId, job.jobId);
+    if (!row) throw new IndexFailedError("the ingestion job is gone");
+    if (row.status === "completed") return resultOf(row, queued);
+    if (row.status === "failed") throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
+    const queueJob = await this.jobs.get(queued.queueJobId);
+    if (Date.now() >= deadlineAt) {
+      const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it was running";
+      const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
+      if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) {
+        // Not started yet: its version and original go now (a process that claims it later finds it
+        // failed, runs nothing and removes them itself if the store did not answer here).
+        if (queueJob?.status === "pending") await this.removeQueued(job.tenantId, job.jobId, queued).catch(() => undefined);
+        throw error;
+      }
+    }
+    if (queueJob?.status === "failed" || queueJob?.status === "completed") {
+      const unfinished = (await this.repo.unfinishedJobs()).find((j) => j.id === job.jobId);
+      if (unfinished) {
+        const failure = new IndexFailedError(`ingestion failed: ${queueJob.error ?? "its queue job ended without it"}`);
+        await settleAbandoned(this.repo, this.points, this.originals, unfinished, failure);
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -259,7 +283,8 @@ export class IngestionService {
    * process that died starts again: that attempt's hidden points are removed first, and a
    * version it had committed is published instead. Given back (shutdown) or no longer this
    * process's, it stops and leaves the row, version and original to the next attempt; any other
-   * failure fails the row and removes the points, the version and the original.
+   * failure fails the row and removes the points, the version and the original, unless the
+   * version was committed (by another attempt of the job: this one's lease lapsed meanwhile).
    */
   async runQueued(input: QueuedIngestionInput, signal: AbortSignal): Promise<IngestionResult> {
     const { jobId, tenantId, domain, filename } = input;
@@ -269,9 +294,12 @@ export class IngestionService {
     if (row.status === "completed") return resultOf(row, allocated);
     const unfinished = row.status === "running" ? (await this.repo.unfinishedJobs()).find((j) => j.id === jobId) : undefined;
     if (!unfinished) {
+      // Completed meanwhile, between the two reads (by another attempt): the upload succeeded.
+      const now = (await this.repo.job(tenantId, jobId)) ?? row;
+      if (now.status === "completed") return resultOf(now, allocated);
       // Failed meanwhile (its deadline passed before it ran): what its acceptance stored goes.
       await this.removeQueued(tenantId, jobId, allocated);
-      throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
+      throw errorOfCode(now.errorCode, now.error ?? "ingestion failed");
     }
     if (unfinished.sourceFile?.committed) {
       await settleAbandoned(this.repo, this.points, this.originals, unfinished, new IndexFailedError(INGESTION_INTERRUPTED));
@@ -317,10 +345,16 @@ export class IngestionService {
     if ((await this.points.countOfVersion(tenantId, fileId)) > 0) await this.points.deleteByJob(tenantId, jobId);
   }
 
-  /** Removes what a queued ingestion that ended failed stored: its hidden points, its uncommitted version and its original. */
+  /**
+   * Removes what a queued ingestion that ended failed stored: its uncommitted version, then its
+   * hidden points and its original. Nothing when the version was committed: another attempt of
+   * the job (this process's lease lapsed while it was alive) committed it, and the points and the
+   * original are the upload's. The version's row goes first, in one query that checks it is not
+   * committed, so no commit can follow it (a commit also needs the job running, and it has ended).
+   */
   private async removeQueued(tenantId: string, jobId: string, allocated: Allocated): Promise<void> {
+    if (!(await this.repo.deleteSourceFile(allocated.fileId))) return;
     await this.removeAttemptPoints(tenantId, jobId, allocated.fileId).catch(() => this.repo.markPointsLeft(jobId));
-    await this.repo.deleteSourceFile(allocated.fileId);
     await this.originals.remove(allocated.original);
   }
 
@@ -457,9 +491,11 @@ export class IngestionService {
       discard: async () => {
         // Committed but not published (the publication failed): the version stays; publish it later.
         if (committed) return;
+        // A queued ingestion's points are its job's, which every attempt shares: runQueued removes
+        // them when the job fails (removeQueued), not an attempt that another may have replaced.
+        if (job.allocated) return;
         // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
         await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
-        if (job.allocated) return;
         if (written.fileId) await this.repo.deleteSourceFile(written.fileId);
         if (written.objectPath) await this.originals.remove(written.objectPath).catch(() => undefined);
       },

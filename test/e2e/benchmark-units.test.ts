@@ -325,14 +325,20 @@ test("a benchmark stopped while its units run (its row failed, as a delete throu
     assert.equal((await d.job(jobId)).error, "stopped by the test");
   }));
 
+/** The worker running the benchmark once it runs units of its own too, and its lease owner. */
+async function holderRunningItsUnits(d: Deployment, jobId: string) {
+  const benchmark = await waitFor(
+    "the benchmark to run its own units",
+    async () => ({ job: await d.job(jobId), units: await d.units(jobId) }),
+    ({ job, units }) => job.status === "running" && units.some((u) => u.status === "running" && u.lease_owner === job.lease_owner),
+  );
+  const leaseOwner = benchmark.job.lease_owner!;
+  return { holder: d.workers.find((w) => leaseOwner.includes(`:${w.pid}:`))!, leaseOwner };
+}
+
 test("a benchmark whose worker is killed (SIGKILL) mid-way is taken over; its new attempt adopts the unfinished units instead of queueing them again", () =>
   withSlowBenchmark("takeover", async (d, jobId, documents) => {
-    const benchmark = await waitFor(
-      "the benchmark to run its own units",
-      async () => ({ job: await d.job(jobId), units: await d.units(jobId) }),
-      ({ job, units }) => job.status === "running" && units.some((u) => u.status === "running" && u.lease_owner === job.lease_owner),
-    );
-    const holder = d.workers.find((w) => benchmark.job.lease_owner!.includes(`:${w.pid}:`))!;
+    const { holder } = await holderRunningItsUnits(d, jobId);
     holder.kill("SIGKILL");
     await new Promise((resolve) => holder.once("exit", resolve));
     await d.startWorker();
@@ -342,4 +348,25 @@ test("a benchmark whose worker is killed (SIGKILL) mid-way is taken over; its ne
     const units = await d.units(jobId);
     assert.equal(units.length, documents * STRATEGIES.length, "no unit queued twice");
     assert.deepEqual(new Set(units.map((u) => u.status)), new Set(["completed"]));
+  }));
+
+test("a benchmark whose worker stalls past its lease (SIGSTOP) is taken over; resumed, that worker leaves the units to the new attempt", () =>
+  withSlowBenchmark("stall", async (d, jobId, documents) => {
+    const { holder, leaseOwner } = await holderRunningItsUnits(d, jobId);
+    holder.kill("SIGSTOP");
+    try {
+      await waitFor(
+        "the other worker to take the benchmark over",
+        () => d.job(jobId),
+        (j) => j.status === "running" && j.lease_owner !== null && j.lease_owner !== leaseOwner,
+      );
+    } finally {
+      holder.kill("SIGCONT");
+    }
+    const job = await ended(d, jobId);
+    assert.equal(job.status, "completed", `error: ${job.error}`);
+    assert.equal((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts, 2);
+    const units = await d.units(jobId);
+    assert.equal(units.length, documents * STRATEGIES.length, "no unit queued twice");
+    assert.deepEqual(new Set(units.map((u) => u.status)), new Set(["completed"]), "no unit failed or cancelled by the stalled worker");
   }));

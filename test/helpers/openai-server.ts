@@ -9,10 +9,18 @@ export interface RecordedRequest {
 /**
  * A stand-in for a paid OpenAI-compatible API on 127.0.0.1: /v1/embeddings answers
  * deterministic vectors, /v1/chat/completions answers `reply(body)` with usage. Statuses in
- * `failures` are answered first, one per request, to exercise retries; `delayMs` slows every answer.
+ * `failures` are answered first, one per request, to exercise retries; `delayMs` slows every answer;
+ * `before` is awaited before each answer (a test holds a request there until it has acted).
  */
 export async function startOpenAiStub(
-  options: { reply?: (body: any) => string; failures?: number[]; dimension?: number; omitUsage?: boolean; delayMs?: number } = {},
+  options: {
+    reply?: (body: any) => string;
+    failures?: number[];
+    dimension?: number;
+    omitUsage?: boolean;
+    delayMs?: number;
+    before?: (path: string) => Promise<void>;
+  } = {},
 ) {
   const requests: RecordedRequest[] = [];
   const failures = [...(options.failures ?? [])];
@@ -25,6 +33,7 @@ export async function startOpenAiStub(
   const server: Server = createServer(async (req, res) => {
     const body = await readBody(req);
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+    await options.before?.(req.url ?? "");
     requests.push({ path: req.url ?? "", body });
     const failure = failures.shift();
     res.setHeader("content-type", "application/json");

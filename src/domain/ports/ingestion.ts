@@ -62,8 +62,8 @@ export interface IngestionRepo {
   setPointCount(fileId: string, pointCount: number): Promise<void>;
   /** The newest committed version of a file name (0 when none): the version to publish. */
   liveVersion(tenantId: string, domain: string, filename: string): Promise<number>;
-  /** Deletes an uncommitted source file (a committed one stays). */
-  deleteSourceFile(id: string): Promise<void>;
+  /** Deletes an uncommitted source file (a committed one stays); true when it deleted it, false when it was committed or gone. */
+  deleteSourceFile(id: string): Promise<boolean>;
   countSourceFiles(tenantId?: string): Promise<number>;
   insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">, owner: Owner): Promise<void>;
   /** Records that a failed job's points are still in the vector store, to be removed later. */

@@ -124,8 +124,8 @@ export class PostgresIngestionRepo implements IngestionRepo {
     return rows[0]?.v ?? 0;
   }
 
-  async deleteSourceFile(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM source_files WHERE id = $1 AND NOT committed`, [id]);
+  async deleteSourceFile(id: string): Promise<boolean> {
+    return (await this.db.query(`DELETE FROM source_files WHERE id = $1 AND NOT committed`, [id])).rowCount > 0;
   }
 
   async countSourceFiles(tenantId?: string): Promise<number> {

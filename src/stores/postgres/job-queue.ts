@@ -25,6 +25,8 @@ const NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 const CHILD_POLL_MS = 50;
 /** The unfinished queued children of a job (its id is $1). */
 const UNFINISHED_CHILDREN = `queued AND status IN ('pending', 'running') AND params_json::jsonb ->> 'parent_job_id' = $1`;
+/** A job's row while it is still one claim's: the job's id ($1), the claiming process's lease owner ($2) and the claim's attempt ($3). */
+const THIS_CLAIM = `id = $1 AND lease_owner = $2 AND attempts = $3 AND status = 'running'`;
 
 export function attemptsExhaustedError(attempts: number): string {
   return `failed: the process running this job stopped without finishing it ${attempts} times (its lease expired each time); not retried`;
@@ -38,6 +40,17 @@ interface Claimed {
 }
 
 /**
+ * A claim of a job: its row is this claim's while it is `running` with this process's lease owner
+ * and this attempt number. The owner alone names the process, not the claim: a process whose
+ * lease lapsed while it was alive (stalled past it) would otherwise take a later claim of the
+ * same job, by another process or itself, for its own and finish or fail it.
+ */
+type Lease = Pick<Claimed, "id" | "attempts">;
+
+/** A job given back to the queue because another claim of its parent job replaced this process's (the new attempt adopts it). */
+class GivenBack extends CancelledError {}
+
+/**
  * The PostgreSQL queue: jobs are rows of `jobs` (`queued`, with their input), claimed with
  * `FOR UPDATE SKIP LOCKED` under a lease this process renews while the job runs. LISTEN/NOTIFY
  * wakes idle processes when a job is enqueued; a sweep every third of a lease claims what nobody
@@ -46,6 +59,8 @@ interface Claimed {
  */
 export class PostgresJobQueue implements JobQueue {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Every job this process is running (top-level and its parents' inline children): never claimed again here while it runs. */
+  private readonly executing = new Set<string>();
   private listener: pg.PoolClient | undefined;
   private sweep: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | undefined;
@@ -130,18 +145,20 @@ export class PostgresJobQueue implements JobQueue {
    */
   private async claim(parentId?: string): Promise<Claimed | undefined> {
     for (;;) {
-      const children = parentId === undefined ? "" : ` AND params_json::jsonb ->> 'parent_job_id' = $4`;
+      const children = parentId === undefined ? "" : ` AND params_json::jsonb ->> 'parent_job_id' = $5`;
+      // Not a job this process still runs: its lease lapsing while this process stalled does not make it another's work here.
       const { rows } = await this.pool.query<Claimed>(
         `UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, $2), lease_owner = $1,
            lease_expires_at_ms = ${NOW_MS} + $3, attempts = attempts + 1
-         WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))${children}
+         WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))
+                       AND id <> ALL($4::text[])${children}
                      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
          RETURNING id, job_type, input_json, attempts`,
-        [this.leaseOwner, nowTimestamp(), this.options.leaseMs, ...(parentId === undefined ? [] : [parentId])],
+        [this.leaseOwner, nowTimestamp(), this.options.leaseMs, [...this.executing], ...(parentId === undefined ? [] : [parentId])],
       );
       const job = rows[0];
       if (!job || job.attempts <= MAX_JOB_ATTEMPTS) return job;
-      await this.finish(job.id, "failed", attemptsExhaustedError(job.attempts - 1));
+      await this.finish(job, "failed", attemptsExhaustedError(job.attempts - 1));
       await this.cancelChildren(job.id, `cancelled: its parent job ${job.id} failed`);
     }
   }
@@ -157,14 +174,11 @@ export class PostgresJobQueue implements JobQueue {
 
   /** Runs a claimed job to its end under its lease, renewed meanwhile: finished, or given back when this process shuts down. */
   private async execute(job: Claimed, controller: AbortController): Promise<void> {
+    this.executing.add(job.id);
     const renew = setInterval(
       () =>
         void this.pool
-          .query(`UPDATE jobs SET lease_expires_at_ms = ${NOW_MS} + $3 WHERE id = $1 AND lease_owner = $2 AND status = 'running'`, [
-            job.id,
-            this.leaseOwner,
-            this.options.leaseMs,
-          ])
+          .query(`UPDATE jobs SET lease_expires_at_ms = ${NOW_MS} + $4 WHERE ${THIS_CLAIM}`, [job.id, this.leaseOwner, job.attempts, this.options.leaseMs])
           // Not ours any more (failed by a delete, or taken over after a missed renewal): stop working on it.
           .then(({ rowCount }) => rowCount === 0 && controller.abort(new CancelledError("the job is no longer this process's")))
           .catch(() => undefined), // a busy database skips one renewal; the lease allows for two more
@@ -172,28 +186,27 @@ export class PostgresJobQueue implements JobQueue {
     );
     const onProgress = (e: { strategy?: string; stage: string; message: string }) =>
       void this.pool
-        .query(`UPDATE jobs SET progress = $1 WHERE id = $2 AND lease_owner = $3 AND status = 'running'`, [
-          `${e.strategy ?? e.stage}: ${e.message}`,
-          job.id,
-          this.leaseOwner,
-        ])
+        .query(`UPDATE jobs SET progress = $4 WHERE ${THIS_CLAIM}`, [job.id, this.leaseOwner, job.attempts, `${e.strategy ?? e.stage}: ${e.message}`])
         .catch(() => undefined);
-    const children: ChildJobs = { run: (requests, options) => this.runChildren(job.id, requests, options) };
+    const children: ChildJobs = { run: (requests, options) => this.runChildren(job, requests, options) };
     await (async () => {
       const handler = this.handlers[job.job_type];
-      if (!handler) return this.finish(job.id, "failed", `unknown job type: ${job.job_type}`);
+      if (!handler) return this.finish(job, "failed", `unknown job type: ${job.job_type}`);
       try {
         const input = job.input_json === null ? null : JSON.parse(job.input_json);
         const result = await handler(input, { signal: controller.signal, onProgress, children });
-        await this.finish(job.id, "completed", result);
+        await this.finish(job, "completed", result);
       } catch (error) {
-        // Shutting down: the job goes back to the queue for another process, not failed.
-        if (this.closed) await this.release(job.id);
-        else await this.finish(job.id, "failed", describeError(error));
+        // Shutting down, or its parent taken over by another claim: the job goes back to the queue, not failed.
+        if (this.closed || controller.signal.reason instanceof GivenBack) await this.release(job);
+        else await this.finish(job, "failed", describeError(error));
       }
     })()
       .catch(() => undefined) // the lease then expires and another process takes the job over
-      .finally(() => clearInterval(renew));
+      .finally(() => {
+        clearInterval(renew);
+        this.executing.delete(job.id);
+      });
   }
 
   /**
@@ -205,17 +218,22 @@ export class PostgresJobQueue implements JobQueue {
    * idle and all the work to the others. So while its children are unfinished it claims them
    * itself through the same claim, at most `concurrency` at once, not counted against the slots.
    * The first failed child fails the call (ChildJobFailed), the others cancelled; so does a
-   * cancelled parent, except when this process shuts down (the parent is released, and its next
-   * attempt adopts the children).
+   * cancelled parent, except when this process shuts down (the parent is released) or another
+   * claim of the parent replaced this one (this process's lease lapsed while it was alive): then
+   * the unfinished children are left to the parent's current attempt, which adopts them, and the
+   * ones running here are given back to the queue.
    */
-  private async runChildren(parentId: string, requests: JobRequest[], options: { signal?: AbortSignal; concurrency: number }): Promise<unknown[]> {
+  private async runChildren(parent: Lease, requests: JobRequest[], options: { signal?: AbortSignal; concurrency: number }): Promise<unknown[]> {
     const { signal } = options;
+    const parentId = parent.id;
     const ids = await this.queueChildren(parentId, requests);
     const inline = new Map<Promise<void>, AbortController>();
+    let stopped: CancelledError = new CancelledError(`cancelled: its parent job ${parentId} stopped`);
     try {
       for (;;) {
         if (signal?.aborted) {
-          if (!this.closed) await this.cancelChildren(parentId, `cancelled: its parent job ${parentId} stopped`);
+          if (!this.closed && (await this.replaced(parent))) stopped = new GivenBack(`given back: another claim of its parent job ${parentId} runs it`);
+          else if (!this.closed) await this.cancelChildren(parentId, stopped.message);
           throw signal.reason;
         }
         const { rows } = await this.pool.query<{ id: string; status: string; result_json: string | null; error: string | null }>(
@@ -240,7 +258,7 @@ export class PostgresJobQueue implements JobQueue {
       }
     } finally {
       // After the cancellation above, so that the children's rows keep its reason; on shutdown they go back to the queue.
-      inline.forEach((controller) => controller.abort(new CancelledError(`cancelled: its parent job ${parentId} stopped`)));
+      inline.forEach((controller) => controller.abort(stopped));
       await Promise.all(inline.keys());
     }
   }
@@ -261,6 +279,24 @@ export class PostgresJobQueue implements JobQueue {
     return ids;
   }
 
+  /**
+   * Whether another claim replaced this one of a job: its row is pending or running, not under
+   * this claim (a failed, finished or deleted row means the job was stopped). A row that cannot be
+   * read now counts as replaced: failing the children of a parent another attempt runs would
+   * fail that attempt, whereas children left alone merely run to their end.
+   */
+  private async replaced(lease: Lease): Promise<boolean> {
+    const row = await this.pool
+      .query<{ status: string; lease_owner: string | null; attempts: number }>(`SELECT status, lease_owner, attempts FROM jobs WHERE id = $1`, [lease.id])
+      .then(
+        ({ rows }) => rows[0] ?? null,
+        () => undefined,
+      );
+    if (row === undefined) return true;
+    if (row === null) return false;
+    return row.status === "pending" || (row.status === "running" && (row.lease_owner !== this.leaseOwner || row.attempts !== lease.attempts));
+  }
+
   /** Fails a job's unfinished children; a process running one notices at its next lease renewal and stops. */
   private async cancelChildren(parentId: string, reason: string): Promise<void> {
     await this.pool.query(
@@ -269,24 +305,22 @@ export class PostgresJobQueue implements JobQueue {
     );
   }
 
-  /** Ends a job this process holds; nothing happens when it is no longer ours (failed by a delete, taken over). */
-  private async finish(id: string, status: "completed" | "failed", outcome: unknown): Promise<void> {
+  /** Ends a job under this claim; nothing happens when the claim is no longer the job's (failed by a delete, taken over). */
+  private async finish(lease: Lease, status: "completed" | "failed", outcome: unknown): Promise<void> {
     const [result, error] = status === "completed" ? [JSON.stringify(outcome), null] : [null, String(outcome)];
     await this.pool.query(
-      `UPDATE jobs SET status = $2, result_json = $3, error = $4, finished_at = $5, lease_owner = NULL, lease_expires_at_ms = NULL
-       WHERE id = $1 AND lease_owner = $6 AND status = 'running'`,
-      [id, status, result, error, nowTimestamp(), this.leaseOwner],
+      `UPDATE jobs SET status = $4, result_json = $5, error = $6, finished_at = $7, lease_owner = NULL, lease_expires_at_ms = NULL WHERE ${THIS_CLAIM}`,
+      [lease.id, this.leaseOwner, lease.attempts, status, result, error, nowTimestamp()],
     );
   }
 
-  /** Gives a job back (this process shuts down): pending again, this claim not counted, another process is woken. */
-  private async release(id: string): Promise<void> {
+  /** Gives a job back (this process shuts down, or its parent's attempt here was replaced): pending again, this claim not counted, another process is woken. */
+  private async release(lease: Lease): Promise<void> {
     await this.pool.query(
-      `UPDATE jobs SET status = 'pending', lease_owner = NULL, lease_expires_at_ms = NULL, attempts = attempts - 1, progress = NULL
-       WHERE id = $1 AND lease_owner = $2 AND status = 'running'`,
-      [id, this.leaseOwner],
+      `UPDATE jobs SET status = 'pending', lease_owner = NULL, lease_expires_at_ms = NULL, attempts = attempts - 1, progress = NULL WHERE ${THIS_CLAIM}`,
+      [lease.id, this.leaseOwner, lease.attempts],
     );
-    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, id]);
+    await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, lease.id]);
   }
 
   /**

@@ -114,8 +114,8 @@ export class SqliteIngestionRepo {
     return r.v ?? 0;
   }
 
-  deleteSourceFile(id: string): void {
-    this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id);
+  deleteSourceFile(id: string): boolean {
+    return this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id).changes > 0;
   }
 
   countSourceFiles(tenantId?: string): number {
