@@ -1,7 +1,7 @@
 import type { Connection, Table } from "@lancedb/lancedb";
 import { connectVectorStore, loadLanceDb } from "./connect.js";
 import { TableMaintainer, VECTOR_QUERY, type IndexPlan, type TableLayout, type VectorQueryTuning } from "./maintenance.js";
-import { createOrOpenTable } from "./create-table.js";
+import { createOrOpenTable, openCommittedTable } from "./create-table.js";
 import { fullTextQuery, sqlString } from "./sql.js";
 import type { Point, PointFilter, PointsStore, PointsStoreOptions, PublicPoint, ScoredPoint } from "../points-store.js";
 
@@ -170,12 +170,13 @@ export class LancePointsStore implements PointsStore {
   }
 
   /**
-   * A table if it is listed, null if not. Existence is read from the listing, not guessed from an
-   * error: a table that is listed but cannot be opened (half-created by another process) fails
-   * the caller instead of passing for empty, which would hide a version's points or skip deletes.
+   * A table if it is listed and committed, null if not. Existence is read from the listing, not
+   * guessed from any error: a listed table fails the caller when it cannot be opened, except when
+   * it has no first commit yet (another replica creating it: seen as two replicas' first uploads
+   * of a tenant failing one of them), which holds no point to hide or delete (openCommittedTable).
    */
   private async openTable(name: string): Promise<Table | null> {
-    return (await this.db.tableNames()).includes(name) ? this.db.openTable(name) : null;
+    return (await this.db.tableNames()).includes(name) ? openCommittedTable(this.db, name) : null;
   }
 
   /**
@@ -216,13 +217,13 @@ export class LancePointsStore implements PointsStore {
     return { table, maintainer };
   }
 
-  /** A new tenant table with the collection's schema; another process creating it at the same moment is fine (`existOk`). */
+  /** A new tenant table with the collection's schema; another process creating it at the same moment wins, and its table is opened once committed. */
   private async createTenantTable(name: string): Promise<Table> {
     const collection = await this.openTable(CHUNKS_COLLECTION);
     if (!collection) throw new Error("the chunks collection does not exist");
     const schema = await collection.schema();
     collection.close();
-    return this.db.createEmptyTable(name, schema, { existOk: true });
+    return (await createOrOpenTable(this.db, name, () => this.db.createEmptyTable(name, schema, { mode: "create" }))).table;
   }
 
   /**
