@@ -6,7 +6,7 @@ import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "../domain/judge.js";
-import { createLexicalEvidence, unanswerablePhraseCap } from "./lexical-evidence.js";
+import { createLexicalEvidence, unanswerableCap } from "./lexical-evidence.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** A context sentence bears on a statement at or above this relatedness (0-1). */
@@ -165,11 +165,9 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       const statements = judgingStatements ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       let contextRelevance: number | null = null;
       if (embeddingRelevance) {
-        // The same cap as the lexical evidence's: a context lacking a whole phrase of the question (its subject, say) does not answer it,
-        // nor does any context of a document that never uses two of the question's words in a row.
-        const contextTerms = new Set(input.contexts.flatMap((c) => contentTerms(c)));
+        // The same cap as the lexical evidence's: no context of a document that never mentions the question's subject answers it.
         const score = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
-        contextRelevance = Math.min(score, unanswerablePhraseCap(input.question, contextTerms, documentTerms(input.document)));
+        contextRelevance = Math.min(score, unanswerableCap(input.question, documentTerms(input.document)));
       } else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {
         contextRelevance,

@@ -6,11 +6,11 @@ import { createRequire } from "node:module";
  * embedder's SentencePiece tokenizer (its vocabulary gives every piece a log-probability, learnt on
  * a large general-English corpus): the log-probability of the word's most likely segmentation into
  * pieces. "front" or "necessary" is one frequent piece; "harpsichord" or "dormice" is several rare
- * ones. Read from the bundled model package's vocabulary file (no model is loaded, no network).
+ * ones. Minus it is the word's self-information (in nats): what the offline judge weighs a question's
+ * words by when it asks whether the document mentions the question's subject (lexical-evidence.ts).
+ * Read from the bundled model package's vocabulary file (no model is loaded, no network).
  */
 
-/** A word whose log-probability is below this (about 1 in 450,000 words) is rare in English: "tuning", "moons", "Celsius"; not "ordinary", "degrees". */
-export const RARE_WORD_LOG_PROBABILITY = -13;
 /** SentencePiece's word-start mark. */
 const WORD_START = "\u2581";
 /** The log-probability of a character no piece covers. */
@@ -45,5 +45,3 @@ export function wordLogProbability(word: string): number {
   }
   return best[text.length]!;
 }
-
-export const isRareInEnglish = (word: string) => wordLogProbability(word) < RARE_WORD_LOG_PROBABILITY;
