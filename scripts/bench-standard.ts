@@ -7,9 +7,13 @@
  * Spearman correlation of context relevance with span recall and of answer similarity with span
  * recall: whether the judge's scores track ground truth on text it was not tuned on.
  *
- *   npm run bench:standard [-- --embedder hash]
+ * `--corpus example` runs the example corpus instead (examples/corpus/, five documents in five
+ * formats, questions/corpus.json, written as a reader would ask them; no split: "all" only), and
+ * `--strategies` takes a comma-separated list of variants instead of every built-in strategy.
+ *
+ *   npm run bench:standard [-- --embedder hash] [--corpus example] [--strategies recursive,fixed_size]
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,13 +26,24 @@ import { STANDARD_FILES } from "../examples/build-standard.js";
 import { spearman } from "../test/helpers/rank-correlation.js";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const { values } = parseArgs({ options: { embedder: { type: "string" } } });
+const { values } = parseArgs({ options: { embedder: { type: "string" }, corpus: { type: "string", default: "standard" }, strategies: { type: "string" } } });
+const CORPORA = {
+  standard: {
+    name: "fenmoor-standard",
+    questions: "questions/standard.json",
+    files: () => Object.values(STANDARD_FILES).map((filename) => `examples/standard/${filename}`),
+  },
+  example: { name: "example-corpus", questions: "questions/corpus.json", files: () => readdirSync(root("examples/corpus")).map((f) => `examples/corpus/${f}`) },
+};
+const corpus = CORPORA[values.corpus as keyof typeof CORPORA];
+if (!corpus) throw new Error(`--corpus takes ${Object.keys(CORPORA).join(" or ")}, not "${values.corpus}"`);
+const strategies = values.strategies ? values.strategies.split(",").map((s) => s.trim()) : "all";
 const dataDir = mkdtempSync(join(tmpdir(), "chunkeval-bench-standard-"));
 const loaded = loadConfig({ flags: { data_dir: dataDir, embedder: values.embedder } });
 if (loaded.errors.length) throw new Error(loaded.errors.join("; "));
-const questions = await loadQuestionsFile(root("questions/standard.json"));
+const questions = await loadQuestionsFile(root(corpus.questions));
 const splitOf = new Map(questions.map((q) => [q.question, q.split ?? "none"]));
-const files = Object.values(STANDARD_FILES).map((filename) => ({ filename, bytes: readFileSync(root(`examples/standard/${filename}`)) }));
+const files = corpus.files().map((path) => ({ filename: path.split("/").pop()!, bytes: readFileSync(root(path)) }));
 
 const mean = (v: Array<number | null>) => {
   const known = v.filter((x): x is number => x !== null);
@@ -55,14 +70,15 @@ const app = await createChunkeval(loaded.config);
 try {
   for (const topK of [1, 5]) {
     const e = await app.bench({
-      collection: { name: "fenmoor-standard", add: files },
+      collection: { name: corpus.name, add: files },
       questions,
-      questionsSource: "standard.json",
-      strategies: "all",
+      questionsSource: corpus.questions,
+      strategies,
       topK,
     });
     const results = await app.experimentResults(e.experimentId);
-    for (const split of ["dev", "heldout", "all"]) {
+    const hasSplit = questions.some((q) => q.split);
+    for (const split of hasSplit ? ["dev", "heldout", "all"] : ["all"]) {
       const inSplit = (r: QuestionResult) => split === "all" || splitOf.get(r.question) === split;
       console.log(`\ntop_k ${topK}, ${split} questions`);
       console.log(`  ${"strategy".padEnd(24)} ${"recall".padStart(7)} ${"hit".padStart(6)} ${"ctx rel".padStart(8)} ${"ans sim".padStart(8)}`);

@@ -26,20 +26,21 @@ function vocabulary(): Map<string, number> {
   const entries = JSON.parse(readFileSync(file, "utf8")) as Array<[string, number]>;
   // The first entries are control symbols (<s>, </s>, …) with score 0: not text.
   pieces = new Map(entries.filter(([piece, score]) => score < 0 && !/^<|^extra_token_id/.test(piece)));
-  longestPiece = Math.max(...[...pieces.keys()].map((p) => p.length));
+  longestPiece = Math.max(...[...pieces.keys()].map((p) => [...p].length));
   return pieces;
 }
 
 /** The log-probability of a lower-cased word's most likely segmentation (Viterbi over the pieces). */
 export function wordLogProbability(word: string): number {
   const known = vocabulary();
-  const text = WORD_START + word.toLowerCase();
+  // By code point, so that a character outside the Basic Multilingual Plane counts as one unknown character, not two halves.
+  const text = [...(WORD_START + word.toLowerCase())];
   const best = new Array<number>(text.length + 1).fill(-Infinity);
   best[0] = 0;
   for (let end = 1; end <= text.length; end++) {
     for (let start = Math.max(0, end - longestPiece); start < end; start++) {
       if (best[start] === -Infinity) continue;
-      const score = known.get(text.slice(start, end)) ?? (end - start === 1 ? UNKNOWN_CHARACTER : undefined);
+      const score = known.get(text.slice(start, end).join("")) ?? (end - start === 1 ? UNKNOWN_CHARACTER : undefined);
       if (score !== undefined) best[end] = Math.max(best[end]!, best[start]! + score);
     }
   }

@@ -11,4 +11,6 @@ test("english rarity: everyday words are common, names of far-off subjects rare 
   assert.ok(wordLogProbability("the") > wordLogProbability("front"));
   assert.ok(wordLogProbability("harpsichord") < wordLogProbability("tuning"));
   assert.ok(Number.isFinite(wordLogProbability("zzqxj")));
+  // A character outside the Basic Multilingual Plane (two UTF-16 units) is one unknown character, as one inside it is.
+  assert.equal(wordLogProbability("x\u{1D49C}"), wordLogProbability("x\uA66E"));
 });
