@@ -199,9 +199,12 @@ export function absentInformation(question: string, documentTerms: { has(term: s
   for (const { word, term } of words) {
     const information = Math.min(MAX_WORD_INFORMATION, -wordLogProbability(word));
     total += information;
-    run = documentTerms.has(term) ? 0 : run + information;
-    if (!documentTerms.has(term)) absent += information;
-    mostInRun = Math.max(mostInRun, run);
+    if (documentTerms.has(term)) run = 0;
+    else {
+      run += information;
+      absent += information;
+      mostInRun = Math.max(mostInRun, run);
+    }
   }
   return { run: mostInRun, share: words.length >= MIN_WORDS_FOR_SHARE && total > 0 ? absent / total : 0 };
 }
