@@ -29,3 +29,10 @@ export async function mapWithConcurrency<T, R>(
   if (rejected) throw rejected.reason;
   return out;
 }
+
+/**
+ * Lets the event loop run (timers, sockets) before the next piece of long synchronous work: the
+ * bootstrap of a large benchmark takes seconds per strategy, and a server process running it would
+ * otherwise answer nothing meanwhile (its kept-alive sockets then time out under its clients).
+ */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

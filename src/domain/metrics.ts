@@ -103,8 +103,16 @@ export function precisionOmega(references: CharSpan[], units: CharSpan[]): numbe
 }
 
 export function mean(values: Array<number | null>): number | null {
-  const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  return present.length === 0 ? null : present.reduce((a, b) => a + b, 0) / present.length;
+  // One pass, no filtered copy: the bootstrap calls this for every metric of every resample.
+  let sum = 0;
+  let count = 0;
+  for (const v of values) {
+    if (v !== null && Number.isFinite(v)) {
+      sum += v;
+      count++;
+    }
+  }
+  return count === 0 ? null : sum / count;
 }
 
 export function standardDeviation(values: Array<number | null>): number | null {

@@ -37,7 +37,7 @@ import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits 
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { checkGridSize } from "./sweep-estimate.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
-import { mapWithConcurrency } from "../domain/concurrency.js";
+import { mapWithConcurrency, yieldToEventLoop } from "../domain/concurrency.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
@@ -320,33 +320,40 @@ function questionDocument(q: Question): string | null {
  * lie in that document, with their intervals and the strategy that wins there. Questions whose
  * references span documents (or that have none) form groups of their own.
  */
-function perDocumentBreakdown(
+async function perDocumentBreakdown(
   corpus: Corpus,
   questions: Question[],
   results: Record<string, QuestionResult[]>,
   scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">,
-): DocumentBreakdown[] {
+): Promise<DocumentBreakdown[]> {
   const groups = new Map<string | null, number[]>();
   questions.forEach((q, i) => {
     const key = q.references.length === 0 ? "(none)" : questionDocument(q);
     groups.set(key, [...(groups.get(key) ?? []), i]);
   });
   const order = [...corpus.documents.map((d) => d.id as string | null), null, "(none)"];
-  return order.flatMap((key) => {
+  const breakdown: DocumentBreakdown[] = [];
+  for (const key of order) {
     const indices = groups.get(key);
-    if (!indices) return [];
-    const aggregateMetrics = Object.fromEntries(
-      Object.entries(results).map(([strategy, list]) => [
-        strategy,
-        aggregate(
-          indices.flatMap((i) => (list[i] ? [list[i]!] : [])),
-          { ...scoringOf(strategy), costUsd: 0 },
-        ),
-      ]),
-    );
+    if (!indices) continue;
+    const aggregateMetrics: Record<string, AggregateMetrics> = {};
+    for (const [strategy, list] of Object.entries(results)) {
+      await yieldToEventLoop();
+      aggregateMetrics[strategy] = aggregate(
+        indices.flatMap((i) => (list[i] ? [list[i]!] : [])),
+        { ...scoringOf(strategy), costUsd: 0 },
+      );
+    }
     const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
-    return [{ documentId: key === "(none)" ? null : key, filename, questions: indices.length, aggregateMetrics, bestStrategy: bestStrategy(aggregateMetrics) }];
-  });
+    breakdown.push({
+      documentId: key === "(none)" ? null : key,
+      filename,
+      questions: indices.length,
+      aggregateMetrics,
+      bestStrategy: bestStrategy(aggregateMetrics),
+    });
+  }
+  return breakdown;
 }
 
 /**
@@ -359,7 +366,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const indexed = await indexVariants(plan, input);
   const models = await answerModels(plan, input);
   const answered = await runQuestions(plan, input, models);
-  const scored = scoreStrategies(plan, input, models, answered, indexed.indexing);
+  const scored = await scoreStrategies(plan, input, models, answered, indexed.indexing);
   const fullRunEstimate = plan.dryRun ? await estimateFullRun(plan, answered.dryRunPromptTokens) : null;
   const record = await assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
   await plan.ctx.experiments.insert(record, answered.results);
@@ -605,7 +612,7 @@ interface ScoredRun {
 }
 
 /** Stage 4: aggregate each strategy's results (with its cost), pick the best, compare the others with it. */
-function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModels, answered: AnsweredRun, indexing: IndexingRun[]): ScoredRun {
+async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModels, answered: AnsweredRun, indexing: IndexingRun[]): Promise<ScoredRun> {
   const { variants } = plan;
   const { results, runs } = answered;
   const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
@@ -620,26 +627,27 @@ function scoreStrategies(plan: BenchPlan, input: BenchInput, models: AnswerModel
     return Object.keys(reasons).length === 0 ? scoring : { ...scoring, unmeasurable: { ...reasons, ...scoring.unmeasurable } };
   };
   const compositeNote = gaps.notes.length === 0 ? null : gaps.notes.join(" ");
-  const aggregates = Object.fromEntries(
-    variants.map(({ key: s, indexKey }) => {
-      const list = results[s]!;
-      const idx = indexing.find((x) => x.strategy === indexKey)!;
-      const strategyCost =
-        costOf(
-          models.generatorSpec,
-          list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE),
-        ) +
-        (plan.dryRun
-          ? 0
-          : costOf(
-              models.judgeSpec,
-              list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE),
-            )) +
-        idx.costUsd;
-      return [s, aggregate(list, { ...scoringOf(s), costUsd: strategyCost })];
-    }),
-  );
+  const aggregates: Record<string, AggregateMetrics> = {};
+  for (const { key: s, indexKey } of variants) {
+    await yieldToEventLoop();
+    const list = results[s]!;
+    const idx = indexing.find((x) => x.strategy === indexKey)!;
+    const strategyCost =
+      costOf(
+        models.generatorSpec,
+        list.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE),
+      ) +
+      (plan.dryRun
+        ? 0
+        : costOf(
+            models.judgeSpec,
+            list.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE),
+          )) +
+      idx.costUsd;
+    aggregates[s] = aggregate(list, { ...scoringOf(s), costUsd: strategyCost });
+  }
   const best = bestStrategy(aggregates);
+  await yieldToEventLoop();
   return { aggregates, best, comparisons: compareWithBest(results, best, scoring), scoring, scoringOf, compositeNote };
 }
 
@@ -710,7 +718,7 @@ async function assembleExperiment(
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
     collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
-    perDocument: corpus.collection && perDocumentBreakdown(corpus, questions, results, scored.scoringOf),
+    perDocument: corpus.collection && (await perDocumentBreakdown(corpus, questions, results, scored.scoringOf)),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,
