@@ -75,8 +75,12 @@ export const UNKNOWN_SUBJECT_INFORMATION = 50;
  * harpsichord": 17.9 + 42.0, counted 17.9 + 35).
  */
 const MAX_WORD_INFORMATION = 35;
-/** The share rule needs at least this many content words outside the answer-type wording ("What do members pay monthly?" leaves one). */
-const MIN_WORDS_FOR_SHARE = 2;
+/**
+ * The share rule needs at least this many words the document never uses: in a short question one
+ * word spelt otherwise is most of its information ("What is the price per kilowatt-hour?" of a text
+ * that says "kilowatt hour", "How are reimbursements paid?" of one that says "claims").
+ */
+const MIN_ABSENT_WORDS_FOR_SHARE = 2;
 /**
  * The share of a question's information (answer-type wording left out) that may lie in words the
  * whole document never uses; above it the score is capped at 0. Of the 166 hand-written questions
@@ -188,13 +192,14 @@ function askedWords(question: string): Array<{ word: string; term: string }> {
  * How much of the question's information (self-information in English, at most
  * MAX_WORD_INFORMATION a word, answer-type wording left out) lies in words the document never uses:
  * the most that one run of consecutive such words carries (nats), and their share of the whole
- * (0-1; 0 with fewer than MIN_WORDS_FOR_SHARE words).
+ * (0-1; 0 with fewer than MIN_ABSENT_WORDS_FOR_SHARE such words).
  */
 export function absentInformation(question: string, documentTerms: { has(term: string): boolean }): { run: number; share: number } {
   const words = askedWords(question);
   let run = 0;
   let mostInRun = 0;
   let absent = 0;
+  let absentWords = 0;
   let total = 0;
   for (const { word, term } of words) {
     const information = Math.min(MAX_WORD_INFORMATION, -wordLogProbability(word));
@@ -203,10 +208,11 @@ export function absentInformation(question: string, documentTerms: { has(term: s
     else {
       run += information;
       absent += information;
+      absentWords++;
       mostInRun = Math.max(mostInRun, run);
     }
   }
-  return { run: mostInRun, share: words.length >= MIN_WORDS_FOR_SHARE && total > 0 ? absent / total : 0 };
+  return { run: mostInRun, share: absentWords >= MIN_ABSENT_WORDS_FOR_SHARE ? absent / total : 0 };
 }
 
 /**

@@ -17,7 +17,7 @@ const code = (text: string) => "`" + text.replace(/`/g, "'") + "`";
 
 /**
  * A Markdown summary of a benchmark for `$GITHUB_STEP_SUMMARY` or a pull-request comment: the
- * verdict on the gates, the scorecard with changes against the baseline, every gate with its
+ * verdict on the gates, the verdict's headline and what it stands on, the scorecard with changes against the baseline, every gate with its
  * figures, what differs from the baseline, and links to the reports.
  */
 export function renderCiSummary(input: CiSummaryInput): string {
@@ -30,7 +30,12 @@ export function renderCiSummary(input: CiSummaryInput): string {
       : failed.length > 0
         ? `❌ chunkeval: ${failed.length} of ${input.outcomes.length} gates failed`
         : `✅ chunkeval: all ${input.outcomes.length} gates passed`;
-  lines.push(`## ${headline}`, "", `**Verdict:** ${cell(e.verdict)}`, "");
+  lines.push(`## ${headline}`, "");
+  // The headline says what the verdict may claim (a recommendation, no clear winner, a smoke test) and the notes what it stands on:
+  // a pull request must not read "X is best" from template questions or a lead within noise. Older experiments have neither.
+  if (e.headline) lines.push(`**${cell(e.headline)}**`, "");
+  lines.push(`**Verdict:** ${cell(e.verdict)}`, "");
+  if (e.verdictNotes?.length) lines.push(...e.verdictNotes.map((n) => `- ${cell(n)}`), "");
   const tags = Object.entries(e.tags).map(([k, v]) => code(`${k}=${v}`));
   const strategies = `${e.strategiesUsed.length} ${e.strategiesUsed.length === 1 ? "strategy" : "strategies"}`;
   lines.push(
@@ -54,7 +59,7 @@ export function renderCiSummary(input: CiSummaryInput): string {
     lines.push(`| ${cell(s)}${s === e.bestStrategy ? " ★" : ""} | ${values.join(" | ")} | ${m.failedQuestions}/${m.totalQuestions} |`);
   }
   const against = input.baseline ? `; changes in brackets against the baseline ${code(input.baseline.source)}` : "";
-  lines.push("", `★ best strategy; ↑ higher is better, ↓ lower is better${against}.`, "");
+  lines.push("", `★ highest composite (the headline says whether that is a recommendation); ↑ higher is better, ↓ lower is better${against}.`, "");
   if (input.outcomes.length > 0) {
     lines.push("### Gates", "", "| result | gate | strategy | figures |", "|---|---|---|---|");
     for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);

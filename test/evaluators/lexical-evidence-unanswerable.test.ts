@@ -51,7 +51,10 @@ test("context relevance (lexical evidence): most of a question's information in 
   assert.equal(relevance(negative, [BILLING], DOCUMENT), 0);
   // A question in the document's words: none of its information is absent.
   assert.equal(absentInformation("How much does the standard tariff cost per kilowatt-hour?", documentTerms).share, 0);
-  // One word the document spells otherwise ("kilowatt hours") never caps alone, however long.
+  // One word the document spells otherwise never caps alone, however long, nor in a short question where it is most of the information.
+  const spelledApart = new Set(contentTerms("The price is 24 cents per kilowatt hour. Claims are paid within ten days."));
+  assert.equal(unanswerableCap("What is the price per kilowatt-hour?", spelledApart), 10);
+  assert.equal(unanswerableCap("How are reimbursements paid?", spelledApart), 10);
   assert.equal(unanswerableCap("Which tariff is billed per kilowatt-hour-equivalent?", new Set(contentTerms("tariff billed kilowatt hours"))), 10);
 });
 

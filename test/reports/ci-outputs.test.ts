@@ -70,3 +70,18 @@ test("the Markdown summary keeps table rows whole and says which gates failed", 
   assert.equal(md.match(/- the embedder differs/g)!.length, 1, "a note shared by the run and a gate is listed once");
   assert.match(md, /- \[report\.html\]\(https:\/\/ci\.example\/run\/1#artifacts\)/);
 });
+
+test("the Markdown summary carries the verdict's headline and what it stands on: template questions read as a smoke test", () => {
+  const smoke = {
+    ...experiment(),
+    verdictStatus: "smoke_test",
+    headline: "Smoke test, not a recommendation: the questions are template questions. a<b scored highest.",
+    verdictNotes: ["Questions: template (offline); they copy 100 % of their content words from their excerpts."],
+  } as ExperimentRecord;
+  const md = renderCiSummary({ experiment: smoke, outcomes: [], reports: [] });
+  assert.match(md, /\*\*Smoke test, not a recommendation: the questions are template questions\. a&lt;b scored highest\.\*\*/);
+  assert.match(md, /^- Questions: template \(offline\)/m);
+  assert.match(md, /★ highest composite \(the headline says whether that is a recommendation\)/);
+  // An experiment from before the headline was recorded: no empty bold line.
+  assert.doesNotMatch(renderCiSummary({ experiment: experiment(), outcomes: [], reports: [] }), /\*\*\*\*/);
+});
