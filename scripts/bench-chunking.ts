@@ -7,16 +7,30 @@
  * download its vocabulary, so it is not used).
  *
  *   npm run bench:chunking [-- --runs 3] [-- --words 50000,100000,200000,1000000]
+ *
+ * LangChain is the comparison only, so it is no dependency of chunkeval's (52 MB with its
+ * tokenizer tables): install it for this script with the command it prints when it is missing.
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { clearMergeCache, countTokens } from "gpt-tokenizer";
-import { CharacterTextSplitter, RecursiveCharacterTextSplitter } from "@langchain/textsplitters";
 import { parseDocument } from "../src/parsers/parser.js";
 import { createStrategyRegistry } from "../src/strategies/registry.js";
 import type { StoredDocument } from "../src/domain/types.js";
 import { sentenceSpans } from "../src/text/sentences.js";
 import { longWord, random } from "../test/helpers/synthetic-texts.js";
+
+interface Splitter {
+  splitText(text: string): Promise<string[]>;
+}
+type SplitterClass = new (options: { chunkSize: number; chunkOverlap: number; lengthFunction?: (text: string) => number }) => Splitter;
+const LANGCHAIN_INSTALL = "npm install --no-save @langchain/core@^1.4.0 @langchain/textsplitters@^1.0.2";
+// A name in a variable: the type check passes where LangChain is not installed.
+const langchainModule: string = "@langchain/textsplitters";
+const { CharacterTextSplitter, RecursiveCharacterTextSplitter } = (await import(langchainModule).catch(() => {
+  console.error(`bench:chunking compares with LangChain's splitters, which chunkeval does not install. Install them for this script: ${LANGCHAIN_INSTALL}`);
+  process.exit(2);
+})) as { CharacterTextSplitter: SplitterClass; RecursiveCharacterTextSplitter: SplitterClass };
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "3" }, words: { type: "string", default: "50000,100000,200000,1000000" } } });
 const runs = Math.max(1, Number(values.runs));

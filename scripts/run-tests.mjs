@@ -1,20 +1,297 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node's test runner through tsx. Node 20's `--test`
-// does not expand globs itself, so the files are listed here. Extra arguments pass through
-// (e.g. a file path to run one file).
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+// Runs the test files, each in its own process (node's test runner through tsx), in the lanes
+// test/lanes.mjs assigns: the parallel lane on a pool of processes, the serial lane one file at a
+// time beside it. Before the lanes start, it makes the run's shared fixtures once
+// (test/helpers/run-fixtures.ts): a PostgreSQL server with a migrated template database and a
+// warm embedding cache, passed to every test process by environment.
+//
+//   node scripts/run-tests.mjs [--lane fast] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…]
+//
+//   --lane fast   only the fast lane (the edit loop: `npm run test:fast`)
+//   --store       the metadata store of the service and HTTP files (test/lanes.mjs, POSTGRES_PASS):
+//                 sqlite (the default), postgres (those files only, each workspace on a copy of
+//                 the run's template database: `npm run test:postgres`), or both (every file,
+//                 then those files again on PostgreSQL, in the same lanes: .ci/run)
+//   --jobs N      processes at once (default CHUNKEVAL_TEST_JOBS, else cores + 1: most of a
+//                 test file's time is spent waiting on child processes, sockets and databases)
+//
+// At its end it prints the wall time, the files and tests run, passed and failed, the ten
+// slowest files, and the plain closing line `N passed, N failed`; it writes every file's
+// duration to test-artifacts/test-durations.json (.ci/run keeps that folder).
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FAST, MODEL, POSTGRES_PASS, SERIAL, matches } from "../test/lanes.mjs";
 
-function findTests(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return findTests(path);
-    return name.endsWith(".test.ts") ? [path] : [];
+const root = fileURLToPath(new URL("..", import.meta.url));
+process.chdir(root);
+
+/** A file that has not finished after this long is killed and counted failed (a hung test must not hang CI). */
+const FILE_DEADLINE_MS = 8 * 60_000;
+
+function parseArgs(argv) {
+  const options = { lane: undefined, store: "sqlite", jobs: Number(process.env.CHUNKEVAL_TEST_JOBS) || availableParallelism() + 1, paths: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--lane" && argv[i + 1] === "fast") options.lane = argv[++i];
+    else if (arg === "--store" && ["sqlite", "postgres", "both"].includes(argv[i + 1])) options.store = argv[++i];
+    else if (arg === "--jobs" && /^[1-9]\d*$/.test(argv[i + 1] ?? "")) options.jobs = Number(argv[++i]);
+    else if (arg.startsWith("--")) {
+      console.error(
+        `usage: node scripts/run-tests.mjs [--lane fast] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…] (unknown or incomplete argument: ${arg})`,
+      );
+      process.exit(2);
+    } else options.paths.push(arg.replace(/\/$/, ""));
+  }
+  return options;
+}
+
+function findTests(path) {
+  if (!existsSync(path)) throw new Error(`no such test file or folder: ${path}`);
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).flatMap((name) => {
+    const child = join(path, name);
+    if (statSync(child).isDirectory()) return findTests(child);
+    return name.endsWith(".test.ts") ? [child] : [];
   });
 }
 
-const args = process.argv.slice(2);
-const files = args.length > 0 ? args : findTests("test").sort();
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files], { stdio: "inherit" });
-process.exitCode = result.status ?? 1;
+/** The runs to make: one per file (and per file again on PostgreSQL with --postgres), each with its lane. */
+function plan(options) {
+  const all = [...new Set((options.paths.length > 0 ? options.paths : ["test"]).flatMap(findTests))].sort();
+  const selected = options.lane === "fast" ? all.filter((file) => matches(FAST, file)) : all;
+  const onSqlite = options.store === "postgres" ? [] : selected;
+  const onPostgres = options.store === "sqlite" ? [] : selected.filter((f) => matches(POSTGRES_PASS, f));
+  const runs = [
+    ...onSqlite.map((file) => ({ file, store: "sqlite", serial: matches(SERIAL, file) })),
+    ...onPostgres.map((file) => ({ file, store: "postgres", serial: matches(SERIAL, file) })),
+  ];
+  // Longest first (by the durations kept from an earlier run, when there are any), so the pool
+  // does not end waiting on one long file started last.
+  const known = previousDurations();
+  const weight = (run) => known[`${run.store} ${run.file}`] ?? 30;
+  return runs.sort((a, b) => weight(b) - weight(a));
+}
+
+const DURATIONS_FILE = "test-artifacts/test-durations.json";
+/** test/durations.json: the figures the order is taken from, committed so that a fresh clone's first run is ordered too. */
+function previousDurations() {
+  for (const file of [DURATIONS_FILE, "test/durations.json"]) {
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")).seconds ?? {};
+      } catch {
+        // a half-written file from a killed run: try the next
+      }
+    }
+  }
+  return {};
+}
+
+/** node:test's closing counts in a TAP log (`# pass N`); a missing count is 0. */
+function tapCounts(text) {
+  const count = (name) => Number([...text.matchAll(new RegExp(`^# ${name} (\\d+)$`, "gm"))].at(-1)?.[1] ?? 0);
+  return { tests: count("tests"), pass: count("pass"), fail: count("fail"), cancelled: count("cancelled"), skipped: count("skipped"), todo: count("todo") };
+}
+
+function runFile(run, env, logDir) {
+  const name = `${run.store}-${run.file.replace(/[/.]/g, "_")}`;
+  const specLog = join(logDir, `${name}.spec.txt`);
+  const tapLog = join(logDir, `${name}.tap`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--test",
+        "--test-reporter=spec",
+        `--test-reporter-destination=${specLog}`,
+        "--test-reporter=tap",
+        `--test-reporter-destination=${tapLog}`,
+        run.file,
+      ],
+      {
+        env: { ...process.env, ...env, ...(run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {}) },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      },
+    );
+    const output = createWriteStream(join(logDir, `${name}.out.txt`));
+    child.stdout.pipe(output, { end: false });
+    child.stderr.pipe(output, { end: false });
+    let timedOut = false;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, FILE_DEADLINE_MS);
+    child.on("close", (code, signal) => {
+      clearTimeout(deadline);
+      output.end(() => {
+        const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+        const counts = tapCounts(read(tapLog));
+        const ok = code === 0 && !timedOut;
+        resolve({
+          ...run,
+          ok,
+          seconds: (Date.now() - started) / 1000,
+          counts,
+          why: timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : code !== 0 ? `exit ${code ?? signal}` : "",
+          report: ok ? "" : `${read(specLog)}${read(join(logDir, `${name}.out.txt`))}`,
+        });
+      });
+    });
+  });
+}
+
+/**
+ * Warms the run's embedding cache in a process of its own (test/helpers/warm-cache.ts); resolves
+ * to a result like a test file's, so a failed warm-up fails the run.
+ */
+function warmCache(cacheDir) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("close", (code) =>
+      resolve({
+        file: "test/helpers/warm-cache.ts",
+        store: "sqlite",
+        ok: code === 0,
+        seconds: (Date.now() - started) / 1000,
+        counts: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 },
+        why: code === 0 ? output.trim() : `exit ${code}`,
+        report: code === 0 ? "" : output,
+      }),
+    );
+  });
+}
+
+/**
+ * Runs the parallel lane on `jobs - 1` slots (at least one) and the serial lane, one file at a
+ * time, on the last. With `cacheDir`, the first parallel slot warms the embedding cache first,
+ * and the files that embed with the bundled model (MODEL) start only once it is warm.
+ */
+async function runLanes(runs, jobs, env, logDir, onDone, cacheDir) {
+  const serial = runs.filter((r) => r.serial);
+  const parallel = runs.filter((r) => !r.serial);
+  const results = [];
+  const done = (result) => (results.push(result), onDone(result));
+  let warm = Promise.resolve();
+  let warmed = true;
+  if (cacheDir && runs.some((r) => matches(MODEL, r.file))) {
+    warmed = false;
+    warm = warmCache(cacheDir).then((result) => {
+      warmed = true;
+      done(result);
+    });
+  }
+  const next = (queue) => {
+    const at = queue.findIndex((r) => warmed || !matches(MODEL, r.file));
+    return at < 0 ? undefined : queue.splice(at, 1)[0];
+  };
+  const drain = async (queue) => {
+    while (queue.length > 0) {
+      const run = next(queue);
+      if (!run) {
+        await warm;
+        continue;
+      }
+      done(await runFile(run, env, logDir));
+    }
+  };
+  const parallelSlots = serial.length > 0 ? Math.max(1, jobs - 1) : jobs;
+  // When one lane is empty the other takes its slots: the serial files' neighbours are the
+  // parallel lane's files, never another serial file. The warm-up takes the first parallel slot.
+  await Promise.all([drain(serial), warm.then(() => drain(parallel)), ...Array.from({ length: parallelSlots - 1 }, () => drain(parallel))]);
+  return results;
+}
+
+const options = parseArgs(process.argv.slice(2));
+const started = Date.now();
+const runs = plan(options);
+if (runs.length === 0) {
+  console.error("no test files selected");
+  process.exit(2);
+}
+mkdirSync("test-artifacts", { recursive: true });
+const logDir = mkdtempSync(join(tmpdir(), "chunkeval-test-logs-"));
+
+// The run's shared fixtures, made in this process (its PostgreSQL server's exit hook stops it when
+// the run ends, however it ends).
+const needsFixtures = options.lane !== "fast";
+let fixtures = { env: {}, stop: async () => undefined };
+if (needsFixtures) {
+  const { register } = await import("tsx/esm/api");
+  register();
+  const { startRunFixtures } = await import("../test/helpers/run-fixtures.ts");
+  const setupStarted = Date.now();
+  // The fast lane's files never open PostgreSQL; every other file may.
+  fixtures = await startRunFixtures({ postgres: runs.some((r) => r.store === "postgres" || !matches(FAST, r.file)) });
+  console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
+}
+
+const lanes = `${runs.filter((r) => !r.serial).length} parallel, ${runs.filter((r) => r.serial).length} serial`;
+console.log(`running ${runs.length} test files (${lanes}) on ${options.jobs} processes at once`);
+let finished = 0;
+const results = await runLanes(
+  runs,
+  options.jobs,
+  fixtures.env,
+  logDir,
+  (result) => {
+    finished += 1;
+    const { pass, fail, cancelled } = result.counts;
+    if (result.file === "test/helpers/warm-cache.ts") {
+      console.log(`${result.ok ? "ok  " : "FAIL"}     ${result.why} (the warm-up's process: ${result.seconds.toFixed(1)} s)`);
+      if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
+      return;
+    }
+    const where = result.store === "postgres" ? " [postgres]" : "";
+    const mark = result.ok ? "ok  " : "FAIL";
+    console.log(
+      `${mark} ${String(finished).padStart(3)}/${runs.length} ${result.file}${where} ${result.seconds.toFixed(1)} s (${pass} pass, ${fail + cancelled} fail)${result.why ? ` ${result.why}` : ""}`,
+    );
+    if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
+  },
+  fixtures.env.CHUNKEVAL_TEST_CACHE_DIR,
+).finally(() => fixtures.stop());
+
+const wall = (Date.now() - started) / 1000;
+const sum = (key) => results.reduce((total, r) => total + r.counts[key], 0);
+const failedFiles = results.filter((r) => !r.ok);
+const fileResults = results.filter((r) => r.file !== "test/helpers/warm-cache.ts");
+// A file that failed without a failing test (a crash, a deadline) still counts as one failure.
+const failed = sum("fail") + sum("cancelled") + failedFiles.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
+const slowest = [...fileResults].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+writeFileSync(
+  DURATIONS_FILE,
+  JSON.stringify(
+    {
+      last_run: { wall_seconds: Math.round(wall), jobs: options.jobs, files: fileResults.length },
+      // This run's figures over the earlier ones, so a partial run (one lane, one file) keeps the rest.
+      seconds: { ...previousDurations(), ...Object.fromEntries(fileResults.map((r) => [`${r.store} ${r.file}`, Math.round(r.seconds * 10) / 10])) },
+    },
+    null,
+    1,
+  ) + "\n",
+);
+console.log(`\nslowest files:`);
+for (const r of slowest) console.log(`  ${r.seconds.toFixed(1).padStart(6)} s  ${r.file}${r.store === "postgres" ? " [postgres]" : ""}`);
+console.log(
+  `\nwall time ${(wall / 60).toFixed(1)} min (${wall.toFixed(0)} s); ${fileResults.length} files, ${sum("tests")} tests: ${sum("pass")} passed, ${failed} failed, ${sum("skipped")} skipped`,
+);
+console.log(`per-file durations in ${relative(root, join(root, DURATIONS_FILE))}`);
+if (failedFiles.length > 0) console.log(`failed files: ${failedFiles.map((r) => `${r.file}${r.store === "postgres" ? " [postgres]" : ""}`).join(", ")}`);
+console.log(`${sum("pass")} passed, ${failed} failed`);
+rmSync(logDir, { recursive: true, force: true });
+process.exitCode = failed > 0 || failedFiles.length > 0 ? 1 : 0;

@@ -54,7 +54,7 @@ import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.
  * alike: on the example corpus (examples/corpus, 38 questions, seven dense variants) the Spearman
  * correlation with span recall was 0.27 / 0.34 at top_k 1 / 5 with them and is 0.52 / 0.50 with
  * the caps below; the handbook's figures are unchanged and the standard corpus's went from 0.61 /
- * 0.52 to 0.60 / 0.54 (context-relevance-ground-truth.test.ts).
+ * 0.52 to 0.60 / 0.54 (context-relevance-{handbook,standard,example-corpus}.test.ts).
  * English rarity and self-information: english-rarity.ts. The embedding judge caps its
  * keyword-retrieval score the same way.
  */

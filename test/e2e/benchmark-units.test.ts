@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { startLongRunning, stop, waitFor } from "../helpers/long-running.js";
-import { sharedPostgres } from "../helpers/metadata-stores.js";
+import { testPostgres } from "../helpers/postgres.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
 /**
@@ -45,7 +45,7 @@ interface UnitResult {
 
 /** A deployment on a fresh database: `serve --no-jobs` that only queues, and `workers` worker processes. */
 async function deployment(dir: string, name: string, env: NodeJS.ProcessEnv, workers: number, workerArgs: string[] = []) {
-  const uri = await (await sharedPostgres()).createDatabase();
+  const uri = await (await testPostgres()).createDatabase();
   const envOf = (process: string) => ({
     CHUNKEVAL_DATA_DIR: join(dir, `${name}-${process}`),
     CHUNKEVAL_METADATA_STORE_URI: uri,
@@ -344,7 +344,10 @@ test("a benchmark whose worker is killed (SIGKILL) mid-way is taken over; its ne
     await d.startWorker();
     const job = await ended(d, jobId);
     assert.equal(job.status, "completed", `error: ${job.error}`);
-    assert.equal((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts, 2);
+    // Taken over at least once; with 1 s leases a loaded machine can delay a heartbeat past its
+    // lease and add a takeover, which is the queue working. What must hold whatever the load:
+    // no unit is queued twice and none failed.
+    assert.ok((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts >= 2, "taken over");
     const units = await d.units(jobId);
     assert.equal(units.length, documents * STRATEGIES.length, "no unit queued twice");
     assert.deepEqual(new Set(units.map((u) => u.status)), new Set(["completed"]));
@@ -365,7 +368,10 @@ test("a benchmark whose worker stalls past its lease (SIGSTOP) is taken over; re
     }
     const job = await ended(d, jobId);
     assert.equal(job.status, "completed", `error: ${job.error}`);
-    assert.equal((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts, 2);
+    // Taken over at least once; with 1 s leases a loaded machine can delay a heartbeat past its
+    // lease and add a takeover, which is the queue working. What must hold whatever the load:
+    // no unit is queued twice and none failed.
+    assert.ok((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts >= 2, "taken over");
     const units = await d.units(jobId);
     assert.equal(units.length, documents * STRATEGIES.length, "no unit queued twice");
     assert.deepEqual(new Set(units.map((u) => u.status)), new Set(["completed"]), "no unit failed or cancelled by the stalled worker");

@@ -8,7 +8,8 @@ import { runCli } from "../helpers/cli.js";
 
 test("bench --sweep from the CLI: the grid and its estimate first, keys in every output, the guard without a terminal", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-sweep-cli-"));
-  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  // Its own embedding cache: the estimate counts the tokens still to embed, which the run's warm cache would hold.
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_CACHE_DIR: join(dir, "cache") };
   try {
     const questions = join(dir, "q.json");
     writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 4)));

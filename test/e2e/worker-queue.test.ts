@@ -11,7 +11,7 @@ import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 import { deletedDocumentReason } from "../../src/domain/ports/job-queue.js";
 import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
-import { sharedPostgres } from "../helpers/metadata-stores.js";
+import { testPostgres } from "../helpers/postgres.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postgres/job-queue.js";
 
@@ -23,7 +23,7 @@ import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postg
 async function slowEmbedderDeployment(delayMs: number) {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-worker-"));
   const stub = await startOpenAiStub({ delayMs });
-  const uri = await (await sharedPostgres()).createDatabase();
+  const uri = await (await testPostgres()).createDatabase();
   const db = new pg.Client({ connectionString: uri });
   const env = {
     CHUNKEVAL_DATA_DIR: join(dir, "data"),
@@ -256,7 +256,9 @@ test("a /v1 upload accepted by serve --no-jobs is run by a worker from the share
 test("a /v1 ingestion never stays running: workers dead 3 times fail the upload with the queue's reason; all processes gone, a worker ends it", async () => {
   const deployment = await slowEmbedderDeployment(0);
   const { dir, db, children, cleanup } = deployment;
-  const env = { ...deployment.env, CHUNKEVAL_EMBEDDER: "hash", INGESTION_TIMEOUT_SECONDS: "3" };
+  // 8 s: long enough for a worker started below to come up and claim the row on a loaded machine
+  // (a worker's start-up took over 3 s beside the parallel lanes).
+  const env = { ...deployment.env, CHUNKEVAL_EMBEDDER: "hash", INGESTION_TIMEOUT_SECONDS: "8" };
   const exhaust = (id: string) =>
     db.query(`UPDATE jobs SET status = 'running', lease_owner = 'gone', lease_expires_at_ms = 0, attempts = $2 WHERE id = $1`, [id, MAX_JOB_ATTEMPTS]);
   try {
@@ -266,7 +268,7 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
     // No worker at all: the upload times out waiting, and its version and original go at once.
     const late = await v1Upload(url, auth);
     assert.equal(late.status, 504, JSON.stringify(late.body));
-    assert.equal(late.body.error.message, "ingestion exceeded INGESTION_TIMEOUT_SECONDS (3) while waiting for a process to run it");
+    assert.equal(late.body.error.message, "ingestion exceeded INGESTION_TIMEOUT_SECONDS (8) while waiting for a process to run it");
     const unstarted = await v1State(db);
     assert.deepEqual(
       unstarted.ingestion.map((j) => [j.status, j.error_code]),
@@ -331,7 +333,9 @@ test("a /v1 ingestion never stays running: workers dead 3 times fail the upload 
 });
 
 test("CLI delete on PostgreSQL fails the document's queued and running jobs with the reason a server's delete gives", async () => {
-  const { db, env, children, cleanup } = await slowEmbedderDeployment(250);
+  // 1 s per embedding call: the running job must still be running when `chunkeval delete` (a
+  // process of its own, slower to start on a loaded machine) reaches it.
+  const { db, env, children, cleanup } = await slowEmbedderDeployment(1000);
   try {
     const uploaded = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
     assert.equal(uploaded.code, 0, uploaded.stderr);

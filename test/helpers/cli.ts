@@ -4,6 +4,26 @@ import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/chunkeval.js", import.meta.url));
 
+/** Set by scripts/run-tests.mjs: the run's embedding cache, warmed once with the bundled model's vectors of the example documents. */
+export const RUN_CACHE_DIR = "CHUNKEVAL_TEST_CACHE_DIR";
+
+/**
+ * The cache folder a test's chunkeval should use: the run's warm one unless the test names its
+ * own (a test whose subject is the cache keeps a private folder), or nothing outside the runner.
+ */
+export function sharedCacheDir(own: string | undefined): string | undefined {
+  return own ?? process.env[RUN_CACHE_DIR];
+}
+
+/**
+ * The environment of a chunkeval child process: this one's, embedding on the main thread (tests
+ * run side by side on two cores), the run's warm embedding cache, then the test's own.
+ */
+export function childEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const cacheDir = sharedCacheDir(env.CHUNKEVAL_CACHE_DIR);
+  return { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...(cacheDir ? { CHUNKEVAL_CACHE_DIR: cacheDir } : {}), ...env };
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -26,7 +46,7 @@ export function startCli(
     cwd,
     // COLUMNS: output fits the width (80-100 without a terminal); tests that read one record per
     // line get a wide one, and the tests of the layout set their own.
-    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", COLUMNS: "400", ...env },
+    env: childEnv({ COLUMNS: "400", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   const result = new Promise<CliResult>((resolve, reject) => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MetadataStore } from "../../src/domain/ports/metadata-store.js";
 import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
-import { startPostgres, type PostgresServer } from "./postgres.js";
+import { testPostgres } from "./postgres.js";
 
 /** A metadata store a contract test runs against, in a place of its own, and how to remove it. */
 export interface OpenedStore {
@@ -32,17 +32,6 @@ async function openedAt(uri: string, cacheDir: string, remove: () => void): Prom
 }
 
 /**
- * One throwaway PostgreSQL server per test process, started on first use; its exit hook stops it
- * and deletes its folder when the process ends (test/helpers/postgres.ts). Without PostgreSQL's
- * binaries the tests that use it fail with the command that installs them.
- */
-let postgres: Promise<PostgresServer> | undefined;
-export function sharedPostgres(): Promise<PostgresServer> {
-  postgres ??= startPostgres();
-  return postgres;
-}
-
-/**
  * Every metadata store adapter, each opened fresh: contract tests run the same test against each
  * (test/stores/metadata-contract.test.ts). A new adapter adds its factory here.
  */
@@ -57,7 +46,7 @@ export const METADATA_STORES: Array<{ name: string; open(): Promise<OpenedStore>
   {
     name: "postgres",
     async open() {
-      const uri = await (await sharedPostgres()).createDatabase();
+      const uri = await (await testPostgres()).createDatabase();
       return openedAt(uri, join(tmpdir(), "chunkeval-unused-cache"), () => undefined);
     },
   },

@@ -22,8 +22,11 @@ export const INSTALL_POSTGRES = "apt-get install -y postgresql";
 export interface PostgresServer {
   /** A connection URI of the server's maintenance database (`postgres`). */
   uri: string;
-  /** Creates an empty database and returns its connection URI. */
-  createDatabase(): Promise<string>;
+  /**
+   * Creates a database and returns its connection URI: empty, or with `template` a copy of that
+   * database (CREATE DATABASE … TEMPLATE, a file copy: much faster than migrating anew).
+   */
+  createDatabase(options?: { template?: string }): Promise<string>;
   stop(): Promise<void>;
   /** Stops the server but keeps its data: clients see it gone (tests of what they report then). */
   pause(): Promise<void>;
@@ -74,6 +77,49 @@ async function freePort(): Promise<number> {
 const SUPERUSER = "chunkeval";
 
 let databases = 0;
+
+/** A new database on the server whose maintenance database is `serverUri`, named after this process so that several test processes never clash. */
+async function createDatabaseOn(serverUri: string, options: { template?: string } = {}): Promise<string> {
+  databases += 1;
+  const name = `test_${process.pid}_${databases}`;
+  const client = new pg.Client({ connectionString: serverUri });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}${options.template ? ` TEMPLATE ${options.template}` : ""}`);
+  } finally {
+    await client.end();
+  }
+  const at = new URL(serverUri);
+  at.pathname = `/${name}`;
+  return at.toString();
+}
+
+/** Set by scripts/run-tests.mjs: the run's one PostgreSQL server (its maintenance database's URI) and its migrated template database. */
+export const RUN_POSTGRES_URI = "CHUNKEVAL_TEST_POSTGRES_URI";
+export const RUN_POSTGRES_TEMPLATE = "CHUNKEVAL_TEST_POSTGRES_TEMPLATE";
+
+/**
+ * The test run's shared server when the runner started one, else a server of this process's own
+ * (started on first use, stopped at exit). Shared: its databases are created here, but it cannot
+ * be stopped or paused from a test (a test of what clients see when the server goes away starts
+ * its own with startPostgres).
+ */
+let processServer: Promise<PostgresServer> | undefined;
+export function testPostgres(): Promise<PostgresServer> {
+  const runUri = process.env[RUN_POSTGRES_URI];
+  if (!runUri) return (processServer ??= startPostgres());
+  const shared = () => Promise.reject(new Error("the test run's shared PostgreSQL server is not a test's to stop or pause: use startPostgres()"));
+  return Promise.resolve({ uri: runUri, createDatabase: (options) => createDatabaseOn(runUri, options), stop: shared, pause: shared, resume: shared });
+}
+
+/**
+ * A fresh database with the metadata store's schema already in place: a copy of the run's template
+ * when there is one, else empty (the store migrates it on open).
+ */
+export async function migratedTestDatabase(): Promise<string> {
+  const template = process.env[RUN_POSTGRES_TEMPLATE];
+  return (await testPostgres()).createDatabase(template ? { template } : {});
+}
 
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBinaries();
@@ -164,18 +210,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const uri = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   return {
     uri,
-    async createDatabase() {
-      databases += 1;
-      const name = `test_${process.pid}_${databases}`;
-      const client = new pg.Client({ connectionString: uri });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
-    },
+    createDatabase: (options) => createDatabaseOn(uri, options),
     async stop() {
       process.off("exit", onExit);
       await shutDown();

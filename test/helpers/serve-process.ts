@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { BIN } from "./cli.js";
+import { BIN, childEnv } from "./cli.js";
 
 export interface ServeProcess {
   url: string;
@@ -12,7 +12,7 @@ export interface ServeProcess {
 /** Starts `chunkeval serve --port 0` as its own process and waits for its URL line. */
 export async function spawnServe(env: NodeJS.ProcessEnv): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], {
-    env: { ...process.env, CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
+    env: childEnv(env),
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -21,8 +21,12 @@ export interface TestServer {
 }
 
 /** A real chunkeval server on 127.0.0.1 over a temporary data directory (hash embedder). */
-export async function startTestServer(flags: Record<string, string | number> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestServer> {
-  const ws = await createWorkspace(flags, env);
+export async function startTestServer(
+  flags: Record<string, string | number> = {},
+  env: NodeJS.ProcessEnv = {},
+  options: { ownCache?: boolean } = {},
+): Promise<TestServer> {
+  const ws = await createWorkspace(flags, env, options);
   mkdirSync(join(ws.dir, "questions"), { recursive: true });
   let server = await startServer(ws.app, { host: "127.0.0.1", port: 0 });
   const t: TestServer = {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { composeChunkeval, type Chunkeval, type ChunkevalInternals } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
+import { sharedCacheDir } from "./cli.js";
 import { testMetadataStoreUri } from "./test-metadata-store.js";
 
 export interface Workspace {
@@ -19,12 +20,19 @@ export interface Workspace {
 /**
  * A chunkeval instance over a fresh temporary data directory (real SQLite file, or with
  * CHUNKEVAL_TEST_METADATA_STORE=postgres a real PostgreSQL database; real LanceDB folder). The
- * hash embedder keeps tests fast unless a test asks for another.
+ * hash embedder keeps tests fast unless a test asks for another; the embedding cache is the test
+ * run's warm one unless the test names its own cache_dir.
  */
-export async function createWorkspace(flags: Record<string, string | number> = {}, env: NodeJS.ProcessEnv = {}): Promise<Workspace> {
+export async function createWorkspace(
+  flags: Record<string, string | number> = {},
+  env: NodeJS.ProcessEnv = {},
+  options: { ownCache?: boolean } = {},
+): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-test-"));
   // CHUNKEVAL_TEST_METADATA_STORE=postgres: a fresh PostgreSQL database instead of the data directory's SQLite file.
   const metadataStoreUri = "metadata_store_uri" in flags ? undefined : await testMetadataStoreUri();
+  // ownCache: the default cache folder under this data directory (a test whose subject is what gets cached).
+  const cacheDir = options.ownCache ? undefined : sharedCacheDir(flags.cache_dir === undefined ? env.CHUNKEVAL_CACHE_DIR : String(flags.cache_dir));
   const load = () =>
     loadConfig({
       cwd: dir,
@@ -34,6 +42,7 @@ export async function createWorkspace(flags: Record<string, string | number> = {
         embedder: "hash",
         questions_dir: join(dir, "questions"),
         ...(metadataStoreUri ? { metadata_store_uri: metadataStoreUri } : {}),
+        ...(cacheDir ? { cache_dir: cacheDir } : {}),
         ...flags,
       },
     }).config;

@@ -34,8 +34,9 @@ test("two benchmarks at once through the API are each billed exactly what the sa
   const flags = { generator: "openai:gen-model" };
   const handbookQuestions = [{ question: "How much does a member share cost?" }, { question: "When are board elections held?" }];
   const siteQuestions = [{ question: "What did the site visit find?" }, { question: "Who attended the visit?" }];
+  // Its own embedding cache: the test counts what gets embedded, which the run's warm cache would serve.
   const alone = async (path: string, questions: unknown[]) => {
-    const t = await startTestServer(flags, env);
+    const t = await startTestServer(flags, env, { ownCache: true });
     try {
       return await bill(t, await bench(t, path, questions));
     } finally {
@@ -46,7 +47,7 @@ test("two benchmarks at once through the API are each billed exactly what the sa
     const handbookAlone = await alone(HANDBOOK_PATH, handbookQuestions);
     const siteAlone = await alone(SITE_VISIT_PATH, siteQuestions);
     assert.ok(handbookAlone.embeddings.computed > 0 && handbookAlone.indexing[1][2] > 0, "the runs embed and contextualise");
-    const t = await startTestServer(flags, env);
+    const t = await startTestServer(flags, env, { ownCache: true });
     try {
       const [a, b] = await Promise.all([bench(t, HANDBOOK_PATH, handbookQuestions), bench(t, SITE_VISIT_PATH, siteQuestions)]);
       assert.deepEqual(await bill(t, a), handbookAlone);

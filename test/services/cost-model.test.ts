@@ -52,7 +52,8 @@ test("estimate seconds: new tokens at the measured rate, runs at their rate, cha
 });
 
 test("a dry run's figure for the full run is the sweep estimate's: one cost model, counting only what the cache and the stores do not hold", async () => {
-  const ws = await createWorkspace();
+  // Its own embedding cache: the test counts what gets embedded, which the run's warm cache would serve.
+  const ws = await createWorkspace({}, {}, { ownCache: true });
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const questions = await loadQuestionsFile(QUESTIONS);
@@ -86,7 +87,7 @@ test("a dry run's figure for the full run is the sweep estimate's: one cost mode
 });
 
 test("the embedding rate leaves out the model's load: a first batch that takes a second is not priced per token", async () => {
-  const ws = await createWorkspace();
+  const ws = await createWorkspace({}, {}, { ownCache: true });
   try {
     const { context } = ws.internals;
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });

@@ -13,7 +13,7 @@ import type { JobQueue } from "../../src/domain/ports/job-queue.js";
 import { jobHandlers } from "../../src/transports/job-handlers.js";
 import type { QueuedIngestionInput } from "../../src/services/ingestion.js";
 import { handbookBytes } from "../helpers/documents.js";
-import { sharedPostgres } from "../helpers/metadata-stores.js";
+import { testPostgres } from "../helpers/postgres.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
@@ -29,7 +29,7 @@ async function withProducer(
   setup: { flags?: Record<string, string | number>; env?: NodeJS.ProcessEnv },
   body: (s: { ws: Workspace; db: pg.Client; uri: string; tenantId: string; producer: JobQueue; queues: JobQueue[] }) => Promise<void>,
 ): Promise<void> {
-  const uri = await (await sharedPostgres()).createDatabase();
+  const uri = await (await testPostgres()).createDatabase();
   const ws = await createWorkspace({ metadata_store_uri: uri, ...setup.flags }, setup.env);
   const db = new pg.Client({ connectionString: uri });
   const queues: JobQueue[] = [];

@@ -10,7 +10,8 @@ import { handbookBytes } from "../helpers/documents.js";
 const QUESTIONS = fileURLToPath(new URL("../../questions/harbor-light-handbook.json", import.meta.url));
 
 test("sweep estimate on the handbook: counts what the run embeds, nothing once cached; runs at an assumed rate until a benchmark measures them", async () => {
-  const ws = await createWorkspace();
+  // Its own embedding cache: the test counts what gets embedded, which the run's warm cache would serve.
+  const ws = await createWorkspace({}, {}, { ownCache: true });
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const questions = await loadQuestionsFile(QUESTIONS);

@@ -53,7 +53,8 @@ test("a vector cached under another cache key (another model version, another en
 });
 
 test("a data directory from before cache_dir keeps its cached work: the old tables' rows move to the cache file on first use", async () => {
-  const ws = await createWorkspace();
+  // Its own embedding cache: the test counts what gets embedded, which the run's warm cache would serve.
+  const ws = await createWorkspace({}, {}, { ownCache: true });
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     await ws.app.process(doc.id, ["recursive"]);

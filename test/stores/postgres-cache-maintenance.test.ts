@@ -5,14 +5,14 @@ import type { MetadataStore } from "../../src/domain/ports/metadata-store.js";
 import type { CacheMaintenance } from "../../src/domain/ports/caches.js";
 import { openPostgresCacheMaintenance } from "../../src/stores/postgres/cache-maintenance.js";
 import { openPostgresStore } from "../../src/stores/postgres/store.js";
-import { startPostgres, type PostgresServer } from "../helpers/postgres.js";
+import { testPostgres, type PostgresServer } from "../helpers/postgres.js";
 
 let server: PostgresServer;
 let store: MetadataStore;
 let cache: CacheMaintenance;
 let uri: string;
 before(async () => {
-  server = await startPostgres();
+  server = await testPostgres();
   uri = await server.createDatabase();
   store = await openPostgresStore(uri.replace("chunkeval@", "chunkeval:secret@"));
   cache = openPostgresCacheMaintenance(uri.replace("chunkeval@", "chunkeval:secret@"));
@@ -20,7 +20,6 @@ before(async () => {
 after(async () => {
   await cache.close();
   await store.close();
-  await server.stop();
 });
 
 const hash = { key: "hash@1", name: "hash" };

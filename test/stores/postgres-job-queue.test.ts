@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import pg from "pg";
 import type { JobHandlers, JobQueue } from "../../src/domain/ports/job-queue.js";
-import { sharedPostgres } from "../helpers/metadata-stores.js";
+import { testPostgres } from "../helpers/postgres.js";
 import { waitFor } from "../helpers/long-running.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 
@@ -26,7 +26,7 @@ async function withQueue(
   options: { concurrency: number; leaseMs: number },
   body: (queue: JobQueue, row: (id: string) => Promise<Row>, db: pg.Client) => Promise<void>,
 ): Promise<void> {
-  const uri = await (await sharedPostgres()).createDatabase();
+  const uri = await (await testPostgres()).createDatabase();
   let ws: Workspace | undefined;
   let queue: JobQueue | undefined;
   const db = new pg.Client({ connectionString: uri });

@@ -1,13 +1,13 @@
-import { after, before, test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import type pg from "pg";
 import { createPool } from "../../src/stores/postgres/executor.js";
 import { MIGRATIONS, migrate } from "../../src/stores/postgres/migrations.js";
-import { startPostgres, type PostgresServer } from "../helpers/postgres.js";
+import { testPostgres, type PostgresServer } from "../helpers/postgres.js";
 
 let server: PostgresServer;
-before(async () => (server = await startPostgres()));
-after(() => server.stop());
+// Empty databases on the run's server: each test migrates from nothing.
+before(async () => (server = await testPostgres()));
 
 async function withPools<T>(count: number, fn: (pools: pg.Pool[]) => Promise<T>): Promise<T> {
   const uri = await server.createDatabase();

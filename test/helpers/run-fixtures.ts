@@ -1,0 +1,64 @@
+/**
+ * What scripts/run-tests.mjs makes once per test run, before the lanes start, and hands to every
+ * test process by environment:
+ * - one PostgreSQL server (./postgres.ts) with a database migrated to the metadata store's schema,
+ *   kept as a template: each test database is a copy of it, or empty for the tests that migrate;
+ * - one embedding cache folder for every test process. The runner warms it in the lanes
+ *   (./warm-cache.ts) while the files that need no model run; a test whose subject is the cache
+ *   or the embedder names a folder of its own.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
+import { RUN_CACHE_DIR } from "./cli.js";
+import { RUN_POSTGRES_TEMPLATE, RUN_POSTGRES_URI, startPostgres } from "./postgres.js";
+
+export interface RunFixtures {
+  /** The variables that point test processes at the fixtures. */
+  env: Record<string, string>;
+  /** One line saying what was made. */
+  summary: string;
+  stop(): Promise<void>;
+}
+
+const TEMPLATE = "chunkeval_template";
+export async function startRunFixtures(options: { postgres: boolean }): Promise<RunFixtures> {
+  const cacheDir = mkdtempSync(join(tmpdir(), "chunkeval-test-cache-"));
+  const env: Record<string, string> = { [RUN_CACHE_DIR]: cacheDir };
+  const said: string[] = [];
+  const postgres = options.postgres ? await startPostgres() : undefined;
+  try {
+    if (postgres) {
+      const uri = await postgres.createDatabase();
+      const store = await metadataBackendFor(uri).open(uri, { cacheDir });
+      await store.close();
+      // The template is the migrated database renamed: CREATE DATABASE … TEMPLATE copies it, which
+      // needs no session on it (nothing connects to it after this).
+      const { default: pg } = await import("pg");
+      const client = new pg.Client({ connectionString: postgres.uri });
+      await client.connect();
+      try {
+        await client.query(`ALTER DATABASE ${new URL(uri).pathname.slice(1)} RENAME TO ${TEMPLATE}`);
+      } finally {
+        await client.end();
+      }
+      env[RUN_POSTGRES_URI] = postgres.uri;
+      env[RUN_POSTGRES_TEMPLATE] = TEMPLATE;
+      said.push(`PostgreSQL at ${postgres.uri} with template ${TEMPLATE}`);
+    }
+    said.push(`embedding cache ${cacheDir}`);
+  } catch (error) {
+    await postgres?.stop();
+    rmSync(cacheDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    env,
+    summary: said.join("; "),
+    async stop() {
+      await postgres?.stop();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
