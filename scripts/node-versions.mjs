@@ -20,14 +20,15 @@ import { fileURLToPath } from "node:url";
 const DEFAULT_NODES = ["22.23.3", "24.21.0"];
 /**
  * Without --full, the smoke set: what differs between Node versions is the native and
- * version-sensitive code, so the SQLite driver's choice, the CLI's start-up, and one HTTP and one
- * CLI file each through better-sqlite3, LanceDB, pdfjs and the bundled embedding model. The rest of
- * the suite is pure JavaScript that npm test already ran on the machine's Node.
+ * version-sensitive code, so the SQLite driver's choice, the CLI's start-up, one HTTP and one CLI
+ * file through better-sqlite3 and LanceDB (the CLI's with a PDF, through pdfjs), and the bundled
+ * embedding model. The rest of the suite is pure JavaScript that npm test already ran on the
+ * machine's Node.
  */
 const DEFAULT_TESTS = [
   "test/stores/sqlite-driver.test.ts",
   "test/e2e/cli-start.test.ts",
-  // HTTP: uploads (PDF included) through better-sqlite3, LanceDB and pdfjs
+  // HTTP: uploads, processing and search through better-sqlite3 and LanceDB
   "test/http/api.test.ts",
   // CLI: every format, PDF through pdfjs, stored in SQLite and LanceDB
   "test/e2e/formats-cli.test.ts",

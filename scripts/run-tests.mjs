@@ -21,9 +21,9 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FAST, MODEL, POSTGRES_PASS, SERIAL, matches } from "../test/lanes.mjs";
+import { ALONE, FAST, MODEL, POSTGRES_PASS, SERIAL, matches } from "../test/lanes.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 process.chdir(root);
@@ -43,7 +43,7 @@ function parseArgs(argv) {
         `usage: node scripts/run-tests.mjs [--lane fast] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…] (unknown or incomplete argument: ${arg})`,
       );
       process.exit(2);
-    } else options.paths.push(arg.replace(/\/$/, ""));
+    } else options.paths.push(relative(root, resolve(arg)) || ".");
   }
   return options;
 }
@@ -96,85 +96,91 @@ function tapCounts(text) {
   return { tests: count("tests"), pass: count("pass"), fail: count("fail"), cancelled: count("cancelled"), skipped: count("skipped"), todo: count("todo") };
 }
 
-function runFile(run, env, logDir) {
-  const name = `${run.store}-${run.file.replace(/[/.]/g, "_")}`;
-  const specLog = join(logDir, `${name}.spec.txt`);
-  const tapLog = join(logDir, `${name}.tap`);
-  const started = Date.now();
+/** The process groups of the files running now: a signal to the runner ends them too. */
+const running = new Set();
+
+/**
+ * Runs node with `args` in a process group of its own, its output to `outputFile`, killed with
+ * its children after FILE_DEADLINE_MS; resolves to how it ended (a failed spawn is exit 127).
+ */
+function runProcess(args, env, outputFile) {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "--test",
-        "--test-reporter=spec",
-        `--test-reporter-destination=${specLog}`,
-        "--test-reporter=tap",
-        `--test-reporter-destination=${tapLog}`,
-        run.file,
-      ],
-      {
-        env: { ...process.env, ...env, ...(run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {}) },
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      },
-    );
-    const output = createWriteStream(join(logDir, `${name}.out.txt`));
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    running.add(child);
+    const output = createWriteStream(outputFile);
     child.stdout.pipe(output, { end: false });
     child.stderr.pipe(output, { end: false });
     let timedOut = false;
     const deadline = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
+      killGroup(child);
     }, FILE_DEADLINE_MS);
-    child.on("close", (code, signal) => {
+    let ended = false;
+    const end = (code, signal) => {
+      if (ended) return;
+      ended = true;
       clearTimeout(deadline);
-      output.end(() => {
-        const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
-        const counts = tapCounts(read(tapLog));
-        const ok = code === 0 && !timedOut;
-        resolve({
-          ...run,
-          ok,
-          seconds: (Date.now() - started) / 1000,
-          counts,
-          why: timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : code !== 0 ? `exit ${code ?? signal}` : "",
-          report: ok ? "" : `${read(specLog)}${read(join(logDir, `${name}.out.txt`))}`,
-        });
-      });
-    });
+      running.delete(child);
+      output.end(() => resolve({ code, signal, timedOut }));
+    };
+    child.on("error", (error) => (output.write(`${error.message}\n`), end(127, null)));
+    child.on("close", end);
   });
 }
 
-/**
- * Warms the run's embedding cache in a process of its own (test/helpers/warm-cache.ts); resolves
- * to a result like a test file's, so a failed warm-up fails the run.
- */
-function warmCache(cacheDir) {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("close", (code) =>
-      resolve({
-        file: "test/helpers/warm-cache.ts",
-        store: "sqlite",
-        ok: code === 0,
-        seconds: (Date.now() - started) / 1000,
-        counts: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 },
-        why: code === 0 ? output.trim() : `exit ${code}`,
-        report: code === 0 ? "" : output,
-      }),
-    );
-  });
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
+
+const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
+
+async function runFile(run, env, logDir) {
+  const name = `${run.store}-${run.file.replace(/[/.]/g, "_")}`;
+  const specLog = join(logDir, `${name}.spec.txt`);
+  const tapLog = join(logDir, `${name}.tap`);
+  const outLog = join(logDir, `${name}.out.txt`);
+  const started = Date.now();
+  const reporters = ["--test-reporter=spec", `--test-reporter-destination=${specLog}`, "--test-reporter=tap", `--test-reporter-destination=${tapLog}`];
+  const store = run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {};
+  const { code, signal, timedOut } = await runProcess(["--import", "tsx", "--test", ...reporters, run.file], { ...env, ...store }, outLog);
+  const counts = tapCounts(read(tapLog));
+  const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
+  return {
+    ...run,
+    ok,
+    seconds: (Date.now() - started) / 1000,
+    counts,
+    why: timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : code !== 0 ? `exit ${code ?? signal}` : "",
+    report: ok ? "" : `${read(specLog)}${read(outLog)}`,
+  };
+}
+
+/**
+ * Warms the run's embedding cache in a process of its own (test/helpers/warm-cache.ts), under the
+ * same deadline as a test file; resolves to a result like a test file's, so a failed warm-up
+ * fails the run.
+ */
+async function warmCache(cacheDir, logDir) {
+  const started = Date.now();
+  const outLog = join(logDir, "warm-cache.out.txt");
+  const { code, timedOut } = await runProcess(["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
+  const output = read(outLog);
+  const ok = code === 0 && !timedOut;
+  return {
+    file: WARM_UP,
+    store: "sqlite",
+    ok,
+    seconds: (Date.now() - started) / 1000,
+    counts: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 },
+    why: ok ? output.trim() : timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : `exit ${code}`,
+    report: ok ? "" : output,
+  };
+}
+const WARM_UP = "test/helpers/warm-cache.ts";
 
 /**
  * Runs the parallel lane on `jobs - 1` slots (at least one) and the serial lane, one file at a
@@ -182,15 +188,16 @@ function warmCache(cacheDir) {
  * and the files that embed with the bundled model (MODEL) start only once it is warm.
  */
 async function runLanes(runs, jobs, env, logDir, onDone, cacheDir) {
-  const serial = runs.filter((r) => r.serial);
-  const parallel = runs.filter((r) => !r.serial);
+  const alone = runs.filter((r) => matches(ALONE, r.file));
+  const serial = runs.filter((r) => r.serial && !alone.includes(r));
+  const parallel = runs.filter((r) => !r.serial && !alone.includes(r));
   const results = [];
   const done = (result) => (results.push(result), onDone(result));
   let warm = Promise.resolve();
   let warmed = true;
   if (cacheDir && runs.some((r) => matches(MODEL, r.file))) {
     warmed = false;
-    warm = warmCache(cacheDir).then((result) => {
+    warm = warmCache(cacheDir, logDir).then((result) => {
       warmed = true;
       done(result);
     });
@@ -209,10 +216,20 @@ async function runLanes(runs, jobs, env, logDir, onDone, cacheDir) {
       done(await runFile(run, env, logDir));
     }
   };
-  const parallelSlots = serial.length > 0 ? Math.max(1, jobs - 1) : jobs;
+  if (jobs === 1) {
+    // One process at a time: the serial lane after the parallel one.
+    await warm;
+    await drain(parallel);
+    await drain(serial);
+    await drain(alone);
+    return results;
+  }
+  const parallelSlots = serial.length > 0 ? jobs - 1 : jobs;
   // When one lane is empty the other takes its slots: the serial files' neighbours are the
   // parallel lane's files, never another serial file. The warm-up takes the first parallel slot.
   await Promise.all([drain(serial), warm.then(() => drain(parallel)), ...Array.from({ length: parallelSlots - 1 }, () => drain(parallel))]);
+  // Then the files that must run with nothing beside them.
+  await drain(alone);
   return results;
 }
 
@@ -240,8 +257,21 @@ if (needsFixtures) {
   console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
 }
 
-const lanes = `${runs.filter((r) => !r.serial).length} parallel, ${runs.filter((r) => r.serial).length} serial`;
+const aloneCount = runs.filter((r) => matches(ALONE, r.file)).length;
+const lanes = `${runs.filter((r) => !r.serial).length - aloneCount} parallel, ${runs.filter((r) => r.serial).length} serial, ${aloneCount} alone after them`;
 console.log(`running ${runs.length} test files (${lanes}) on ${options.jobs} processes at once`);
+// Ctrl-C or a CI's cancel: the files' process groups are ended and the fixtures removed before
+// the runner exits (the files run detached, so the signal does not reach them itself).
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+]) {
+  process.once(signal, () => {
+    console.log(`\n${signal}: stopping ${running.size} running test files`);
+    for (const child of running) killGroup(child);
+    fixtures.stop().finally(() => process.exit(code));
+  });
+}
 let finished = 0;
 const results = await runLanes(
   runs,
@@ -249,13 +279,13 @@ const results = await runLanes(
   fixtures.env,
   logDir,
   (result) => {
-    finished += 1;
     const { pass, fail, cancelled } = result.counts;
-    if (result.file === "test/helpers/warm-cache.ts") {
+    if (result.file === WARM_UP) {
       console.log(`${result.ok ? "ok  " : "FAIL"}     ${result.why} (the warm-up's process: ${result.seconds.toFixed(1)} s)`);
       if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
       return;
     }
+    finished += 1;
     const where = result.store === "postgres" ? " [postgres]" : "";
     const mark = result.ok ? "ok  " : "FAIL";
     console.log(
@@ -269,7 +299,7 @@ const results = await runLanes(
 const wall = (Date.now() - started) / 1000;
 const sum = (key) => results.reduce((total, r) => total + r.counts[key], 0);
 const failedFiles = results.filter((r) => !r.ok);
-const fileResults = results.filter((r) => r.file !== "test/helpers/warm-cache.ts");
+const fileResults = results.filter((r) => r.file !== WARM_UP);
 // A file that failed without a failing test (a crash, a deadline) still counts as one failure.
 const failed = sum("fail") + sum("cancelled") + failedFiles.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
 const slowest = [...fileResults].sort((a, b) => b.seconds - a.seconds).slice(0, 10);

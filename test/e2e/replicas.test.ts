@@ -60,8 +60,12 @@ async function pgQuery(uri: string, sql: string, params: unknown[]): Promise<Arr
   }
 }
 
-/** Polls until `check` holds (a replica reading an object store may see another's write up to a few seconds late). */
-async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+/**
+ * Polls until `check` holds (a replica reading an object store may see another's write up to a few
+ * seconds late; 60 s leaves room for a machine busy with the other test lanes, where 20 s was
+ * once not enough on the S3 stand-in).
+ */
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`not within ${timeoutMs} ms: ${what}`);

@@ -10,6 +10,7 @@
  * folder it owns; run as anyone else, they run as that user.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -81,7 +82,8 @@ let databases = 0;
 /** A new database on the server whose maintenance database is `serverUri`, named after this process so that several test processes never clash. */
 async function createDatabaseOn(serverUri: string, options: { template?: string } = {}): Promise<string> {
   databases += 1;
-  const name = `test_${process.pid}_${databases}`;
+  // The process id and a random part: one server serves a whole run, whose process ids recur.
+  const name = `test_${process.pid}_${databases}_${randomBytes(4).toString("hex")}`;
   const client = new pg.Client({ connectionString: serverUri });
   await client.connect();
   try {
@@ -91,6 +93,17 @@ async function createDatabaseOn(serverUri: string, options: { template?: string 
   }
   const at = new URL(serverUri);
   at.pathname = `/${name}`;
+  if (options.template) {
+    // A copy keeps the template's data-directory id, which vector stores claim ownership by: each
+    // database gets its own, as a freshly migrated one does.
+    const copy = new pg.Client({ connectionString: at.toString() });
+    await copy.connect();
+    try {
+      await copy.query(`UPDATE data_directory SET id = 'dd_' || substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)`);
+    } finally {
+      await copy.end();
+    }
+  }
   return at.toString();
 }
 
@@ -156,6 +169,10 @@ export async function startPostgres(): Promise<PostgresServer> {
         "synchronous_commit=off",
         "-c",
         "full_page_writes=off",
+        // One server serves a whole test run: the lanes' processes each open pools of their own,
+        // more at once than the default 100 connections allow.
+        "-c",
+        "max_connections=500",
       ],
       { ...user, stdio: ["ignore", "ignore", "pipe"] },
     );

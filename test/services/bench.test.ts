@@ -94,8 +94,8 @@ test("latency: the questions are embedded once, timed as shared work, and no str
     ["recursive", "fixed_size"],
     ["fixed_size", "recursive"],
   ]) {
-    // A fresh data directory each time: the questions' embeddings are computed, not read from the cache.
-    const ws = await createWorkspace();
+    // A fresh data directory and cache each time: the questions' embeddings are computed, not read from the cache.
+    const ws = await createWorkspace({}, {}, { ownCache: true });
     try {
       const e = await ws.app.bench({
         document: { filename: "handbook.docx", bytes: handbookBytes() },
