@@ -49,7 +49,10 @@ function parseArgs(argv) {
 }
 
 function findTests(path) {
-  if (!existsSync(path)) throw new Error(`no such test file or folder: ${path}`);
+  if (!existsSync(path)) {
+    console.error(`no such test file or folder: ${path}`);
+    process.exit(2);
+  }
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path).flatMap((name) => {
     const child = join(path, name);
@@ -64,10 +67,10 @@ function plan(options) {
   const selected = options.lane === "fast" ? all.filter((file) => matches(FAST, file)) : all;
   const onSqlite = options.store === "postgres" ? [] : selected;
   const onPostgres = options.store === "sqlite" ? [] : selected.filter((f) => matches(POSTGRES_PASS, f));
-  const runs = [
-    ...onSqlite.map((file) => ({ file, store: "sqlite", serial: matches(SERIAL, file) })),
-    ...onPostgres.map((file) => ({ file, store: "postgres", serial: matches(SERIAL, file) })),
-  ];
+  const runs = [...onSqlite.map((file) => ({ file, store: "sqlite" })), ...onPostgres.map((file) => ({ file, store: "postgres" }))].map((run) => ({
+    ...run,
+    lane: matches(ALONE, run.file) ? "alone" : matches(SERIAL, run.file) ? "serial" : "parallel",
+  }));
   // Longest first (by the durations kept from an earlier run, when there are any), so the pool
   // does not end waiting on one long file started last.
   const known = previousDurations();
@@ -184,13 +187,11 @@ const WARM_UP = "test/helpers/warm-cache.ts";
 
 /**
  * Runs the parallel lane on `jobs - 1` slots (at least one) and the serial lane, one file at a
- * time, on the last. With `cacheDir`, the first parallel slot warms the embedding cache first,
+ * time, on the last; then the ALONE files, one at a time with nothing beside them. With `cacheDir`, the first parallel slot warms the embedding cache first,
  * and the files that embed with the bundled model (MODEL) start only once it is warm.
  */
 async function runLanes(runs, jobs, env, logDir, onDone, cacheDir) {
-  const alone = runs.filter((r) => matches(ALONE, r.file));
-  const serial = runs.filter((r) => r.serial && !alone.includes(r));
-  const parallel = runs.filter((r) => !r.serial && !alone.includes(r));
+  const [parallel, serial, alone] = ["parallel", "serial", "alone"].map((lane) => runs.filter((r) => r.lane === lane));
   const results = [];
   const done = (result) => (results.push(result), onDone(result));
   let warm = Promise.resolve();
@@ -257,8 +258,8 @@ if (needsFixtures) {
   console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
 }
 
-const aloneCount = runs.filter((r) => matches(ALONE, r.file)).length;
-const lanes = `${runs.filter((r) => !r.serial).length - aloneCount} parallel, ${runs.filter((r) => r.serial).length} serial, ${aloneCount} alone after them`;
+const inLane = (lane) => runs.filter((r) => r.lane === lane).length;
+const lanes = `${inLane("parallel")} parallel, ${inLane("serial")} serial, ${inLane("alone")} alone after them`;
 console.log(`running ${runs.length} test files (${lanes}) on ${options.jobs} processes at once`);
 // Ctrl-C or a CI's cancel: the files' process groups are ended and the fixtures removed before
 // the runner exits (the files run detached, so the signal does not reach them itself).
