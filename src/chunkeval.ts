@@ -11,7 +11,7 @@ import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.
 import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
-import { JobRunner, listJobs } from "./services/jobs.js";
+import { getJob, JobRunner, listJobs } from "./services/jobs.js";
 import { InProcessJobQueue } from "./services/in-process-job-queue.js";
 import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
 import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/processing-units.js";
@@ -286,11 +286,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     experimentResults: (id: string) => experimentResults(context, id),
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
-    getJob: async (id: string) => {
-      const job = await context.jobs.get(id);
-      if (!job) throw new NotFoundError(`job not found: ${id}`);
-      return job;
-    },
+    getJob: (id: string) => getJob(context.jobs, id),
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     /**

@@ -14,6 +14,7 @@ import type { IngestionJob, IngestionRepo, UnfinishedIngestion } from "../domain
 import type { OriginalsStore } from "../domain/ports/originals.js";
 import type { JobQueue } from "../domain/ports/job-queue.js";
 import type { JobsRepo } from "../domain/ports/jobs.js";
+import { V1_INGESTION_JOB } from "./jobs.js";
 import type { PointsStore } from "../stores/vectors/points-store.js";
 import type { ServiceContext } from "./context.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
@@ -46,9 +47,6 @@ export const INGESTION_INTERRUPTED = "interrupted: the server running this inges
  * timed-out ingestion stops soon (the 504 itself never waits for it, see `ingest`).
  */
 const INGESTION_EMBED_BATCH = 8;
-
-/** The queue job type of a /v1 ingestion on a shared queue (PostgreSQL): any `serve` or `worker` runs it. */
-export const V1_INGESTION_JOB = "v1_ingestion";
 
 /** How often a replica waiting for a queued ingestion reads its job row. */
 const QUEUED_POLL_MS = 100;

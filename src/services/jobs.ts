@@ -14,6 +14,16 @@ export type { JobRecord };
  * `v1_ingestion`: a /v1 upload on the PostgreSQL queue).
  */
 export const JOB_TYPES = ["benchmark", "process", "question_generation", "process_unit", "v1_ingestion"] as const;
+/** The queue job type of a /v1 ingestion on a shared queue (PostgreSQL): any `serve` or `worker` runs it. */
+export const V1_INGESTION_JOB = "v1_ingestion";
+/**
+ * Jobs of the multi-tenant ingestion surface: their parameters, results and errors name a
+ * tenant's files, so the evaluation API (`/jobs`, which asks for no tenant key) never shows
+ * them; a tenant polls its own at `/v1/ingestion-jobs/{id}`.
+ */
+const INGESTION_SURFACE_JOB_TYPES: readonly string[] = [V1_INGESTION_JOB];
+/** The job types `/jobs` and `chunkeval jobs` list and filter by. */
+export const EVALUATION_JOB_TYPES = JOB_TYPES.filter((t) => !INGESTION_SURFACE_JOB_TYPES.includes(t));
 export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as const;
 
 export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";
@@ -137,12 +147,6 @@ export class JobRunner {
     }
   }
 
-  async get(id: string): Promise<JobRecord> {
-    const job = await this.jobs.get(id);
-    if (!job) throw new NotFoundError(`job not found: ${id}`);
-    return job;
-  }
-
   /** Stops taking work, cancels running jobs, waits for them, and marks the rest failed. */
   async shutdown(): Promise<void> {
     this.closed = true;
@@ -161,8 +165,17 @@ function cancelReason(signal: AbortSignal): string {
   return typeof signal.reason === "string" ? signal.reason : SHUTDOWN_ERROR;
 }
 
+/** The evaluation jobs, newest first (never the ingestion surface's: see INGESTION_SURFACE_JOB_TYPES). */
 export async function listJobs(jobs: JobsRepo, filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) {
-  return { ...(await jobs.list(filter, page.offset, page.limit)), offset: page.offset, limit: page.limit };
+  const listed = await jobs.list({ ...filter, excludeJobTypes: INGESTION_SURFACE_JOB_TYPES }, page.offset, page.limit);
+  return { ...listed, offset: page.offset, limit: page.limit };
+}
+
+/** One evaluation job; an ingestion-surface job is not found here, as if it did not exist. */
+export async function getJob(jobs: JobsRepo, id: string): Promise<JobRecord> {
+  const job = await jobs.get(id);
+  if (!job || INGESTION_SURFACE_JOB_TYPES.includes(job.jobType)) throw new NotFoundError(`job not found: ${id}`);
+  return job;
 }
 
 /**

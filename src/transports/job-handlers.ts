@@ -3,7 +3,8 @@ import type { JobHandlers } from "../domain/ports/job-queue.js";
 import type { BenchInput } from "../services/bench.js";
 import type { ProcessUnitInput } from "../services/processing-units.js";
 import type { GenerateQuestionsInput } from "../services/question-generation.js";
-import { V1_INGESTION_JOB, type QueuedIngestionInput } from "../services/ingestion.js";
+import type { QueuedIngestionInput } from "../services/ingestion.js";
+import { V1_INGESTION_JOB } from "../services/jobs.js";
 import { experimentBody } from "./http/routes/benchmarks.js";
 import { toWire } from "./serialize.js";
 

@@ -11,12 +11,7 @@ test("validation errors name the field and the values a choice allows, on every 
       ["GET", "/benchmarks/exp_x/report?view=fancy", undefined, /^invalid querystring: view must be one of: managerial, technical$/],
       ["GET", "/benchmarks/exp_x/report?format=pdf", undefined, /^invalid querystring: format must be one of: html, md, json$/],
       ["GET", "/jobs?status=lost", undefined, /^invalid querystring: status must be one of: pending, running, completed, failed$/],
-      [
-        "GET",
-        "/jobs?job_type=x",
-        undefined,
-        /^invalid querystring: job_type must be one of: benchmark, process, question_generation, process_unit, v1_ingestion$/,
-      ],
+      ["GET", "/jobs?job_type=x", undefined, /^invalid querystring: job_type must be one of: benchmark, process, question_generation, process_unit$/],
       ["GET", "/documents?colour=1", undefined, /^invalid querystring: unknown field "colour"$/],
       ["GET", "/documents?limit=0", undefined, /^invalid querystring: limit must be >= 1$/],
       ["POST", "/queries", { strategy: "recursive", question: "Q?" }, /^invalid body: document_id is required$/],

@@ -15,6 +15,12 @@ export interface JobRecord {
   finishedAt: string | null;
 }
 
+export interface JobsFilter {
+  jobType?: string;
+  status?: string;
+  excludeJobTypes?: readonly string[];
+}
+
 /** Background jobs. A terminal status (completed, failed) is final. */
 export interface JobsRepo {
   insert(job: { jobId: string; jobType: string; params: unknown; createdAt: string }, owner: Owner, nowMs?: number): Promise<void>;
@@ -31,6 +37,6 @@ export interface JobsRepo {
   failOwned(owner: Owner, error: string, at: string): Promise<number>;
   /** Marks failed the unfinished jobs of other owners that are gone or silent for `staleMs`; returns how many. */
   failAbandoned(me: Owner, staleMs: number, error: string, at: string, nowMs?: number): Promise<number>;
-  /** Newest first, optionally filtered by type and status. */
-  list(filter: { jobType?: string; status?: string }, offset: number, limit: number): Promise<{ items: JobRecord[]; total: number }>;
+  /** Newest first, optionally filtered by type and status; `excludeJobTypes` are never listed. */
+  list(filter: JobsFilter, offset: number, limit: number): Promise<{ items: JobRecord[]; total: number }>;
 }

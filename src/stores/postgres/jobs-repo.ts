@@ -1,4 +1,4 @@
-import type { JobRecord, JobsRepo } from "../../domain/ports/jobs.js";
+import type { JobRecord, JobsFilter, JobsRepo } from "../../domain/ports/jobs.js";
 import { ownerGone, type Owner } from "../owner.js";
 import type { Executor } from "./executor.js";
 import { jobFromRow, type JobRow } from "../rows.js";
@@ -84,11 +84,12 @@ export class PostgresJobsRepo implements JobsRepo {
     });
   }
 
-  async list(filter: { jobType?: string; status?: string }, offset: number, limit: number): Promise<{ items: JobRecord[]; total: number }> {
+  async list(filter: JobsFilter, offset: number, limit: number): Promise<{ items: JobRecord[]; total: number }> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (filter.jobType) (args.push(filter.jobType), where.push(`job_type = $${args.length}`));
     if (filter.status) (args.push(filter.status), where.push(`status = $${args.length}`));
+    if (filter.excludeJobTypes?.length) (args.push([...filter.excludeJobTypes]), where.push(`job_type <> ALL($${args.length}::text[])`));
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const { rows } = await this.db.query<JobRow>(
       `SELECT * FROM jobs ${clause} ORDER BY created_at COLLATE "C" DESC, seq DESC LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,

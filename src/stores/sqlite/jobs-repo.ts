@@ -1,7 +1,7 @@
 import { ownerGone, type Owner } from "../owner.js";
 import type { Db } from "./database.js";
 import { jobFromRow, type JobRow } from "../rows.js";
-import type { JobRecord, JobStatus } from "../../domain/ports/jobs.js";
+import type { JobRecord, JobsFilter, JobStatus } from "../../domain/ports/jobs.js";
 export type { JobRecord, JobStatus };
 
 /** Rows of `jobs`: the persistent job table of background work. */
@@ -82,11 +82,12 @@ export class SqliteJobsRepo {
   }
 
   /** Newest first, optionally filtered by type and status. */
-  list(filter: { jobType?: string; status?: string }, offset: number, limit: number): { items: JobRecord[]; total: number } {
+  list(filter: JobsFilter, offset: number, limit: number): { items: JobRecord[]; total: number } {
     const where: string[] = [];
     const args: string[] = [];
     if (filter.jobType) (where.push("job_type = ?"), args.push(filter.jobType));
     if (filter.status) (where.push("status = ?"), args.push(filter.status));
+    for (const type of filter.excludeJobTypes ?? []) (where.push("job_type <> ?"), args.push(type));
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rows = this.db.prepare(`SELECT * FROM jobs ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[];
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM jobs ${clause}`).get(...args) as { n: number };

@@ -24,7 +24,7 @@ import {
   UnknownDomainError,
   ValidationError,
 } from "../../errors.js";
-import { JOB_STATUSES, JOB_TYPES } from "../../services/jobs.js";
+import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs.js";
 
 type ErrorClass = (typeof errorClasses)[number];
 
@@ -124,7 +124,7 @@ const uploadedSchema = object(["id", "filename", "created_at", "already_stored"]
 });
 const enqueuedSchema = object(["job_id", "job_type", "status", "poll_url"], {
   job_id: string,
-  job_type: { type: "string", enum: [...JOB_TYPES] },
+  job_type: { type: "string", enum: [...EVALUATION_JOB_TYPES] },
   status: { type: "string", enum: [...JOB_STATUSES] },
   poll_url: { type: "string", description: "GET it to follow the job" },
 });

@@ -1,5 +1,5 @@
 import { DEFAULTS } from "../../config/defaults.js";
-import { JOB_STATUSES, JOB_TYPES } from "../../services/jobs.js";
+import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs.js";
 
 /** JSON schemas of the evaluation API's requests; they validate and feed the OpenAPI document. */
 
@@ -118,7 +118,7 @@ export const jobsQuery = {
   additionalProperties: false,
   properties: {
     ...pageProperties,
-    job_type: { type: "string", enum: [...JOB_TYPES] },
+    job_type: { type: "string", enum: [...EVALUATION_JOB_TYPES] },
     status: { type: "string", enum: [...JOB_STATUSES] },
   },
 } as const;

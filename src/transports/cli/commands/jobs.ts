@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { AuthenticationError, ExitCode, NotFoundError, ProviderError } from "../../../errors.js";
-import { JOB_STATUSES, JOB_TYPES, presentJob } from "../../../services/jobs.js";
+import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../services/jobs.js";
 import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";
@@ -44,7 +44,7 @@ export function registerJobsCommand(program: Command): void {
 
   addPagingOptions(jobs.command("list").description("list jobs, newest first"), "jobs")
     .option("--status <status>", `filter: ${JOB_STATUSES.join(", ")}`)
-    .option("--type <type>", `filter: ${JOB_TYPES.join(", ")}`)
+    .option("--type <type>", `filter: ${EVALUATION_JOB_TYPES.join(", ")}`)
     .option("--server <url>", "read from a running chunkeval serve")
     .option("--json", "print only JSON on stdout")
     .action(async (options: { offset: number; limit: number; status?: string; type?: string; server?: string }, command: Command) => {
