@@ -41,6 +41,13 @@ export const DEFAULTS = {
   /** Longest upload file name kept; longer names are cut. */
   maxFilenameLength: 255,
   maxBackgroundJobs: 1,
+  /**
+   * What one HTTP request may make the server spend: variants of a benchmark (four times the
+   * CLI's default limit: a request may raise max_variants up to here, not past it), and chat calls
+   * of a question generation (500 questions at the default 3 calls each).
+   */
+  httpMaxVariants: 256,
+  httpMaxGenerationCalls: 1500,
   host: "127.0.0.1",
   port: 8000,
   ingestionStrategy: "recursive",

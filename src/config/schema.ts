@@ -34,6 +34,8 @@ export interface ChunkevalConfig {
     memoryMb: number;
   };
   maxJsonBodyKb: number;
+  /** What callers of the evaluation API may ask the server to spend (README "Request limits"). */
+  http: { maxVariants: number; maxGenerationCalls: number; generators: string };
   maxBackgroundJobs: number;
   ingestion: { strategy: string; maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
   /** When set, every evaluation route requires it (environment only). */
@@ -292,6 +294,33 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.maxJsonBodyKb,
     min: 1,
     description: "largest JSON request body of the HTTP API",
+  }),
+  setting({
+    key: "http_max_variants",
+    env: "CHUNKEVAL_HTTP_MAX_VARIANTS",
+    kind: "int",
+    path: "http.maxVariants",
+    default: DEFAULTS.httpMaxVariants,
+    min: 1,
+    description: "the most variants one benchmark over HTTP may compare, whatever its max_variants says (422 beyond)",
+  }),
+  setting({
+    key: "http_max_generation_calls",
+    env: "CHUNKEVAL_HTTP_MAX_GENERATION_CALLS",
+    kind: "int",
+    path: "http.maxGenerationCalls",
+    default: DEFAULTS.httpMaxGenerationCalls,
+    min: 1,
+    description: "the most chat calls one POST /questions/generate may make (its max_calls above it is 422; without max_calls the budget is capped to it)",
+  }),
+  setting({
+    key: "http_generators",
+    env: "CHUNKEVAL_HTTP_GENERATORS",
+    kind: "string",
+    path: "http.generators",
+    default: "",
+    description:
+      "generators a POST /questions/generate may name, comma-separated (e.g. openai:gpt-4o-mini,openai:gpt-4o); empty: only template and the configured generator",
   }),
   setting({
     key: "max_background_jobs",

@@ -65,11 +65,17 @@ export function parseVariantKey(key: string): VariantKeyParts {
   return { strategy, parameters: parameters.map(([k, v]) => [k, Number.isFinite(Number(v)) ? Number(v) : v]) };
 }
 
+/** A sweep shorthand read, not yet expanded: its strategy and each parameter's distinct values. */
+export interface SweepSpec {
+  strategy: string;
+  axes: Array<{ name: string; values: string[] }>;
+}
+
 /**
- * Expands the sweep shorthand `name:a=1,2:b=x,y` (or `name@a=1,2:b=x,y`) into one variant spec
- * per point of the grid, in row-major order (the last parameter varies fastest).
+ * Reads the sweep shorthand `name:a=1,2:b=x,y` (or `name@a=1,2:b=x,y`) without expanding it, so
+ * its size (sweepGridSize) and its parameter names can be checked before any grid is built.
  */
-export function expandSweepSpec(spec: string): string[] {
+export function parseSweepSpec(spec: string): SweepSpec {
   const cut = spec.search(/[:@]/);
   if (cut < 0) throw new Error(`"${spec}" sweeps nothing; write name:parameter=value,value`);
   const strategy = spec.slice(0, cut).trim();
@@ -89,6 +95,16 @@ export function expandSweepSpec(spec: string): string[] {
   const names = axes.map((a) => a.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated) throw new Error(`parameter "${repeated}" is swept twice`);
+  return { strategy, axes };
+}
+
+/** The number of points a sweep's grid has: the product of its axes' lengths (Infinity past what a number holds). */
+export function sweepGridSize(sweep: SweepSpec): number {
+  return sweep.axes.reduce((size, axis) => size * axis.values.length, 1);
+}
+
+/** One variant spec per point of the sweep's grid, in row-major order (the last parameter varies fastest). */
+export function expandSweep({ strategy, axes }: SweepSpec): string[] {
   let grid: string[][] = [[]];
   for (const axis of axes) grid = grid.flatMap((point) => axis.values.map((v) => [...point, `${axis.name}=${v}`]));
   return grid.map((point) => `${strategy}${VARIANT_SEPARATOR}${point.join(PARAMETER_SEPARATOR)}`);

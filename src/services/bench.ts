@@ -35,7 +35,6 @@ import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
 import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits } from "./processing-units.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
-import { checkGridSize } from "./sweep-estimate.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
 import { mapWithConcurrency, yieldToEventLoop } from "../domain/concurrency.js";
 import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
@@ -261,16 +260,14 @@ export async function planBenchVariants(
   input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">,
 ): Promise<string[]> {
   const run = withImportedChunks(ctx, input);
-  const plan = await planVariants(run.ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK });
-  checkGridSize(plan.variants.length, input.maxVariants);
+  const plan = await planVariants(run.ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK, maxVariants: input.maxVariants });
   return plan.variants.map((v) => v.key);
 }
 
 /** `checkBenchInput` in the run's context (imported chunks registered): what `runBenchmark` plans with. */
 async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, input: BenchInput): Promise<VariantPlan> {
   const { ctx } = run;
-  const plan = await planVariants(ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK }, BenchmarkError);
-  checkGridSize(plan.variants.length, input.maxVariants);
+  const plan = await planVariants(ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK, maxVariants: input.maxVariants }, BenchmarkError);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1))
     throw new ValidationError("max_errors must be a whole number >= 1");

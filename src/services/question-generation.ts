@@ -39,6 +39,8 @@ export interface GenerateQuestionsInput extends RunOptions, CorpusTarget {
   generator?: string;
   /** Chat calls the LLM mode may make in all (default: count × `questionCallsPerQuestion`). */
   maxCalls?: number;
+  /** The most `maxCalls` may be (a server's http_max_generation_calls): above it is refused, and the default budget is cut to it. */
+  maxCallsCap?: number;
   minExcerptSimilarity?: number;
   duplicateSimilarity?: number;
   /** Share of a question's content words copied from its excerpt from which it is reworded (LLM), then dropped or flagged (default 0.75). */
@@ -143,6 +145,17 @@ function spreadOrder(n: number): number[] {
   return order;
 }
 
+/** The input with its call budget within `maxCallsCap`: a larger max_calls is refused, a default one cut to the cap. */
+function withCallBudget(input: GenerateQuestionsInput): GenerateQuestionsInput {
+  const cap = input.maxCallsCap;
+  if (cap === undefined) return input;
+  if (input.maxCalls !== undefined && input.maxCalls > cap) {
+    throw new ValidationError(`max calls is at most ${cap} on this server (its http_max_generation_calls), got ${input.maxCalls}`);
+  }
+  const wanted = input.count + (input.negatives ?? 0) + (input.multiHop ?? 0);
+  return { ...input, maxCalls: input.maxCalls ?? Math.min(cap, wanted * DEFAULTS.questionCallsPerQuestion) };
+}
+
 function checkInput(input: GenerateQuestionsInput): void {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > DEFAULTS.maxGeneratedQuestions) {
     throw new ValidationError(`count must be a whole number from 1 to ${DEFAULTS.maxGeneratedQuestions}, got ${input.count}`);
@@ -174,8 +187,9 @@ function documentInfo(doc: StoredDocument) {
  * with a poorly located excerpt or too similar to a kept one dropped, until `count` survive or
  * the call budget is spent. Without one: template questions from headings and key sentences.
  */
-export async function generateQuestions(ctx: ServiceContext, input: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
-  checkInput(input);
+export async function generateQuestions(ctx: ServiceContext, asked: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
+  checkInput(asked);
+  const input = withCallBudget(asked);
   const spec = input.generator ?? ctx.config.generator;
   if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
     throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);

@@ -1,5 +1,4 @@
 import { DEFAULTS } from "../config/defaults.js";
-import { ValidationError } from "../errors.js";
 import { resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
@@ -18,32 +17,18 @@ export interface BenchEstimate extends Omit<RunEstimate, "referenceUsd"> {
   questions: number;
 }
 
-/** Refuses a grid larger than the hard limit, naming the option that raises it. */
-export function checkGridSize(variants: number, limit: number = DEFAULTS.maxSweepVariants): void {
-  if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`max_variants must be a whole number >= 1, got ${limit}`);
-  if (variants > limit) {
-    throw new ValidationError(
-      `the benchmark has ${variants} variants, more than the limit of ${limit}; ` +
-        `narrow the sweep or raise the limit with --max-variants ${variants} (max_variants over HTTP)`,
-    );
-  }
-}
-
 export interface EstimateInput extends VariantPlanInput, CorpusTarget {
   /** Imported chunks (README "Your own chunks"), estimated as strategies beside the others. */
   chunks?: ChunksImport[];
   questions: QuestionInput[];
   dryRun?: boolean;
-  /** The hard limit on variants, checked before anything else is done (default DEFAULTS.maxSweepVariants). */
-  maxVariants?: number;
 }
 
 /** Estimates a bench's size, cost and time without chunking, embedding or calling a model. */
 export async function estimateBench(shared: ServiceContext, input: EstimateInput): Promise<BenchEstimate> {
   const { ctx, strategies } = withImportedChunks(shared, input);
+  // A grid over the hard limit is refused here, before the document is read or a question embedded.
   const { variants, topK } = await planVariants(ctx, { ...input, strategies });
-  // A grid over the hard limit is refused before the document is read or a question embedded.
-  checkGridSize(variants.length, input.maxVariants);
   const corpus = await corpusOf(ctx, input);
   const { documents } = corpus;
   // A reference that is not there refuses the estimate as it would the bench, and what the

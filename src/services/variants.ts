@@ -1,12 +1,17 @@
+import { DEFAULTS } from "../config/defaults.js";
 import { ValidationError } from "../errors.js";
 import {
   defaultSearchMode,
-  expandSweepSpec,
+  expandSweep,
   formatVariantKey,
+  parseSweepSpec,
   SEARCH_MODES,
+  SEARCH_PARAMETERS,
   splitVariantSpec,
+  sweepGridSize,
   type ParameterValue,
   type SearchMode,
+  type SweepSpec,
 } from "../domain/variant-key.js";
 import { checkTopK } from "./ask.js";
 import type { ServiceContext } from "./context.js";
@@ -117,6 +122,8 @@ export interface VariantPlanInput {
   sweep?: string[];
   /** One top-k for the run, or several to sweep (each variant at each value). */
   topK?: number | number[];
+  /** The hard limit on variants (default DEFAULTS.maxSweepVariants), checked before any sweep is expanded. */
+  maxVariants?: number;
 }
 
 export interface VariantPlan {
@@ -130,9 +137,42 @@ function splitList(value: string | string[]): string[] {
   return (Array.isArray(value) ? value : value.split(",")).map((s) => s.trim()).filter(Boolean);
 }
 
+/** Refuses a grid larger than the hard limit, naming the option that raises it. */
+export function checkGridSize(variants: number, limit: number = DEFAULTS.maxSweepVariants): void {
+  if (!Number.isInteger(limit) || limit < 1) throw new ValidationError(`max_variants must be a whole number >= 1, got ${limit}`);
+  if (variants > limit) {
+    const size = Number.isFinite(variants) && variants < 1e15 ? String(variants) : "too many";
+    throw new ValidationError(
+      `the benchmark has ${size} variants, more than the limit of ${limit}; ` +
+        `narrow the sweep or raise the limit with --max-variants ${Number.isFinite(variants) && variants < 1e15 ? variants : "N"} (max_variants over HTTP)`,
+    );
+  }
+}
+
+/**
+ * Reads a sweep and checks its strategy and parameter names against the registry, without
+ * expanding it: a sweep's grid can be millions of points in a few hundred bytes.
+ */
+function readSweep(ctx: ServiceContext, sweep: string, UnknownName: new (message: string) => Error): SweepSpec {
+  let spec: SweepSpec;
+  try {
+    spec = parseSweepSpec(sweep.trim());
+  } catch (error) {
+    throw new ValidationError(`sweep "${sweep}": ${(error as Error).message}`);
+  }
+  const names = ctx.strategies.names();
+  if (!names.includes(spec.strategy)) throw new UnknownName(`unknown strategy "${spec.strategy}" (valid: ${names.join(", ")}, or all)`);
+  const valid = [...ctx.strategies.get(spec.strategy).parameters.map((p) => p.name), ...SEARCH_PARAMETERS];
+  const unknown = spec.axes.find((axis) => !valid.includes(axis.name));
+  if (unknown) throw new ValidationError(`sweep "${sweep}": unknown parameter "${unknown.name}" (valid for ${spec.strategy}: ${valid.join(", ")})`);
+  return spec;
+}
+
 /**
  * Everything a run compares: the listed variants, the sweeps' grids, each at every top-k given.
- * Duplicates (the same key however written) are kept once, in first-seen order.
+ * Duplicates (the same key however written) are kept once, in first-seen order. The number of
+ * variants (counted before duplicates go, from the sweeps' axis lengths) is checked against the
+ * limit before any sweep is expanded or any variant resolved.
  */
 export async function planVariants(
   ctx: ServiceContext,
@@ -143,16 +183,12 @@ export async function planVariants(
   topKs.forEach(checkTopK);
   const runTopK = topKs.length === 1 ? topKs[0]! : ctx.config.topK;
   const listed = input.strategies === undefined ? [] : splitList(input.strategies);
-  const sweeps = input.sweep ?? [];
+  const sweeps = (input.sweep ?? []).map((sweep) => readSweep(ctx, sweep, UnknownName));
   if (listed.length === 0 && sweeps.length === 0) throw new UnknownName(`no strategy given (valid: ${ctx.strategies.names().join(", ")}, or all)`);
   const specs = listed.flatMap((spec) => (spec === "all" ? ctx.strategies.names() : [spec]));
-  for (const sweep of sweeps) {
-    try {
-      specs.push(...expandSweepSpec(sweep.trim()));
-    } catch (error) {
-      throw new ValidationError(`sweep "${sweep}": ${(error as Error).message}`);
-    }
-  }
+  const gridSize = sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) * Math.max(1, topKs.length);
+  checkGridSize(gridSize, input.maxVariants);
+  for (const sweep of sweeps) specs.push(...expandSweep(sweep));
   const defaults = { topK: runTopK };
   const resolved = await Promise.all(specs.map((spec) => resolveVariant(ctx, spec, defaults, UnknownName)));
   const variants: StrategyVariant[] = [];

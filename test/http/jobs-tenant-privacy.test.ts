@@ -33,7 +33,7 @@ test("a v1_ingestion job row (SQLite; PostgreSQL in the PostgreSQL pass) is not 
   const t = await startTestServer();
   try {
     const jobId = "job_tenantsecret";
-    const owner = { id: "other-instance", host: "h", pid: 1 };
+    const owner = { instance: "another-server", host: "h", pid: 1 };
     const params = { ingestion_job_id: "ing_1", domain: "secret-domain", filename: "payroll-2026.docx" };
     await t.ws.internals.context.jobs.insert({ jobId, jobType: "v1_ingestion", params, createdAt: new Date().toISOString() }, owner);
     await t.ws.internals.context.jobs.insert({ jobId: "job_visible", jobType: "process", params: {}, createdAt: new Date().toISOString() }, owner);

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { expandSweepSpec, formatVariantKey, parseVariantKey, splitVariantSpec } from "../../src/domain/variant-key.js";
+import { expandSweep, formatVariantKey, parseSweepSpec, parseVariantKey, splitVariantSpec, sweepGridSize } from "../../src/domain/variant-key.js";
 import { CachedEmbedder } from "../../src/embedders/cache.js";
 import type { Embedder } from "../../src/embedders/embedder.js";
 import { EmbeddingCacheRepo, openCacheDatabase } from "../../src/stores/sqlite/cache-repos.js";
@@ -11,6 +11,8 @@ import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render
 import { sweepDecision } from "../../src/services/sweep-estimate.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
+
+const expandSweepSpec = (spec: string) => expandSweep(parseSweepSpec(spec));
 
 test("variant keys: parsing, formatting and the sweep grid in row-major order", () => {
   assert.deepEqual(splitVariantSpec("recursive"), { strategy: "recursive", parameters: [] });
@@ -48,6 +50,10 @@ test("variant keys: parsing, formatting and the sweep grid in row-major order", 
   assert.throws(() => expandSweepSpec("recursive"), /sweeps nothing/);
   assert.throws(() => expandSweepSpec("recursive:chunk_size=1:chunk_size=2"), /swept twice/);
   assert.throws(() => expandSweepSpec("recursive:chunk_size=128,"), /not parameter=value,value/);
+  // Its size is known before the grid is built: six axes of twelve values, 2,985,984 points.
+  const axis = (p: string) => `${p}=${Array.from({ length: 12 }, (_, i) => i).join(",")}`;
+  assert.equal(sweepGridSize(parseSweepSpec(`recursive:${["a", "b", "c", "d", "e", "f"].map(axis).join(":")}`)), 12 ** 6);
+  assert.equal(sweepGridSize(parseSweepSpec("recursive:chunk_size=1,1,2:chunk_overlap=0")), 2, "repeated values count once");
 });
 
 test("variants resolve to stable keys: defaults collapse to the plain name, bad parameters name the variant", async () => {

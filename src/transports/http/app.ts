@@ -6,6 +6,7 @@ import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
 import { openapiBodyOf } from "./upload-body.js";
+import { MAX_FIELD_BYTES, MAX_FIELDS } from "./multipart.js";
 import { bearerToken } from "../../services/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
@@ -58,7 +59,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   });
   installErrorHandler(app, (_request, view) => errorBody(view.message, view.type), config);
   await app.register((await import("@fastify/multipart")).default, {
-    limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1 },
+    limits: { fileSize: config.maxUploadMb * 1024 * 1024, files: 1, fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS },
     throwFileSizeLimit: true,
   });
   for (const schema of [errorBodySchema, v1ErrorBodySchema]) app.addSchema(schema);

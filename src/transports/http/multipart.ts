@@ -1,5 +1,11 @@
 import type { FastifyRequest } from "fastify";
 import { ChunkevalError, PayloadTooLargeError, ValidationError } from "../../errors.js";
+import { REQUEST_LIMITS } from "./request-limits.js";
+
+/** A text field of an upload (a domain, a name): longer values are refused (REQUEST_LIMITS.name). */
+export const MAX_FIELD_BYTES = REQUEST_LIMITS.name;
+/** Text fields an upload may carry at most (every upload route accepts one or two). */
+export const MAX_FIELDS = 8;
 
 export interface MultipartUpload {
   file?: { filename: string; bytes: Buffer };
@@ -23,6 +29,7 @@ export async function readMultipartUpload(request: FastifyRequest, allowed: read
         if (upload.file) throw new ValidationError("the multipart body has more than one file part");
         upload.file = { filename: part.filename || "upload", bytes: await part.toBuffer() };
       } else {
+        if (part.valueTruncated) throw new ValidationError(`field "${part.fieldname}" is longer than ${MAX_FIELD_BYTES} bytes`);
         upload.fields[part.fieldname] = String(part.value);
       }
     }

@@ -1,9 +1,10 @@
 import { DEFAULTS } from "../../config/defaults.js";
 import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs.js";
+import { boundedString, REQUEST_LIMITS as LIMIT } from "./request-limits.js";
 
 /** JSON schemas of the evaluation API's requests; they validate and feed the OpenAPI document. */
 
-export const idParams = (name: string) => ({ type: "object", required: [name], properties: { [name]: { type: "string", minLength: 1 } } }) as const;
+export const idParams = (name: string) => ({ type: "object", required: [name], properties: { [name]: boundedString(LIMIT.name) } }) as const;
 
 /** `offset` and `limit` of every list (both surfaces); an absurd offset is 422, not a 500 from the store. */
 export const pageProperties = {
@@ -32,8 +33,9 @@ export const processBody = {
   properties: {
     strategies: {
       type: "array",
-      items: { type: "string" },
+      items: boundedString(LIMIT.variant),
       minItems: 1,
+      maxItems: LIMIT.listItems,
       description: "strategy names or variants (recursive@chunk_size=128); all when absent",
     },
   },
@@ -44,9 +46,9 @@ export const queryBody = {
   additionalProperties: false,
   required: ["document_id", "strategy", "question"],
   properties: {
-    document_id: { type: "string", minLength: 1, description: "a document id, or a collection's id or name (every document searched)" },
-    strategy: { type: "string", minLength: 1, description: "a strategy or a variant it was processed with, e.g. recursive@chunk_size=128" },
-    question: { type: "string", minLength: 1 },
+    document_id: boundedString(LIMIT.name, { description: "a document id, or a collection's id or name (every document searched)" }),
+    strategy: boundedString(LIMIT.variant, { description: "a strategy or a variant it was processed with, e.g. recursive@chunk_size=128" }),
+    question: boundedString(LIMIT.question),
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
   },
 } as const;
@@ -56,48 +58,78 @@ export const collectionBody = {
   additionalProperties: false,
   required: ["name"],
   properties: {
-    name: { type: "string", minLength: 1, maxLength: 100 },
-    document_ids: { type: "array", items: { type: "string", minLength: 1 }, description: "stored documents to put in it" },
+    name: boundedString(100),
+    document_ids: { type: "array", items: boundedString(LIMIT.name), maxItems: LIMIT.listItems, description: "stored documents to put in it" },
   },
+} as const;
+
+/** A reference: the text, or {document?, text, start?, end?}; the rest is checked by validateQuestions with messages naming the item. */
+const reference = {
+  anyOf: [
+    { type: "string", maxLength: LIMIT.text },
+    { type: "object", properties: { document: { type: "string", maxLength: LIMIT.name }, text: { type: "string", maxLength: LIMIT.text } } },
+  ],
+} as const;
+
+/** An inline question's bounds (its fields and their meaning are validateQuestions' to check). */
+const inlineQuestion = {
+  type: "object",
+  properties: {
+    question: { type: "string", maxLength: LIMIT.question },
+    expected_answer: { type: ["string", "null"], maxLength: LIMIT.text },
+    references: { type: "array", items: reference, maxItems: LIMIT.references },
+    split: { type: "string", maxLength: LIMIT.name },
+    flag: { type: "string", maxLength: LIMIT.name },
+  },
+} as const;
+
+/** An imported chunk's bounds (chunksFromList checks the rest). */
+const inlineChunk = {
+  type: "object",
+  properties: { document: { type: "string", maxLength: LIMIT.name }, text: { type: "string", maxLength: LIMIT.text } },
 } as const;
 
 export const benchmarkBody = {
   type: "object",
   additionalProperties: false,
   properties: {
-    document_id: { type: "string", minLength: 1, description: "the document to benchmark (or collection_id)" },
-    collection_id: {
-      type: "string",
-      minLength: 1,
+    document_id: boundedString(LIMIT.name, { description: "the document to benchmark (or collection_id)" }),
+    collection_id: boundedString(LIMIT.name, {
       description: "a collection (id or name) to benchmark instead of document_id: each question searches all its documents",
-    },
+    }),
     strategies: {
       type: "array",
-      items: { type: "string" },
+      items: boundedString(LIMIT.variant),
       minItems: 1,
+      maxItems: LIMIT.listItems,
       description: "strategy names or variants (recursive@chunk_size=128:retrieval=hybrid); all when absent and no sweep",
     },
     sweep: {
       type: "array",
-      items: { type: "string", minLength: 1 },
+      items: boundedString(LIMIT.sweep),
+      maxItems: LIMIT.sweeps,
       description: "sweep shorthands, each expanding to a grid of variants: recursive:chunk_size=128,256:chunk_overlap=0,32",
     },
-    max_variants: { type: "integer", minimum: 1, description: `refuse more variants than this (default ${DEFAULTS.maxSweepVariants})` },
-    questions_file: {
-      type: "string",
-      minLength: 1,
-      description: "a path inside the server's questions directory (questions_dir, given by GET /readyz as details.questions_dir)",
+    max_variants: {
+      type: "integer",
+      minimum: 1,
+      description: `refuse more variants than this (default ${DEFAULTS.maxSweepVariants}; at most the server's http_max_variants)`,
     },
+    questions_file: boundedString(LIMIT.name, {
+      description: "a path inside the server's questions directory (questions_dir, given by GET /readyz as details.questions_dir)",
+    }),
     questions: {
       type: "array",
-      items: { type: "object" },
+      items: inlineQuestion,
+      maxItems: LIMIT.questions,
       description: "the questions inline, [{question, expected_answer?, references?}], instead of questions_file",
     },
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
     dry_run: { type: "boolean", default: false },
     chunks: {
       type: "object",
-      additionalProperties: { type: "array", items: { type: "object" } },
+      maxProperties: LIMIT.chunkLists,
+      additionalProperties: { type: "array", items: inlineChunk, maxItems: LIMIT.chunks },
       description: "chunks your own pipeline made, benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; README: Your own chunks",
     },
   },

@@ -8,7 +8,7 @@ const FILE_PART = {
 } as const;
 
 /** A multipart/form-data body of one `file` part and the given text fields (all required). */
-export function multipartUpload(fields: Record<string, { type: "string"; description: string }> = {}) {
+export function multipartUpload(fields: Record<string, { type: "string"; maxLength: number; description: string }> = {}) {
   return {
     type: "object",
     additionalProperties: false,

@@ -10,10 +10,20 @@ import { toWire } from "../../serialize.js";
 import { ValidationError } from "../../../errors.js";
 import { enqueueBody } from "./jobs.js";
 import { chunksFromList } from "../../../strategies/imported-chunks.js";
+import { DEFAULTS } from "../../../config/defaults.js";
+import { REQUEST_LIMITS } from "../request-limits.js";
 
 /** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
 export function experimentBody(e: ExperimentRecord) {
   return toWire(experimentView(e));
+}
+
+/** The variant limit of a request: its max_variants, which may not pass the server's http_max_variants (the default is capped to it). */
+function variantLimit(asked: number | undefined, serverLimit: number): number {
+  if (asked !== undefined && asked > serverLimit) {
+    throw new ValidationError(`max_variants is at most ${serverLimit} on this server (its http_max_variants), got ${asked}`);
+  }
+  return asked ?? Math.min(DEFAULTS.maxSweepVariants, serverLimit);
 }
 
 export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
@@ -38,6 +48,9 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questions: body.questions,
       });
       if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
+      const maxVariants = variantLimit(body.max_variants, chunkeval.config.http.maxVariants);
+      const inlineChunks = Object.values(body.chunks ?? {}).reduce<number>((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+      if (inlineChunks > REQUEST_LIMITS.chunks) throw new ValidationError(`chunks: ${inlineChunks} chunks in all, more than ${REQUEST_LIMITS.chunks}`);
       const named = body.document_id
         ? { document_name: (await chunkeval.getDocument(body.document_id)).filename }
         : { collection_name: (await chunkeval.getCollection(body.collection_id!)).name };
@@ -48,7 +61,7 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         questionsOrigin: origin,
         strategies: body.strategies ?? (body.sweep ? undefined : "all"),
         sweep: body.sweep,
-        maxVariants: body.max_variants,
+        maxVariants,
         topK: body.top_k,
         dryRun: body.dry_run,
         chunks: Object.entries(body.chunks ?? {}).map(([name, list]) => chunksFromList(name, `chunks.${name}`, list)),

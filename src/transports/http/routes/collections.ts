@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { HttpDeps } from "../app.js";
 import { collectionBody, idParams, pageQuery } from "../schemas.js";
+import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
 import { readMultipartUpload } from "../multipart.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
@@ -41,7 +42,9 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
           type: "object",
           additionalProperties: false,
           required: ["document_ids"],
-          properties: { document_ids: { type: "array", minItems: 1, items: { type: "string", minLength: 1 }, description: "ids of stored documents" } },
+          properties: {
+            document_ids: { type: "array", minItems: 1, maxItems: LIMIT.listItems, items: boundedString(LIMIT.name), description: "ids of stored documents" },
+          },
         },
         "multipart/form-data": multipartUpload(),
       }),
@@ -80,7 +83,11 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
       schema: {
         tags,
         summary: "Take a document out of a collection (the document, its chunks and vectors stay; DELETE /documents/{id} deletes them)",
-        params: { type: "object", required: ["collection_id", "doc_id"], properties: { collection_id: { type: "string" }, doc_id: { type: "string" } } },
+        params: {
+          type: "object",
+          required: ["collection_id", "doc_id"],
+          properties: { collection_id: boundedString(LIMIT.name), doc_id: boundedString(LIMIT.name) },
+        },
       },
     },
     async (request) => {

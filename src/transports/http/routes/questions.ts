@@ -2,23 +2,26 @@ import type { FastifyInstance } from "fastify";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { HttpDeps } from "../app.js";
 import { backgroundQuery } from "../schemas.js";
+import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
 import { enqueueBody } from "./jobs.js";
 import { ValidationError } from "../../../errors.js";
+import type { ChunkevalConfig } from "../../../config/schema.js";
 
 const generateBody = {
   type: "object",
   additionalProperties: false,
   properties: {
-    document_id: { type: "string", minLength: 1, description: "the document (or collection_id)" },
-    collection_id: {
-      type: "string",
-      minLength: 1,
+    document_id: boundedString(LIMIT.name, { description: "the document (or collection_id)" }),
+    collection_id: boundedString(LIMIT.name, {
       description: "a collection (id or name): questions spread over its documents in proportion to their length, each reference naming its document",
-    },
+    }),
     count: { type: "integer", minimum: 1, maximum: DEFAULTS.maxGeneratedQuestions, default: 10 },
-    generator: { type: "string", pattern: "^(template|openai:.+)$", description: "template, or openai:<model>; the configured generator when absent" },
-    max_calls: { type: "integer", minimum: 1 },
+    generator: boundedString(LIMIT.name, {
+      pattern: "^(template|openai:.+)$",
+      description: "template, or openai:<model>; the configured generator when absent",
+    }),
+    max_calls: { type: "integer", minimum: 1, description: "the chat calls this generation may make; at most the server's http_max_generation_calls" },
     min_excerpt_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     duplicate_similarity: { type: "number", exclusiveMinimum: 0, maximum: 1 },
     negatives: {
@@ -59,6 +62,23 @@ interface GenerateBody {
   keep_leaky?: boolean;
 }
 
+/**
+ * A generator a caller names must be one the operator allows (http_generators; by default only
+ * `template` and the configured generator): the server's provider key pays for it.
+ */
+function allowedGenerator(asked: string | undefined, config: ChunkevalConfig): string | undefined {
+  if (asked === undefined) return undefined;
+  const listed = config.http.generators
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean);
+  const allowed = [...new Set(["template", config.generator, ...listed])];
+  if (!allowed.includes(asked)) {
+    throw new ValidationError(`generator "${asked}" is not allowed on this server (allowed: ${allowed.join(", ")}; the operator sets http_generators)`);
+  }
+  return asked;
+}
+
 export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
   app.post(
     "/questions/generate",
@@ -79,8 +99,9 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
       const input = {
         ...(body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } }),
         count: body.count,
-        generator: body.generator,
+        generator: allowedGenerator(body.generator, chunkeval.config),
         maxCalls: body.max_calls,
+        maxCallsCap: chunkeval.config.http.maxGenerationCalls,
         minExcerptSimilarity: body.min_excerpt_similarity,
         duplicateSimilarity: body.duplicate_similarity,
         maxLeak: body.max_leak,

@@ -7,7 +7,8 @@ import { installErrorHandler } from "../error-handler.js";
 import { requireScope, type Principal, type Scope } from "../../../services/tenants.js";
 import { readMultipartUpload } from "../multipart.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
-import { pageProperties } from "../schemas.js";
+import { idParams, pageProperties } from "../schemas.js";
+import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
 
 /** Header that carries the correlation id of every /v1 request and response. */
@@ -40,20 +41,20 @@ const patchBody = {
   required: ["display_name"],
   properties: { display_name: { type: "string", minLength: 1, maxLength: 200 } },
 } as const;
-const domainParams = { type: "object", properties: { domain: { type: "string" } } } as const;
+const domainParams = { type: "object", properties: { domain: boundedString(LIMIT.name) } } as const;
 /** enable/disable take no body; one that names anything (tenant_id, version, ...) is 422. */
 const emptyBody = { type: ["object", "null"], additionalProperties: false, properties: {} } as const;
 const domainsQuery = { type: "object", additionalProperties: false, properties: pageProperties } as const;
 const pointsQuery = {
   type: "object",
   additionalProperties: false,
-  properties: { domain: { type: "string" }, file_id: { type: "string" }, ...pageProperties },
+  properties: { domain: boundedString(LIMIT.name), file_id: boundedString(LIMIT.name), ...pageProperties },
 } as const;
 const searchBody = {
   type: "object",
   additionalProperties: false,
   required: ["query"],
-  properties: { query: { type: "string", minLength: 1 }, domain: { type: "string" }, top_k: { type: "integer", minimum: 1, maximum: 100, default: 5 } },
+  properties: { query: boundedString(LIMIT.question), domain: boundedString(LIMIT.name), top_k: { type: "integer", minimum: 1, maximum: 100, default: 5 } },
 } as const;
 
 /** Multipart fields POST /v1/files accepts; anything else (tenant_id, version, ...) is 422. */
@@ -133,7 +134,9 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
       config: {
         scopes: ["files:write"],
         ...documentedBody({
-          "multipart/form-data": multipartUpload({ domain: { type: "string", description: "the tenant's domain the file is ingested into" } }),
+          "multipart/form-data": multipartUpload({
+            domain: { type: "string", maxLength: LIMIT.name, description: "the tenant's domain the file is ingested into" },
+          }),
         }),
       },
       schema: {
@@ -155,7 +158,10 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
 
   app.get(
     "/ingestion-jobs/:job_id",
-    { config: { scopes: ["files:write", "domains:read"] }, schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)" } },
+    {
+      config: { scopes: ["files:write", "domains:read"] },
+      schema: { tags: ["v1"], summary: "An ingestion job of this tenant (files:write or domains:read)", params: idParams("job_id") },
+    },
     async (request) => {
       return toWire(await chunkeval.ingestionJob(who(request).tenantId, (request.params as { job_id: string }).job_id));
     },
@@ -176,7 +182,10 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
 
   app.get(
     "/points/:point_id",
-    { config: { scopes: ["points:read", "domains:read"] }, schema: { tags: ["v1"], summary: "One point (points:read or domains:read)" } },
+    {
+      config: { scopes: ["points:read", "domains:read"] },
+      schema: { tags: ["v1"], summary: "One point (points:read or domains:read)", params: idParams("point_id") },
+    },
     async (request) => {
       return toWire(await chunkeval.getPoint(who(request).tenantId, (request.params as { point_id: string }).point_id));
     },
