@@ -320,7 +320,8 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "http.generators",
     default: "",
     description:
-      "generators a POST /questions/generate may name, comma-separated (e.g. openai:gpt-4o-mini,openai:gpt-4o); empty: only template and the configured generator",
+      "generators a POST /questions/generate may name, comma-separated (e.g. openai:gpt-4o-mini,openai:gpt-4o); " +
+      "empty: only template and the configured generator",
   }),
   setting({
     key: "max_background_jobs",

@@ -90,7 +90,8 @@ test("a 309-byte sweep of six axes of twelve values is 422 at once (its size is 
     assert.match(unknownAxes.body.detail, /unknown parameter "p2"/);
     // Known parameters only: 12^2 = 144 points over the default limit; 12^6 by repeating values is not possible, so
     // the size check is shown on a grid of real axes past any limit a caller may ask for.
-    const big = `recursive:chunk_size=${Array.from({ length: 40 }, (_, i) => 100 + i).join(",")}:chunk_overlap=${Array.from({ length: 40 }, (_, i) => i).join(",")}`;
+    const values = (from: number) => Array.from({ length: 40 }, (_, i) => from + i).join(",");
+    const big = `recursive:chunk_size=${values(100)}:chunk_overlap=${values(0)}`;
     const tooBig = await t.request("POST", "/benchmarks", { document_id: documentId, sweep: [big], questions: [{ question: "q?" }] });
     assert.equal(tooBig.status, 422, tooBig.text);
     assert.match(tooBig.body.detail, /1600 variants, more than the limit of 64/);
