@@ -65,6 +65,7 @@ export const SERIAL = EXCEPT([
   "test/services/ingestion.test.ts",
   "test/stores/scale.test.ts",
   "test/strategies/offload.test.ts",
+  "test/http/locate-event-loop.test.ts",
   // time and memory bounds of decompression bombs
   "test/parsers/formats.test.ts",
 ]);

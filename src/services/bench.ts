@@ -22,7 +22,7 @@ import type { RetrievedQuestion } from "../domain/question-evaluation.js";
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, CONFIDENCE_LEVEL } from "../domain/statistics.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
 import { negativeControlCounts } from "../domain/negative-controls.js";
-import { judgeTarget, resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
+import { judgeTarget, type Question, type QuestionInput } from "../evaluators/questions.js";
 import { profileQuestionSet, type QuestionsOrigin } from "../evaluators/question-set.js";
 import { verdictFields } from "../domain/verdict-basis.js";
 import { contextJudgeNote } from "../domain/context-judge-note.js";
@@ -44,7 +44,8 @@ import type { Judge } from "../domain/judge.js";
 import type { StrategyState } from "../domain/ports/chunks.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
-import { checkImportedChunks, withImportedChunks } from "./imported-chunks.js";
+import { withImportedChunks } from "./imported-chunks.js";
+import { locateOffThread } from "./locate-off-thread.js";
 import { emptyResult } from "../domain/question-result.js";
 import { chunkHealthOfRun } from "./chunk-health.js";
 
@@ -279,17 +280,14 @@ async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, inp
       : input.collection && !input.collection.add
         ? await collectionDocuments(ctx, await requireCollection(ctx, input.collection.name))
         : null;
-  if (known) {
-    resolveQuestions(input.questionsSource, input.questions, known);
-    checkImportedChunks(input.chunks, known);
-  }
+  if (known) await locateOffThread(input.questionsSource, input.questions, input.chunks, known);
   return plan;
 }
 
 /** Runs a check of a run's input against its corpus; when it throws, what resolving the corpus stored is taken back. */
-async function refusedBeforeWork<T>(corpus: Corpus, check: () => T): Promise<T> {
+async function refusedBeforeWork<T>(corpus: Corpus, check: () => Promise<T>): Promise<T> {
   try {
-    return check();
+    return await check();
   } catch (error) {
     // The refusal is what the caller must see, whatever taking back meets.
     await corpus.undo().catch(() => undefined);
@@ -394,11 +392,7 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
-  const questions = await refusedBeforeWork(corpus, () => {
-    const resolved = resolveQuestions(input.questionsSource, input.questions, documents);
-    checkImportedChunks(input.chunks, documents);
-    return resolved;
-  });
+  const questions = await refusedBeforeWork(corpus, () => locateOffThread(input.questionsSource, input.questions, input.chunks, documents));
   const sharedEmbedder = await ctx.embedder();
   return {
     ctx,

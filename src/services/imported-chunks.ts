@@ -1,5 +1,5 @@
 import { Registry } from "../registry.js";
-import { importedChunksDefinition, locateImportedChunks, type ChunksImport, type ImportTarget } from "../strategies/imported-chunks.js";
+import { importedChunksDefinition, type ChunksImport } from "../strategies/imported-chunks.js";
 import type { StrategyDefinition } from "../strategies/strategy.js";
 import type { ServiceContext } from "./context.js";
 
@@ -30,13 +30,4 @@ export function withImportedChunks(ctx: ServiceContext, input: ImportedChunksInp
   const mentioned = new Set(listed.map((spec) => spec.split("@")[0]!.trim()));
   const strategies = [...listed.filter(Boolean), ...imports.map((i) => i.name).filter((n) => !mentioned.has(n) && !mentioned.has("all"))];
   return { ctx: { ...ctx, strategies: registry }, strategies };
-}
-
-/**
- * Places every imported chunk in the benchmarked documents, before anything is processed: a
- * chunk naming no document of the corpus, a text not found, offsets that do not match or a
- * document without chunks is a ValidationError naming the source and the line.
- */
-export function checkImportedChunks(imports: readonly ChunksImport[] | undefined, documents: readonly ImportTarget[]): void {
-  for (const imp of imports ?? []) locateImportedChunks(imp, documents);
 }

@@ -1,5 +1,6 @@
 import { DEFAULTS } from "../config/defaults.js";
-import { resolveQuestions, type Question, type QuestionInput } from "../evaluators/questions.js";
+import type { Question, QuestionInput } from "../evaluators/questions.js";
+import { locateOffThread } from "./locate-off-thread.js";
 import type { ServiceContext } from "./context.js";
 import { corpusOf, type CorpusTarget } from "./collections.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
@@ -35,7 +36,7 @@ export async function estimateBench(shared: ServiceContext, input: EstimateInput
   // estimate stored (uploads, a new collection) is taken back, as the bench would take it back.
   let questions: Question[];
   try {
-    questions = resolveQuestions("the questions", input.questions, documents);
+    questions = await locateOffThread("the questions", input.questions, input.chunks, documents);
   } catch (error) {
     await corpus.undo().catch(() => undefined);
     throw error;

@@ -95,10 +95,15 @@ export function locateString(text: string, chunk: string, previous: Span | null,
   const words = chunk.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
   const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"), "g");
-  for (const start of from) {
-    pattern.lastIndex = start;
-    const match = pattern.exec(text);
-    if (match) return { start: match.index, end: match.index + match[0].length };
+  try {
+    for (const start of from) {
+      pattern.lastIndex = start;
+      const match = pattern.exec(text);
+      if (match) return { start: match.index, end: match.index + match[0].length };
+    }
+  } catch {
+    // "Regular expression too large" (V8 says so when it first runs one): a word of hundreds of
+    // thousands of characters, which is not in the text as written either.
   }
   return null;
 }

@@ -1,0 +1,41 @@
+import { restoreError, ValidationError } from "../errors.js";
+import type { CorpusDocument, Question, QuestionInput } from "../evaluators/questions.js";
+import type { ChunksImport } from "../strategies/imported-chunks.js";
+import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
+
+/**
+ * How long locating a run's references and imported chunks may take. Linear work on a corpus
+ * of tens of MB takes seconds; past this the request is refused (422) rather than held.
+ */
+export const LOCATE_TIMEOUT_SECONDS = 30;
+
+/** One worker: a server locates one request's items at a time, others wait their turn (each under its own deadline). */
+const pool = new WorkerPool(import.meta.url, "locate-worker", { maxWorkers: 1 });
+
+/**
+ * Locates every question's references in the corpus and places every imported chunk, in a
+ * worker thread under a deadline: a request with many items over a long document keeps the
+ * server's event loop free (its /healthz and every other request answer meanwhile). A reference
+ * or chunk that is not there is the ValidationError naming it, as on the calling thread.
+ */
+export async function locateOffThread(
+  source: string,
+  questions: QuestionInput[],
+  chunks: readonly ChunksImport[] | undefined,
+  documents: readonly CorpusDocument[],
+): Promise<Question[]> {
+  // Only what locating reads crosses to the worker (a stored document carries more).
+  const corpus = documents.map((d) => ({ id: d.id, filename: d.filename, text: d.text }));
+  try {
+    return await pool.run<Question[]>({ source, questions, chunks: chunks ?? [], documents: corpus }, { timeoutMs: LOCATE_TIMEOUT_SECONDS * 1000 });
+  } catch (error) {
+    if (!(error instanceof WorkerTaskFailure)) throw error;
+    if (error.kind === "threw") throw restoreError(error.className, error.message) ?? new ValidationError(`${source}: ${error.message}`);
+    if (error.kind === "timeout") {
+      throw new ValidationError(
+        `${source}: locating the references and chunks in the documents took longer than ${LOCATE_TIMEOUT_SECONDS} s; send fewer or shorter ones`,
+      );
+    }
+    throw new ValidationError(`${source}: the references and chunks could not be located (${error.message})`);
+  }
+}
