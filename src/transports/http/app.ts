@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
-import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
 import type { JobQueue } from "../../domain/ports/job-queue.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
@@ -16,6 +16,7 @@ import { queryRoutes } from "./routes/queries.js";
 import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
 import { CHUNKEVAL_VERSION } from "../../version.js";
+import { isLoopback } from "./loopback.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
@@ -89,8 +90,13 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   await app.register((await import("@fastify/swagger-ui")).default, { routePrefix: "/docs" });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
+  /** Whether a request carries the evaluation API key (always false when none is configured). */
+  const carriesApiKey = (request: FastifyRequest) => {
+    if (!config.apiKey) return false;
+    const given = bearerToken(request.headers.authorization ?? "") ?? (request.headers["x-api-key"] as string | undefined) ?? "";
+    return sameSecret(given, config.apiKey);
+  };
   if (config.apiKey) {
-    const key = config.apiKey;
     // Optional, off by default (the spec configures no authentication): every route but the docs.
     app.addHook("onRequest", async (request, reply) => {
       if (
@@ -101,9 +107,7 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
         request.url === "/readyz"
       )
         return;
-      const header = request.headers.authorization ?? "";
-      const given = bearerToken(header) ?? (request.headers["x-api-key"] as string | undefined) ?? "";
-      if (!sameSecret(given, key)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));
+      if (!carriesApiKey(request)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));
     });
   }
 
@@ -113,7 +117,9 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   collectionRoutes(app, deps);
   questionRoutes(app, deps);
   jobRoutes(app, deps);
-  healthRoutes(app, deps);
+  // /readyz's details (folders, store errors) go to whoever may use the evaluation API: the key's
+  // holder, or with no key configured a local process (a server exposed without a key hides them).
+  healthRoutes(app, { chunkeval: deps.chunkeval, mayReadDetails: (request) => (config.apiKey ? carriesApiKey(request) : isLoopback(request.ip)) });
   await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval, jobs: deps.jobs });
   return app;
 }

@@ -358,12 +358,12 @@ const OPERATIONS: Record<string, Operation> = {
   "GET /readyz": {
     success: {
       200: {
-        description: "ready: the vector store answers and its chunks collection exists",
-        schema: object(["status", "details"], { status: { type: "string", enum: ["ready"] }, details: readinessDetails }),
+        description: "ready: the vector store answers and its chunks collection exists (details only with the evaluation API key, or locally when none is set)",
+        schema: object(["status"], { status: { type: "string", enum: ["ready"] }, details: readinessDetails }),
       },
       503: {
-        description: "not ready, and why",
-        schema: object(["status", "reason", "request_id", "details"], {
+        description: "not ready, and why (reason and details only with the evaluation API key, or locally when none is set)",
+        schema: object(["status", "request_id"], {
           status: { type: "string", enum: ["not_ready"] },
           reason: string,
           request_id: string,

@@ -210,7 +210,10 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
 }
 
 /** Liveness and readiness, outside /v1 and without a key. */
-export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: Chunkeval }): void {
+export function healthRoutes(
+  app: FastifyInstance,
+  { chunkeval, mayReadDetails }: { chunkeval: Chunkeval; mayReadDetails: (request: FastifyRequest) => boolean },
+): void {
   app.get("/healthz", { schema: { tags: ["health"], summary: "Liveness" } }, async () => ({ status: "ok" }));
   app.get(
     "/readyz",
@@ -219,11 +222,16 @@ export function healthRoutes(app: FastifyInstance, { chunkeval }: { chunkeval: C
         tags: ["health"],
         summary: "Ready when the vector store answers and the chunks collection exists",
         description:
-          "`details.questions_dir` is the folder POST /benchmarks reads `questions_file` from; `details.questions_dir_exists` says whether it is there.",
+          "`details.questions_dir` is the folder POST /benchmarks reads `questions_file` from; `details.questions_dir_exists` says whether it is there. " +
+          "`details` and a not-ready `reason` are given only with the evaluation API key (with none configured: only to a client on this machine); " +
+          "anyone else learns ready or not.",
       },
     },
     async (request, reply) => {
       const state = await chunkeval.v1Readiness();
+      if (!mayReadDetails(request)) {
+        return state.ready ? { status: "ready" } : reply.status(503).send({ status: "not_ready", request_id: request.id });
+      }
       // Where POST /benchmarks reads questions_file from, which a client otherwise cannot see.
       const questionsDir = chunkeval.config.questionsDir;
       const details = { questions_dir: questionsDir, questions_dir_exists: existsSync(questionsDir) };
