@@ -46,11 +46,19 @@ export const openAiEmbedder: EmbedderDefinition = {
           } catch (error) {
             throw describeProviderError(`embedding with openai:${model}`, error);
           }
-          if (response.data.length !== batch.length) {
-            throw new ProviderError(`openai:${model} returned ${response.data.length} embeddings for ${batch.length} texts`);
+          // A compatible server may answer anything: a reply of another shape is its error, not ours.
+          const data = (response as { data?: unknown } | null)?.data;
+          if (!Array.isArray(data)) throw new ProviderError(`openai:${model} returned no embeddings (a reply without data)`);
+          if (data.length !== batch.length) {
+            throw new ProviderError(`openai:${model} returned ${data.length} embeddings for ${batch.length} texts`);
           }
-          const sorted = [...response.data].sort((a, b) => a.index - b.index);
-          for (const item of sorted) out.push(normalize(Float32Array.from(item.embedding as number[])));
+          const sorted = [...(data as Array<{ index: number; embedding: unknown }>)].sort((a, b) => a.index - b.index);
+          for (const item of sorted) {
+            if (!Array.isArray(item.embedding) || !item.embedding.every((x) => typeof x === "number")) {
+              throw new ProviderError(`openai:${model} returned an embedding that is not a list of numbers`);
+            }
+            out.push(normalize(Float32Array.from(item.embedding as number[])));
+          }
         }
         return out;
       },

@@ -4,6 +4,11 @@ import type { Completion, Generator, GeneratorDefinition } from "./generator.js"
 import { isAbstention } from "./abstention.js";
 import { ANSWER_SYSTEM_PROMPT, buildAnswerPrompt, countUsage } from "./prompt.js";
 
+function validUsage(usage: unknown): usage is { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const u = usage as Record<string, unknown> | null | undefined;
+  return !!u && [u.prompt_tokens, u.completion_tokens, u.total_tokens].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+}
+
 export const openAiGenerator: GeneratorDefinition = {
   name: "openai",
   description: "Chat completions on any OpenAI-compatible endpoint (openai:<model>); token usage from the response.",
@@ -18,10 +23,12 @@ export const openAiGenerator: GeneratorDefinition = {
       } catch (error) {
         throw describeProviderError(`chat completion with openai:${model}`, error);
       }
-      const text = response.choices[0]?.message?.content;
-      if (typeof text !== "string") throw new ProviderError(`openai:${model} returned no message content`);
-      // Servers that report no usage are counted with the project tokenizer instead.
-      const usage = response.usage
+      // A compatible server may answer anything: a reply without choices is its error, not ours.
+      const choices = (response as { choices?: unknown } | null)?.choices;
+      const text = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined)?.message?.content : undefined;
+      if (typeof text !== "string") throw new ProviderError(`openai:${model} returned no message content (a reply without choices[0].message.content)`);
+      // Servers that report no usage (or not as numbers) are counted with the project tokenizer instead.
+      const usage = validUsage(response.usage)
         ? {
             promptTokens: response.usage.prompt_tokens,
             completionTokens: response.usage.completion_tokens,

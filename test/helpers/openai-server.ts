@@ -10,7 +10,8 @@ export interface RecordedRequest {
  * A stand-in for a paid OpenAI-compatible API on 127.0.0.1: /v1/embeddings answers
  * deterministic vectors, /v1/chat/completions answers `reply(body)` with usage. Statuses in
  * `failures` are answered first, one per request, to exercise retries; `delayMs` slows every answer;
- * `before` is awaited before each answer (a test holds a request there until it has acted).
+ * `before` is awaited before each answer (a test holds a request there until it has acted);
+ * `rawBody` replaces every answer (a reply without `choices` or `data`).
  */
 export async function startOpenAiStub(
   options: {
@@ -20,6 +21,8 @@ export async function startOpenAiStub(
     omitUsage?: boolean;
     delayMs?: number;
     before?: (path: string) => Promise<void>;
+    /** Answers every request with this body (200), whatever the route: a server that breaks the API's shape. */
+    rawBody?: string;
   } = {},
 ) {
   const requests: RecordedRequest[] = [];
@@ -42,6 +45,7 @@ export async function startOpenAiStub(
       if (failure === 429) res.setHeader("retry-after-ms", "10");
       return res.end(JSON.stringify({ error: { message: `stub failure ${failure}`, type: "stub" } }));
     }
+    if (options.rawBody !== undefined) return res.end(options.rawBody);
     if (req.url === "/v1/embeddings") {
       const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const data = inputs

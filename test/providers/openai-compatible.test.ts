@@ -6,6 +6,7 @@ import { ProviderError } from "../../src/errors.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
+import { startTestServer } from "../helpers/server.js";
 
 const openai = (baseUrl: string, maxRetries = 3) => ({ baseUrl, apiKey: "test-key", maxRetries, timeoutSeconds: 5 });
 
@@ -128,4 +129,30 @@ test("hf install command: in a clone it keeps dev dependencies, in an installed 
     transformersInstallCommand("/usr/lib/node_modules/chunkeval"),
     "cd /usr/lib/node_modules/chunkeval && ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm install --no-save --omit=dev @huggingface/transformers@3.0.2",
   );
+});
+
+test("a compatible server's reply without choices or data is a ProviderError (502 over HTTP), never a 500", async () => {
+  for (const rawBody of ['{"id":"x","object":"chat.completion"}', "null", '{"choices":"none","data":{"0":1}}', '{"data":[{"index":0,"embedding":"no"}]}']) {
+    const stub = await startOpenAiStub({ rawBody });
+    try {
+      const generator = await openAiGenerator.create("m", { openai: openai(stub.baseUrl) });
+      await assert.rejects(generator.complete!("hi"), (e: unknown) => e instanceof ProviderError && /returned no message content/.test(e.message), rawBody);
+      const embedder = await openAiEmbedder.create("m", { workers: 0, batchSize: 8, openai: openai(stub.baseUrl), huggingFace: { allowRemote: false } });
+      await assert.rejects(embedder.embed(["x"]), (e: unknown) => e instanceof ProviderError && /openai:m returned/.test(e.message), rawBody);
+    } finally {
+      await stub.close();
+    }
+  }
+  const stub = await startOpenAiStub({ rawBody: '{"id":"x"}' });
+  const t = await startTestServer({ generator: "openai:m" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  try {
+    const doc = await t.upload("handbook.docx", handbookBytes());
+    assert.equal((await t.request("POST", `/documents/${doc.body.id}/process`, { strategies: ["recursive"] })).status, 200);
+    const asked = await t.request("POST", "/queries", { document_id: doc.body.id, strategy: "recursive", question: "Who keeps the light?" });
+    assert.equal(asked.status, 502, asked.text);
+    assert.equal(asked.body.type, "ProviderError");
+  } finally {
+    await t.close();
+    await stub.close();
+  }
 });
