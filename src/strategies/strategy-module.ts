@@ -9,6 +9,7 @@ import type { Span } from "../text/spans.js";
 import { TokenIndex } from "../text/token-index.js";
 import { resolveOptions } from "./options.js";
 import { spansToDrafts } from "./packing.js";
+import { startSiblingWorker } from "../worker-threads.js";
 import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
 
 /**
@@ -226,6 +227,47 @@ function definitionOf(module: StrategyModule, path: string, hash: number): Strat
   };
 }
 
+/** How long importing a strategy module may take: its top level runs once, and should be quick. */
+export const MODULE_IMPORT_TIMEOUT_SECONDS = 10;
+/** Module URLs (contents included) this thread has seen settle in a probe. */
+const probed = new Set<string>();
+
+/**
+ * Imports the module first in a throwaway worker thread under a deadline: a top-level await that
+ * never settles (on this thread Node would exit with code 13 and no word) or a loop at import time
+ * (it would hang this thread for good) becomes an error naming the module. An import that throws
+ * is left to the real import, which says why.
+ */
+async function probeImport(url: string, fail: (problem: string) => Error): Promise<void> {
+  if (probed.has(url)) return;
+  const worker = startSiblingWorker(import.meta.url, "module-probe-worker", { workerData: { url } });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          reject(
+            fail(
+              `importing it did not finish within ${MODULE_IMPORT_TIMEOUT_SECONDS} s ` +
+                "(a top-level await that never settles, or a loop when the module loads?)",
+            ),
+          ),
+        MODULE_IMPORT_TIMEOUT_SECONDS * 1000,
+      );
+      worker.once("message", () => (clearTimeout(timer), resolve()));
+      worker.once("error", () => (clearTimeout(timer), resolve()));
+      // Node ends a thread whose top-level await can never settle (nothing left to wait for).
+      worker.once("exit", () => {
+        clearTimeout(timer);
+        reject(fail("importing it never finished: its top-level await waits for something that can never happen"));
+      });
+    });
+  } finally {
+    worker.removeAllListeners("exit");
+    await worker.terminate();
+  }
+  probed.add(url);
+}
+
 /**
  * Imports a strategy module and checks it, as a registry entry. The module is imported under a
  * URL carrying its content hash: the same contents are imported once per thread, and edited
@@ -242,9 +284,11 @@ export async function loadStrategyModule(file: string, cwd = process.cwd()): Pro
     throw fail(`cannot read it (${(error as NodeJS.ErrnoException).code ?? messageOf(error)})`);
   }
   const digest = createHash("sha256").update(source).digest("hex");
+  const url = `${pathToFileURL(path).href}?sha256=${digest.slice(0, 16)}`;
+  await probeImport(url, fail);
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await import(`${pathToFileURL(path).href}?sha256=${digest.slice(0, 16)}`)) as Record<string, unknown>;
+    namespace = (await import(url)) as Record<string, unknown>;
   } catch (error) {
     throw fail(`cannot import it: ${messageOf(error)}`);
   }

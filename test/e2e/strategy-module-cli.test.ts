@@ -178,3 +178,23 @@ test("a chunk string that is not in the text, a bad export and a built-in name a
     ws.cleanup();
   }
 });
+
+test("a strategy module whose import never settles, or loops when it loads, is an error naming it (exit 2), not exit 13 or a hang", async () => {
+  const ws = workspace();
+  try {
+    const never = join(ws.dir, "never.mjs");
+    writeFileSync(never, `await new Promise(() => {});\nexport default { name: "never", description: "x", chunk: () => [] };`);
+    const pending = await runCli(["--strategy-module", never, "strategies"], ws.env);
+    assert.equal(pending.code, 2, pending.stderr);
+    assert.match(pending.stderr, /strategy module .*never\.mjs: importing it never finished/);
+    const loop = join(ws.dir, "loop.mjs");
+    writeFileSync(loop, `while (true) {}\nexport default { name: "loop", description: "x", chunk: () => [] };`);
+    const started = Date.now();
+    const looping = await runCli(["--strategy-module", loop, "strategies"], ws.env);
+    assert.equal(looping.code, 2, looping.stderr);
+    assert.match(looping.stderr, /strategy module .*loop\.mjs: importing it did not finish within 10 s/);
+    assert.ok(Date.now() - started < 60_000, "within the deadline, not a hang");
+  } finally {
+    ws.cleanup();
+  }
+});
