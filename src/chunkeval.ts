@@ -187,13 +187,16 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     return { points, ingestion };
   });
 
-  /** On a shared store any process may end an ingestion whose deadline passed; on SQLite only the server that ran it, once it is gone. */
-  const abandonedIngestion = sharedQueue ? deadlinePassedRule(config.ingestion.timeoutSeconds) : ownerGoneRule(owner);
   /**
-   * A process taking part in the shared queue also ends, every quarter of the ingestion window (at
-   * least every 30 s), the /v1 ingestions whose deadline passed with no process left to end them
-   * (their queue job failed after its attempts, or every process involved died): a job row is
-   * never left `running`.
+   * On a shared store any process may end an ingestion whose deadline passed; on SQLite another
+   * server does so once the instance that ran it is gone (its process, or its deadline long past).
+   */
+  const abandonedIngestion = sharedQueue ? deadlinePassedRule(config.ingestion.timeoutSeconds) : ownerGoneRule(owner, config.ingestion.timeoutSeconds);
+  /**
+   * A server (and a process taking part in the shared queue) also ends, every quarter of the
+   * ingestion window (at least every 30 s), the /v1 ingestions no process is left to end (their
+   * queue job failed after its attempts, or every process involved died): a job row is never left
+   * `running`.
    */
   const withIngestionSweep = (queue: JobQueue): JobQueue => {
     const everyMs = Math.min(30_000, Math.max(1000, (config.ingestion.timeoutSeconds * 1000) / 4));
@@ -297,7 +300,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       const backend = metadataBackendFor(config.metadataStoreUri);
       const settings = { consume: true, concurrency: config.maxBackgroundJobs, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
       if (backend.openJobQueue) return withIngestionSweep(await backend.openJobQueue(config.metadataStoreUri, owner, handlers, settings));
-      return new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers);
+      // Swept too: a predecessor killed in a container had this process's PID, so only the deadline tells its ingestions abandoned.
+      return withIngestionSweep(
+        new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers),
+      );
     },
     /**
      * Fails a document's queued and running jobs in the shared queue (PostgreSQL), for a delete from

@@ -558,9 +558,16 @@ async function settleAbandoned(
 /** Which unfinished ingestions are abandoned: by their owner process (one server runs them), or by their deadline (a shared queue). */
 export type AbandonedRule = (job: UnfinishedIngestion) => boolean;
 
-/** In-process ingestions (SQLite): abandoned when the process that accepted them is gone. */
-export function ownerGoneRule(me: Owner): AbandonedRule {
-  return (job) => job.owner.instance !== me.instance && ownerGone(job.owner, me);
+/**
+ * In-process ingestions (SQLite): abandoned when the instance that accepted them is not this one
+ * and either its process is gone or its deadline is long past. The process id alone is not enough:
+ * a server restarted in a container has the same host name and the same PID (1) as the one that
+ * was killed, so its dead predecessor's ingestions look alive; by their deadline, an owner that is
+ * alive has ended them itself (ABANDONED_AFTER_DEADLINE_MS).
+ */
+export function ownerGoneRule(me: Owner, timeoutSeconds: number, now = () => Date.now()): AbandonedRule {
+  const deadlinePassed = deadlinePassedRule(timeoutSeconds, now);
+  return (job) => job.owner.instance !== me.instance && (ownerGone(job.owner, me) || deadlinePassed(job));
 }
 
 /**

@@ -100,3 +100,32 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
     await t.close();
   }
 });
+
+test("SQLite: a /v1 ingestion of a killed server with this very host and PID (a container's restart) is ended once its deadline passed", async () => {
+  const t = await startTestServer({ ingestion_timeout_seconds: 1 });
+  try {
+    const auth = await adminKey(t);
+    assert.equal((await uploadFile(t, auth, "kept.docx", handbookBytes())).status, 201);
+    const tenantId = (await t.ws.internals.tenantsRepo.tenantByName("acme"))!.id;
+    // The killed predecessor: another instance, but the same host and PID as this server (PID 1 in both containers).
+    const predecessor = { instance: "ins_killed_in_container", pid: process.pid, host: hostname() };
+    const repo = t.ws.internals.ingestionRepo;
+    const createdAt = new Date().toISOString().replace("Z", "");
+    await repo.insertJob({ id: "ing_same_pid", tenantId, domain: "d", filename: "lost.docx", createdAt }, predecessor);
+    const objectPath = join(t.ws.dir, "data", "objects", "file_same_pid.docx");
+    await repo.allocateSourceFile(
+      { id: "file_same_pid", tenantId, domain: "d", filename: "lost.docx", contentHash: "x", objectPath, createdAt },
+      "ing_same_pid",
+    );
+    const status = async () => (await repo.job(tenantId, "ing_same_pid"))!.status;
+    assert.equal(await status(), "running", "within its deadline it may still be running");
+    // The deadline (1 s) and its margin (5 s) pass; the server's sweep (every second here) ends it.
+    const until = Date.now() + 20_000;
+    while ((await status()) === "running" && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
+    const job = (await repo.job(tenantId, "ing_same_pid"))!;
+    assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
+    assert.equal(await repo.countSourceFiles(), 1, "the uncommitted version's row is gone");
+  } finally {
+    await t.close();
+  }
+});
