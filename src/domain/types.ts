@@ -84,6 +84,8 @@ export interface ProcessResult {
   documentId: string;
   strategiesCompleted: StrategyRunSummary[];
   strategiesFailed: StrategyFailure[];
+  /** What the caller should know that is not a failure (the embedding cache not updated); absent when nothing. */
+  notes?: string[];
 }
 
 export interface RetrievedChunk {

@@ -12,13 +12,15 @@ export interface EmbeddingStats {
   computedTokens: number;
   /** Wall time spent waiting on the model. */
   embedSeconds: number;
+  /** Texts computed whose vectors could not be written to the cache (its database busy or unwritable): the next run computes them again. */
+  notCached: number;
 }
 
 export function hashText(text: string): string {
   return hashBytes(text);
 }
 
-const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0 };
+const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0, notCached: 0 };
 
 /**
  * Texts (by hash) whose vectors a call is computing, shared by every metered view. A computation
@@ -120,6 +122,7 @@ export class CachedEmbedder implements Embedder {
     this.stats.computed += delta.computed;
     this.stats.cached += delta.cached;
     this.stats.computedTokens += delta.computedTokens;
+    this.stats.notCached += delta.notCached;
     this.stats.embedSeconds += delta.embedSeconds;
     this.parent?.count(delta);
   }
@@ -161,7 +164,9 @@ export class CachedEmbedder implements Embedder {
         );
         delta.embedSeconds += (performance.now() - started) / 1000;
         const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
-        await this.cache.putMany(this.owner, entries);
+        // Best effort: the vectors are computed and used whatever the cache says. Another process may
+        // hold its write lock (`cache prune`/`clear` compacting it), or its disk be full.
+        await this.cache.putMany(this.owner, entries).catch(() => void (delta.notCached += entries.length));
         for (const [h, v] of entries) {
           found.set(h, v);
           settle.get(h)!.resolve(v);

@@ -148,6 +148,7 @@ export async function processDocument(
 ): Promise<ProcessResult> {
   const { variants, document } = await checkProcessInput(ctx, documentId, strategies);
   const embedder = await ctx.embedder();
+  const notCachedBefore = embedder.stats.notCached;
   const llm = await ctx.llm();
   let done = 0;
   options.onProgress?.({ stage: "process", message: `${variants.length} to process`, done: 0, total: variants.length });
@@ -178,5 +179,12 @@ export async function processDocument(
   const completed = outcomes.filter((o): o is StrategyRunSummary => "status" in o);
   const failed = outcomes.filter((o): o is StrategyFailure => "error" in o);
   options.onProgress?.({ stage: "process", message: "done", done: variants.length, total: variants.length });
-  return { documentId, strategiesCompleted: completed, strategiesFailed: failed };
+  const notCached = embedder.stats.notCached - notCachedBefore;
+  const notes = notCached > 0 ? [cacheNotUpdatedNote(notCached)] : [];
+  return { documentId, strategiesCompleted: completed, strategiesFailed: failed, ...(notes.length > 0 ? { notes } : {}) };
+}
+
+/** Said when vectors were computed but not cached: nothing failed, the next run computes them again. */
+export function cacheNotUpdatedNote(texts: number): string {
+  return `the embedding cache was not updated for ${texts} text${texts === 1 ? "" : "s"} (its database was busy or unwritable, e.g. another process compacting it); the results are complete, and the next run computes them again`;
 }

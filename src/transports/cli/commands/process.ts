@@ -68,6 +68,7 @@ export function registerProcessCommand(program: Command): void {
             ]),
           );
           for (const f of result.strategiesFailed) printLine(`FAILED ${f.strategy}: ${f.error}`);
+          for (const note of result.notes ?? []) printLine(`note: ${note}`);
         }
         // Some strategies failing is a failed operation for scripts, even though others completed.
         if (result.strategiesFailed.length > 0) process.exitCode = 1;
