@@ -186,5 +186,8 @@ export async function processDocument(
 
 /** Said when vectors were computed but not cached: nothing failed, the next run computes them again. */
 export function cacheNotUpdatedNote(texts: number): string {
-  return `the embedding cache was not updated for ${texts} text${texts === 1 ? "" : "s"} (its database was busy or unwritable, e.g. another process compacting it); the results are complete, and the next run computes them again`;
+  return (
+    `the embedding cache was not updated for ${texts} text${texts === 1 ? "" : "s"} (its database was busy or unwritable, ` +
+    "e.g. another process compacting it); the results are complete, and the next run computes them again"
+  );
 }
