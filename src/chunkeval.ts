@@ -334,7 +334,17 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, originals, abandonedIngestion);
     },
     /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
-    doctor: (options: { repair?: boolean } = {}) => runDoctor({ chunks, vectors: rawVectors, owner }, options),
+    doctor: (options: { repair?: boolean } = {}) =>
+      runDoctor(
+        {
+          chunks,
+          vectors: rawVectors,
+          owner,
+          originals,
+          originalLocations: async () => [...(await context.documents.allFilePaths()), ...(await ingestionRepo.allObjectPaths())],
+        },
+        options,
+      ),
     /** Releases worker threads, LanceDB handles and the database. */
     async close() {
       if (closed) return;

@@ -3,6 +3,7 @@ import type { ChunksRepo, GenerationRef } from "../domain/ports/chunks.js";
 import type { Owner } from "../domain/ports/owner.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
 import { ABANDONED_GENERATION_MS, sweepAbandoned } from "./generations.js";
+import type { OriginalsStore } from "../domain/ports/originals.js";
 
 /** One inconsistency between committed chunks (SQLite) and stored vectors (the vector store). */
 export interface DoctorFinding {
@@ -16,12 +17,26 @@ export interface DoctorFinding {
   message: string;
 }
 
+/** An original no document or /v1 version row names: left by a process killed mid-upload (or mid-delete). */
+export interface OrphanOriginal {
+  location: string;
+  ageSeconds: number;
+}
+
+/**
+ * How old an original with no row must be before doctor calls it an orphan: an upload stores its
+ * original before it writes its row (parsing comes between), so a younger one may be in flight.
+ */
+export const ORPHAN_ORIGINAL_GRACE_MS = 60 * 60 * 1000;
+
 export interface DoctorReport {
   consistent: boolean;
-  checked: { strategies: number; chunks: number; vectors: number };
-  /** Generations another live process is writing right now: not a fault. */
+  checked: { strategies: number; chunks: number; vectors: number; originals: number };
+  /** Generations another live process is writing right now, and originals younger than the grace period: not a fault. */
   inFlight: number;
   findings: DoctorFinding[];
+  /** Originals (files on disk, rows of PostgreSQL's originals table) no row names, older than the grace period. */
+  orphanOriginals: OrphanOriginal[];
   /** What --repair did, in words. */
   repaired: string[];
 }
@@ -31,6 +46,21 @@ export interface DoctorDeps {
   /** The vector store as it is, not yet cleaned up by opening it. */
   vectors(): Promise<VectorStore>;
   owner: Owner;
+  originals: OriginalsStore;
+  /** Every location a document or /v1 version row names. */
+  originalLocations(): Promise<string[]>;
+}
+
+/** Originals no row names: those older than the grace period are orphans, the others may be an upload in flight. */
+async function unnamedOriginals(deps: DoctorDeps, now: number): Promise<{ orphans: OrphanOriginal[]; young: number; checked: number }> {
+  // Stored first, rows read after: an upload that writes its row in between is then named.
+  const stored = await deps.originals.list();
+  const named = new Set(await deps.originalLocations());
+  const unnamed = stored.filter((o) => !named.has(o.location));
+  const orphans = unnamed
+    .filter((o) => now - o.storedAtMs > ORPHAN_ORIGINAL_GRACE_MS)
+    .map((o) => ({ location: o.location, ageSeconds: Math.round((now - o.storedAtMs) / 1000) }));
+  return { orphans, young: unnamed.length - orphans.length, checked: stored.length };
 }
 
 const key = (r: { vectorSpace: string; generation: string }) => `${r.vectorSpace}\u0000${r.generation}`;
@@ -91,20 +121,29 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
         message: `${at(p)}: pending since ${new Date(p.startedAtMs).toISOString()}, its writer is gone`,
       });
   }
+  const originals = await unnamedOriginals(deps, now);
   return {
-    consistent: findings.length === 0,
-    checked: { strategies: committed.length, chunks: committed.reduce((n, g) => n + g.chunkIds.length, 0), vectors: entries.length },
-    inFlight,
+    consistent: findings.length === 0 && originals.orphans.length === 0,
+    checked: {
+      strategies: committed.length,
+      chunks: committed.reduce((n, g) => n + g.chunkIds.length, 0),
+      vectors: entries.length,
+      originals: originals.checked,
+    },
+    inFlight: inFlight + originals.young,
     findings,
+    orphanOriginals: originals.orphans,
   };
 }
 
 /**
  * `chunkeval doctor`: checks that every committed chunk has its vector and every vector a
  * committed chunk (generations another live process is writing are in flight, not faults).
- * With `repair`, abandoned generations' vectors are removed and each strategy with missing or
- * stray vectors is forgotten, so the next `process` or `bench` indexes it again; the report
- * then describes the store after the repair.
+ * It also looks for originals no row names (a process killed mid-upload). With `repair`,
+ * abandoned generations' vectors are removed, each strategy with missing or stray vectors is
+ * forgotten, so the next `process` or `bench` indexes it again, and orphan originals older than
+ * the grace period are removed (each checked again first: a row may name it meanwhile); the
+ * report then describes the store after the repair.
  */
 export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } = {}): Promise<DoctorReport> {
   const before = await examine(deps);
@@ -124,5 +163,11 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   }
   const removed = await sweepAbandoned(deps.chunks, store, deps.owner);
   if (removed > 0) repaired.push(`removed the vectors of ${removed} abandoned generation(s)`);
+  if (before.orphanOriginals.length > 0) {
+    const named = new Set(await deps.originalLocations());
+    const doomed = before.orphanOriginals.filter((o) => !named.has(o.location));
+    for (const o of doomed) await deps.originals.remove(o.location);
+    if (doomed.length > 0) repaired.push(`removed ${doomed.length} original(s) no row named: ${doomed.map((o) => o.location).join(", ")}`);
+  }
   return { ...(await examine(deps)), repaired };
 }

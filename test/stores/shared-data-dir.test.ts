@@ -105,14 +105,19 @@ test("doctor --repair never touches a generation another process commits, or the
       return listed;
     };
     const { runDoctor } = await import("../../src/services/doctor.js");
-    const report = await runDoctor({ chunks, vectors: async () => store, owner }, { repair: true });
+    // The originals as they are (the subject here is the vectors).
+    const originals = {
+      originals: ws.internals.context.originals,
+      originalLocations: async () => [(await ws.internals.context.documents.filePath(doc.id)) ?? ""],
+    };
+    const report = await runDoctor({ chunks, vectors: async () => store, owner, ...originals }, { repair: true });
     assert.deepEqual([report.consistent, report.findings, report.repaired], [true, [], []], JSON.stringify(report.findings));
     assert.ok(report.inFlight >= 1);
     store.inventory = inventory;
     assert.equal((await chunks.state(doc.id, "recursive"))?.generation, "gen_next", "the new generation stays current");
     const answer = await ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" });
     assert.equal(answer.retrievedChunks[0]?.text, "A member share costs 100 euros.");
-    assert.equal((await runDoctor({ chunks, vectors: async () => store, owner })).consistent, true);
+    assert.equal((await runDoctor({ chunks, vectors: async () => store, owner, ...originals })).consistent, true);
   } finally {
     await ws.cleanup();
   }

@@ -33,6 +33,8 @@ export interface DocumentsRepo {
   get(id: string): Promise<StoredDocument | null>;
   exists(id: string): Promise<boolean>;
   filePath(id: string): Promise<string | null>;
+  /** Every document's original location (`doctor` looks for originals no row names). */
+  allFilePaths(): Promise<string[]>;
   /** Newest first, ties broken by insertion order so pages are stable. */
   list(offset: number, limit: number): Promise<{ items: DocumentRecord[]; total: number }>;
   delete(id: string): Promise<boolean>;

@@ -65,6 +65,8 @@ export interface IngestionRepo {
   /** Deletes an uncommitted source file (a committed one stays); true when it deleted it, false when it was committed or gone. */
   deleteSourceFile(id: string): Promise<boolean>;
   countSourceFiles(tenantId?: string): Promise<number>;
+  /** Every /v1 version's original location (`doctor` looks for originals no row names). */
+  allObjectPaths(): Promise<string[]>;
   insertJob(j: Pick<IngestionJob, "id" | "tenantId" | "domain" | "filename" | "createdAt">, owner: Owner): Promise<void>;
   /** Records that a failed job's points are still in the vector store, to be removed later. */
   markPointsLeft(jobId: string): Promise<void>;

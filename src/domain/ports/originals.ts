@@ -10,5 +10,7 @@ export interface OriginalsStore {
   read(location: string): Promise<Buffer | null>;
   /** Removes what is stored at a location; nothing there is not an error. */
   remove(location: string): Promise<void>;
+  /** Everything stored (half-written files included), with when it was written: what `doctor` checks against the rows that name originals. */
+  list(): Promise<Array<{ location: string; storedAtMs: number }>>;
   close(): Promise<void>;
 }

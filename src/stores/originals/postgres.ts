@@ -26,10 +26,11 @@ export class PostgresOriginals implements OriginalsStore {
 
   async put(name: string, bytes: Buffer): Promise<string> {
     const location = PREFIX + name;
-    await this.pool.query(`INSERT INTO originals (location, bytes) VALUES ($1, $2) ON CONFLICT (location) DO UPDATE SET bytes = EXCLUDED.bytes`, [
-      location,
-      bytes,
-    ]);
+    await this.pool.query(
+      `INSERT INTO originals (location, bytes, stored_at_ms) VALUES ($1, $2, $3)
+       ON CONFLICT (location) DO UPDATE SET bytes = EXCLUDED.bytes, stored_at_ms = EXCLUDED.stored_at_ms`,
+      [location, bytes, Date.now()],
+    );
     return location;
   }
 
@@ -42,6 +43,12 @@ export class PostgresOriginals implements OriginalsStore {
   async remove(location: string): Promise<void> {
     if (!location.startsWith(PREFIX)) return this.earlier.remove(location);
     await this.pool.query(`DELETE FROM originals WHERE location = $1`, [location]);
+  }
+
+  /** The table's originals, and those on this replica's disk from before (a location that is a path). */
+  async list(): Promise<Array<{ location: string; storedAtMs: number }>> {
+    const { rows } = await this.pool.query<{ location: string; stored_at_ms: string }>(`SELECT location, stored_at_ms FROM originals`);
+    return [...rows.map((r) => ({ location: r.location, storedAtMs: Number(r.stored_at_ms) })), ...(await this.earlier.list())];
   }
 
   async close(): Promise<void> {

@@ -98,6 +98,10 @@ export class PostgresDocumentsRepo implements DocumentsRepo {
     return (await this.db.query(`SELECT 1 FROM documents WHERE id = $1`, [id])).rowCount > 0;
   }
 
+  async allFilePaths(): Promise<string[]> {
+    return (await this.db.query<{ file_path: string }>(`SELECT file_path FROM documents`)).rows.map((r) => r.file_path);
+  }
+
   async filePath(id: string): Promise<string | null> {
     const { rows } = await this.db.query<{ file_path: string }>(`SELECT file_path FROM documents WHERE id = $1`, [id]);
     return rows[0]?.file_path ?? null;

@@ -128,6 +128,10 @@ export class PostgresIngestionRepo implements IngestionRepo {
     return (await this.db.query(`DELETE FROM source_files WHERE id = $1 AND NOT committed`, [id])).rowCount > 0;
   }
 
+  async allObjectPaths(): Promise<string[]> {
+    return (await this.db.query<{ object_path: string }>(`SELECT object_path FROM source_files`)).rows.map((r) => r.object_path);
+  }
+
   async countSourceFiles(tenantId?: string): Promise<number> {
     const { rows } = tenantId
       ? await this.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM source_files WHERE tenant_id = $1`, [tenantId])

@@ -240,6 +240,10 @@ export const MIGRATIONS: readonly string[] = [
     bytes BYTEA NOT NULL
   );
   `,
+  // 6: when each original was stored, so doctor leaves alone one whose row is about to be written.
+  `
+  ALTER TABLE originals ADD COLUMN stored_at_ms BIGINT NOT NULL DEFAULT (floor(extract(epoch FROM clock_timestamp()) * 1000));
+  `,
 ];
 
 /** The advisory lock migrations run under (any fixed number; "chunkeval" in ASCII). */

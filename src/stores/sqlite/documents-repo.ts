@@ -101,6 +101,10 @@ export class SqliteDocumentsRepo {
     return this.db.prepare(`SELECT 1 FROM documents WHERE id = ?`).get(id) !== undefined;
   }
 
+  allFilePaths(): string[] {
+    return (this.db.prepare(`SELECT file_path FROM documents`).all() as Array<{ file_path: string }>).map((r) => r.file_path);
+  }
+
   filePath(id: string): string | null {
     const row = this.db.prepare(`SELECT file_path FROM documents WHERE id = ?`).get(id) as { file_path: string } | undefined;
     return row?.file_path ?? null;

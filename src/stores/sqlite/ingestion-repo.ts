@@ -118,6 +118,10 @@ export class SqliteIngestionRepo {
     return this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id).changes > 0;
   }
 
+  allObjectPaths(): string[] {
+    return (this.db.prepare(`SELECT object_path FROM source_files`).all() as Array<{ object_path: string }>).map((r) => r.object_path);
+  }
+
   countSourceFiles(tenantId?: string): number {
     const r = (
       tenantId
