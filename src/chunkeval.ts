@@ -223,6 +223,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
      */
     ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue) =>
       (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined),
+    /** Whether this process runs INGESTION_MAX_CONCURRENCY ingestions now: a /v1 upload is refused before its body is read. */
+    ingestionAtCapacity: (): boolean => openedIngestion.some((i) => i.atCapacity()),
     /** The `v1_ingestion` queue job: runs an ingestion another process accepted. */
     runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal) => (await v1()).ingestion.runQueued(input, signal),
     ingestionJob: async (tenantId: string, jobId: string) => {

@@ -137,11 +137,26 @@ export class ChunkLimitError extends ChunkevalError {
   readonly code = "chunk_limit_exceeded";
 }
 
-/** 503: more concurrent ingestions than INGESTION_MAX_CONCURRENCY. */
+/** How long a client refused for load should wait before it tries again (the HTTP Retry-After header). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503: more concurrent ingestions than INGESTION_MAX_CONCURRENCY (with Retry-After). */
 export class ConcurrencyLimitError extends ChunkevalError {
   readonly status = 503;
   readonly exitCode = ExitCode.failed;
   readonly code = "concurrency_limit";
+  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
+}
+
+/**
+ * 503: the server is at one of its load budgets (bytes of uploads in flight, synchronous jobs at
+ * once, queued background jobs, busy parsing workers); with Retry-After. Nothing was stored.
+ */
+export class ServerBusyError extends ChunkevalError {
+  readonly status = 503;
+  readonly exitCode = ExitCode.failed;
+  readonly code = "server_busy";
+  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
 }
 
 /** 504: an ingestion that did not finish within INGESTION_TIMEOUT_SECONDS. */
@@ -175,6 +190,7 @@ export const errorClasses = [
   UnknownDomainError,
   ChunkLimitError,
   ConcurrencyLimitError,
+  ServerBusyError,
   IngestionTimeoutError,
   IndexFailedError,
 ] as const;

@@ -15,10 +15,10 @@ export function startSiblingWorker(callerUrl: string, name: string, options: Wor
     : new Worker(workerFile, options);
 }
 
-/** Why a task did not return: its deadline, its heap limit, its signal, a crash, or an error it threw. */
+/** Why a task did not return: its deadline, its heap limit, its signal, a crash, an error it threw, or no free worker within its wait. */
 export class WorkerTaskFailure extends Error {
   constructor(
-    readonly kind: "timeout" | "memory" | "aborted" | "crashed" | "threw",
+    readonly kind: "timeout" | "memory" | "aborted" | "crashed" | "threw" | "busy",
     message: string,
     /** For `threw`: the class name of the error the task threw. */
     readonly className?: string,
@@ -54,11 +54,18 @@ export class WorkerPool {
    */
   async run<T>(
     message: unknown,
-    task: { timeoutMs?: number; signal?: AbortSignal; transfer?: ArrayBuffer[]; onRequest?: (payload: any) => Promise<unknown> },
+    task: {
+      timeoutMs?: number;
+      /** How long the task may wait for a free worker before it gives up ("busy"); unbounded without. */
+      waitMs?: number;
+      signal?: AbortSignal;
+      transfer?: ArrayBuffer[];
+      onRequest?: (payload: any) => Promise<unknown>;
+    },
   ): Promise<T> {
     const aborted = () => new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"));
     if (task.signal?.aborted) throw aborted();
-    const worker = await this.acquire();
+    const worker = await this.acquire(task.waitMs);
     // Cancelled while it waited for a free worker (a 504 sent, a document deleted): it never starts.
     if (task.signal?.aborted) {
       this.release(worker, true);
@@ -120,8 +127,27 @@ export class WorkerPool {
     });
   }
 
-  private async acquire(): Promise<Worker> {
-    while (this.busy >= this.options.maxWorkers) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private async acquire(waitMs = Infinity): Promise<Worker> {
+    const giveUpAt = performance.now() + waitMs;
+    while (this.busy >= this.options.maxWorkers) {
+      const left = giveUpAt - performance.now();
+      if (left <= 0) throw new WorkerTaskFailure("busy", `every worker stayed busy for ${Math.round(waitMs / 1000)} s`);
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        // Woken by a released worker, or at the end of the wait (then it leaves the line).
+        const timer = Number.isFinite(left)
+          ? setTimeout(() => {
+              const at = this.waiting.indexOf(wake);
+              if (at >= 0) this.waiting.splice(at, 1);
+              resolve();
+            }, left)
+          : undefined;
+        this.waiting.push(wake);
+      });
+    }
     this.busy++;
     const warm = this.idle.pop();
     if (warm) {

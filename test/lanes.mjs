@@ -66,6 +66,8 @@ export const SERIAL = EXCEPT([
   "test/stores/scale.test.ts",
   "test/strategies/offload.test.ts",
   "test/http/locate-event-loop.test.ts",
+  // load budgets: requests held open and overlapped on purpose
+  "test/http/overload.test.ts",
   // time and memory bounds of decompression bombs
   "test/parsers/formats.test.ts",
 ]);

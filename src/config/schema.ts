@@ -36,6 +36,10 @@ export interface ChunkevalConfig {
   maxJsonBodyKb: number;
   /** What callers of the evaluation API may ask the server to spend (README "Request limits"). */
   http: { maxVariants: number; maxGenerationCalls: number; generators: string };
+  /** The server's load budgets (README "Load budgets"): past them a request is answered 503 with Retry-After. */
+  load: { maxInflightUploadMb: number; maxSyncJobs: number; maxQueuedJobs: number };
+  /** Searchable chunks one document may yield with one strategy in evaluation processing. */
+  maxChunksPerDocument: number;
   maxBackgroundJobs: number;
   ingestion: { strategy: string; maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
   /** When set, every evaluation route requires it (environment only). */
@@ -322,6 +326,42 @@ export const SETTINGS: SettingDeclaration[] = [
     description:
       "generators a POST /questions/generate may name, comma-separated (e.g. openai:gpt-4o-mini,openai:gpt-4o); " +
       "empty: only template and the configured generator",
+  }),
+  setting({
+    key: "max_inflight_upload_mb",
+    env: "CHUNKEVAL_MAX_INFLIGHT_UPLOAD_MB",
+    kind: "int",
+    path: "load.maxInflightUploadMb",
+    default: DEFAULTS.maxInflightUploadMb,
+    min: 1,
+    description: "bytes of uploads a server receives and works on at once (every upload route); past it a new upload is 503 with Retry-After",
+  }),
+  setting({
+    key: "max_sync_jobs",
+    env: "CHUNKEVAL_MAX_SYNC_JOBS",
+    kind: "int",
+    path: "load.maxSyncJobs",
+    default: DEFAULTS.maxSyncJobs,
+    min: 1,
+    description: "synchronous benchmarks, processing runs and question generations a server runs at once; past it 503 with Retry-After",
+  }),
+  setting({
+    key: "max_queued_jobs",
+    env: "CHUNKEVAL_MAX_QUEUED_JOBS",
+    kind: "int",
+    path: "load.maxQueuedJobs",
+    default: DEFAULTS.maxQueuedJobs,
+    min: 1,
+    description: "background jobs waiting to run; a request that would queue one more is 503 with Retry-After",
+  }),
+  setting({
+    key: "max_chunks_per_document",
+    env: "CHUNKEVAL_MAX_CHUNKS_PER_DOCUMENT",
+    kind: "int",
+    path: "maxChunksPerDocument",
+    default: DEFAULTS.maxChunksPerDocument,
+    min: 1,
+    description: "searchable chunks one document may yield with one strategy when processed for evaluation; past it that strategy fails",
   }),
   setting({
     key: "max_background_jobs",

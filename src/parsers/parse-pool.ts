@@ -1,5 +1,5 @@
 import type { ParsedDocument } from "../domain/types.js";
-import { CancelledError, ChunkingError, DocumentLimitError, restoreError, type ChunkevalError } from "../errors.js";
+import { CancelledError, ChunkingError, DocumentLimitError, restoreError, ServerBusyError, type ChunkevalError } from "../errors.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 import { checkUploadSize, type ParseLimits } from "./limits.js";
 import { inspectZip } from "./zip-guard.js";
@@ -33,6 +33,10 @@ function toChunkevalError(failure: WorkerTaskFailure, filename: string, limits: 
       return new CancelledError(`cancelled while parsing: ${failure.message}`);
     case "crashed":
       return new ChunkingError(`${filename}: the parser failed (${failure.message})`);
+    case "busy":
+      return new ServerBusyError(
+        `${filename}: every parsing worker stayed busy for parse_timeout_seconds (${limits.timeoutSeconds}) with other files; retry later`,
+      );
     case "threw":
       return (
         restoreError(failure.className, failure.message) ??
@@ -56,7 +60,8 @@ export async function parseInWorker(bytes: Buffer, filename: string, limits: Par
   try {
     const parsed = await poolFor(limits.memoryMb).run<Omit<ParsedDocument, "blocks"> & { blocks: BlockShape[] }>(
       { bytes: copy, filename, limits },
-      { timeoutMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] },
+      // The wait for a free worker is bounded too: files that each take their whole deadline cannot starve the rest forever.
+      { timeoutMs: limits.timeoutSeconds * 1000, waitMs: limits.timeoutSeconds * 1000, signal, transfer: [copy.buffer] },
     );
     return { ...parsed, blocks: blocksWithText(parsed.blocks, parsed.text) };
   } catch (error) {

@@ -55,8 +55,8 @@ export interface IndexingInput {
   embedBatchSize: number;
   /** Embedding calls in flight at once. */
   embedConcurrency?: number;
-  /** Refuse documents that yield more searchable chunks than this. */
-  maxChunks?: number;
+  /** Refuse documents that yield more searchable chunks than this (the setting that says so named in the error). */
+  maxChunks?: { limit: number; setting: string };
   signal?: AbortSignal;
   report?: (message: string) => void;
 }
@@ -122,8 +122,10 @@ export async function runIndexing<R>(
   const generation = newId("gen");
   const chunks = toChunks(drafts, generation);
   const searchable = chunks.filter((c) => c.role === "chunk");
-  if (input.maxChunks !== undefined && searchable.length > input.maxChunks) {
-    throw new ChunkLimitError(`the document yields ${searchable.length} chunks, more than the ceiling of ${input.maxChunks}`);
+  if (input.maxChunks !== undefined && searchable.length > input.maxChunks.limit) {
+    throw new ChunkLimitError(
+      `the document yields ${searchable.length} chunks with ${input.strategy}, more than ${input.maxChunks.setting} (${input.maxChunks.limit})`,
+    );
   }
   report(`embedding ${searchable.length} chunks`);
   const texts = searchable.map(indexedText);

@@ -93,6 +93,11 @@ export class IngestionService {
   /** Failed ingestions still winding down after their 504: close() waits for their cleanup. */
   private readonly settling = new Set<Promise<unknown>>();
 
+  /** Whether INGESTION_MAX_CONCURRENCY ingestions are running here: a new upload is refused before its body is read. */
+  atCapacity(): boolean {
+    return this.active >= this.limits.maxConcurrency;
+  }
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly repo: IngestionRepo,
@@ -110,19 +115,23 @@ export class IngestionService {
   async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer, queue?: JobQueue): Promise<IngestionResult> {
     const filename = cleanUploadName(rawFilename, DEFAULTS.maxFilenameLength) || "upload";
     const jobId = newId("ing");
-    // The domain check and the job row in one transaction: a domain disabled meanwhile gets no job.
-    await this.ctx.transaction(async (tx) => {
-      const record = await tx.tenants.domain(tenantId, domain);
-      if (!record || record.status !== "active") throw new UnknownDomainError(`no active domain "${domain}" for this tenant; create or enable it first`);
-      await tx.ingestion.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
-    });
-    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failureOf(error), nowTimestamp());
-    if (this.active >= this.limits.maxConcurrency) {
-      const error = new ConcurrencyLimitError(`more than INGESTION_MAX_CONCURRENCY (${this.limits.maxConcurrency}) ingestions at once; retry later`);
-      await fail(error);
-      throw error;
+    // Refused before anything is stored: a busy server leaves no failed job row behind.
+    if (this.atCapacity()) {
+      throw new ConcurrencyLimitError(`more than INGESTION_MAX_CONCURRENCY (${this.limits.maxConcurrency}) ingestions at once; retry later`);
     }
     this.active++;
+    // The domain check and the job row in one transaction: a domain disabled meanwhile gets no job.
+    try {
+      await this.ctx.transaction(async (tx) => {
+        const record = await tx.tenants.domain(tenantId, domain);
+        if (!record || record.status !== "active") throw new UnknownDomainError(`no active domain "${domain}" for this tenant; create or enable it first`);
+        await tx.ingestion.insertJob({ id: jobId, tenantId, domain, filename, createdAt: nowTimestamp() }, this.ctx.owner);
+      });
+    } catch (error) {
+      this.active--;
+      throw error;
+    }
+    const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failureOf(error), nowTimestamp());
     if (queue) {
       try {
         return await this.ingestQueued({ jobId, tenantId, domain, filename }, bytes, queue);
@@ -380,7 +389,7 @@ export class IngestionService {
         llm: await this.ctx.llm(),
         embedBatchSize: Math.min(this.limits.embedBatchSize, INGESTION_EMBED_BATCH),
         embedConcurrency: this.limits.embedConcurrency,
-        maxChunks: this.limits.maxChunks,
+        maxChunks: { limit: this.limits.maxChunks, setting: "INGESTION_MAX_CHUNKS" },
         signal,
       },
       async (plan) => {

@@ -104,6 +104,7 @@ export async function processVariant(
       embedder: options.embedder,
       llm: options.llm,
       embedBatchSize: ctx.config.embedBatchSize,
+      maxChunks: { limit: ctx.config.maxChunksPerDocument, setting: "max_chunks_per_document" },
       signal: options.signal,
       report: (message) => options.onProgress?.({ stage: "index", strategy: key, message }),
     },

@@ -17,10 +17,16 @@ import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
 import { CHUNKEVAL_VERSION } from "../../version.js";
 import { isLoopback } from "./loopback.js";
+import { Admission } from "./admission.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;
   jobs: JobQueue;
+}
+
+/** What the routes are given: the app's dependencies and the server's load budgets. */
+export interface RouteDeps extends HttpDeps {
+  admission: Admission;
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -30,8 +36,17 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** Builds the HTTP app over a chunkeval instance and a job runner; it never listens by itself. */
-export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
-  const config = deps.chunkeval.config;
+export async function buildApp(httpDeps: HttpDeps, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const config = httpDeps.chunkeval.config;
+  const deps: RouteDeps = {
+    ...httpDeps,
+    admission: new Admission({
+      maxInflightUploadBytes: config.load.maxInflightUploadMb * 1024 * 1024,
+      maxUploadBytes: config.maxUploadMb * 1024 * 1024,
+      maxSyncJobs: config.load.maxSyncJobs,
+      maxQueuedJobs: config.load.maxQueuedJobs,
+    }),
+  };
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: config.maxJsonBodyKb * 1024,
@@ -120,6 +135,6 @@ export async function buildApp(deps: HttpDeps, options: { logger?: boolean } = {
   // /readyz's details (folders, store errors) go to whoever may use the evaluation API: the key's
   // holder, or with no key configured a local process (a server exposed without a key hides them).
   healthRoutes(app, { chunkeval: deps.chunkeval, mayReadDetails: (request) => (config.apiKey ? carriesApiKey(request) : isLoopback(request.ip)) });
-  await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval, jobs: deps.jobs });
+  await app.register(v1Plugin, { prefix: "/v1", chunkeval: deps.chunkeval, jobs: deps.jobs, admission: deps.admission });
   return app;
 }

@@ -107,6 +107,9 @@ export function installErrorHandler(app: FastifyInstance, envelope: ErrorEnvelop
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const view = classifyError(error, limits);
     if (view === INTERNAL) request.log.error({ err: error }, "unhandled error");
+    // A refusal for load says when to come back.
+    const retryAfter = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (error instanceof ChunkevalError && typeof retryAfter === "number") reply.header("retry-after", String(retryAfter));
     return reply.status(view.status).send(envelope(request, view));
   });
   app.setNotFoundHandler((request, reply) => {

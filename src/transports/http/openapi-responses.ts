@@ -11,6 +11,7 @@ import {
   ChunkingError,
   ChunkLimitError,
   ConcurrencyLimitError,
+  ServerBusyError,
   ConflictError,
   DocumentLimitError,
   errorClasses,
@@ -296,7 +297,7 @@ const OPERATIONS: Record<string, Operation> = {
       201: { description: "the new document (already_stored: false)", schema: uploadedSchema },
       200: { description: "these bytes are stored already: the document that holds them (already_stored: true); nothing stored", schema: uploadedSchema },
     },
-    errors: [ChunkingError, DocumentLimitError],
+    errors: [ChunkingError, DocumentLimitError, ServerBusyError],
   },
   "DELETE /documents/:doc_id": {
     success: {
@@ -308,7 +309,7 @@ const OPERATIONS: Record<string, Operation> = {
   },
   "POST /documents/:doc_id/process": {
     success: background(200, "each strategy's outcome", processedSchema),
-    errors: [ChunkingError, DocumentLimitError, ...MODEL_ERRORS],
+    errors: [ChunkingError, DocumentLimitError, ServerBusyError, ...MODEL_ERRORS],
   },
   "GET /strategies": { success: { 200: { description: "the chunking strategies with their parameters", schema: strategiesSchema } } },
   "POST /queries": {
@@ -318,7 +319,7 @@ const OPERATIONS: Record<string, Operation> = {
   "GET /queries/:query_id": { success: { 200: { description: "the query", schema: querySchema } } },
   "POST /benchmarks": {
     success: background(201, "the experiment", experimentSchema),
-    errors: [BenchmarkError, ChunkingError, DocumentLimitError, ...MODEL_ERRORS],
+    errors: [BenchmarkError, ChunkingError, DocumentLimitError, ServerBusyError, ...MODEL_ERRORS],
   },
   "GET /benchmarks/:experiment_id": { success: { 200: { description: "the experiment", schema: experimentSchema } } },
   "GET /benchmarks/:experiment_id/report": {
@@ -343,14 +344,14 @@ const OPERATIONS: Record<string, Operation> = {
   },
   "POST /collections/:collection_id/documents": {
     success: { 200: { description: "the collection with the documents added", schema: collectionSchema } },
-    errors: [ConflictError, ChunkingError, DocumentLimitError, ...MODEL_ERRORS],
+    errors: [ConflictError, ChunkingError, DocumentLimitError, ServerBusyError, ...MODEL_ERRORS],
   },
   "DELETE /collections/:collection_id/documents/:doc_id": {
     success: { 200: { description: "the collection without the document (the document stays stored)", schema: collectionSchema } },
   },
   "POST /questions/generate": {
     success: background(201, "the questions file", questionsFileSchema),
-    errors: [BenchmarkError, ...MODEL_ERRORS],
+    errors: [BenchmarkError, ServerBusyError, ...MODEL_ERRORS],
   },
   "GET /jobs": { success: { 200: { description: "the jobs, newest first", schema: page(jobSchema) } } },
   "GET /jobs/:job_id": { success: { 200: { description: "the job", schema: jobSchema } } },
@@ -379,7 +380,16 @@ const OPERATIONS: Record<string, Operation> = {
   "POST /v1/domains/:domain/enable": { success: { 200: { description: "the domain, active", schema: domainSchema } } },
   "POST /v1/files": {
     success: { 201: { description: "the file ingested: its version and the points written and retired", schema: ingestedSchema } },
-    errors: [UnknownDomainError, ChunkingError, DocumentLimitError, ChunkLimitError, ConcurrencyLimitError, IngestionTimeoutError, ...MODEL_ERRORS],
+    errors: [
+      UnknownDomainError,
+      ChunkingError,
+      DocumentLimitError,
+      ChunkLimitError,
+      ConcurrencyLimitError,
+      ServerBusyError,
+      IngestionTimeoutError,
+      ...MODEL_ERRORS,
+    ],
   },
   "GET /v1/ingestion-jobs/:job_id": { success: { 200: { description: "the ingestion job", schema: ingestionJobSchema } } },
   "GET /v1/points": { success: { 200: { description: "live points, by file name, version and chunk", schema: page(pointSchema) } } },

@@ -4,11 +4,11 @@ import type { ReportView } from "../../../reports/render.js";
 import type { ReportFormat } from "../../../services/reports.js";
 import { experimentView } from "../../../services/experiments.js";
 import { questionsFromRequest } from "../../../services/questions-source.js";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { ValidationError } from "../../../errors.js";
-import { enqueueBody } from "./jobs.js";
+import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import { chunksFromList } from "../../../strategies/imported-chunks.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
@@ -26,7 +26,8 @@ function variantLimit(asked: number | undefined, serverLimit: number): number {
   return asked ?? Math.min(DEFAULTS.maxSweepVariants, serverLimit);
 }
 
-export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { chunkeval, jobs, admission } = deps;
   app.post(
     "/benchmarks",
     { schema: { tags: ["benchmarks"], summary: "Run a benchmark (202 with a job when background=true)", querystring: backgroundQuery, body: benchmarkBody } },
@@ -66,8 +67,11 @@ export function benchmarkRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpD
         dryRun: body.dry_run,
         chunks: Object.entries(body.chunks ?? {}).map(([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
       };
-      if (!(request.query as { background: boolean }).background) return reply.status(201).send(experimentBody(await chunkeval.bench(input)));
+      if (!(request.query as { background: boolean }).background) {
+        return reply.status(201).send(experimentBody(await admission.runSync(reply, (signal) => chunkeval.bench({ ...input, signal }))));
+      }
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
+      await checkQueueRoom(deps);
       const params = {
         document_id: body.document_id ?? null,
         collection_id: body.collection_id ?? null,

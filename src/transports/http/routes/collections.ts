@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { collectionBody, idParams, pageQuery } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
@@ -10,7 +10,7 @@ import { documentedBody, multipartUpload } from "../upload-body.js";
 const tags = ["collections"];
 
 /** Collections: named sets of documents that `POST /benchmarks` with `collection_id` searches as one. */
-export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
+export function collectionRoutes(app: FastifyInstance, { chunkeval, admission }: RouteDeps): void {
   app.get("/collections", { schema: { tags, summary: "List collections, newest first", querystring: pageQuery } }, async (request) => {
     return toWire(await chunkeval.listCollections(request.query as { offset: number; limit: number }));
   });
@@ -48,6 +48,7 @@ export function collectionRoutes(app: FastifyInstance, { chunkeval }: HttpDeps):
         },
         "multipart/form-data": multipartUpload(),
       }),
+      onRequest: async (request, reply) => admission.admitUpload(request, reply),
       schema: {
         tags,
         summary: "Add documents: JSON {document_ids} of stored documents, or multipart/form-data with one `file`",

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "../schemas.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { toWire } from "../../serialize.js";
-import { enqueueBody } from "./jobs.js";
+import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import type { ProcessJobInput } from "../../job-handlers.js";
 import { readMultipartUpload } from "../multipart.js";
 
-export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { chunkeval, jobs, admission } = deps;
   app.get("/documents", { schema: { tags: ["documents"], summary: "List documents, newest first", querystring: pageQuery } }, async (request) => {
     return toWire(await chunkeval.listDocuments(request.query as { offset: number; limit: number }));
   });
@@ -17,6 +18,7 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     "/documents",
     {
       config: documentedBody({ "multipart/form-data": multipartUpload() }),
+      onRequest: async (request, reply) => admission.admitUpload(request, reply),
       schema: {
         tags: ["documents"],
         summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",
@@ -61,8 +63,11 @@ export function documentRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
     async (request, reply) => {
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
-      if (!(request.query as { background: boolean }).background) return toWire(await chunkeval.process(documentId, strategies));
+      if (!(request.query as { background: boolean }).background) {
+        return toWire(await admission.runSync(reply, (signal) => chunkeval.process(documentId, strategies, { signal })));
+      }
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
+      await checkQueueRoom(deps);
       const filename = (await chunkeval.getDocument(documentId)).filename;
       const input: ProcessJobInput = { documentId, strategies };
       const job = await jobs.enqueue({

@@ -1,15 +1,20 @@
 import type { FastifyInstance } from "fastify";
 import { presentJob, type JobRecord } from "../../../services/jobs.js";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { idParams, jobsQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
+
+/** Refuses (503) a background request when max_queued_jobs are already waiting to run (every process's, on a shared queue). */
+export async function checkQueueRoom({ chunkeval, admission }: RouteDeps): Promise<void> {
+  admission.checkQueueRoom((await chunkeval.listJobs({ status: "pending" }, { offset: 0, limit: 1 })).total);
+}
 
 /** The 202 body of a background request (SPEC §4). */
 export function enqueueBody(job: JobRecord) {
   return { job_id: job.jobId, job_type: job.jobType, status: job.status, poll_url: `/jobs/${job.jobId}` };
 }
 
-export function jobRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
+export function jobRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): void {
   app.get("/jobs", { schema: { tags: ["jobs"], summary: "List jobs, newest first", querystring: jobsQuery } }, async (request) => {
     const q = request.query as { offset: number; limit: number; job_type?: string; status?: string };
     const page = await chunkeval.listJobs({ jobType: q.job_type, status: q.status }, q);

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { idParams, queryBody } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 
-export function queryRoutes(app: FastifyInstance, { chunkeval }: HttpDeps): void {
+export function queryRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): void {
   app.get("/strategies", { schema: { tags: ["strategies"], summary: "List the chunking strategies" } }, async () => ({ strategies: chunkeval.strategies() }));
 
   app.post(

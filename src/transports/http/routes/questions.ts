@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULTS } from "../../../config/defaults.js";
-import type { HttpDeps } from "../app.js";
+import type { RouteDeps } from "../app.js";
 import { backgroundQuery } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
-import { enqueueBody } from "./jobs.js";
+import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import { ValidationError } from "../../../errors.js";
 import type { ChunkevalConfig } from "../../../config/schema.js";
 
@@ -79,7 +79,8 @@ function allowedGenerator(asked: string | undefined, config: ChunkevalConfig): s
   return asked;
 }
 
-export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDeps): void {
+export function questionRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { chunkeval, jobs, admission } = deps;
   app.post(
     "/questions/generate",
     {
@@ -109,7 +110,10 @@ export function questionRoutes(app: FastifyInstance, { chunkeval, jobs }: HttpDe
         negatives: body.negatives,
         multiHop: body.multi_hop,
       };
-      if (!(request.query as { background: boolean }).background) return reply.status(201).send(toWire(await chunkeval.generateQuestions(input)));
+      if (!(request.query as { background: boolean }).background) {
+        return reply.status(201).send(toWire(await admission.runSync(reply, (signal) => chunkeval.generateQuestions({ ...input, signal }))));
+      }
+      await checkQueueRoom(deps);
       const job = await jobs.enqueue({
         jobType: "question_generation",
         params: { ...body, ...named },

@@ -10,6 +10,8 @@ import { documentedBody, multipartUpload } from "../upload-body.js";
 import { idParams, pageProperties } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
+import type { Admission } from "../admission.js";
+import { ConcurrencyLimitError } from "../../../errors.js";
 
 /** Header that carries the correlation id of every /v1 request and response. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -64,7 +66,10 @@ const FILE_FIELDS = ["file", "domain"] as const;
  * The multi-tenant ingestion surface as its own plugin: API-key authentication with scopes,
  * tenant-scoped domains, file ingestion and points. Every response carries the request id.
  */
-export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chunkeval: Chunkeval; jobs?: JobQueue }): Promise<void> {
+export async function v1Plugin(
+  app: FastifyInstance,
+  { chunkeval, jobs, admission }: { chunkeval: Chunkeval; jobs?: JobQueue; admission: Admission },
+): Promise<void> {
   const tenants = chunkeval.tenants;
 
   // Authentication and the scope check run before the body is read or validated, so a key
@@ -131,6 +136,14 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
   app.post(
     "/files",
     {
+      onRequest: async (request, reply) => {
+        if (chunkeval.ingestionAtCapacity()) {
+          throw new ConcurrencyLimitError(
+            `INGESTION_MAX_CONCURRENCY (${chunkeval.config.ingestion.maxConcurrency}) ingestions are running in this server; retry later`,
+          );
+        }
+        admission.admitUpload(request, reply);
+      },
       config: {
         scopes: ["files:write"],
         ...documentedBody({
@@ -146,6 +159,7 @@ export async function v1Plugin(app: FastifyInstance, { chunkeval, jobs }: { chun
       },
     },
     async (request, reply) => {
+      // Refused before the body is read (onRequest), so a refused upload costs neither its bytes nor a failed job row.
       const { file, fields } = await readMultipartUpload(request, FILE_FIELDS, chunkeval.config.maxUploadMb);
       const domain = fields.domain;
       if (!file) throw new ValidationError("the multipart body has no `file` part");
