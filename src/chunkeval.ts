@@ -65,7 +65,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
   // The cache is its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
-  const store = await metadataBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, { cacheDir: config.cacheDir });
+  const store = await metadataBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, {
+    cacheDir: config.cacheDir,
+    poolSize: config.postgresPoolSize,
+  });
   const { chunks, embeddingCache, completionCache } = store;
   const originals = await originalsBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, config.dataDir);
   /** Whether jobs are shared by every process on the store (PostgreSQL): then /v1 ingestions are queue jobs too. */

@@ -58,6 +58,8 @@ export const DEFAULTS = {
   maxQueuedJobs: 100,
   /** A 2,000-page book cut into 128-token chunks is about 8,000; a 120 KB file cut every character was 23,710. */
   maxChunksPerDocument: 20_000,
+  /** One pool per process: four replicas and four workers at 10 stay under PostgreSQL's default max_connections (100). */
+  postgresPoolSize: 10,
   host: "127.0.0.1",
   port: 8000,
   ingestionStrategy: "recursive",

@@ -40,6 +40,8 @@ export interface ChunkevalConfig {
   load: { maxInflightUploadMb: number; maxSyncJobs: number; maxQueuedJobs: number };
   /** Searchable chunks one document may yield with one strategy in evaluation processing. */
   maxChunksPerDocument: number;
+  /** Connections of a process's one PostgreSQL pool (store, originals and job queue together). */
+  postgresPoolSize: number;
   maxBackgroundJobs: number;
   ingestion: { strategy: string; maxConcurrency: number; timeoutSeconds: number; maxChunks: number; embedConcurrency: number };
   /** When set, every evaluation route requires it (environment only). */
@@ -362,6 +364,15 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.maxChunksPerDocument,
     min: 1,
     description: "searchable chunks one document may yield with one strategy when processed for evaluation; past it that strategy fails",
+  }),
+  setting({
+    key: "postgres_pool_size",
+    env: "CHUNKEVAL_POSTGRES_POOL_SIZE",
+    kind: "int",
+    path: "postgresPoolSize",
+    default: DEFAULTS.postgresPoolSize,
+    min: 2,
+    description: "connections of each process's one pool to PostgreSQL (metadata, originals and job queue share it; a job queue keeps one for LISTEN)",
   }),
   setting({
     key: "max_background_jobs",

@@ -132,7 +132,7 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
     assert.equal((await runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
     const clean = await runCli(["doctor"], env);
     assert.equal(clean.code, 0, clean.stdout + clean.stderr);
-    assert.match(clean.stdout, /checked 2 processed strategies, \d+ committed chunks, \d+ vectors\nconsistent/);
+    assert.match(clean.stdout, /checked 2 processed strategies, \d+ committed chunks, \d+ vectors, 1 stored originals\nconsistent/);
 
     // Break it behind chunkeval's back: fixed_size loses its vectors, and an orphan appears.
     const ws = await createWorkspace({ data_dir: join(dir, "data") });

@@ -15,7 +15,7 @@ export interface MetadataBackend {
   /** For a backend that keeps a local file: that file, so the configuration can resolve it against the working folder. */
   localPath?(uri: string): string;
   /** Opens (creating and migrating if needed) the store; its caches live under `cacheDir` unless the backend keeps them itself. */
-  open(uri: string, options: { cacheDir: string }): Promise<MetadataStore>;
+  open(uri: string, options: { cacheDir: string; poolSize?: number }): Promise<MetadataStore>;
   /** The caches alone (`chunkeval cache`), creating no metadata store where there is none. */
   openCacheMaintenance(uri: string, options: { cacheDir: string }): Promise<CacheMaintenance>;
   /** A job queue every process on the store shares; a backend without one runs jobs in the process that enqueues them. */

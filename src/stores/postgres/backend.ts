@@ -12,8 +12,10 @@ export const postgresBackend: MetadataBackend = {
   defaultUri: () => {
     throw new Error("the PostgreSQL metadata store has no default location: set metadata_store_uri to a postgres:// URI");
   },
-  async open(uri) {
-    const { openPostgresStore } = await import("./store.js");
+  async open(uri, options) {
+    const [{ openPostgresStore }, { configurePools }] = await Promise.all([import("./store.js"), import("./executor.js")]);
+    // The process's one pool per database (store, originals, job queue) is sized by postgres_pool_size.
+    if (options.poolSize !== undefined) configurePools({ size: options.poolSize });
     return openPostgresStore(uri);
   },
   async openCacheMaintenance(uri) {

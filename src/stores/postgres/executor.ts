@@ -1,4 +1,5 @@
 import pg from "pg";
+import { ServerBusyError } from "../../errors.js";
 
 export interface Rows<R> {
   rows: R[];
@@ -27,11 +28,90 @@ const types = {
   },
 };
 
+/** How a process's PostgreSQL connections behave (README "Connections to PostgreSQL"). */
+export interface PoolSettings {
+  /** Connections of the process's one pool (postgres_pool_size). */
+  size: number;
+  /** Waiting for a connection (the server, or a free one of the pool) longer than this fails. */
+  connectTimeoutMs: number;
+  /** Waiting for a row lock longer than this fails the statement: a clear 503, not a stuck request. */
+  lockTimeoutMs: number;
+  /** A statement running longer than this is cancelled by the server. */
+  statementTimeoutMs: number;
+}
+
+export const POOL_DEFAULTS: PoolSettings = { size: 10, connectTimeoutMs: 10_000, lockTimeoutMs: 5_000, statementTimeoutMs: 120_000 };
+let poolSettings: PoolSettings = POOL_DEFAULTS;
+
+/** Sets the pool size and timeouts of pools opened from now on (the composition root, from the configuration). */
+export function configurePools(settings: Partial<PoolSettings>): void {
+  poolSettings = { ...POOL_DEFAULTS, ...settings };
+}
+
+const pools = new Map<string, { pool: pg.Pool; users: number }>();
+
+/**
+ * The process's pool for a database: one per URI, shared by the metadata store, the originals and
+ * the job queue (each used to open its own ten connections: one `serve` held 19 in a small
+ * burst, and four replicas passed PostgreSQL's default of 100). Each caller gets a handle whose
+ * `end()` gives its share back; the pool closes when the last one does.
+ */
 export function createPool(uri: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: uri, types });
-  // An idle connection that the server ends (a restart, a killed backend) must not crash the process.
-  pool.on("error", () => {});
-  return pool;
+  let entry = pools.get(uri);
+  if (!entry) {
+    const pool = new pg.Pool({
+      connectionString: uri,
+      types,
+      max: poolSettings.size,
+      connectionTimeoutMillis: poolSettings.connectTimeoutMs,
+      lock_timeout: poolSettings.lockTimeoutMs,
+      statement_timeout: poolSettings.statementTimeoutMs,
+    });
+    // An idle connection that the server ends (a restart, a killed backend) must not crash the process.
+    pool.on("error", () => {});
+    entry = { pool, users: 0 };
+    pools.set(uri, entry);
+  }
+  entry.users++;
+  const shared = entry;
+  let ended = false;
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    if (--shared.users > 0) return;
+    if (pools.get(uri) === shared) pools.delete(uri);
+    await shared.pool.end();
+  };
+  return new Proxy(shared.pool, {
+    get(target, property) {
+      if (property === "end") return end;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A statement refused for load (PostgreSQL's 55P03 and 57014) (a row locked elsewhere past lock_timeout, a statement past
+ * statement_timeout, no connection within the connect timeout) is the client's 503 to retry,
+ * not a 500 nor a request that hangs.
+ */
+function asBusy(error: unknown): unknown {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : "";
+  if (code === "55P03")
+    return new ServerBusyError(`the database is busy: a row this needs is locked by another operation for over ${poolSettings.lockTimeoutMs / 1000} s; retry`, {
+      cause: error,
+    });
+  if (code === "57014")
+    return new ServerBusyError(`the database is busy: a statement ran over ${poolSettings.statementTimeoutMs / 1000} s; retry`, { cause: error });
+  if (/timeout exceeded when trying to connect/i.test(message)) {
+    return new ServerBusyError(
+      `the database is busy: no connection within ${poolSettings.connectTimeoutMs / 1000} s (postgres_pool_size ${poolSettings.size}); retry`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 /**
@@ -46,8 +126,12 @@ function withoutNul(value: unknown): unknown {
 }
 
 async function run<R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<Rows<R>> {
-  const result = await client.query(sql, params?.map(withoutNul));
-  return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+  try {
+    const result = await client.query(sql, params?.map(withoutNul));
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+  } catch (error) {
+    throw asBusy(error);
+  }
 }
 
 export class PoolExecutor implements Executor {
@@ -58,7 +142,9 @@ export class PoolExecutor implements Executor {
   }
 
   async atomic<T>(fn: (tx: Executor) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.pool.connect().catch((error: unknown) => {
+      throw asBusy(error);
+    });
     let broken: Error | undefined;
     try {
       await client.query("BEGIN");

@@ -259,6 +259,9 @@ export async function migrate(pool: pg.Pool, migrations: readonly string[] = MIG
   // A connection whose unlock failed may still hold the lock: the pool closes it, which releases it.
   let broken: Error | undefined;
   try {
+    // Replicas starting together wait for the first one's migrations, and a migration may take
+    // long on a large table: the pool's lock and statement timeouts are for requests, not this.
+    await client.query("SET lock_timeout = 0; SET statement_timeout = 0");
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
       return await applyPending(client, migrations);
@@ -266,6 +269,8 @@ export async function migrate(pool: pg.Pool, migrations: readonly string[] = MIG
       await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch((error: Error) => (broken = error));
     }
   } finally {
+    // Back to the pool's timeouts for the next user of this connection.
+    await client.query("RESET lock_timeout; RESET statement_timeout").catch((error: Error) => (broken ??= error));
     client.release(broken);
   }
 }
