@@ -13,7 +13,7 @@ import type { PointsStore } from "./stores/vectors/points-store.js";
 import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
 import { getJob, JobRunner, listJobs } from "./services/jobs.js";
 import { InProcessJobQueue } from "./services/in-process-job-queue.js";
-import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions } from "./domain/ports/job-queue.js";
+import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
 import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/processing-units.js";
 import type { RunOptions } from "./domain/types.js";
 import { sweepAbandoned } from "./services/generations.js";
@@ -229,7 +229,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /** Whether this process runs INGESTION_MAX_CONCURRENCY ingestions now: a /v1 upload is refused before its body is read. */
     ingestionAtCapacity: (): boolean => openedIngestion.some((i) => i.atCapacity()),
     /** The `v1_ingestion` queue job: runs an ingestion another process accepted. */
-    runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal) => (await v1()).ingestion.runQueued(input, signal),
+    runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim) => (await v1()).ingestion.runQueued(input, signal, claim),
     ingestionJob: async (tenantId: string, jobId: string) => {
       const job = await ingestionRepo.job(tenantId, jobId);
       if (!job) throw new NotFoundError("ingestion job not found");

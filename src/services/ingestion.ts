@@ -12,7 +12,7 @@ import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
 import type { IngestionJob, IngestionRepo, UnfinishedIngestion } from "../domain/ports/ingestion.js";
 import type { OriginalsStore } from "../domain/ports/originals.js";
-import type { JobQueue } from "../domain/ports/job-queue.js";
+import type { JobQueue, QueueClaim } from "../domain/ports/job-queue.js";
 import type { JobsRepo } from "../domain/ports/jobs.js";
 import { V1_INGESTION_JOB } from "./jobs.js";
 import type { PointsStore } from "../stores/vectors/points-store.js";
@@ -70,6 +70,8 @@ interface Allocated {
   fileId: string;
   version: number;
   original: string;
+  /** The queue claim of the attempt running it: its commit happens only while the claim holds. */
+  claim?: QueueClaim;
 }
 
 /** What one ingestion has written so far, so its failure path can remove exactly that. */
@@ -77,6 +79,8 @@ interface Written {
   fileId?: string;
   objectPath?: string;
   committed?: boolean;
+  /** A queued attempt found at its commit that another attempt holds the job: it leaves everything to that one. */
+  claimLost?: boolean;
 }
 
 const failureOf = (error: ChunkevalError) => ({ errorCode: error.code, error: error.message });
@@ -293,9 +297,9 @@ export class IngestionService {
    * failure fails the row and removes the points, the version and the original, unless the
    * version was committed (by another attempt of the job: this one's lease lapsed meanwhile).
    */
-  async runQueued(input: QueuedIngestionInput, signal: AbortSignal): Promise<IngestionResult> {
+  async runQueued(input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim): Promise<IngestionResult> {
     const { jobId, tenantId, domain, filename } = input;
-    const allocated: Allocated = { fileId: input.fileId, version: input.version, original: input.original };
+    const allocated: Allocated = { fileId: input.fileId, version: input.version, original: input.original, claim };
     const row = await this.repo.job(tenantId, jobId);
     if (!row) throw new IndexFailedError(`ingestion job ${jobId} not found`);
     if (row.status === "completed") return resultOf(row, allocated);
@@ -329,7 +333,8 @@ export class IngestionService {
       return await Promise.race([work, deadline.expired]);
     } catch (error) {
       await work.catch(() => undefined); // its own failure path has removed the points it wrote
-      if (signal.aborted) throw error;
+      // Given back, or overtaken by another attempt: the job is theirs to finish, not this one's to fail.
+      if (signal.aborted || written.claimLost) throw error;
       const known =
         error instanceof ChunkevalError && !(error instanceof CancelledError)
           ? error
@@ -478,9 +483,13 @@ export class IngestionService {
         // Atomic check-and-commit in the store: a deadline recorded before it (the job failed) wins;
         // one after it finds the version committed and cannot undo it (failJobUnlessCommitted).
         const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
-        if (job.signal.aborted || !(await this.repo.commitSourceFile(written.fileId!, jobId, indexed))) {
-          throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
+        const outcome = job.signal.aborted ? false : await this.repo.commitSourceFile(written.fileId!, jobId, indexed, job.allocated?.claim);
+        if (outcome === "lost") {
+          // Another attempt holds the queue job now (this one's lease expired): it, not this one, commits and cleans up.
+          written.claimLost = true;
+          throw new CancelledError("this attempt's lease on the queue job expired and another attempt runs it; nothing committed");
         }
+        if (!outcome) throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
         job.disarmDeadline();
         committed = written.committed = true;
         step.name = "publishing the new version";

@@ -32,6 +32,6 @@ export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
     question_generation: async (input, { signal, onProgress }) =>
       toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),
     // Queued only on a shared store (PostgreSQL): a /v1 upload accepted by any replica.
-    [V1_INGESTION_JOB]: async (input, { signal }) => toWire(await chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal)),
+    [V1_INGESTION_JOB]: async (input, { signal, claim }) => toWire(await chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal, claim)),
   };
 }

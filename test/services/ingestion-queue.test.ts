@@ -198,3 +198,28 @@ test("a replica whose metadata store still errors at a queued /v1 ingestion's de
     assert.deepEqual([error.code, error.status], ["index_failed", 502], error.message);
     assert.match(error.message, new RegExp(`ingestion job ${jobId}, which may still complete`));
   }));
+
+test("a queued /v1 attempt whose claim another attempt took commits nothing and fails nothing: the commit is fenced by the claim", () =>
+  withProducer({}, async ({ ws, db, tenantId, producer }) => {
+    const { answer, queueJobId, input } = await queueUpload(ws, db, tenantId, producer);
+    // Another process claimed the queue job after this attempt's lease expired (attempt 2, its own lease owner).
+    await db.query(`UPDATE jobs SET status = 'running', lease_owner = 'the-replacing-attempt', lease_expires_at_ms = 9e15, attempts = 2 WHERE id = $1`, [
+      queueJobId,
+    ]);
+    const stale = await ws.app.runQueuedIngestion(input, new AbortController().signal, { jobId: queueJobId, leaseOwner: "the-stale-attempt", attempt: 1 }).then(
+      () => "committed",
+      (error: Error) => error.message,
+    );
+    assert.match(stale, /lease on the queue job expired and another attempt runs it; nothing committed/);
+    const version = (await db.query<{ committed: boolean }>(`SELECT committed FROM source_files WHERE id = $1`, [input.fileId])).rows[0];
+    assert.deepEqual(version, { committed: false }, "the stale attempt did not commit the version");
+    assert.equal((await ws.app.ingestionJob(tenantId, input.jobId)).status, "running", "nor failed the job the other attempt runs");
+    // The attempt holding the claim commits.
+    const holder = await ws.app.runQueuedIngestion(input, new AbortController().signal, {
+      jobId: queueJobId,
+      leaseOwner: "the-replacing-attempt",
+      attempt: 2,
+    });
+    assert.equal(holder.version, input.version);
+    assert.equal((await answer).version, input.version);
+  }));

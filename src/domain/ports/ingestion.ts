@@ -1,4 +1,5 @@
 import type { Owner } from "./owner.js";
+import type { QueueClaim } from "./job-queue.js";
 
 export interface SourceFile {
   id: string;
@@ -45,7 +46,12 @@ export interface IngestionRepo {
    */
   allocateSourceFile(f: SourceFile, jobId: string): Promise<number>;
   /** Atomically commits the file's version unless its job is no longer running: then nothing changes and false is returned. */
-  commitSourceFile(fileId: string, jobId: string, pointCount: number): Promise<boolean>;
+  /**
+   * Commits the version while its ingestion job is running and, for a queued ingestion, while
+   * `claim` still holds the queue job (checked in the same transaction, rows locked): "lost" when
+   * another attempt holds it now, false when the job is no longer running (its deadline passed).
+   */
+  commitSourceFile(fileId: string, jobId: string, pointCount: number, claim?: QueueClaim): Promise<boolean | "lost">;
   /** Completes a running job; a failed job stays failed. */
   completeJob(id: string, outcome: { chunksIndexed: number; pointsCreated: number; pointsSoftDeleted: number }, at: string): Promise<boolean>;
   /** Records that a version's points were made live in the vector store. */

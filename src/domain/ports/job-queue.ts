@@ -17,7 +17,21 @@ export function deletedDocumentReason(filename: string | null, documentId: strin
  * What a job runs: `input` (plain JSON, stored with the job) rebuilt into work by the handler of
  * its type. `children` is given by a shared queue (PostgreSQL) only: the job may split its work into child jobs there.
  */
-export type JobHandler = (input: unknown, options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void; children?: ChildJobs }) => Promise<unknown>;
+/**
+ * The claim a process holds on a job of the shared queue: the job's id, the process's lease owner
+ * and the attempt. What a handler writes that must not outlive a lost claim is written only while
+ * the queue's row still names all three (the /v1 commit: IngestionRepo.commitSourceFile).
+ */
+export interface QueueClaim {
+  jobId: string;
+  leaseOwner: string;
+  attempt: number;
+}
+
+export type JobHandler = (
+  input: unknown,
+  options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void; children?: ChildJobs; claim?: QueueClaim },
+) => Promise<unknown>;
 
 /** Child jobs of the job being run, on the shared queue (see PostgresJobQueue.runChildren). */
 export interface ChildJobs {

@@ -1,5 +1,6 @@
 import type { IngestionJob, IngestionRepo, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
 import type { Owner } from "../owner.js";
+import type { QueueClaim } from "../../domain/ports/job-queue.js";
 import type { Executor } from "./executor.js";
 import { ingestionJobFromRow, type IngestionJobRow } from "../rows.js";
 
@@ -51,8 +52,18 @@ export class PostgresIngestionRepo implements IngestionRepo {
     });
   }
 
-  commitSourceFile(fileId: string, jobId: string, pointCount: number): Promise<boolean> {
+  commitSourceFile(fileId: string, jobId: string, pointCount: number, claim?: QueueClaim): Promise<boolean | "lost"> {
     return this.db.atomic(async (tx) => {
+      // The queue job first, locked as every change of its claim locks it: a stale attempt (its
+      // lease expired and another took the job) commits nothing, whatever it computed.
+      if (claim) {
+        const held = await tx.query(`SELECT 1 FROM jobs WHERE id = $1 AND lease_owner = $2 AND attempts = $3 AND status = 'running' FOR UPDATE`, [
+          claim.jobId,
+          claim.leaseOwner,
+          claim.attempt,
+        ]);
+        if (held.rowCount === 0) return "lost";
+      }
       if ((await tx.query(`SELECT 1 FROM ingestion_jobs WHERE id = $1 AND status = 'running' FOR UPDATE`, [jobId])).rowCount === 0) return false;
       await tx.query(`UPDATE source_files SET committed = TRUE, point_count = $1 WHERE id = $2`, [pointCount, fileId]);
       return true;

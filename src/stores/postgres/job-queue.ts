@@ -194,7 +194,8 @@ export class PostgresJobQueue implements JobQueue {
       if (!handler) return this.finish(job, "failed", `unknown job type: ${job.job_type}`);
       try {
         const input = job.input_json === null ? null : JSON.parse(job.input_json);
-        const result = await handler(input, { signal: controller.signal, onProgress, children });
+        const claim = { jobId: job.id, leaseOwner: this.leaseOwner, attempt: job.attempts };
+        const result = await handler(input, { signal: controller.signal, onProgress, children, claim });
         await this.finish(job, "completed", result);
       } catch (error) {
         // Shutting down, or its parent taken over by another claim: the job goes back to the queue, not failed.
