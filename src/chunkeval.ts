@@ -11,7 +11,7 @@ import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.
 import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
-import { getJob, JobRunner, listJobs } from "./services/jobs.js";
+import { countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs.js";
 import { InProcessJobQueue } from "./services/in-process-job-queue.js";
 import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
 import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/processing-units.js";
@@ -27,7 +27,7 @@ import { checkProcessInput, processDocument, type ProcessOptions } from "./servi
 import { checkBenchInput, planBenchVariants, runBenchmark, type BenchInput } from "./services/bench.js";
 import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
 import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
-import { generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
+import { checkGenerateQuestionsInput, generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
 import { checkQuestions, type QuestionsCheckInput } from "./services/questions-check.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
 import { renderReport, type ReportOptions } from "./services/reports.js";
@@ -287,6 +287,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /** A bench's variants, runs, cost and time, estimated before anything is spent. */
     estimateBench: (input: EstimateInput) => estimateBench(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
+    /** A generation's input refused as the run would refuse it (count, budget within its cap), before a job is queued. */
+    checkGenerateQuestions: (input: GenerateQuestionsInput): void => void checkGenerateQuestionsInput(input),
     /** A questions file checked against its document or collection: references located, duplicates, copied wording. */
     checkQuestions: (input: QuestionsCheckInput) => checkQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
@@ -295,6 +297,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
     getJob: (id: string) => getJob(context.jobs, id),
+    /** Background requests waiting to run (a server refuses more than max_queued_jobs). */
+    queuedRequests: () => countQueuedRequests(context.jobs),
     /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     /**

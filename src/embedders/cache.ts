@@ -20,6 +20,9 @@ export function hashText(text: string): string {
   return hashBytes(text);
 }
 
+/** After a cache write failed, how long the next ones are skipped (counted as not cached). */
+const CACHE_WRITE_PAUSE_MS = 10_000;
+
 const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, embedSeconds: 0, notCached: 0 };
 
 /**
@@ -30,6 +33,8 @@ const ZERO_STATS: EmbeddingStats = { computed: 0, cached: 0, computedTokens: 0, 
  */
 class InFlight {
   readonly vectors = new Map<string, Promise<Float32Array>>();
+  /** Until when cache writes are skipped after one failed (shared by every metered view). */
+  cacheWritesPausedUntil = 0;
   private lookups = 0;
   private ended: Array<[string, Promise<Float32Array>]> = [];
 
@@ -165,8 +170,14 @@ export class CachedEmbedder implements Embedder {
         delta.embedSeconds += (performance.now() - started) / 1000;
         const entries = batch.map(([h], j) => [h, vectors[j]!] as [string, Float32Array]);
         // Best effort: the vectors are computed and used whatever the cache says. Another process may
-        // hold its write lock (`cache prune`/`clear` compacting it), or its disk be full.
-        await this.cache.putMany(this.owner, entries).catch(() => void (delta.notCached += entries.length));
+        // hold its write lock (`cache prune`/`clear` compacting it), or its disk be full; after a
+        // failed write the next ones are skipped for a while rather than each waiting again.
+        if (Date.now() < this.inflight.cacheWritesPausedUntil) delta.notCached += entries.length;
+        else
+          await this.cache.putMany(this.owner, entries).catch(() => {
+            delta.notCached += entries.length;
+            this.inflight.cacheWritesPausedUntil = Date.now() + CACHE_WRITE_PAUSE_MS;
+          });
         for (const [h, v] of entries) {
           found.set(h, v);
           settle.get(h)!.resolve(v);

@@ -48,7 +48,9 @@ export const openAiEmbedder: EmbedderDefinition = {
           }
           // A compatible server may answer anything: a reply of another shape is its error, not ours.
           const data = (response as { data?: unknown } | null)?.data;
-          if (!Array.isArray(data)) throw new ProviderError(`openai:${model} returned no embeddings (a reply without data)`);
+          if (!Array.isArray(data) || !data.every((item) => item !== null && typeof item === "object")) {
+            throw new ProviderError(`openai:${model} returned no embeddings (a reply without data, or with items that are not objects)`);
+          }
           if (data.length !== batch.length) {
             throw new ProviderError(`openai:${model} returned ${data.length} embeddings for ${batch.length} texts`);
           }

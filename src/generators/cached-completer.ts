@@ -25,8 +25,11 @@ export function cachedCompleter(model: Generator, cache: CompletionCache): Compl
     const cached = await cache.get(owner, hash);
     if (cached) return { text: cached.completion, usage: ZERO_USAGE, cached: true };
     const result = await complete(prompt, signal);
+    // Best effort, as embeddings: another process may hold the cache's write lock (compacting it).
     if (!accept || accept(result.text))
-      await cache.put(owner, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens });
+      await cache
+        .put(owner, hash, { completion: result.text, promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens })
+        .catch(() => undefined);
     return result;
   };
 }

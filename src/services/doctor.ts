@@ -4,6 +4,7 @@ import type { Owner } from "../domain/ports/owner.js";
 import type { VectorStore } from "../stores/vectors/vector-store.js";
 import { ABANDONED_GENERATION_MS, sweepAbandoned } from "./generations.js";
 import type { OriginalsStore } from "../domain/ports/originals.js";
+import { basename } from "node:path";
 
 /** One inconsistency between committed chunks (SQLite) and stored vectors (the vector store). */
 export interface DoctorFinding {
@@ -37,6 +38,8 @@ export interface DoctorReport {
   findings: DoctorFinding[];
   /** Originals (files on disk, rows of PostgreSQL's originals table) no row names, older than the grace period. */
   orphanOriginals: OrphanOriginal[];
+  /** Set when no stored original matches any row (a moved data directory, another database): then none is judged. */
+  originalsMismatch?: string;
   /** What --repair did, in words. */
   repaired: string[];
 }
@@ -51,16 +54,29 @@ export interface DoctorDeps {
   originalLocations(): Promise<string[]>;
 }
 
+/**
+ * What matches a stored original to the row that names it: its file name (`doc_….docx`,
+ * `file_….pdf`, unique by their random ids), not the whole location, so that a data directory
+ * moved or mounted elsewhere (rows keep absolute paths) still finds its rows.
+ */
+const originalKey = (location: string) => basename(location);
+/** Only files chunkeval names are judged: anything else in those folders is not doctor's to remove. */
+const GENERATED_ORIGINAL = /^(doc|file)_[A-Za-z0-9]+(\.[A-Za-z0-9]+)?(\.partial-[0-9a-f]+)?$/;
+
 /** Originals no row names: those older than the grace period are orphans, the others may be an upload in flight. */
-async function unnamedOriginals(deps: DoctorDeps, now: number): Promise<{ orphans: OrphanOriginal[]; young: number; checked: number }> {
+async function unnamedOriginals(
+  deps: DoctorDeps,
+  now: number,
+): Promise<{ orphans: OrphanOriginal[]; young: number; checked: number; namedStored: number; rows: number }> {
   // Stored first, rows read after: an upload that writes its row in between is then named.
-  const stored = await deps.originals.list();
-  const named = new Set(await deps.originalLocations());
-  const unnamed = stored.filter((o) => !named.has(o.location));
+  const stored = (await deps.originals.list()).filter((o) => GENERATED_ORIGINAL.test(originalKey(o.location)));
+  const rows = await deps.originalLocations();
+  const named = new Set(rows.map(originalKey));
+  const unnamed = stored.filter((o) => !named.has(originalKey(o.location)));
   const orphans = unnamed
     .filter((o) => now - o.storedAtMs > ORPHAN_ORIGINAL_GRACE_MS)
     .map((o) => ({ location: o.location, ageSeconds: Math.round((now - o.storedAtMs) / 1000) }));
-  return { orphans, young: unnamed.length - orphans.length, checked: stored.length };
+  return { orphans, young: unnamed.length - orphans.length, checked: stored.length, namedStored: stored.length - unnamed.length, rows: rows.length };
 }
 
 const key = (r: { vectorSpace: string; generation: string }) => `${r.vectorSpace}\u0000${r.generation}`;
@@ -122,8 +138,11 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
       });
   }
   const originals = await unnamedOriginals(deps, now);
+  // Rows name originals but none of those stored matches any: the wrong folder or database, not
+  // a store full of orphans; nothing is called an orphan (and so nothing removed).
+  const mismatched = originals.rows > 0 && originals.namedStored === 0 && originals.checked > 0;
   return {
-    consistent: findings.length === 0 && originals.orphans.length === 0,
+    consistent: findings.length === 0 && originals.orphans.length === 0 && !mismatched,
     checked: {
       strategies: committed.length,
       chunks: committed.reduce((n, g) => n + g.chunkIds.length, 0),
@@ -132,7 +151,14 @@ async function examine(deps: DoctorDeps): Promise<Omit<DoctorReport, "repaired">
     },
     inFlight: inFlight + originals.young,
     findings,
-    orphanOriginals: originals.orphans,
+    orphanOriginals: mismatched ? [] : originals.orphans,
+    ...(mismatched
+      ? {
+          originalsMismatch:
+            `none of the ${originals.checked} stored originals is named by the ${originals.rows} rows that name originals: ` +
+            "is this the data directory (or database) those rows were written with? Nothing is removed",
+        }
+      : {}),
   };
 }
 
@@ -164,8 +190,8 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   const removed = await sweepAbandoned(deps.chunks, store, deps.owner);
   if (removed > 0) repaired.push(`removed the vectors of ${removed} abandoned generation(s)`);
   if (before.orphanOriginals.length > 0) {
-    const named = new Set(await deps.originalLocations());
-    const doomed = before.orphanOriginals.filter((o) => !named.has(o.location));
+    const named = new Set((await deps.originalLocations()).map(originalKey));
+    const doomed = before.orphanOriginals.filter((o) => !named.has(originalKey(o.location)));
     for (const o of doomed) await deps.originals.remove(o.location);
     if (doomed.length > 0) repaired.push(`removed ${doomed.length} original(s) no row named: ${doomed.map((o) => o.location).join(", ")}`);
   }

@@ -171,6 +171,14 @@ export async function listJobs(jobs: JobsRepo, filter: { jobType?: string; statu
   return { ...listed, offset: page.offset, limit: page.limit };
 }
 
+/**
+ * Background requests waiting to run (what max_queued_jobs bounds): not a benchmark's own units
+ * (`process_unit`, children of one request) nor /v1 ingestions (bounded by their concurrency).
+ */
+export async function countQueuedRequests(jobs: JobsRepo): Promise<number> {
+  return (await jobs.list({ status: "pending", excludeJobTypes: [...INGESTION_SURFACE_JOB_TYPES, "process_unit"] }, 0, 1)).total;
+}
+
 /** One evaluation job; an ingestion-surface job is not found here, as if it did not exist. */
 export async function getJob(jobs: JobsRepo, id: string): Promise<JobRecord> {
   const job = await jobs.get(id);

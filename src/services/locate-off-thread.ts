@@ -1,4 +1,4 @@
-import { restoreError, ValidationError } from "../errors.js";
+import { restoreError, ServerBusyError, ValidationError } from "../errors.js";
 import type { CorpusDocument, Question, QuestionInput } from "../evaluators/questions.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
@@ -27,10 +27,17 @@ export async function locateOffThread(
   // Only what locating reads crosses to the worker (a stored document carries more).
   const corpus = documents.map((d) => ({ id: d.id, filename: d.filename, text: d.text }));
   try {
-    return await pool.run<Question[]>({ source, questions, chunks: chunks ?? [], documents: corpus }, { timeoutMs: LOCATE_TIMEOUT_SECONDS * 1000 });
+    // The wait for the worker is bounded too: requests queued behind a long one are refused, not piled up.
+    return await pool.run<Question[]>(
+      { source, questions, chunks: chunks ?? [], documents: corpus },
+      { timeoutMs: LOCATE_TIMEOUT_SECONDS * 1000, waitMs: LOCATE_TIMEOUT_SECONDS * 1000 },
+    );
   } catch (error) {
     if (!(error instanceof WorkerTaskFailure)) throw error;
     if (error.kind === "threw") throw restoreError(error.className, error.message) ?? new ValidationError(`${source}: ${error.message}`);
+    if (error.kind === "busy") {
+      throw new ServerBusyError(`${source}: other requests' references are being located; retry later`);
+    }
     if (error.kind === "timeout") {
       throw new ValidationError(
         `${source}: locating the references and chunks in the documents took longer than ${LOCATE_TIMEOUT_SECONDS} s; send fewer or shorter ones`,

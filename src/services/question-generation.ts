@@ -187,9 +187,14 @@ function documentInfo(doc: StoredDocument) {
  * with a poorly located excerpt or too similar to a kept one dropped, until `count` survive or
  * the call budget is spent. Without one: template questions from headings and key sentences.
  */
+/** The checks a generation's input passes before anything runs (a background request's, before its job is queued). */
+export function checkGenerateQuestionsInput(input: GenerateQuestionsInput): GenerateQuestionsInput {
+  checkInput(input);
+  return withCallBudget(input);
+}
+
 export async function generateQuestions(ctx: ServiceContext, asked: GenerateQuestionsInput): Promise<GeneratedQuestionsFile> {
-  checkInput(asked);
-  const input = withCallBudget(asked);
+  const input = checkGenerateQuestionsInput(asked);
   const spec = input.generator ?? ctx.config.generator;
   if (spec !== "template" && spec !== "extractive" && !spec.startsWith("openai:")) {
     throw new ValidationError(`question generator must be template or openai:<model>, got "${spec}"`);

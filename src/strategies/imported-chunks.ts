@@ -4,7 +4,7 @@ import type { Span } from "../text/spans.js";
 import { TokenIndex } from "../text/token-index.js";
 import { spansToDrafts } from "./packing.js";
 import { locateString, preview, STRATEGY_NAME } from "./strategy-module.js";
-import type { ChunkingStrategy, StrategyDefinition } from "./strategy.js";
+import type { ChunkDraft, ChunkingStrategy, StrategyDefinition } from "./strategy.js";
 
 /**
  * Chunks a user's own pipeline already produced (`bench --chunks name=FILE.jsonl`, README "Your
@@ -176,10 +176,15 @@ function hashOf(chunks: ImportedChunk[]): number {
   return Number.parseInt(createHash("sha256").update(canonical).digest("hex").slice(0, 12), 16);
 }
 
+/** The drafts of a document's imported chunks: located in its text, then measured (the chunking worker runs this). */
+export function importedDrafts(chunks: ChunksImport, document: ImportTarget): ChunkDraft[] {
+  return spansToDrafts(new TokenIndex(document.text), locateImportedChunks(chunks, [document]).get(document.id)!);
+}
+
 /**
  * Imported chunks as a registry entry with no parameters (only search variants apply:
  * `mine@retrieval=keyword`, `mine@top_k=3`). `taken` are the names already registered. Its
- * strategy gives the chunks' spans (`importedSpans`) for the chunking worker to measure; a
+ * strategy gives a document's chunks (`importedChunks`) for the chunking worker to locate and measure; a
  * document is matched as in `locateImportedChunks`, which the benchmark runs over its whole
  * corpus before anything is processed.
  */
@@ -200,19 +205,18 @@ export function importedChunksDefinition(imp: ChunksImport, taken: readonly stri
       const unknown = Object.keys(rest);
       if (unknown.length > 0) throw new ValidationError(`${name}: imported chunks take no options (got ${unknown.join(", ")})`);
       if (pinned !== undefined && Number(pinned) !== hash) throw new ValidationError(`${name}: the imported chunks changed during the run`);
-      // This document's chunks (those naming it, or naming none), located in its text.
-      const spansOf = (document: ImportTarget): Span[] => {
+      // This document's chunks (those naming it, or naming none).
+      const chunksOf = (document: ImportTarget): ChunksImport => {
         const mine = imp.chunks.flatMap((c, i) => (c.document === undefined || named([document], c.document).length > 0 ? [i] : []));
-        const subset: ChunksImport = { ...imp, chunks: mine.map((i) => imp.chunks[i]!), places: mine.map((i) => imp.places?.[i] ?? `line ${i + 1}`) };
-        return locateImportedChunks(subset, [document]).get(document.id)!;
+        return { ...imp, chunks: mine.map((i) => imp.chunks[i]!), places: mine.map((i) => imp.places?.[i] ?? `line ${i + 1}`) };
       };
       const strategy: ChunkingStrategy = {
         name,
         retrieval: "dense",
         options: { [CHUNKS_HASH_OPTION]: hash },
-        importedSpans: spansOf,
+        importedChunks: chunksOf,
         async chunk({ document }) {
-          return spansToDrafts(new TokenIndex(document.text), spansOf(document));
+          return importedDrafts(chunksOf(document), document);
         },
       };
       return strategy;

@@ -24,7 +24,7 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
   const message = {
     strategy: strategy.name,
     module: strategy.module ?? null,
-    spans: strategy.importedSpans?.(context.document) ?? null,
+    imported: strategy.importedChunks?.(context.document) ?? null,
     options: strategy.options,
     document,
     llm: context.llm?.name ?? null,

@@ -36,11 +36,20 @@ export interface ChunkingStrategy {
   /** The file of a strategy module (strategy-module.ts): a chunking worker imports it to recreate the strategy. */
   readonly module?: string;
   /**
-   * Chunks made elsewhere (imported-chunks.ts): their spans in the document's text, found in this
-   * thread; the chunking worker only measures them (token counts), so no file is read there.
+   * Chunks made elsewhere (imported-chunks.ts): those of this document, sent to the chunking
+   * worker, which locates them in the text (off the calling thread: 20,000 of them over a long
+   * document is seconds of work) and measures them; no file is read there.
    */
-  importedSpans?(document: StoredDocument): Array<{ start: number; end: number }>;
+  importedChunks?(document: StoredDocument): ImportedChunkSet;
   chunk(context: ChunkingContext): Promise<ChunkDraft[]>;
+}
+
+/** Imported chunks as the chunking worker gets them (imported-chunks.ts's ChunksImport). */
+export interface ImportedChunkSet {
+  name: string;
+  source: string;
+  chunks: Array<{ document?: string; text: string; start?: number; end?: number }>;
+  places?: string[];
 }
 
 export interface StrategyParameter {

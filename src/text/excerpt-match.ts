@@ -110,8 +110,13 @@ export function matchExcerpt(text: string, excerpt: string): ExcerptMatch | null
   if (!trimmed) return null;
   const exact = text.indexOf(trimmed);
   if (exact !== -1) return { start: exact, end: exact + trimmed.length, method: "exact", similarity: 1 };
-  const pattern = new RegExp(looseExcerptPattern(trimmed), "iu");
-  const loose = pattern.exec(text);
+  let loose: RegExpExecArray | null = null;
+  try {
+    loose = new RegExp(looseExcerptPattern(trimmed), "iu").exec(text);
+  } catch {
+    // "Regular expression too large" (V8 says so at the first run): an excerpt of hundreds of
+    // thousands of characters is looked for by the bounded fuzzy search only.
+  }
   if (loose) return { start: loose.index, end: loose.index + loose[0].length, method: "normalised", similarity: 1 };
   return fuzzyMatch(text, trimmed);
 }

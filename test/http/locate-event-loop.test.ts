@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { locateExcerpt } from "../../src/evaluators/questions.js";
 import { locateString } from "../../src/strategies/strategy-module.js";
+import { matchExcerpt } from "../../src/text/excerpt-match.js";
 import { REQUEST_LIMITS } from "../../src/transports/http/request-limits.js";
 
 /** About 2 MB of prose without the letter x, as a .txt upload. */
@@ -36,6 +37,7 @@ test("an excerpt of a million characters without a space is looked for without a
   assert.equal(locateExcerpt("a short text", word), null);
   assert.equal(locateString("a short text", word, null, { looseWhiteSpace: true }), null);
   assert.equal(locateString("a short text", `${word} b`, null, { looseWhiteSpace: true }), null);
+  assert.equal(matchExcerpt("a short text", word), null, "a generated question's excerpt too");
 });
 
 test("references and inline chunks over a 2 MB document are located off the event loop: /healthz answers meanwhile, the refusal is a 422", async () => {

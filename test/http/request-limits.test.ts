@@ -125,7 +125,6 @@ test("max_variants over HTTP cannot pass the server's http_max_variants; inside 
       dry_run: true,
     });
     assert.equal(raised.status, 201, raised.text);
-    assert.equal(raised.body.summary?.length ?? raised.body.dry_run?.variants?.length ?? 70, 70);
   } finally {
     await t.close();
   }

@@ -132,7 +132,13 @@ test("hf install command: in a clone it keeps dev dependencies, in an installed 
 });
 
 test("a compatible server's reply without choices or data is a ProviderError (502 over HTTP), never a 500", async () => {
-  for (const rawBody of ['{"id":"x","object":"chat.completion"}', "null", '{"choices":"none","data":{"0":1}}', '{"data":[{"index":0,"embedding":"no"}]}']) {
+  for (const rawBody of [
+    '{"id":"x","object":"chat.completion"}',
+    "null",
+    '{"choices":"none","data":{"0":1}}',
+    '{"data":[{"index":0,"embedding":"no"}]}',
+    '{"data":[null],"choices":[null]}',
+  ]) {
     const stub = await startOpenAiStub({ rawBody });
     try {
       const generator = await openAiGenerator.create("m", { openai: openai(stub.baseUrl) });

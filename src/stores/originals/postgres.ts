@@ -45,10 +45,13 @@ export class PostgresOriginals implements OriginalsStore {
     await this.pool.query(`DELETE FROM originals WHERE location = $1`, [location]);
   }
 
-  /** The table's originals, and those on this replica's disk from before (a location that is a path). */
+  /**
+   * The table's originals. Not this replica's disk: files there may be another store's (a SQLite
+   * workspace in the same data directory), and doctor must not judge them against these rows.
+   */
   async list(): Promise<Array<{ location: string; storedAtMs: number }>> {
     const { rows } = await this.pool.query<{ location: string; stored_at_ms: string }>(`SELECT location, stored_at_ms FROM originals`);
-    return [...rows.map((r) => ({ location: r.location, storedAtMs: Number(r.stored_at_ms) })), ...(await this.earlier.list())];
+    return rows.map((r) => ({ location: r.location, storedAtMs: Number(r.stored_at_ms) }));
   }
 
   async close(): Promise<void> {

@@ -241,8 +241,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   `,
   // 6: when each original was stored, so doctor leaves alone one whose row is about to be written.
+  // A constant default (0: stored before this was recorded) adds the column without rewriting the table.
   `
-  ALTER TABLE originals ADD COLUMN stored_at_ms BIGINT NOT NULL DEFAULT (floor(extract(epoch FROM clock_timestamp()) * 1000));
+  ALTER TABLE originals ADD COLUMN stored_at_ms BIGINT NOT NULL DEFAULT 0;
   `,
 ];
 

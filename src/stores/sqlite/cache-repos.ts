@@ -36,9 +36,22 @@ const CACHE_MIGRATIONS = [
   `,
 ];
 
-/** Opens (creating if needed) the cache database: WAL and a busy timeout, as several processes share it. */
-export function openCacheDatabase(path: string): Db {
-  return openDatabase(path, CACHE_MIGRATIONS);
+/**
+ * How long a processing run's cache write waits for another process's lock before it gives up
+ * (the write is best effort, CachedEmbedder): the connection is used on the main thread, where a
+ * 5 s wait (the default busy timeout) held a server still while `cache prune` compacted the file.
+ */
+export const CACHE_WRITE_WAIT_MS = 250;
+
+/**
+ * Opens (creating if needed) the cache database: WAL and a busy timeout, as several processes
+ * share it. `writeWaitMs` shortens the busy timeout once it is open (processing runs); the
+ * maintenance commands keep the long one.
+ */
+export function openCacheDatabase(path: string, options: { writeWaitMs?: number } = {}): Db {
+  const db = openDatabase(path, CACHE_MIGRATIONS);
+  if (options.writeWaitMs !== undefined) db.pragma(`busy_timeout = ${Math.max(0, Math.round(options.writeWaitMs))}`);
+  return db;
 }
 
 /**
@@ -128,7 +141,11 @@ export class EmbeddingCacheRepo {
     }
     if (stale.length > 0) {
       const touch = this.db.prepare(`UPDATE embeddings SET last_used_ms = ? WHERE cache_key = ? AND text_hash = ?`);
-      this.db.transaction(() => stale.forEach((h) => touch.run(now, owner.key, h)))();
+      try {
+        this.db.transaction(() => stale.forEach((h) => touch.run(now, owner.key, h)))();
+      } catch {
+        // Another process holds the write lock: the hits stand, their last use is refreshed next time.
+      }
     }
     return out;
   }

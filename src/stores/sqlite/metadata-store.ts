@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import type { CacheMaintenance as CacheMaintenancePort } from "../../domain/ports/caches.js";
 import type { MetadataRepositories, MetadataStore } from "../../domain/ports/metadata-store.js";
-import { CacheMaintenance, CompletionCacheRepo, EmbeddingCacheRepo, openCacheDatabase } from "./cache-repos.js";
+import { CACHE_WRITE_WAIT_MS, CacheMaintenance, CompletionCacheRepo, EmbeddingCacheRepo, openCacheDatabase } from "./cache-repos.js";
 import { SqliteChunksRepo } from "./chunks-repo.js";
 import { SqliteCollectionsRepo } from "./collections-repo.js";
 import { direct, SerialConnection, serialised, type Executor } from "./connection.js";
@@ -28,7 +28,7 @@ export function openSqliteMetadataStore(paths: { database: string; cache: string
   const db = openDatabase(paths.database);
   let cacheDb: Db;
   try {
-    cacheDb = openCacheDatabase(paths.cache);
+    cacheDb = openCacheDatabase(paths.cache, { writeWaitMs: CACHE_WRITE_WAIT_MS });
   } catch (error) {
     db.close();
     throw error;

@@ -19,6 +19,7 @@ export function registerDoctorCommand(program: Command): void {
         for (const line of report.repaired) printLine(`repaired: ${line}`);
         for (const f of report.findings) printLine(`problem: ${f.message}`);
         for (const o of report.orphanOriginals) printLine(`problem: ${o.location}: an original no document or version names (stored ${o.ageSeconds} s ago)`);
+        if (report.originalsMismatch) printLine(`problem: ${report.originalsMismatch}`);
         printLine(report.consistent ? "consistent" : "NOT consistent (run: chunkeval doctor --repair)");
       }
       if (!report.consistent) process.exitCode = ExitCode.failed;

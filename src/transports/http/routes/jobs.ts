@@ -6,7 +6,7 @@ import { toWire } from "../../serialize.js";
 
 /** Refuses (503) a background request when max_queued_jobs are already waiting to run (every process's, on a shared queue). */
 export async function checkQueueRoom({ chunkeval, admission }: RouteDeps): Promise<void> {
-  admission.checkQueueRoom((await chunkeval.listJobs({ status: "pending" }, { offset: 0, limit: 1 })).total);
+  admission.checkQueueRoom(await chunkeval.queuedRequests());
 }
 
 /** The 202 body of a background request (SPEC §4). */

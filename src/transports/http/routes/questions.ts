@@ -113,6 +113,7 @@ export function questionRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (!(request.query as { background: boolean }).background) {
         return reply.status(201).send(toWire(await admission.runSync(reply, (signal) => chunkeval.generateQuestions({ ...input, signal }))));
       }
+      chunkeval.checkGenerateQuestions(input); // refused now exactly as the synchronous request, not as a failed job later
       await checkQueueRoom(deps);
       const job = await jobs.enqueue({
         jobType: "question_generation",
