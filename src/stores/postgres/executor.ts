@@ -51,18 +51,27 @@ export function configurePools(settings: Partial<PoolSettings>): void {
 const pools = new Map<string, { pool: pg.Pool; users: number }>();
 
 /**
- * The process's pool for a database: one per URI, shared by the metadata store, the originals and
- * the job queue (each used to open its own ten connections: one `serve` held 19 in a small
- * burst, and four replicas passed PostgreSQL's default of 100). Each caller gets a handle whose
- * `end()` gives its share back; the pool closes when the last one does.
+ * The job queue's own small pool (its LISTEN connection, claims and lease renewals): a lease must
+ * be renewed on time however busy the data pool is with the jobs' own work, or the job is taken
+ * over (a benchmark whose lease could not be renewed behind its units' queries failed 3 times).
  */
-export function createPool(uri: string): pg.Pool {
-  let entry = pools.get(uri);
+export const QUEUE_POOL_SIZE = 3;
+
+/**
+ * The process's pools for a database: one for data (`purpose` "data"), shared by the metadata
+ * store and the originals, of `postgres_pool_size` connections, and one of QUEUE_POOL_SIZE for the
+ * job queue (each of the three used to open its own ten: one `serve` held 19 in a small burst,
+ * and four replicas passed PostgreSQL's default of 100). Each caller gets a handle whose `end()`
+ * gives its share back; a pool closes when the last one does.
+ */
+export function createPool(uri: string, purpose: "data" | "queue" = "data"): pg.Pool {
+  const key = `${purpose} ${uri}`;
+  let entry = pools.get(key);
   if (!entry) {
     const pool = new pg.Pool({
       connectionString: uri,
       types,
-      max: poolSettings.size,
+      max: purpose === "queue" ? QUEUE_POOL_SIZE : poolSettings.size,
       connectionTimeoutMillis: poolSettings.connectTimeoutMs,
       lock_timeout: poolSettings.lockTimeoutMs,
       statement_timeout: poolSettings.statementTimeoutMs,
@@ -70,7 +79,7 @@ export function createPool(uri: string): pg.Pool {
     // An idle connection that the server ends (a restart, a killed backend) must not crash the process.
     pool.on("error", () => {});
     entry = { pool, users: 0 };
-    pools.set(uri, entry);
+    pools.set(key, entry);
   }
   entry.users++;
   const shared = entry;
@@ -79,7 +88,7 @@ export function createPool(uri: string): pg.Pool {
     if (ended) return;
     ended = true;
     if (--shared.users > 0) return;
-    if (pools.get(uri) === shared) pools.delete(uri);
+    if (pools.get(key) === shared) pools.delete(key);
     await shared.pool.end();
   };
   return new Proxy(shared.pool, {

@@ -68,7 +68,7 @@ export class PostgresJobQueue implements JobQueue {
   private closed = false;
 
   static async open(uri: string, owner: Owner, handlers: JobHandlers, options: JobQueueOptions): Promise<PostgresJobQueue> {
-    const queue = new PostgresJobQueue(createPool(uri), `${owner.host}:${owner.pid}:${owner.instance}`, owner, handlers, options);
+    const queue = new PostgresJobQueue(createPool(uri, "queue"), `${owner.host}:${owner.pid}:${owner.instance}`, owner, handlers, options);
     if (options.consume) await queue.startConsuming();
     return queue;
   }
