@@ -21,7 +21,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALONE, FAST, MODEL, POSTGRES_PASS, SERIAL, matches } from "../test/lanes.mjs";
 
@@ -80,11 +80,11 @@ function plan(options) {
 
 const DURATIONS_FILE = "test-artifacts/test-durations.json";
 /** test/durations.json: the figures the order is taken from, committed so that a fresh clone's first run is ordered too. */
-function previousDurations() {
+function previousDurations(key = "seconds") {
   for (const file of [DURATIONS_FILE, "test/durations.json"]) {
     if (existsSync(file)) {
       try {
-        return JSON.parse(readFileSync(file, "utf8")).seconds ?? {};
+        return JSON.parse(readFileSync(file, "utf8"))[key] ?? {};
       } catch {
         // a half-written file from a killed run: try the next
       }
@@ -108,7 +108,15 @@ const running = new Set();
  */
 function runProcess(args, env, outputFile) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    // Through bash, whose `times` prints the CPU the file's processes used (node's own threads,
+    // and every child process it waited for): the figure that decides the run's wall time on two cores.
+    const cpuFile = `${outputFile}.cpu`;
+    const script = 'node "$@"; code=$?; times > "$CPU_FILE"; exit $code';
+    const child = spawn("bash", ["-c", script, "bash", ...args], {
+      env: { ...process.env, ...env, CPU_FILE: cpuFile, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     running.add(child);
     const output = createWriteStream(outputFile);
     child.stdout.pipe(output, { end: false });
@@ -124,11 +132,17 @@ function runProcess(args, env, outputFile) {
       ended = true;
       clearTimeout(deadline);
       running.delete(child);
-      output.end(() => resolve({ code, signal, timedOut }));
+      output.end(() => resolve({ code, signal, timedOut, cpuSeconds: childCpuSeconds(read(cpuFile)) }));
     };
     child.on("error", (error) => (output.write(`${error.message}\n`), end(127, null)));
     child.on("close", end);
   });
+}
+
+/** The user + system seconds of the children's line of bash's `times` ("0m1.250s 0m0.310s"); 0 when the file is missing. */
+function childCpuSeconds(text) {
+  const line = text.trim().split("\n")[1] ?? "";
+  return [...line.matchAll(/(\d+)m([\d.]+)s/g)].reduce((total, [, minutes, seconds]) => total + Number(minutes) * 60 + Number(seconds), 0);
 }
 
 function killGroup(child) {
@@ -149,13 +163,14 @@ async function runFile(run, env, logDir) {
   const started = Date.now();
   const reporters = ["--test-reporter=spec", `--test-reporter-destination=${specLog}`, "--test-reporter=tap", `--test-reporter-destination=${tapLog}`];
   const store = run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {};
-  const { code, signal, timedOut } = await runProcess(["--import", "tsx", "--test", ...reporters, run.file], { ...env, ...store }, outLog);
+  const { code, signal, timedOut, cpuSeconds } = await runProcess(["--import", "tsx", "--test", ...reporters, run.file], { ...env, ...store }, outLog);
   const counts = tapCounts(read(tapLog));
   const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
   return {
     ...run,
     ok,
     seconds: (Date.now() - started) / 1000,
+    cpuSeconds,
     counts,
     why: timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : code !== 0 ? `exit ${code ?? signal}` : "",
     report: ok ? "" : `${read(specLog)}${read(outLog)}`,
@@ -170,7 +185,7 @@ async function runFile(run, env, logDir) {
 async function warmCache(cacheDir, logDir) {
   const started = Date.now();
   const outLog = join(logDir, "warm-cache.out.txt");
-  const { code, timedOut } = await runProcess(["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
+  const { code, timedOut, cpuSeconds } = await runProcess(["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
   const output = read(outLog);
   const ok = code === 0 && !timedOut;
   return {
@@ -178,6 +193,7 @@ async function warmCache(cacheDir, logDir) {
     store: "sqlite",
     ok,
     seconds: (Date.now() - started) / 1000,
+    cpuSeconds,
     counts: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 },
     why: ok ? output.trim() : timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : `exit ${code}`,
     report: ok ? "" : output,
@@ -311,13 +327,25 @@ writeFileSync(
       last_run: { wall_seconds: Math.round(wall), jobs: options.jobs, files: fileResults.length },
       // This run's figures over the earlier ones, so a partial run (one lane, one file) keeps the rest.
       seconds: { ...previousDurations(), ...Object.fromEntries(fileResults.map((r) => [`${r.store} ${r.file}`, Math.round(r.seconds * 10) / 10])) },
+      cpu_seconds: {
+        ...previousDurations("cpu_seconds"),
+        ...Object.fromEntries(results.map((r) => [`${r.store} ${r.file}`, Math.round(r.cpuSeconds * 10) / 10])),
+      },
     },
     null,
     1,
   ) + "\n",
 );
 console.log(`\nslowest files:`);
-for (const r of slowest) console.log(`  ${r.seconds.toFixed(1).padStart(6)} s  ${r.file}${r.store === "postgres" ? " [postgres]" : ""}`);
+for (const r of slowest) {
+  console.log(
+    `  ${r.seconds.toFixed(1).padStart(6)} s  (CPU ${r.cpuSeconds.toFixed(0).padStart(4)} s)  ${r.file}${r.store === "postgres" ? " [postgres]" : ""}`,
+  );
+}
+const cpu = results.reduce((total, r) => total + r.cpuSeconds, 0);
+const mostCpu = [...results].sort((a, b) => b.cpuSeconds - a.cpuSeconds).slice(0, 10);
+console.log(`\nmost CPU (${cpu.toFixed(0)} s in all, ${(cpu / wall).toFixed(2)} cores busy on average):`);
+for (const r of mostCpu) console.log(`  ${r.cpuSeconds.toFixed(1).padStart(6)} s  ${r.file}${r.store === "postgres" ? " [postgres]" : ""}`);
 console.log(
   `\nwall time ${(wall / 60).toFixed(1)} min (${wall.toFixed(0)} s); ${fileResults.length} files, ${sum("tests")} tests: ${sum("pass")} passed, ${failed} failed, ${sum("skipped")} skipped`,
 );

@@ -52,6 +52,7 @@ export const SERIAL = EXCEPT([
   "test/e2e/exit-codes-cli.test.ts",
   "test/e2e/serve-cli.test.ts",
   "test/e2e/collections-cli.test.ts",
+  "test/e2e/zero-column-terminal-cli.test.ts",
   // kill -9
   "test/e2e/kill9.test.ts",
   "test/services/jobs.test.ts",

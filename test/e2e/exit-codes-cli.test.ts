@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ExitCode } from "../../src/errors.js";
 import { HANDBOOK_PATH } from "../helpers/documents.js";
-import { runCli, startCli, type CliResult } from "../helpers/cli.js";
+import { runCliProcess, startCli, type CliResult } from "../helpers/cli.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
 /** The rows of the README's "Exit codes" table: code and meaning. */
@@ -50,12 +50,12 @@ async function interruptedBench(dir: string, questions: string): Promise<CliResu
     const answeredBeforeStop = answers();
     await new Promise((r) => setTimeout(r, 400));
     assert.ok(answers() <= answeredBeforeStop + 1, "no question is asked after the interrupt");
-    assert.equal(JSON.parse((await runCli(["experiments", "--json"], env)).stdout).total, 0, "no experiment stored");
+    assert.equal(JSON.parse((await runCliProcess(["experiments", "--json"], env)).stdout).total, 0, "no experiment stored");
 
-    const again = await runCli([...args, "--json", "-q"], env);
+    const again = await runCliProcess([...args, "--json", "-q"], env);
     assert.equal(again.code, 0, again.stderr);
     const id = JSON.parse(again.stdout).experiment_id as string;
-    const exported = JSON.parse((await runCli(["report", id, "--format", "json"], env)).stdout);
+    const exported = JSON.parse((await runCliProcess(["report", id, "--format", "json"], env)).stdout);
     assert.deepEqual(
       exported.details.indexing.map((i: { strategy: string; reused: boolean }) => [i.strategy, i.reused]),
       [
@@ -76,15 +76,15 @@ test("every exit code of the README's table is what a real command exits with", 
   try {
     const questions = join(dir, "q.json");
     writeFileSync(questions, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 5)));
-    const uploaded = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
+    const uploaded = await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env);
     assert.equal(uploaded.code, 0, uploaded.stderr);
     const doc = JSON.parse(uploaded.stdout).id as string;
 
     const commands: Record<number, () => Promise<CliResult>> = {
-      0: () => runCli(["strategies"], env),
+      0: () => runCliProcess(["strategies"], env),
       // Not processed with the strategy asked for: a question that cannot be answered.
-      1: () => runCli(["ask", doc, "What is the price of one share?", "--strategy", "recursive"], env),
-      2: () => runCli(["bench", doc, "--questions", questions, "--strategies", "recusive"], env),
+      1: () => runCliProcess(["ask", doc, "What is the price of one share?", "--strategy", "recursive"], env),
+      2: () => runCliProcess(["bench", doc, "--questions", questions, "--strategies", "recusive"], env),
       3: async () => {
         // Not found is anything named that does not exist: each kind has a command, and the README's row names each kind.
         const unknown: Array<[kind: string, args: string[]]> = [
@@ -98,13 +98,13 @@ test("every exit code of the README's table is what a real command exits with", 
         ];
         for (const [kind, args] of unknown) {
           assert.ok(table.get(3)!.includes(kind), `the README's row for 3 names ${kind}: ${table.get(3)}`);
-          const r = await runCli(args, env);
+          const r = await runCliProcess(args, env);
           assert.equal(r.code, 3, `${kind} not found: ${args.join(" ")} exits 3, got ${r.code}\n${r.stderr}`);
           assert.match(r.stderr, /^chunkeval: error: /m);
         }
-        return runCli(["delete", "doc_0000000000000000"], env);
+        return runCliProcess(["delete", "doc_0000000000000000"], env);
       },
-      4: () => runCli(["bench", doc, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=10", "-q"], env),
+      4: () => runCliProcess(["bench", doc, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=10", "-q"], env),
       130: () => interruptedBench(dir, questions),
     };
     const table = readmeExitCodes();

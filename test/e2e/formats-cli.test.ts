@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../helpers/cli.js";
+import { runCliProcess } from "../helpers/cli.js";
 import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 /** Three pages of a small rule book: enough sentences for template questions. */
@@ -31,7 +31,7 @@ test("every format through the CLI: upload stores files/<id>.<format> and prints
     const formats: string[] = [];
     for (const [name, bytes] of Object.entries(files)) {
       writeFileSync(join(dir, name), bytes);
-      const r = await runCli(["upload", join(dir, name), "--json"], env);
+      const r = await runCliProcess(["upload", join(dir, name), "--json"], env);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, "", `${name}: nothing on stderr (pdfjs must not print)`);
       const doc = JSON.parse(r.stdout);
@@ -45,20 +45,23 @@ test("every format through the CLI: upload stores files/<id>.<format> and prints
     assert.deepEqual(formats, ["pdf", "md", "html", "txt"]);
 
     const out = join(dir, "rules.questions.json");
-    const generated = await runCli(["questions", "generate", join(dir, "rules.pdf"), "--count", "3", "--out", out], env);
+    const generated = await runCliProcess(["questions", "generate", join(dir, "rules.pdf"), "--count", "3", "--out", out], env);
     assert.equal(generated.code, 0, generated.stderr);
     assert.equal(JSON.parse(readFileSync(out, "utf8")).questions.length, 3);
-    const bench = await runCli(["bench", join(dir, "rules.pdf"), "--questions", out, "-s", "fixed_size", "--json"], env);
+    const bench = await runCliProcess(["bench", join(dir, "rules.pdf"), "--questions", out, "-s", "fixed_size", "--json"], env);
     assert.equal(bench.code, 0, bench.stderr);
     assert.equal(JSON.parse(bench.stdout).questions_count, 3);
     const report = join(dir, "report.html");
     const plainQuestions = join(dir, "notes.questions.json");
     writeFileSync(plainQuestions, JSON.stringify({ questions: [{ question: "When does the ferry leave?" }] }));
-    const md = await runCli(["bench", join(dir, "notes.md"), "--questions", plainQuestions, "-s", "recursive", "--out", report, "--view", "technical"], env);
+    const md = await runCliProcess(
+      ["bench", join(dir, "notes.md"), "--questions", plainQuestions, "-s", "recursive", "--out", report, "--view", "technical"],
+      env,
+    );
     assert.equal(md.code, 0, md.stderr);
     assert.match(readFileSync(report, "utf8"), /The ferry leaves at noon from pier 4\./);
     // The same bytes are not uploaded twice: bench reused the stored Markdown document.
-    assert.equal(JSON.parse((await runCli(["documents", "--json"], env)).stdout).total, 4);
+    assert.equal(JSON.parse((await runCliProcess(["documents", "--json"], env)).stdout).total, 4);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { BIN, runCli } from "../helpers/cli.js";
+import { BIN, runCliProcess } from "../helpers/cli.js";
 
 test("chunkeval alone: a first-steps guide in a terminal, the usage error in a pipe", async () => {
   // util-linux `script` gives the command a pseudo-terminal, as a user's shell would.
@@ -14,7 +14,7 @@ test("chunkeval alone: a first-steps guide in a terminal, the usage error in a p
   assert.ok(existsSync(bench[1]!) && existsSync(bench[2]!), "the guide names the bundled example's real paths");
   assert.match(tty.stdout, /chunkeval questions generate my\.docx/);
 
-  const piped = await runCli([]);
+  const piped = await runCliProcess([]);
   assert.equal(piped.code, 2);
   assert.match(piped.stderr + piped.stdout, /Usage: chunkeval/);
 });

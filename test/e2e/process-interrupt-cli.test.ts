@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDBOOK_PATH } from "../helpers/documents.js";
-import { runCli, startCli } from "../helpers/cli.js";
+import { runCliProcess, startCli } from "../helpers/cli.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
 /**
@@ -24,7 +24,7 @@ test("Ctrl-C during process exits 130, says what was kept, and a re-run finishes
   };
   const chats = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").length;
   try {
-    const doc = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
+    const doc = JSON.parse((await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
     const args = ["process", doc, "-s", "recursive,contextual_retrieval"];
     const run = startCli(args, env);
     const deadline = Date.now() + 30_000;
@@ -40,11 +40,11 @@ test("Ctrl-C during process exits 130, says what was kept, and a re-run finishes
     assert.match(interrupted.stderr, /cached embeddings\. Run the same command again to finish/);
     assert.doesNotMatch(interrupted.stdout, /contextual_retrieval/, "no result table");
 
-    const doctor = await runCli(["doctor", "--json"], env);
+    const doctor = await runCliProcess(["doctor", "--json"], env);
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
     assert.equal(JSON.parse(doctor.stdout).consistent, true);
 
-    const again = await runCli([...args, "--json"], env);
+    const again = await runCliProcess([...args, "--json"], env);
     assert.equal(again.code, 0, again.stderr);
     assert.deepEqual(
       JSON.parse(again.stdout)

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { constants as osConstants } from "node:os";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/chunkeval.js", import.meta.url));
@@ -30,9 +31,46 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built CLI (bin/chunkeval.js) with no terminal on stdin, as CI does. */
+/**
+ * Variables that native dependencies read from the process's own environment, not from the
+ * configuration chunkeval passes (LanceDB's object-store credentials and endpoint): a run that
+ * sets them needs a process of its own.
+ */
+const READ_FROM_PROCESS_ENV = /^(AWS_|GOOGLE_|AZURE_|LANCE)/;
+
+/**
+ * Runs the CLI with no terminal on stdin, as CI does: in this process (the real program, `main`
+ * of src/transports/cli/run.ts, with its own environment and output collectors), so that a test
+ * file's runs share the loaded application instead of each starting node, SQLite, LanceDB and the
+ * tokenizer tables again. With `cwd`, or variables of READ_FROM_PROCESS_ENV, it runs the built CLI
+ * in a process of its own (relative paths resolve against the process's working directory), as
+ * runCliProcess does.
+ */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
+  if (cwd !== undefined || Object.keys(env).some((name) => READ_FROM_PROCESS_ENV.test(name))) return runCliProcess(args, env, cwd);
+  return runCliInProcess(args, env);
+}
+
+/** Runs the built CLI (bin/chunkeval.js) in a process of its own: for tests whose subject is the process (exit, signals, start-up, several processes). */
+export function runCliProcess(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
   return startCli(args, env, cwd).result;
+}
+
+/** A stream that keeps what is written to it (no terminal: isTTY is unset, as in a pipe). */
+class Collector extends Writable {
+  text = "";
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const { main } = await import("../../src/transports/cli/run.js");
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const code = await main(["node", BIN, ...args], { stdout, stderr, env: childEnv({ COLUMNS: "400", ...env }), stdinIsTTY: false, exitCode: undefined });
+  return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
 /** Starts the built CLI like runCli, returning the child too (to signal it) and, once it ends, its result. */

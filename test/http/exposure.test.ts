@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startTestServer } from "../helpers/server.js";
-import { runCli } from "../helpers/cli.js";
+import { runCliProcess } from "../helpers/cli.js";
 import { isLoopback } from "../../src/transports/http/loopback.js";
 
 const KEY = "operator-key";
@@ -39,7 +39,7 @@ test("/readyz without the API key says only ready or not: no folder, no store er
 
 test("serve --host on an address other than loopback without an API key refuses to start (exit 2), naming the risk and the way out", async () => {
   for (const host of ["0.0.0.0", "::"]) {
-    const r = await runCli(["serve", "--host", host, "--port", "0"], { CHUNKEVAL_EMBEDDER: "hash" });
+    const r = await runCliProcess(["serve", "--host", host, "--port", "0"], { CHUNKEVAL_EMBEDDER: "hash" });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`--host ${host.replace(/[.:]/g, "\\$&")} serves the evaluation API beyond this machine without an API key`));
     assert.match(r.stderr, /Set CHUNKEVAL_API_KEY, or pass --insecure-no-api-key/);

@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { cliIo } from "./io.js";
 import { relative } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
 import type { ExperimentRecord } from "../../domain/experiment.js";
@@ -68,7 +69,7 @@ export async function loadBaseline(app: Chunkeval, spec: string): Promise<Baseli
 
 /** Where a reader of the summary finds a report: the CI job's artifacts when the job says where they are, else the file name. */
 function artifactLink(file: string): string | null {
-  const env = process.env;
+  const env = cliIo().env;
   if (env.CI_JOB_URL) return `${env.CI_JOB_URL}/artifacts/file/${relative(process.cwd(), file).split("\\").join("/")}`;
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
     return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}#artifacts`;

@@ -6,6 +6,7 @@ import { open } from "node:fs/promises";
 import { DEFAULTS } from "../../config/defaults.js";
 import { ChunkingError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors.js";
 import { printNote } from "./output.js";
+import { cliIo } from "./io.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -22,6 +23,7 @@ export interface GlobalOptions {
 export function loadCliConfig(command: Command): LoadedConfig {
   const o = command.optsWithGlobals<GlobalOptions>();
   const loaded = loadConfig({
+    env: cliIo().env,
     configFile: o.config,
     flags: { data_dir: o.dataDir, embedder: o.embedder, generator: o.generator, strategy_modules: o.strategyModule },
   });

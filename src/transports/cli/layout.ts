@@ -1,4 +1,5 @@
 import Table from "cli-table3";
+import { cliIo, type CliStream } from "./io.js";
 
 /** Without a terminal (a pipe, a CI log) and without COLUMNS, output is laid out for this width. */
 export const DEFAULT_WIDTH = 100;
@@ -6,9 +7,9 @@ export const DEFAULT_WIDTH = 100;
 const MIN_WIDTH = 20;
 
 /** The width output is laid out for: the terminal's; else COLUMNS; else DEFAULT_WIDTH. */
-export function outputWidth(stream: NodeJS.WriteStream = process.stdout): number {
-  if (stream.isTTY && stream.columns > 0) return Math.max(MIN_WIDTH, stream.columns);
-  const columns = Number(process.env.COLUMNS);
+export function outputWidth(stream: CliStream = cliIo().stdout): number {
+  if (stream.isTTY && stream.columns !== undefined && stream.columns > 0) return Math.max(MIN_WIDTH, stream.columns);
+  const columns = Number(cliIo().env.COLUMNS);
   return Number.isInteger(columns) && columns > 0 ? Math.max(MIN_WIDTH, columns) : DEFAULT_WIDTH;
 }
 

@@ -1,14 +1,15 @@
 import { toWire } from "../serialize.js";
 import { outputWidth, renderTable, wrapProse } from "./layout.js";
+import { cliIo } from "./io.js";
 
 /** Prints a value as the spec's snake_case JSON on stdout (the only output of --json). */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(toWire(value), null, 2) + "\n");
+  cliIo().stdout.write(JSON.stringify(toWire(value), null, 2) + "\n");
 }
 
 /** A line of prose on stdout, wrapped at spaces to the terminal's width (README "Commands"). */
 export function printLine(text = ""): void {
-  process.stdout.write(wrapProse(text, outputWidth()) + "\n");
+  cliIo().stdout.write(wrapProse(text, outputWidth()) + "\n");
 }
 
 /**
@@ -17,13 +18,13 @@ export function printLine(text = ""): void {
  * people search CI logs for.
  */
 export function printNote(text: string): void {
-  const wraps = process.stderr.isTTY || process.env.COLUMNS !== undefined;
-  process.stderr.write((wraps ? wrapProse(text, outputWidth(process.stderr)) : text) + "\n");
+  const wraps = cliIo().stderr.isTTY || cliIo().env.COLUMNS !== undefined;
+  cliIo().stderr.write((wraps ? wrapProse(text, outputWidth(cliIo().stderr)) : text) + "\n");
 }
 
 /** A plain table on stdout, no wider than the terminal; colour-free so it reads the same in CI logs. */
 export function printTable(head: string[], rows: Array<Array<string | number>>): void {
-  process.stdout.write(
+  cliIo().stdout.write(
     renderTable(
       head,
       rows.map((row) => row.map(String)),

@@ -1,6 +1,8 @@
 import { Command, Option } from "commander";
 import { CHUNKEVAL_VERSION } from "../../version.js";
 import { PROGRESS_MODES } from "./progress.js";
+import { cliIo } from "./io.js";
+import { outputWidth } from "./layout.js";
 import { registerAskCommand } from "./commands/ask.js";
 import { registerDocumentCommands } from "./commands/documents.js";
 import { registerInfoCommands } from "./commands/info.js";
@@ -41,7 +43,14 @@ export function buildProgram(): Command {
         .default("auto"),
     )
     // A usage error is one line in our words and a pointer to the help, not 60 lines of it.
-    .configureOutput({ outputError: (text, write) => write(text.startsWith("error: ") ? `chunkeval: ${text}` : text) })
+    .configureOutput({
+      outputError: (text, write) => write(text.startsWith("error: ") ? `chunkeval: ${text}` : text),
+      // The run's streams (the process's, or a test's collectors when it runs the CLI in process).
+      writeOut: (text) => cliIo().stdout.write(text),
+      writeErr: (text) => cliIo().stderr.write(text),
+      getOutHelpWidth: () => outputWidth(cliIo().stdout),
+      getErrHelpWidth: () => outputWidth(cliIo().stderr),
+    })
     .exitOverride()
     .addHelpText(
       "after",

@@ -1,4 +1,5 @@
 import type { ProgressEvent } from "../../domain/types.js";
+import { cliIo, drawsOn } from "./io.js";
 
 export interface Progress {
   onProgress: (event: ProgressEvent) => void;
@@ -30,11 +31,11 @@ const SILENT: Progress = { onProgress: () => {}, succeed: () => {}, fail: () => 
 export async function startProgress(title: string, options: ProgressOptions = {}): Promise<Progress> {
   const mode = options.progress ?? "auto";
   if (options.quiet || (options.json && mode !== "json")) return SILENT;
-  const write = (line: string) => void process.stderr.write(`${line}\n`);
+  const write = (line: string) => void cliIo().stderr.write(`${line}\n`);
   if (mode === "json") return jsonProgress(title, write);
-  if (mode === "lines" || !process.stderr.isTTY) return lineProgress(title, write);
+  if (mode === "lines" || !drawsOn(cliIo().stderr)) return lineProgress(title, write);
   const { default: ora } = await import("ora");
-  const spinner = ora({ text: title, stream: process.stderr }).start();
+  const spinner = ora({ text: title, stream: cliIo().stderr }).start();
   return {
     onProgress: (e) => {
       spinner.text = `${title} ${groupOf(e)}: ${e.message}`;

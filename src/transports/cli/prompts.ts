@@ -1,4 +1,5 @@
 import { ValidationError } from "../../errors.js";
+import { cliIo } from "./io.js";
 
 /**
  * Returns a required argument, asking for it when it is missing and stdin is a terminal;
@@ -6,7 +7,7 @@ import { ValidationError } from "../../errors.js";
  */
 export async function requireArgument(value: string | undefined, name: string, message: string): Promise<string> {
   if (value !== undefined && value !== "") return value;
-  if (!process.stdin.isTTY) throw new ValidationError(`missing required argument <${name}>`);
+  if (!cliIo().stdinIsTTY) throw new ValidationError(`missing required argument <${name}>`);
   const { input } = await import("@inquirer/prompts");
   const answer = await input({ message, required: true });
   return answer.trim();

@@ -1,8 +1,9 @@
+import { cliIo } from "./io.js";
 /** Waits for SIGINT or SIGTERM, says so on stderr, runs `close`, then resolves (a long-running command's end). */
 export function closeOnStopSignal(close: () => Promise<void>): Promise<void> {
   return new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      process.stderr.write(`chunkeval: ${signal}, shutting down\n`);
+      cliIo().stderr.write(`chunkeval: ${signal}, shutting down\n`);
       close().then(resolve, resolve);
     };
     process.once("SIGINT", () => stop("SIGINT"));

@@ -22,6 +22,7 @@ import { reportFormatOf, writeReport } from "./report.js";
 import { interruptible } from "../interrupt.js";
 import { refuseOutputClashes } from "../output-clash.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
+import { cliIo } from "../io.js";
 
 interface BenchOptions extends CiOptions {
   questions?: string;
@@ -214,7 +215,7 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
       `  ${estimate.variants.join(", ")}`,
   );
   const { sweepDecision } = await import("../../../services/sweep-estimate.js");
-  const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: process.stdin.isTTY === true });
+  const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: cliIo().stdinIsTTY });
   if (!decision.run) throw new ValidationError(decision.reason);
   if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {
     throw new CancelledError("the sweep was not confirmed; nothing was run");
@@ -368,7 +369,7 @@ export function registerBenchCommand(program: Command): void {
         if (run.interrupted) {
           progress.fail();
           printNote(`${interruptedLine(last, answers)}`);
-          process.exitCode = ExitCode.interrupted;
+          cliIo().exitCode = ExitCode.interrupted;
           return;
         }
         const experiment = run.value;
@@ -414,7 +415,7 @@ export function registerBenchCommand(program: Command): void {
           printNote(`chunkeval: ${o.gate} failed: ${o.detail}`);
           for (const note of o.notes) printNote(`chunkeval:   note: ${note}`);
         }
-        if (outcomes.some((o) => !o.passed)) process.exitCode = ExitCode.gateFailed;
+        if (outcomes.some((o) => !o.passed)) cliIo().exitCode = ExitCode.gateFailed;
         // Nothing was measured: say why (the first error) instead of a scorecard of n/a and exit 0.
         const metrics = Object.values(experiment.aggregateMetrics);
         if (metrics.every((m) => m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions)) {
@@ -422,7 +423,7 @@ export function registerBenchCommand(program: Command): void {
             .flat()
             .find((r) => r.error)?.error;
           printNote(`chunkeval: every question failed${first ? `; the first error: ${first}` : ""}`);
-          process.exitCode = 1;
+          cliIo().exitCode = 1;
         }
       });
     });

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { ExitCode } from "../../../errors.js";
 import { withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine } from "../output.js";
+import { cliIo } from "../io.js";
 
 export function registerDoctorCommand(program: Command): void {
   program
@@ -22,6 +23,6 @@ export function registerDoctorCommand(program: Command): void {
         if (report.originalsMismatch) printLine(`problem: ${report.originalsMismatch}`);
         printLine(report.consistent ? "consistent" : "NOT consistent (run: chunkeval doctor --repair)");
       }
-      if (!report.consistent) process.exitCode = ExitCode.failed;
+      if (!report.consistent) cliIo().exitCode = ExitCode.failed;
     });
 }

@@ -4,6 +4,7 @@ import type { DocumentRecord } from "../../../domain/types.js";
 import { addPagingOptions, checkPage, readInputFile, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
+import { cliIo } from "../io.js";
 
 function printDocument(doc: DocumentRecord): void {
   printTable(
@@ -28,7 +29,7 @@ export function registerDocumentCommands(program: Command): void {
         if (doc.alreadyStored) {
           const note = `already stored: these bytes are document ${doc.id} "${doc.filename}"; nothing new was stored (--new stores a second copy)`;
           // Only JSON on stdout with --json: the note goes to stderr there, `already_stored` says it in the JSON.
-          if (json) process.stderr.write(`${note}\n`);
+          if (json) cliIo().stderr.write(`${note}\n`);
           else printLine(note);
         }
         if (json) printJson(doc);

@@ -4,6 +4,7 @@ import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../service
 import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";
+import { cliIo } from "../io.js";
 
 type WireJob = {
   job_id: string;
@@ -100,6 +101,6 @@ export function registerJobsCommand(program: Command): void {
       }
       if (command.optsWithGlobals<GlobalOptions>().json) printJson(job);
       else printLine(`${job.job_id}: ${job.status}${job.error ? `: ${job.error}` : ""}`);
-      process.exitCode = job.status === "completed" ? ExitCode.ok : ExitCode.failed;
+      cliIo().exitCode = job.status === "completed" ? ExitCode.ok : ExitCode.failed;
     });
 }

@@ -6,6 +6,7 @@ import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
 import { interruptible } from "../interrupt.js";
 import { ExitCode } from "../../../errors.js";
+import { cliIo } from "../io.js";
 
 /**
  * What Ctrl-C kept: a strategy's index is stored whole when it is done and the one under way not
@@ -49,7 +50,7 @@ export function registerProcessCommand(program: Command): void {
         if (run.interrupted) {
           progress.fail();
           printNote(`${interruptedProcessLine(Object.keys((await app.getDocument(documentId)).chunkCounts))}`);
-          process.exitCode = ExitCode.interrupted;
+          cliIo().exitCode = ExitCode.interrupted;
           return;
         }
         const result = run.value;
@@ -71,7 +72,7 @@ export function registerProcessCommand(program: Command): void {
           for (const note of result.notes ?? []) printLine(`note: ${note}`);
         }
         // Some strategies failing is a failed operation for scripts, even though others completed.
-        if (result.strategiesFailed.length > 0) process.exitCode = 1;
+        if (result.strategiesFailed.length > 0) cliIo().exitCode = 1;
       });
     });
 }

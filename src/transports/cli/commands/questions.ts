@@ -10,6 +10,7 @@ import { requireArgument } from "../prompts.js";
 import type { QuestionGenerationMetadata } from "../../../services/question-generation.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
 import { writeFileWhole } from "../../../services/file-write.js";
+import { cliIo } from "../io.js";
 
 interface GenerateOptions {
   collection?: string;
@@ -191,7 +192,7 @@ function registerValidateCommand(questions: Command): void {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help
         const { skipped: _skipped, ...target } = await resolveCorpusArgs(app, targetArgs, options.collection);
         const check = await app.checkQuestions({ ...target, questions: items, origin });
-        if (check.problems.length > 0 || check.smokeTest) process.exitCode = ExitCode.failed;
+        if (check.problems.length > 0 || check.smokeTest) cliIo().exitCode = ExitCode.failed;
         if (options.json) return printJson(check);
         const { exact, normalised, words } = check.located;
         const notFound = check.problems.filter((p) => p.kind === "reference_not_found").length;

@@ -10,6 +10,7 @@ import { printJson, printLine, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
+import { cliIo } from "../io.js";
 
 /** The report formats, by the extension of the file they are written to. */
 const REPORT_EXTENSIONS: Record<string, ReportFormat> = { ".html": "html", ".md": "md", ".json": "json" };
@@ -57,8 +58,8 @@ export function registerReportCommands(program: Command): void {
           out: options.out,
           baselineId: options.baseline,
         });
-        if (options.out) process.stderr.write(`wrote ${options.out}\n`);
-        else process.stdout.write(text);
+        if (options.out) cliIo().stderr.write(`wrote ${options.out}\n`);
+        else cliIo().stdout.write(text);
       });
     });
 

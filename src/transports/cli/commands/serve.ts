@@ -5,6 +5,7 @@ import { loadCliConfig, parseInteger } from "../context.js";
 import { closeOnStopSignal } from "../stop-signal.js";
 import { ValidationError } from "../../../errors.js";
 import { isLoopback } from "../../http/loopback.js";
+import { cliIo } from "../io.js";
 
 /** Where POST /benchmarks reads `questions_file` from (questions_dir, default ./questions where serve started), and whether it is there. */
 function questionsDirLine(dir: string): string {
@@ -46,9 +47,9 @@ export function registerServeCommand(program: Command): void {
         throw new ValidationError("--no-jobs needs a PostgreSQL metadata_store_uri: on SQLite, jobs run only in the server that queued them");
       }
       const server = await startServer(chunkeval, { host: options.host, port: options.port, logger: options.log, runJobs: options.jobs });
-      process.stderr.write(`chunkeval serving on ${server.url} (docs: ${server.url}/docs)\n${questionsDirLine(config.questionsDir)}\n`);
+      cliIo().stderr.write(`chunkeval serving on ${server.url} (docs: ${server.url}/docs)\n${questionsDirLine(config.questionsDir)}\n`);
       if (!isLoopback(options.host) && !config.apiKey) {
-        process.stderr.write("warning: --insecure-no-api-key: the evaluation API answers anyone who reaches this address, with no key\n");
+        cliIo().stderr.write("warning: --insecure-no-api-key: the evaluation API answers anyone who reaches this address, with no key\n");
       }
       await closeOnStopSignal(() => server.close());
     });

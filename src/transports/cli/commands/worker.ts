@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { ValidationError } from "../../../errors.js";
 import { loadCliConfig, parseInteger } from "../context.js";
 import { closeOnStopSignal } from "../stop-signal.js";
+import { cliIo } from "../io.js";
 
 export function registerWorkerCommand(program: Command): void {
   program
@@ -31,7 +32,7 @@ export function registerWorkerCommand(program: Command): void {
       }
       const concurrency = options.concurrency ?? config.maxBackgroundJobs;
       const queue = await chunkeval.createJobQueue(jobHandlers(chunkeval), { consume: true, concurrency, leaseMs: options.leaseSeconds * 1000 });
-      process.stderr.write(`chunkeval worker running jobs (concurrency ${concurrency}, lease ${options.leaseSeconds} s)\n`);
+      cliIo().stderr.write(`chunkeval worker running jobs (concurrency ${concurrency}, lease ${options.leaseSeconds} s)\n`);
       await closeOnStopSignal(async () => {
         await queue.shutdown();
         await chunkeval.close();
