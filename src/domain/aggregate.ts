@@ -182,5 +182,7 @@ export function verdictSentence(best: string, bestComposite: number | null, comp
     parts.push(questionsNeededClause(comparisons.filter((c) => !c.significant)));
   }
   if (clear.length > 0) parts.push(`its lead over ${listWords(clear)} is significant at ${level}`);
-  return `${best} is best; ${parts.join("; ")}.`;
+  // "scored highest", never "is best": whether that is a recommendation is the headline's to say
+  // (verdict-basis.ts), and a lead within noise or on template questions is not one.
+  return `${best} scored highest; ${parts.join("; ")}.`;
 }

@@ -197,7 +197,14 @@ export interface DocumentBreakdown {
   filename: string;
   questions: number;
   aggregateMetrics: Record<string, AggregateMetrics>;
+  /** The highest composite over this group's questions. */
   bestStrategy: string;
+  /**
+   * The strategy that wins there: bestStrategy when its lead over every other strategy is
+   * significant over this group's questions, else null (they cannot tell; one strategy
+   * benchmarked names no winner). Absent in experiments from before it was recorded.
+   */
+  winner?: string | null;
 }
 
 export interface Experiment {

@@ -4,6 +4,7 @@ import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { listWords } from "../domain/aggregate.js";
+import { winnerThere } from "../domain/group-winner.js";
 import { MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";
 import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
@@ -131,12 +132,12 @@ function recommendation(e: ExperimentRecord): string[] {
   const variant = parseVariantKey(e.bestStrategy);
   if (variant.parameters.length > 0) {
     const settings = variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ");
-    lines.push(`The best variant is ${e.bestStrategy}: ${variant.strategy} with ${settings}, every other parameter at its default.`);
+    lines.push(`The highest-scoring variant is ${e.bestStrategy}: ${variant.strategy} with ${settings}, every other parameter at its default.`);
   }
   const interval = best.confidenceIntervals?.composite_score;
   if (best.compositeScore !== null) {
     const range = interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
-    lines.push(`${e.bestStrategy} has the best composite score: ${best.compositeScore.toFixed(2)} of 10${range}.`);
+    lines.push(`${e.bestStrategy} has the highest composite score: ${best.compositeScore.toFixed(2)} of 10${range}.`);
   }
   if (best.hitRate !== null) {
     const recall = best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : "";
@@ -275,11 +276,13 @@ function everyMetricBlocks(e: ExperimentRecord) {
 function perDocumentRows(e: ExperimentRecord) {
   return (e.perDocument ?? []).map((d) => ({
     ...d,
+    winnerThere: winnerThere(d, e.strategiesUsed.length),
     cells: e.strategiesUsed.map((s) => {
       const m = d.aggregateMetrics[s];
       return {
         strategy: s,
-        best: s === d.bestStrategy,
+        // Marked only where the group's questions separate it from every other strategy.
+        best: s === d.winner,
         composite: m?.compositeScore ?? null,
         compositeInterval: m?.confidenceIntervals?.composite_score ?? null,
         recall: m?.avgRecall ?? null,
@@ -292,7 +295,7 @@ function perDocumentRows(e: ExperimentRecord) {
 /** "recursive wins on a.pdf and b.md; semantic on c.html." — which strategy wins where. */
 function winsWhere(e: ExperimentRecord): string[] {
   const byWinner = new Map<string, string[]>();
-  for (const d of e.perDocument ?? []) if (d.documentId !== null) byWinner.set(d.bestStrategy, [...(byWinner.get(d.bestStrategy) ?? []), d.filename]);
+  for (const d of e.perDocument ?? []) if (d.documentId !== null && d.winner) byWinner.set(d.winner, [...(byWinner.get(d.winner) ?? []), d.filename]);
   return [...byWinner].map(
     ([strategy, names]) => `${strategy} wins on ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`}.`,
   );

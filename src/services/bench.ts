@@ -12,6 +12,7 @@ import type {
   StrategyIndexing,
 } from "../domain/experiment.js";
 import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
+import { groupWinner } from "../domain/group-winner.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
@@ -320,6 +321,7 @@ async function perDocumentBreakdown(
   questions: Question[],
   results: Record<string, QuestionResult[]>,
   scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">,
+  scoring: Omit<AggregateOptions, "costUsd">,
 ): Promise<DocumentBreakdown[]> {
   const groups = new Map<string | null, number[]>();
   questions.forEach((q, i) => {
@@ -340,12 +342,15 @@ async function perDocumentBreakdown(
       );
     }
     const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
+    const highest = bestStrategy(aggregateMetrics);
+    const groupResults = Object.fromEntries(Object.entries(results).map(([strategy, list]) => [strategy, indices.flatMap((i) => (list[i] ? [list[i]!] : []))]));
     breakdown.push({
       documentId: key === "(none)" ? null : key,
       filename,
       questions: indices.length,
       aggregateMetrics,
-      bestStrategy: bestStrategy(aggregateMetrics),
+      bestStrategy: highest,
+      winner: groupWinner(groupResults, highest, scoring),
     });
   }
   return breakdown;
@@ -709,7 +714,7 @@ async function assembleExperiment(
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
     collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
-    perDocument: corpus.collection && (await perDocumentBreakdown(corpus, questions, results, scored.scoringOf)),
+    perDocument: corpus.collection && (await perDocumentBreakdown(corpus, questions, results, scored.scoringOf, scored.scoring)),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,

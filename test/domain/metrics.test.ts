@@ -272,10 +272,10 @@ test("paired comparison: a consistent lead is significant, a lead of two questio
   const tie = compareWithBest({ a: base, b: base }, "a", options)[0]!;
   assert.deepEqual([tie.difference, tie.significant, tie.pValue], [0, false, 1]);
   const noisyVerdict = verdictSentence("twoMore", 9, [noisy]);
-  assert.ok(noisyVerdict.startsWith("twoMore is best; its lead over base is not significant at 95 % with 28 questions (within noise); "), noisyVerdict);
+  assert.ok(noisyVerdict.startsWith("twoMore scored highest; its lead over base is not significant at 95 % with 28 questions (within noise); "), noisyVerdict);
   assert.match(noisyVerdict, /; about \d+ questions would tell it from base \(at 95 % with 80 % power/);
   assert.ok(noisy.questionsNeeded! > 28, `a lead that 28 questions cannot call needs more than 28: ${noisy.questionsNeeded}`);
-  assert.equal(verdictSentence("better", 9, [clear]), "better is best; its lead over base is significant at 95 %.");
+  assert.equal(verdictSentence("better", 9, [clear]), "better scored highest; its lead over base is significant at 95 %.");
   assert.match(verdictSentence("a", 8, [tie]), /tied exactly with b/);
   // A handful of questions never makes a lead significant, however consistent.
   const few = compareWithBest({ better: better.slice(0, 3), base: base.slice(0, 3) }, "better", options)[0]!;

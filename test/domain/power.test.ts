@@ -59,7 +59,7 @@ test("the verdict says how many questions would tell the strategies apart instea
   const verdict = verdictSentence("recursive", 7.1, [comparison("fixed_size", 50), comparison("semantic", null), comparison("structure", 1234)]);
   assert.equal(
     verdict,
-    "recursive is best; its lead over fixed_size, semantic and structure is not significant at 95 % with 20 questions (within noise); " +
+    "recursive scored highest; its lead over fixed_size, semantic and structure is not significant at 95 % with 20 questions (within noise); " +
       "about 50 questions would tell it from fixed_size; no realistic number of questions would tell it from semantic; " +
       "about 1,300 questions would tell it from structure (at 95 % with 80 % power, from the spread of the paired differences).",
   );

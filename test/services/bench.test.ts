@@ -42,7 +42,7 @@ test("bench: an experiment with every spec field, stored with its per-question r
     }
     assert.equal(e.comparisons.length, 1);
     assert.equal(e.comparisons[0]!.questions, 8);
-    assert.match(e.verdict, new RegExp(`^${e.bestStrategy} is best; its lead over ${e.comparisons[0]!.strategy} is (not )?significant at 95 %`));
+    assert.match(e.verdict, new RegExp(`^${e.bestStrategy} scored highest; its lead over ${e.comparisons[0]!.strategy} is (not )?significant at 95 %`));
     const shared = e.details.sharedSeconds!;
     assert.ok(
       Math.abs(

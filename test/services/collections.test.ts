@@ -96,6 +96,7 @@ test("a collection benchmark searches every document, pools span metrics and bre
     for (const d of e.perDocument!) {
       for (const s of e.strategiesUsed) assert.equal(d.aggregateMetrics[s]!.totalQuestions, d.questions);
       assert.ok(e.strategiesUsed.includes(d.bestStrategy));
+      assert.equal(d.winner, null, `${d.filename}: ${d.questions} questions name no winner`);
     }
     const lighthouse = e.perDocument![0]!.aggregateMetrics[e.strategiesUsed[0]!]!;
     assert.ok(lighthouse.confidenceIntervals.avg_recall, "per-document metrics carry intervals");
@@ -129,7 +130,9 @@ test("a collection benchmark searches every document, pools span metrics and bre
       assert.ok(html.indexOf("<h2>Per document</h2>") > html.indexOf("scorecard") && /collection farm-and-sea \(col_[0-9a-f]+, 3 documents\)/.test(html), view);
       for (const name of ["lighthouse.docx", "bakery.docx", "orchard.docx", "(several documents)"])
         assert.ok(html.includes(`<td>${name}</td>`), `${view}: ${name}`);
-      assert.match(html, / wins on /);
+      // One or two questions per document cannot separate strategies: no document names a winner (issue 39).
+      assert.doesNotMatch(html, / wins on /);
+      assert.ok(html.includes("cannot tell: 2 questions") && html.includes("cannot tell: 1 question"), view);
     }
     const technical = (await ws.app.renderReport(e.experimentId, { view: "technical" })).body as string;
     assert.match(technical, /Reference in bakery\.docx \[/, "the drill-down names each reference's document");

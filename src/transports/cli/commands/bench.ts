@@ -1,3 +1,4 @@
+import { winnerThere } from "../../../domain/group-winner.js";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
@@ -86,8 +87,10 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   const { referenceUsd, referenceModel } = e.details.cost;
   const shared = e.details.sharedSeconds;
   const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
+  // "best" only where the headline recommends it; otherwise the figure it is: the highest composite.
+  const named = e.verdictStatus === "recommendation" ? "best strategy" : "highest composite";
   printLine(
-    `best strategy: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
+    `${named}: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
       `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
   const full = e.details.fullRunEstimate;
@@ -114,10 +117,11 @@ function printPerDocument(e: ExperimentRecord): void {
     return v === null ? "n/a" : v.toFixed(digits);
   };
   printTable(
-    ["document", "questions", "best there", "composite", "recall", `${e.bestStrategy} (pooled best)`],
+    ["document", "questions", "winner there", "highest there", "composite", "recall", `${e.bestStrategy} (pooled highest)`],
     e.perDocument!.map((d) => [
       d.filename,
       String(d.questions),
+      winnerThere(d, e.strategiesUsed.length),
       d.bestStrategy,
       value(d.aggregateMetrics[d.bestStrategy], "composite_score", 2),
       value(d.aggregateMetrics[d.bestStrategy], "avg_recall", 3),
