@@ -3,12 +3,14 @@ import { decodeUtf8, isUtf8Text, singleSpacedSource } from "./text-family.js";
 import { SingleLineDraft } from "./whitespace.js";
 
 /** A line that starts a list item: "- ", "* ", "+ ", "• ", "1. ", "1) ", "a) ", indented or not. */
-const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+(\S.*)$/;
+const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+\S/;
 
 /**
  * Blocks of plain text: paragraphs are separated by blank lines; lines inside a paragraph are
  * joined. Lines that look like list items become list items (two spaces or a tab of indent per
- * nesting level). Plain text marks no headings, so none are invented.
+ * nesting level) with their marker kept: a plain text file's text is its text as written, so
+ * "1. Frost WH." and "+ Case rate 1918" stay what a reader copies (in Markdown the marker is
+ * markup, and its parser drops it). Plain text marks no headings, so none are invented.
  */
 export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
   // One pass over the lines. A line of only spaces and tabs ends the paragraph (as splitting on
@@ -35,10 +37,8 @@ export function textBlocks(text: string, singleSpaced = false): BlockDraft[] {
     if (item) {
       if (current) push(current);
       const indent = item[1]!.replace(/\t/g, "  ").length;
-      current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: item[2]! };
-      const own = item[2]!;
-      const last = own.charCodeAt(own.length - 1);
-      singleLine = singleSpaced && last !== 0x20 && last !== 0x09 && !own.includes("\t");
+      current = { kind: "list_item", level: 1 + Math.floor(indent / 2), text: trimmed };
+      singleLine = singleSpaced && !trimmed.includes("\t");
     } else if (current) {
       current.text += ` ${trimmed}`; // a wrapped line continues the paragraph or list item
       if (singleLine && trimmed.includes("\t")) singleLine = false;

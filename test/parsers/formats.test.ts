@@ -119,9 +119,10 @@ test("the same text is Markdown when named .md and plain text otherwise (no inve
   assert.deepEqual(shape(text), [
     ["paragraph", 0, "# Not a heading in text"],
     ["paragraph", 0, "Second paragraph wrapped here."],
-    ["list_item", 1, "one"],
-    ["list_item", 2, "two"],
-    ["list_item", 1, "three"],
+    // Plain text keeps its list markers (the text as written); Markdown drops them as markup.
+    ["list_item", 1, "- one"],
+    ["list_item", 2, "- two"],
+    ["list_item", 1, "- three"],
   ]);
   assertOffsets(text);
   assert.equal((await parseDocument(bytes, "notes.markdown")).blocks[0]!.kind, "heading");

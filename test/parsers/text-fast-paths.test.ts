@@ -132,3 +132,33 @@ test("Markdown nesting: a line is measured only when its prefix can reach max_ht
   await assert.rejects(parseDocument(Buffer.from(`${">".repeat(8)}     - x`), "mixed.md", limits), DocumentLimitError);
   assert.equal((await parseDocument(Buffer.from(`${">".repeat(8)}   - x`), "mixed.md", limits)).format, "md");
 });
+
+test("plain text stays plain: a .txt file's list markers are kept in its text, the items still marked as list items (issue 38)", async () => {
+  const txt = [
+    "Influenza, 1918",
+    "",
+    "+ Case—fataiity rale 1918—1919",
+    "  - nested: the second wave",
+    "",
+    "References",
+    "",
+    "1. Frost WH. Statistics of influenza.",
+    "2) Jordan EO.",
+  ];
+  for (const source of [txt.join("\n"), txt.join("\r\n")]) {
+    const doc = await parseDocument(Buffer.from(source), "notes.txt");
+    for (const line of txt.filter((l) => l !== "")) assert.ok(doc.text.includes(line.trim()), `${JSON.stringify(line)} is in the text`);
+    assert.deepEqual(
+      doc.blocks.map((b) => [b.kind, b.level]),
+      [
+        ["paragraph", 0],
+        ["list_item", 1],
+        ["list_item", 2],
+        ["paragraph", 0],
+        ["list_item", 1],
+        ["list_item", 1],
+      ],
+    );
+    for (const b of doc.blocks) assert.equal(doc.text.slice(b.start, b.end), b.text);
+  }
+});
