@@ -1,5 +1,5 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
-import type { GateOutcome } from "../domain/gate-outcome.js";
+import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { metricDefinition, metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
 
 export interface CiSummaryInput {
@@ -24,12 +24,8 @@ export function renderCiSummary(input: CiSummaryInput): string {
   const e = input.experiment;
   const failed = input.outcomes.filter((o) => !o.passed);
   const lines: string[] = [];
-  const headline =
-    input.outcomes.length === 0
-      ? "ℹ️ chunkeval: benchmark ran, no gates were set"
-      : failed.length > 0
-        ? `❌ chunkeval: ${failed.length} of ${input.outcomes.length} gates failed`
-        : `✅ chunkeval: all ${input.outcomes.length} gates passed`;
+  const gates = gatesHeadline(input.outcomes);
+  const headline = gates === null ? "ℹ️ chunkeval: benchmark ran, no gates were set" : `${failed.length > 0 ? "❌" : "✅"} chunkeval: ${gates}`;
   lines.push(`## ${headline}`, "");
   // The headline says what the verdict may claim (a recommendation, no clear winner, a smoke test) and the notes what it stands on:
   // a pull request must not read "X is best" from template questions or a lead within noise. Older experiments have neither.

@@ -5,6 +5,7 @@ import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../doma
 import { ValidationError } from "../errors.js";
 import { listWords } from "../domain/aggregate.js";
 import { winnerThere } from "../domain/group-winner.js";
+import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";
 import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
@@ -31,6 +32,8 @@ export interface ReportInput {
   documentPages?: Record<string, PageSpan[]>;
   /** The document's file name, for experiments that did not record it (details.documentName). */
   documentName?: string;
+  /** The gates the run that made the report checked (bench's CI options): their result comes first. */
+  gates?: GateOutcome[];
 }
 
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
@@ -442,6 +445,9 @@ function viewModel(input: ReportInput, view: ReportView) {
     documentName: e.details.documentName ?? input.documentName ?? null,
     questions,
     baseline: input.baseline,
+    gates: input.gates ?? [],
+    gatesHeadline: gatesHeadline(input.gates ?? []),
+    gatesFailed: (input.gates ?? []).some((g) => !g.passed),
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,
     configLine:
       `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; ` +

@@ -1,3 +1,4 @@
+import type { GateOutcome } from "../domain/gate-outcome.js";
 import { ValidationError } from "../errors.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { pageSpans, type PageSpan } from "../domain/pages.js";
@@ -16,6 +17,8 @@ export interface ReportOptions {
   baselineId?: string;
   /** Or a baseline already loaded (a baseline file): its name and the changes against it. */
   baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
+  /** The gates the run checked (bench with CI options writing its report): shown first in HTML and Markdown. */
+  gates?: GateOutcome[];
 }
 
 /** The page spans of every document an experiment searched that is still stored (for page labels in the drill-down). */
@@ -63,13 +66,14 @@ export async function renderReport(
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
-        ? renderMarkdownReport({ experiment, results, baseline, documentName })
+        ? renderMarkdownReport({ experiment, results, baseline, documentName, gates: options.gates })
         : renderHtmlReport(
             {
               experiment,
               results,
               baseline,
               documentName,
+              gates: options.gates,
               chunkMap: view === "technical" ? await chunkMapSource(ctx, id) : null,
               documentPages: view === "technical" ? await documentPages(ctx, experiment) : undefined,
             },

@@ -86,7 +86,7 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     assert.equal(properties["tag.branch"], "feature");
 
     const summary = readFileSync(join(dir, "summary.md"), "utf8");
-    assert.match(summary, /^## ❌ chunkeval: 1 of 1 gates failed/);
+    assert.match(summary, /^## ❌ chunkeval: the gate failed\n/);
     assert.match(summary, /\| ❌ failed \| `--fail-on-regression composite_score` \| recursive \| recursive: composite_score changed -/);
     assert.match(summary, /\| recursive ★ \| \d+\.\d\d \(-\d+\.\d\d\) \|/, "the scorecard with its change against the baseline");
     assert.match(summary, /tags: `pr=<&"7>` `branch=feature`/, "in the order given");
@@ -96,7 +96,12 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     const exported = JSON.parse((await runCli(["report", worseId, "--format", "json"], env, dir)).stdout);
     assert.deepEqual(exported.tags, { pr: '<&"7>', branch: "feature" }, "tags are stored with the experiment");
     assert.match((await runCli(["report", worseId, "--format", "md"], env, dir)).stdout, /^Tags: `pr=.*` · `branch=feature`$/m);
-    assert.match(readFileSync(join(dir, "report.html"), "utf8"), /Tags: <code>pr=&lt;&amp;&quot;7&gt;<\/code> · <code>branch=feature<\/code>/);
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    assert.match(html, /Tags: <code>pr=&lt;&amp;&quot;7&gt;<\/code> · <code>branch=feature<\/code>/);
+    // The gated run's report states the gate's result before anything else (issue 39: it never mentioned the gate).
+    assert.match(html, /<section class="gates failed">\s*<h2>Gates: the gate failed<\/h2>/);
+    assert.ok(html.indexOf("Gates: the gate failed") < html.indexOf("scorecard"), "the gates come first");
+    assert.match(html, /<td>failed<\/td><td><code>--fail-on-regression composite_score<\/code><\/td>/);
 
     // The same configuration again: nothing changed, the gate passes.
     const same = await bench(

@@ -1,3 +1,4 @@
+import { gatesHeadline } from "../../src/domain/gate-outcome.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ExperimentRecord } from "../../src/domain/experiment.js";
@@ -84,4 +85,13 @@ test("the Markdown summary carries the verdict's headline and what it stands on:
   assert.match(md, /★ highest composite \(the headline says whether that is a recommendation\)/);
   // An experiment from before the headline was recorded: no empty bold line.
   assert.doesNotMatch(renderCiSummary({ experiment: experiment(), outcomes: [], reports: [] }), /\*\*\*\*/);
+});
+
+test("the gates' result in words agrees in number: the gate passed, 1 of 2 gates failed, all 3 gates passed", () => {
+  const gate = (passed: boolean) => ({ gate: "--fail-under hit_rate=0.5", strategy: "recursive", passed, detail: "", notes: [] });
+  assert.equal(gatesHeadline([]), null);
+  assert.equal(gatesHeadline([gate(true)]), "the gate passed");
+  assert.equal(gatesHeadline([gate(false)]), "the gate failed");
+  assert.equal(gatesHeadline([gate(true), gate(false)]), "1 of 2 gates failed");
+  assert.equal(gatesHeadline([gate(true), gate(true), gate(true)]), "all 3 gates passed");
 });

@@ -380,15 +380,17 @@ export function registerBenchCommand(program: Command): void {
         progress.succeed(`experiment ${experiment.experimentId}`);
         const compared = await compareRun(app, experiment, baseline);
         const deltas = compared.baseline?.deltas;
+        const outcomes = await finishCi(experiment, compared, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
         if (options.out && reportFormat) {
           await writeReport(app, experiment.experimentId, {
             format: reportFormat,
             view: options.view,
             out: options.out,
             baseline: compared.baseline && { id: compared.baseline.source, deltas: compared.baseline.deltas },
+            // A gated run's report says the gates' result first (a failed gate's HTML never mentioned it).
+            gates: outcomes,
           });
         }
-        const outcomes = await finishCi(experiment, compared, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
         if (globals.json) {
           // stdout holds only the JSON; the warnings the scorecard would print go to stderr.
           for (const warning of experiment.details.chunkWarnings ?? []) printNote(`warning: ${warning}`);

@@ -26,7 +26,7 @@ export function reportFormatOf(out: string): ReportFormat {
 export async function writeReport(
   app: Chunkeval,
   id: string,
-  options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"] },
+  options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"]; gates?: ReportOptions["gates"] },
 ): Promise<string> {
   const { body } = await app.renderReport(id, options);
   const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";
