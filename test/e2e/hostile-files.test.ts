@@ -314,7 +314,13 @@ function upload(url: string, path: string, filename: string, bytes: Buffer, fiel
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
     const req = httpRequest(
       new URL(path, url),
-      { method: "POST", headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length) } },
+      // A connection of its own: building the next file can take longer than the server's 5 s
+      // keep-alive, and a pooled socket the server closes as it is reused ends in "socket hang up".
+      {
+        method: "POST",
+        agent: false,
+        headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(body.length) },
+      },
       (res) => {
         let text = "";
         res.on("data", (d) => (text += d));
