@@ -333,17 +333,14 @@ async function perDocumentBreakdown(
   for (const key of order) {
     const indices = groups.get(key);
     if (!indices) continue;
+    const groupResults = Object.fromEntries(Object.entries(results).map(([strategy, list]) => [strategy, indices.flatMap((i) => (list[i] ? [list[i]!] : []))]));
     const aggregateMetrics: Record<string, AggregateMetrics> = {};
-    for (const [strategy, list] of Object.entries(results)) {
+    for (const [strategy, list] of Object.entries(groupResults)) {
       await yieldToEventLoop();
-      aggregateMetrics[strategy] = aggregate(
-        indices.flatMap((i) => (list[i] ? [list[i]!] : [])),
-        { ...scoringOf(strategy), costUsd: 0 },
-      );
+      aggregateMetrics[strategy] = aggregate(list, { ...scoringOf(strategy), costUsd: 0 });
     }
     const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
     const highest = bestStrategy(aggregateMetrics);
-    const groupResults = Object.fromEntries(Object.entries(results).map(([strategy, list]) => [strategy, indices.flatMap((i) => (list[i] ? [list[i]!] : []))]));
     breakdown.push({
       documentId: key === "(none)" ? null : key,
       filename,
