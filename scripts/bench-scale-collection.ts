@@ -213,7 +213,7 @@ const vectors = await ctx.vectors();
 const variantKey = indexKeyOf(variant);
 const states = await Promise.all(ids.map(async (id) => (await ctx.chunks.state(id, variantKey))!));
 const searchMs: number[] = [];
-for (const q of questions) searchMs.push((await retrieve({ vectors, chunks: ctx.chunks, embedder }, states, q, 5)).searchSeconds * 1000);
+for (const q of questions) searchMs.push((await retrieve({ vectors, chunks: ctx.chunks, embedder }, states, q, 5, undefined, "dense")).searchSeconds * 1000);
 // Exact search of the same scopes (a scope of unknown size is never searched approximately).
 const exactScopes = states.map((s) => ({ ...s, chunkCount: 0 }));
 const annUsed = states.reduce((n, s) => n + s.chunkCount, 0) >= DEFAULTS.evaluationVectorIndexMinRows;

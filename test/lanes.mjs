@@ -25,6 +25,7 @@ export const FAST = EXCEPT(
     "test/helpers/rank-correlation.test.ts",
     "test/parsers/",
     "test/reports/",
+    "test/retrieval/",
     "test/strategies/",
     "test/text/",
     "test/transports/",

@@ -1,5 +1,6 @@
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "./defaults.js";
+import { RETRIEVAL_SETTINGS } from "../domain/default-search-mode.js";
 import { vectorStoreSchemes } from "../stores/vectors/registry.js";
 import { defaultMetadataStoreUri, metadataBackendFor, metadataStoreSchemes } from "../stores/metadata/registry.js";
 
@@ -15,6 +16,10 @@ export interface ChunkevalConfig {
   /** Old LanceDB table versions are deleted once older than this many seconds. */
   vectorVersionRetentionSeconds: number;
   embedder: string;
+  /** How every strategy is searched unless a variant says otherwise: auto (by embedder: retrieval/default-mode.ts), dense, keyword or hybrid. */
+  retrieval: string;
+  /** The dense list's share of hybrid search's fusion: auto (by embedder: domain/default-search-mode.ts) or 0-1. */
+  hybridDenseWeight: string;
   embedderWorkers: number;
   embedBatchSize: number;
   generator: string;
@@ -154,6 +159,34 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "embedder",
     default: DEFAULTS.embedder,
     description: "use | hash | hf:<model-id> | openai:<model>",
+  }),
+  setting({
+    key: "retrieval",
+    env: "CHUNKEVAL_RETRIEVAL",
+    kind: "string",
+    path: "retrieval",
+    default: "auto",
+    description:
+      "how every strategy is searched unless a variant says otherwise: auto (keyword for use and hash, hybrid for other embedders) | dense | keyword | hybrid",
+    resolve: (v, c) => {
+      if (!(RETRIEVAL_SETTINGS as readonly string[]).includes(String(v)))
+        c.errors.push(`retrieval must be one of ${RETRIEVAL_SETTINGS.join(", ")}, not "${v}"`);
+      return v;
+    },
+  }),
+  setting({
+    key: "hybrid_dense_weight",
+    env: "CHUNKEVAL_HYBRID_DENSE_WEIGHT",
+    kind: "string",
+    path: "hybridDenseWeight",
+    default: "auto",
+    description: "the dense list's share (0-1) of hybrid search's rank fusion: auto (0.05 for use and hash, 0.5 for other embedders) or a number",
+    resolve: (v, c) => {
+      const weight = Number(v);
+      if (String(v) !== "auto" && !(String(v).trim() !== "" && weight >= 0 && weight <= 1))
+        c.errors.push(`hybrid_dense_weight must be auto or a number from 0 to 1, not "${v}"`);
+      return v;
+    },
   }),
   setting({
     key: "embedder_workers",

@@ -10,15 +10,6 @@
 export type SearchMode = "dense" | "keyword" | "hybrid";
 export const SEARCH_MODES: readonly SearchMode[] = ["dense", "keyword", "hybrid"];
 
-/**
- * A strategy's own search mode, from the retrieval it records: hybrid for contextual_retrieval,
- * dense for the others (parent-child strategies search their children densely, then answer
- * with the parents, whatever the mode).
- */
-export function defaultSearchMode(recorded: string): SearchMode {
-  return recorded === "hybrid" ? "hybrid" : "dense";
-}
-
 /** Parameters every strategy takes that act at search time, not at chunking time. */
 export const SEARCH_PARAMETERS = ["retrieval", "top_k"] as const;
 

@@ -3,6 +3,7 @@ import type { Experiment, StrategyComparison } from "./experiment.js";
 import { leakWords, provenanceWords, smokeTestReason, type QuestionSetProfile } from "./question-set.js";
 import { CONFIDENCE_LEVEL } from "./statistics.js";
 import { formatVariantKey, parseVariantKey, type SearchMode } from "./variant-key.js";
+import { chunksKey } from "./retriever-agreement.js";
 
 /**
  * What the headline may claim: a recommendation (the best strategy's lead over every other is
@@ -77,15 +78,6 @@ function leadSplit(modePart: number, chunkingPart: number, best: string, rival: 
         ? ` (searched the same way, ${best}'s chunks lead by more)`
         : "";
   return `so the retrieval mode accounts for ${points(modePart)} of the lead and the chunking for ${points(chunkingPart)}${aside}.`;
-}
-
-/** The variant's key without its search mode: the same chunks, whichever way they are searched. */
-function chunksKey(variant: string): string {
-  const { strategy, parameters } = parseVariantKey(variant);
-  return formatVariantKey(
-    strategy,
-    parameters.filter(([name]) => name !== "retrieval"),
-  );
 }
 
 /** The variant's key searched another way (spelt out, so it reads the same whatever the strategy's own mode). */

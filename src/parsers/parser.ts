@@ -4,6 +4,7 @@ import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 import { DOCUMENT_FORMATS } from "./registry.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
+import { refuseUnreadableText } from "./readability.js";
 
 /** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
 export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
@@ -36,6 +37,7 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
   const drafts = await format.parse(bytes, filename, limits);
   const nonEmpty = drafts.filter((b) => b.text.length > 0);
   if (nonEmpty.length === 0) unusable(filename, "the document contains no text");
+  refuseUnreadableText(filename, format.name, nonEmpty);
   return assembleDocument(format.name, nonEmpty, filename);
 }
 

@@ -92,6 +92,7 @@ function bodySize(lines: Line[]): number {
  * next level 2, and so on (at most 6).
  */
 function linesToBlocks(lines: Line[]): BlockDraft[] {
+  const joinLines = lineJoiner(lines);
   const paragraphs: Array<{ lines: Line[] }> = [];
   let prev: Line | null = null;
   for (const line of lines) {
@@ -111,13 +112,52 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
   };
   const headingSizes = [...new Set(paragraphs.filter(isHeading).map((p) => Math.round(p.lines[0]!.size)))].sort((a, b) => b - a);
   return paragraphs.map((p) => {
-    const text = p.lines.map((l) => l.text.trim()).join(" ");
+    const text = joinLines(p.lines.map((l) => foldLigatures(l.text.trim())));
     const page = p.lines[0]!.page;
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
     // A bulleted line starts a list item; the bullet glyph is layout, not text (as mammoth drops Word's).
     if (BULLET.test(text)) return { kind: "list_item" as const, level: 1, text: text.replace(BULLET, ""), page };
     return { kind: "paragraph" as const, level: 0, text, page };
   });
+}
+
+/** The typographic ligatures a PDF's fonts map single glyphs to (ﬁ, ﬂ, ﬀ, ﬃ, ﬄ, ﬅ, ﬆ): a reader copies their letters. */
+const LIGATURE = /[\uFB00-\uFB06]/g;
+const foldLigatures = (text: string) => text.replace(LIGATURE, (c) => c.normalize("NFKC"));
+
+/** A line that ends inside a word broken by a hyphen (or a soft hyphen) at the line's end: "Af-", "com\u00AD". */
+const BROKEN_WORD_END = /([\p{L}]+)(-|\u00AD)$/u;
+/** The word a line starts with. */
+const WORD_START = /^([\p{L}]+)/u;
+const WORDS = /[\p{L}]+(?:-[\p{L}]+)*/gu;
+
+/**
+ * Joins a paragraph's lines as a reader copies them: with a space, except where a word was broken
+ * at the line's end. A soft hyphen always goes; a hyphen goes where the document spells the joined
+ * word without one elsewhere ("after" for "Af- ter"), stays where it spells it with one
+ * ("well-known"), and otherwise goes before a lower-case letter (typesetting's hyphenation) and
+ * stays before a capital ("non-European"). The document's words are read once, from every line.
+ */
+function lineJoiner(lines: Line[]): (texts: string[]) => string {
+  const spelt = new Set<string>();
+  for (const line of lines) for (const m of foldLigatures(line.text).matchAll(WORDS)) spelt.add(m[0].toLowerCase());
+  return (texts) => {
+    let out = texts[0] ?? "";
+    for (const next of texts.slice(1)) {
+      const broken = BROKEN_WORD_END.exec(out);
+      const start = WORD_START.exec(next);
+      if (!broken || !start) {
+        out += ` ${next}`;
+        continue;
+      }
+      const [, head, mark] = broken;
+      const tail = start[1]!;
+      const joined = `${head}${tail}`.toLowerCase();
+      const keepHyphen = mark === "-" && !spelt.has(joined) && (spelt.has(`${head}-${tail}`.toLowerCase()) || tail[0] !== tail[0]!.toLowerCase());
+      out = out.slice(0, out.length - 1) + (keepHyphen ? "-" : "") + next;
+    }
+    return out;
+  };
 }
 
 /** Reads the text layer of every page with pdfjs (legacy build, for Node 20), in the calling thread. */

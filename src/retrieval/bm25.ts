@@ -6,22 +6,36 @@ import type { VectorHit } from "../stores/vectors/vector-store.js";
 const K1 = 1.2;
 const B = 0.75;
 
+/**
+ * An inverted index: for each term, the chunks that hold it (their index in `ids`) and how often,
+ * so a question costs the postings of its own terms, not a pass over every chunk.
+ */
 interface Bm25Index {
-  docs: Array<{ id: string; tf: Map<string, number>; length: number }>;
-  df: Map<string, number>;
+  ids: string[];
+  /** Each chunk's length in terms. */
+  lengths: Float64Array;
+  postings: Map<string, { chunks: Int32Array; counts: Int32Array }>;
   avgLength: number;
 }
 
 function buildIndex(chunks: Array<{ id: string; text: string; context: string | null }>): Bm25Index {
-  const df = new Map<string, number>();
-  const docs = chunks.map((c) => {
+  const lists = new Map<string, { chunks: number[]; counts: number[] }>();
+  const lengths = new Float64Array(chunks.length);
+  chunks.forEach((c, i) => {
     const terms = contentTerms(indexedText(c));
+    lengths[i] = terms.length;
     const tf = new Map<string, number>();
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    return { id: c.id, tf, length: terms.length };
+    for (const [t, f] of tf) {
+      let list = lists.get(t);
+      if (!list) lists.set(t, (list = { chunks: [], counts: [] }));
+      list.chunks.push(i);
+      list.counts.push(f);
+    }
   });
-  return { docs, df, avgLength: docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length) };
+  const postings = new Map([...lists].map(([t, l]) => [t, { chunks: Int32Array.from(l.chunks), counts: Int32Array.from(l.counts) }]));
+  const total = lengths.reduce((n, l) => n + l, 0);
+  return { ids: chunks.map((c) => c.id), lengths, postings, avgLength: total / Math.max(1, chunks.length) };
 }
 
 // Indexes of recently searched generations: a benchmark asks every question of one generation.
@@ -47,19 +61,30 @@ export async function keywordSearch(
     cache.set(generation, index);
     if (cache.size > CACHED_GENERATIONS) cache.delete(cache.keys().next().value!);
   }
-  const n = index.docs.length;
-  const terms = [...new Set(contentTerms(question))];
-  const hits: VectorHit[] = [];
-  for (const doc of index.docs) {
-    let score = 0;
-    for (const t of terms) {
-      const f = doc.tf.get(t);
-      if (!f) continue;
-      const df = index.df.get(t)!;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / Math.max(1, index.avgLength)));
+  const n = index.ids.length;
+  const scores = new Float64Array(n);
+  const touched: number[] = [];
+  const avgLength = Math.max(1, index.avgLength);
+  for (const t of new Set(contentTerms(question))) {
+    const list = index.postings.get(t);
+    if (!list) continue;
+    const df = list.chunks.length;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < df; j++) {
+      const i = list.chunks[j]!;
+      const f = list.counts[j]!;
+      if (scores[i] === 0) touched.push(i);
+      scores[i]! += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * index.lengths[i]!) / avgLength));
     }
-    if (score > 0) hits.push({ chunkId: doc.id, score });
   }
+  // Only chunks scoring at least the limit-th best score can be returned: the rest are never sorted
+  // (a common term touches most chunks of a large collection).
+  let floor = Number.MIN_VALUE;
+  if (touched.length > limit) {
+    const best = Float64Array.from(touched, (i) => scores[i]!).sort();
+    floor = Math.max(floor, best[best.length - limit]!);
+  }
+  const hits: VectorHit[] = [];
+  for (const i of touched) if (scores[i]! >= floor) hits.push({ chunkId: index.ids[i]!, score: scores[i]! });
   return hits.sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId)).slice(0, limit);
 }

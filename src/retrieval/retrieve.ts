@@ -4,7 +4,8 @@ import type { ChunksRepo, StrategyState } from "../domain/ports/chunks.js";
 import { missingVectorsError, type VectorHit, type VectorStore } from "../stores/vectors/vector-store.js";
 import { keywordSearch } from "./bm25.js";
 import { reciprocalRankFusion } from "./fusion.js";
-import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
+import type { SearchMode } from "../domain/variant-key.js";
+import type { SearchPlan } from "../domain/default-search-mode.js";
 import { rankingDepth } from "../domain/rank-metrics.js";
 
 /** How many candidates each list of a hybrid or parent search gathers per wanted result. */
@@ -18,10 +19,11 @@ export interface Retrieval {
 }
 
 /**
- * Retrieves the top-k chunks of one processed strategy for a question with a search mode
- * (default: the strategy's own): `dense` vectors, `keyword` BM25 over the strategy's chunks (bm25.ts), or
- * `hybrid`, both fused by reciprocal rank. A parent-child strategy searches its children and
- * answers with their parents (one entry per parent, best child's score).
+ * Retrieves the top-k chunks of one processed strategy for a question with a search mode (the
+ * caller's: domain/default-search-mode.ts unless a variant names one): `dense` vectors, `keyword`
+ * BM25 over the strategy's chunks (bm25.ts), or `hybrid`, both fused by reciprocal rank, the dense
+ * list weighted by the plan's `denseWeight` (a bare mode: an even share). A parent-child strategy
+ * searches its children and answers with their parents (one entry per parent, best child's score).
  *
  * `states` are the strategy's states of one document, or of every document of a collection: the
  * search then ranks all their chunks together, so the other documents compete as distractors
@@ -36,13 +38,13 @@ export async function retrieve(
   states: StrategyState | StrategyState[],
   question: string,
   topK: number,
-  signal?: AbortSignal,
-  mode?: SearchMode,
+  signal: AbortSignal | undefined,
+  search: SearchMode | SearchPlan,
   embedded?: Float32Array,
 ): Promise<Retrieval> {
+  const { mode: searchMode, denseWeight } = typeof search === "string" ? { mode: search, denseWeight: 0.5 } : search;
   const scopes = Array.isArray(states) ? states : [states];
   const first = scopes[0]!;
-  const searchMode = mode ?? defaultSearchMode(first.retrieval);
   const embedStart = performance.now();
   // Keyword search needs no query vector: nothing is embedded, and no embed time is reported.
   const embedHere = searchMode !== "keyword" && !embedded;
@@ -71,7 +73,7 @@ export async function retrieve(
   const keyword = async () =>
     keywordSearch(scopes.map((s) => s.generation).join("+"), async () => (await Promise.all(scopes.map(searchableChunks))).flat(), question, wanted);
   let hits: VectorHit[];
-  if (searchMode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]));
+  if (searchMode === "hybrid") hits = reciprocalRankFusion(await Promise.all([dense(), keyword()]), [denseWeight, 1 - denseWeight]);
   else if (searchMode === "keyword") hits = await keyword();
   else hits = await dense();
   if (!parents) hits = hits.slice(0, topK);

@@ -3,6 +3,7 @@ import { NotFoundError, QueryError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { QueryRecord } from "../domain/types.js";
 import { retrieve } from "../retrieval/retrieve.js";
+import { searchPlan } from "../domain/default-search-mode.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { ServiceContext } from "./context.js";
 import { resolveVariant } from "./variants.js";
@@ -68,7 +69,8 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
       question,
       topK,
       input.signal,
-      variant.retrieval ?? undefined,
+      // The embedder the chunks were processed with decides the default, as it decides their vectors.
+      searchPlan(variant.retrieval, { ...ctx.config, embedder: states[0]!.embedder }),
     );
   let retrieval = await search();
   // Another process may have re-processed the strategy between reading its state and searching:

@@ -13,6 +13,7 @@ import type {
 } from "../domain/experiment.js";
 import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { groupWinner } from "../domain/group-winner.js";
+import { outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever-agreement.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
@@ -38,7 +39,8 @@ import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits 
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
 import { mapWithConcurrency, yieldToEventLoop } from "../domain/concurrency.js";
-import { defaultSearchMode, type SearchMode } from "../domain/variant-key.js";
+import type { SearchMode } from "../domain/variant-key.js";
+import { defaultSearchMode, searchPlan, type SearchPlan } from "../domain/default-search-mode.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
 import type { Judge } from "../domain/judge.js";
@@ -68,6 +70,8 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   sweep?: string[];
   /** One top-k, or several to run every variant at each. */
   topK?: number | number[];
+  /** Search modes to run every variant under (`--retrievers dense,keyword,hybrid`); the verdict says whether it holds under each. */
+  retrievers?: SearchMode[];
   /** Refuse a grid of more variants than this (default: the configuration's max_sweep_variants). */
   maxVariants?: number;
   dryRun?: boolean;
@@ -162,7 +166,7 @@ async function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[]
 interface VariantRun {
   variant: StrategyVariant;
   states: StrategyState[];
-  mode: SearchMode;
+  search: SearchPlan;
   topK: number;
   /** Its retrievable spans on the corpus axis (Precision_Ω). */
   units: Awaited<ReturnType<typeof retrievableSpans>>;
@@ -191,12 +195,12 @@ async function sharedWork(
 ): Promise<SharedWork> {
   const started = performance.now();
   const texts = questions.map((q) => q.question);
-  const vectors = runs.some((r) => r.mode !== "keyword") ? await embedEach(deps.embedder, texts, signal) : null;
+  const vectors = runs.some((r) => r.search.mode !== "keyword") ? await embedEach(deps.embedder, texts, signal) : null;
   const embedded = performance.now();
   for (const run of runs) {
     throwIfCancelled(signal);
     try {
-      const retrieval = await retrieve(deps, run.states, texts[0]!, run.topK, signal, run.mode, questionVector({ vectors }, run, 0));
+      const retrieval = await retrieve(deps, run.states, texts[0]!, run.topK, signal, run.search, questionVector({ vectors }, run, 0));
       if (generator && !generator.isLlm) await generator.answer(texts[0]!, retrieval.chunks, signal);
     } catch (error) {
       // The timed run meets the same failure and records it against its question.
@@ -239,7 +243,7 @@ async function embedEach(embedder: Embedder, texts: string[], signal: AbortSigna
 
 /** The shared vector of question `i` for a variant's search (none for keyword search); throws the error embedding it met. */
 function questionVector(shared: Pick<SharedWork, "vectors">, run: VariantRun, i: number): Float32Array | undefined {
-  const vector = run.mode === "keyword" ? undefined : shared.vectors?.[i];
+  const vector = run.search.mode === "keyword" ? undefined : shared.vectors?.[i];
   if (vector instanceof Error) throw vector;
   return vector;
 }
@@ -259,17 +263,25 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
  */
 export async function planBenchVariants(
   ctx: ServiceContext,
-  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants">,
+  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers">,
 ): Promise<string[]> {
   const run = withImportedChunks(ctx, input);
-  const plan = await planVariants(run.ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK, maxVariants: input.maxVariants });
+  const plan = await planVariants(run.ctx, { ...variantPlanInput(input), strategies: run.strategies });
   return plan.variants.map((v) => v.key);
 }
+
+/** What planVariants reads of a benchmark's input (the strategies come from withImportedChunks). */
+const variantPlanInput = (input: Pick<BenchInput, "sweep" | "topK" | "maxVariants" | "retrievers">) => ({
+  sweep: input.sweep,
+  topK: input.topK,
+  maxVariants: input.maxVariants,
+  retrievers: input.retrievers,
+});
 
 /** `checkBenchInput` in the run's context (imported chunks registered): what `runBenchmark` plans with. */
 async function checkPlannedInput(run: ReturnType<typeof withImportedChunks>, input: BenchInput): Promise<VariantPlan> {
   const { ctx } = run;
-  const plan = await planVariants(ctx, { strategies: run.strategies, sweep: input.sweep, topK: input.topK, maxVariants: input.maxVariants }, BenchmarkError);
+  const plan = await planVariants(ctx, { ...variantPlanInput(input), strategies: run.strategies }, BenchmarkError);
   if (input.questions.length === 0) throw new BenchmarkError("the benchmark has no questions");
   if (input.maxErrors !== undefined && (!Number.isInteger(input.maxErrors) || input.maxErrors < 1))
     throw new ValidationError("max_errors must be a whole number >= 1");
@@ -491,8 +503,13 @@ async function variantRun(plan: BenchPlan, variant: StrategyVariant): Promise<Va
     if (!state) throw new BenchmarkError(`${d.filename} (${d.id}) was deleted or lost its ${variant.indexKey} chunks during the benchmark; run it again`);
     return state;
   });
-  const mode = variant.retrieval ?? defaultSearchMode(states[0]!.retrieval);
-  return { variant, states, mode, topK: variant.topK ?? plan.topK, units: await retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis) };
+  return {
+    variant,
+    states,
+    search: searchPlan(variant.retrieval, ctx.config),
+    topK: variant.topK ?? plan.topK,
+    units: await retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis),
+  };
 }
 
 /** Where one question is asked: the retrieval dependencies, the variant, and the work every variant shares. */
@@ -520,7 +537,7 @@ async function answerQuestion(
   try {
     const t0 = performance.now();
     // One retrieval as deep as the deepest cut; the answer reads its first top_k (retrieve.ts keeps that prefix the same as a top_k search).
-    const ranking = await retrieve(deps, run.states, q.question, rankingDepth(run.topK), input.signal, run.mode, questionVector(sharedByAll, run, i));
+    const ranking = await retrieve(deps, run.states, q.question, rankingDepth(run.topK), input.signal, run.search, questionVector(sharedByAll, run, i));
     const retrieval = { ...ranking, chunks: ranking.chunks.slice(0, run.topK) };
     result.stageSeconds.retrieval = (performance.now() - t0) / 1000;
     result.retrievedTokens = retrieval.chunks.reduce((n, c) => n + countTokens(c.text), 0);
@@ -576,7 +593,7 @@ async function answerQuestion(
           answered: generation.answered,
           measureFaithfulness: generator.isLlm,
           contexts: retrieval.chunks.map((c) => c.text),
-          retrieval: run.mode,
+          retrieval: run.search.mode,
           document: judgedText(q, retrieval.chunks, plan.textOf),
           target: judgeTarget(q),
         },
@@ -609,7 +626,7 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
   const { variants } = plan;
   const { results, runs } = answered;
   const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
-  const gaps = strategyGaps(runs.map((r) => ({ key: r.variant.key, judge: models.judge, retrieval: r.mode })));
+  const gaps = strategyGaps(runs.map((r) => ({ key: r.variant.key, judge: models.judge, retrieval: r.search.mode })));
   const scoring = {
     weights: gaps.leftOut.length === 0 ? weights : { ...weights, ...Object.fromEntries(gaps.leftOut.map((w) => [w, 0])) },
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
@@ -700,13 +717,9 @@ async function assembleExperiment(
     Object.values(results)
       .flat()
       .reduce((n, r) => n + r.stageSeconds[k], 0);
-  const search = Object.fromEntries(
-    await mapWithConcurrency(variants, 1, async (v) => [
-      v.key,
-      { retrieval: v.retrieval ?? defaultSearchMode((await ctx.chunks.state(documents[0]!.id, v.indexKey))!.retrieval), topK: v.topK ?? topK },
-    ]),
-  );
+  const search = Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.config), topK: v.topK ?? topK }]));
   const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
+  const byRetriever = outcomesByRetriever(results, aggregates, search, scored.scoring);
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
@@ -724,12 +737,11 @@ async function assembleExperiment(
       .filter(Boolean)
       .join(" "),
     comparisons,
-    ...withNote(
-      withNote(
-        verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin), chunking.cannotTellApart),
-        scored.compositeNote,
-      ),
+    ...withNotes(
+      verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin), chunking.cannotTellApart),
+      scored.compositeNote,
       models.judge && contextJudgeNote(search, (mode) => models.judge!.contextRelevanceJudgedBy(mode)),
+      byRetriever && retrieverAgreementNote(byRetriever),
     ),
     tags: input.tags ?? {},
   };
@@ -769,6 +781,6 @@ async function assembleExperiment(
 }
 
 /** The verdict fields with one more note, when there is one. */
-function withNote<T extends { verdictNotes: string[] }>(fields: T, note: string | null): T {
-  return note === null ? fields : { ...fields, verdictNotes: [...fields.verdictNotes, note] };
+function withNotes<T extends { verdictNotes: string[] }>(fields: T, ...notes: Array<string | null>): T {
+  return { ...fields, verdictNotes: [...fields.verdictNotes, ...notes.filter((n): n is string => n !== null)] };
 }

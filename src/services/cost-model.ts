@@ -1,4 +1,5 @@
 import { defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { defaultSearchMode } from "../domain/default-search-mode.js";
 import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
 import { aggregate, compareWithBest } from "../domain/aggregate.js";
 import type { QuestionResult } from "../domain/experiment.js";
@@ -157,18 +158,21 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const promptTokens = plan.answerPromptTokens ?? sizedPromptTokens(variants, plan.topK, questions);
   const answers = usage(promptTokens, ANSWER_COMPLETION_TOKENS * runs);
   const judging = judgeIsLlm ? times(answers, LLM_JUDGE_CALLS) : ZERO_USAGE;
-  // The other texts the run embeds, looked up in the cache: the questions (retrieval), and for the
+  // The other texts the run embeds, looked up in the cache: the questions (dense or hybrid retrieval), and for the
   // embedding judge the expected answers, and the documents' sentences where it embeds them: to judge
   // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
   // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
   // answers' sentences cannot be known before retrieval: not counted.
-  const judgeEmbedsSentences =
-    generatorIsLlm || variants.some((v) => v.retrieval === "keyword" && "evidence" in contextRelevanceEvidence("keyword", embedder.name));
+  // Each variant's mode as the run resolves it: its own, else the configured default (domain/default-search-mode.ts).
+  const modes = variants.map((v) => v.retrieval ?? defaultSearchMode(ctx.config));
+  const judgeEmbedsSentences = generatorIsLlm || (modes.includes("keyword") && "evidence" in contextRelevanceEvidence("keyword", embedder.name));
+  // Questions are embedded only for a dense or hybrid search.
+  const questionTexts = modes.some((m) => m !== "keyword") ? questions.map((q) => q.question) : [];
   const judgeTexts =
     full && !judgeIsLlm
       ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : [])]
       : [];
-  const newTexts = await embedder.uncached([...chunkTexts, ...questions.map((q) => q.question), ...judgeTexts]);
+  const newTexts = await embedder.uncached([...chunkTexts, ...questionTexts, ...judgeTexts]);
   const newEmbeddingTokens = Math.round(sizedTokens) + newTexts.reduce((n, t) => n + countTokens(t), 0);
   const embeddings = usage(newEmbeddingTokens, 0);
   const chat = full ? plus(contextUsage, plus(answers, judging)) : contextUsage;

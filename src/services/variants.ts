@@ -1,7 +1,7 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { ValidationError } from "../errors.js";
+import { defaultSearchMode } from "../domain/default-search-mode.js";
 import {
-  defaultSearchMode,
   expandSweep,
   formatVariantKey,
   parseSweepSpec,
@@ -99,7 +99,7 @@ export async function resolveVariant(
   // Only what differs from the defaults names the variant: equal to them, it is the plain strategy.
   const changed: Array<[string, ParameterValue]> = chunkingNames.filter((n) => strategy.options[n] !== plain.options[n]).map((n) => [n, strategy.options[n]!]);
   const indexKey = formatVariantKey(parts.strategy, changed);
-  if (retrieval === defaultSearchMode(plain.retrieval)) retrieval = null;
+  if (retrieval === defaultSearchMode(ctx.config)) retrieval = null;
   if (topK === defaults.topK) topK = null;
   const searchParts: Array<[string, ParameterValue]> = [
     ...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []),
@@ -124,6 +124,8 @@ export interface VariantPlanInput {
   topK?: number | number[];
   /** The hard limit on variants (default DEFAULTS.maxSweepVariants), checked before any sweep is expanded. */
   maxVariants?: number;
+  /** Search modes to run every variant under (one that names its own `retrieval` keeps it): the verdict then says whether it holds under each. */
+  retrievers?: SearchMode[];
 }
 
 export interface VariantPlan {
@@ -186,18 +188,24 @@ export async function planVariants(
   const sweeps = (input.sweep ?? []).map((sweep) => readSweep(ctx, sweep, UnknownName));
   if (listed.length === 0 && sweeps.length === 0) throw new UnknownName(`no strategy given (valid: ${ctx.strategies.names().join(", ")}, or all)`);
   const specs = listed.flatMap((spec) => (spec === "all" ? ctx.strategies.names() : [spec]));
-  const gridSize = sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) * Math.max(1, topKs.length);
+  const retrievers = [...new Set(input.retrievers ?? [])];
+  const unknownMode = retrievers.find((m) => !SEARCH_MODES.includes(m));
+  if (unknownMode) throw new ValidationError(`unknown retriever "${unknownMode}" (valid: ${SEARCH_MODES.join(", ")})`);
+  const gridSize = sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) * Math.max(1, topKs.length) * Math.max(1, retrievers.length);
   checkGridSize(gridSize, input.maxVariants);
   for (const sweep of sweeps) specs.push(...expandSweep(sweep));
   const defaults = { topK: runTopK };
   const resolved = await Promise.all(specs.map((spec) => resolveVariant(ctx, spec, defaults, UnknownName)));
   const variants: StrategyVariant[] = [];
   const keys = new Set<string>();
+  const withParameter = (key: string, parameter: string) => `${key}${key.includes("@") ? ":" : "@"}${parameter}`;
   for (const v of resolved) {
-    const copies =
-      topKs.length > 1 && v.topK === null
-        ? await Promise.all(topKs.map((k) => resolveVariant(ctx, `${v.key}${v.key.includes("@") ? ":" : "@"}top_k=${k}`, defaults, UnknownName)))
-        : [v];
+    const searched = retrievers.length > 0 && v.retrieval === null ? retrievers.map((m) => withParameter(v.key, `retrieval=${m}`)) : [v.key];
+    const copies = await Promise.all(
+      searched
+        .flatMap((key) => (topKs.length > 1 && v.topK === null ? topKs.map((k) => withParameter(key, `top_k=${k}`)) : [key]))
+        .map((spec) => (spec === v.key ? v : resolveVariant(ctx, spec, defaults, UnknownName))),
+    );
     for (const c of copies) {
       if (keys.has(c.key)) continue;
       keys.add(c.key);

@@ -90,14 +90,14 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
   name: "contextual_retrieval",
   description:
     "Recursive chunks, each prefixed with a short context situating it in the document (LLM-written when one is configured) " +
-    "before embedding and keyword indexing; searched hybrid (dense + BM25, reciprocal rank fusion).",
+    "before embedding and keyword indexing; searched like every other strategy (README: Retrieval).",
   parameters: recursiveParameters,
   async create(given) {
     const options = resolveOptions("contextual_retrieval", recursiveParameters, given);
     checkSizeAndOverlap("contextual_retrieval", options.chunk_size!, options.chunk_overlap!);
     const strategy: ChunkingStrategy = {
       name: "contextual_retrieval",
-      retrieval: "hybrid",
+      retrieval: "dense",
       options,
       async chunk({ document, llm, signal }) {
         const index = new TokenIndex(document.text);

@@ -13,6 +13,8 @@ export class WordSequence {
   private readonly joined: string;
   /** Where each word starts in `joined`, for mapping a match back to its word. */
   private readonly joinedAt: number[] = [];
+  /** Each word's key length, to tell whether an offset inside a key is the same offset inside the word. */
+  private readonly keyLengths: number[] = [];
 
   constructor(text: string) {
     const keys: string[] = [];
@@ -23,6 +25,7 @@ export class WordSequence {
       this.ends.push(m.index + m[0].length);
       this.joinedAt.push(at);
       keys.push(key);
+      this.keyLengths.push(key.length);
       at += key.length + 1;
     }
     this.joined = SEPARATOR + keys.join(SEPARATOR) + SEPARATOR;
@@ -31,17 +34,45 @@ export class WordSequence {
   /**
    * Every place (a bounded number) where the excerpt's words occur in this text in order and
    * adjacent, as spans from the first word's start to the last word's end. Linear in the text.
+   *
+   * Whole words first. Where there are none, an excerpt that begins or ends inside a word (a
+   * reference cut at a fixed length: "…infection of humans and swin") is looked for with its first
+   * word as the end of a word and its last as the start of one, and the span covers just those
+   * parts when folding kept the word's length (else the whole word). Only an excerpt of at least
+   * MIN_WORDS_WITH_CUT_EDGES words is tried so: two cut words alone would match almost anywhere.
    */
   find(excerpt: string, limit = 1000): Span[] {
-    const words = [...stripLinkTargets(excerpt).matchAll(WORD)].map((m) => fold(m[0]));
+    const stripped = stripLinkTargets(excerpt);
+    const words = [...stripped.matchAll(WORD)].map((m) => fold(m[0]));
     if (words.length === 0) return [];
-    const needle = SEPARATOR + words.join(SEPARATOR) + SEPARATOR;
+    const whole = this.occurrences(SEPARATOR + words.join(SEPARATOR) + SEPARATOR, 1, 1, limit);
+    if (whole.length > 0 || words.length < MIN_WORDS_WITH_CUT_EDGES) return whole;
+    const cutStart = STARTS_WITH_WORD.test(stripped);
+    const cutEnd = ENDS_WITH_WORD.test(stripped);
+    if (!cutStart && !cutEnd) return whole;
+    const needle = (cutStart ? "" : SEPARATOR) + words.join(SEPARATOR) + (cutEnd ? "" : SEPARATOR);
+    return this.occurrences(needle, cutStart ? 0 : 1, cutEnd ? 0 : 1, limit);
+  }
+
+  /** Spans of the needle's occurrences in `joined`, without the separators it starts and ends with (`lead`, `trail`: 0 or 1). */
+  private occurrences(needle: string, lead: number, trail: number, limit: number): Span[] {
     const out: Span[] = [];
     for (let at = this.joined.indexOf(needle); at !== -1 && out.length < limit; at = this.joined.indexOf(needle, at + 1)) {
-      const first = this.wordAt(at + 1);
-      out.push({ start: this.starts[first]!, end: this.ends[first + words.length - 1]! });
+      const from = at + lead;
+      const to = at + needle.length - trail;
+      const first = this.wordAt(from);
+      const last = this.wordAt(to - 1);
+      out.push({ start: this.offsetIn(first, from - this.joinedAt[first]!, 0), end: this.offsetIn(last, to - this.joinedAt[last]!, 1) });
     }
     return out;
+  }
+
+  /** The text offset `into` characters into word `i`'s key; the word's start (side 0) or end (side 1) when folding changed its length. */
+  private offsetIn(i: number, into: number, side: 0 | 1): number {
+    const start = this.starts[i]!;
+    const end = this.ends[i]!;
+    if (end - start !== this.keyLengths[i]) return side === 0 ? start : end;
+    return start + into;
   }
 
   private wordAt(joinedOffset: number): number {
@@ -52,6 +83,11 @@ export class WordSequence {
 // Marks belong to their word: a decomposed "é" or a Devanagari vowel sign is part of it.
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const SEPARATOR = "\u0001";
+/** An excerpt that starts or ends with a word character (WORD's class) may be cut inside that word. */
+const STARTS_WITH_WORD = /^[\p{L}\p{M}\p{N}]/u;
+const ENDS_WITH_WORD = /[\p{L}\p{M}\p{N}]$/u;
+/** The fewest words an excerpt cut inside its first or last word is looked for with. */
+const MIN_WORDS_WITH_CUT_EDGES = 4;
 /**
  * A word's matching key: compatibility-folded (the ligature "ﬁ" is "fi", a full-width "Ａ" is "A")
  * and lower case, except its superscript and subscript characters, which NFKC would fold into the

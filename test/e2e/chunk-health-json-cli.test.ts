@@ -24,14 +24,14 @@ test("bench --json and report --format json carry each strategy's chunk health; 
   try {
     const questions = join(dir, "q.json");
     writeFileSync(questions, JSON.stringify([{ question: "When are board elections held?", references: ["Board elections are held every March"] }]));
-    const strategies = ["recursive", "fixed_size", "recursive@retrieval=keyword"];
+    const strategies = ["recursive", "fixed_size", "recursive@retrieval=dense"];
     const bench = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", strategies.join(","), "--dry-run", "--json"], env);
     assert.equal(bench.code, 0, bench.stderr);
     const experiment = JSON.parse(bench.stdout);
     const health = experiment.chunk_health;
     assert.deepEqual(Object.keys(health).sort(), [...strategies].sort(), "one entry per strategy");
     for (const s of strategies) assert.deepEqual(Object.keys(health[s]).sort(), HEALTH_FIELDS, s);
-    assert.deepEqual(health["recursive@retrieval=keyword"], health.recursive, "the same chunks, searched by keyword");
+    assert.deepEqual(health["recursive@retrieval=dense"], health.recursive, "the same chunks, searched densely");
     // Measured, not a constant: fixed windows cut sentences, the recursive splitter does not.
     assert.ok(health.fixed_size.mid_sentence_share > health.recursive.mid_sentence_share, JSON.stringify(health));
     assert.equal(health.recursive.target_tokens, 256);

@@ -1,6 +1,7 @@
 // The reviewer's path as a new user takes it: offline template questions with negative controls
-// on a document that is neither of our corpora (a speech), then bench with a keyword row beside a
-// dense one, default offline stack with the semantic `use` embedder. The negative controls' context
+// on a document that is neither of our corpora (a speech), then bench under two retrievers
+// (`--retrievers dense,keyword`: a dense row beside the default keyword one), default offline
+// stack with the semantic `use` embedder. The negative controls' context
 // relevance must be low on both rows, and the verdict notes must say which judge scored which rows.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,8 +36,8 @@ test("questions generate --template --negatives then bench with a keyword row: n
     assert.equal(generated.code, 0, generated.stderr);
     assert.equal(JSON.parse(readFileSync(out, "utf8")).questions.filter((q: { answerable?: boolean }) => q.answerable === false).length, 6);
 
-    const rows = ["recursive", "recursive@retrieval=keyword"];
-    const bench = await runCli(["bench", doc, "--questions", out, "-s", rows.join(","), "--top-k", "3"], env);
+    const rows = ["recursive@retrieval=dense", "recursive"];
+    const bench = await runCli(["bench", doc, "--questions", out, "-s", "recursive", "--retrievers", "dense,keyword", "--top-k", "3", "--yes"], env);
     assert.equal(bench.code, 0, bench.stderr);
     for (const row of rows) {
       const escaped = row.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -50,11 +51,12 @@ test("questions generate --template --negatives then bench with a keyword row: n
     assert.match(
       bench.stdout,
       new RegExp(
-        "Context relevance is scored by different evidence per retrieval mode: dense rows \\(recursive\\) by lexical evidence[^;]*; " +
-          "keyword rows \\(recursive@retrieval=keyword\\) by the use embedder's relatedness\\. Compare context relevance within a retrieval mode",
+        "Context relevance is scored by different evidence per retrieval mode: dense rows \\(recursive@retrieval=dense\\) by lexical evidence[^;]*; " +
+          "keyword rows \\(recursive\\) by the use embedder's relatedness\\. Compare context relevance within a retrieval mode",
       ),
     );
-    const json = await runCli(["bench", doc, "--questions", out, "-s", rows.join(","), "--top-k", "3", "--json"], env);
+    assert.match(bench.stdout, /strategy × retriever, composite/);
+    const json = await runCli(["bench", doc, "--questions", out, "-s", rows.join(","), "--top-k", "3", "--json", "--yes"], env);
     assert.equal(json.code, 0, json.stderr);
     const experiment = JSON.parse(json.stdout);
     assert.ok(

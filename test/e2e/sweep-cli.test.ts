@@ -21,7 +21,7 @@ test("bench --sweep from the CLI: the grid and its estimate first, keys in every
         "--questions",
         questions,
         "--sweep",
-        "recursive:chunk_size=128,256:retrieval=dense,hybrid",
+        "recursive:chunk_size=128,256:retrieval=keyword,hybrid", // keyword: the hash embedder's default, so the plain keys
         "--top-k",
         "3",
         "--dry-run",

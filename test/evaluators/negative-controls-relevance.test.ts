@@ -16,7 +16,7 @@ import { toWire } from "../../src/transports/serialize.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 
-const ROWS = ["recursive", "recursive@retrieval=keyword"];
+const ROWS = ["recursive@retrieval=dense", "recursive"]; // the bundled model searches by keyword by default
 /** The most (0-10) a negative control may score, per question and per row. */
 const NEGATIVE_CEILING = 2;
 /** The template subject the README names as not caught by the offline judge, on the recipe collection, whose document it is. */

@@ -74,6 +74,29 @@ function documentObjects(pages: PdfPage[], countOverride?: number): PdfObject[] 
   return objects;
 }
 
+/**
+ * A PDF whose pages marked `glyphCodes` are set in a font whose ToUnicode map sends every capital
+ * letter to the private use area: what a reader extracts from such pages is glyph codes, not text
+ * (the font of a PDF made without a usable text mapping). Their lines are written in capitals.
+ */
+export function buildGlyphCodePdf(pages: Array<{ lines: string[]; glyphCodes?: boolean }>): Buffer {
+  const objects = documentObjects(pages.map((p) => layoutParagraphs([{ lines: p.lines }])));
+  const cmapAt = objects.length + 1;
+  const fontAt = objects.length + 2;
+  const cmap =
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def " +
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def 1 begincodespacerange <00> <FF> endcodespacerange " +
+    "1 beginbfrange <41> <5A> <E000> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n";
+  objects.push({ body: "<< >>", stream: Buffer.from(cmap, "latin1") });
+  objects.push({ body: `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode ${cmapAt} 0 R >>` });
+  pages.forEach((page, i) => {
+    if (!page.glyphCodes) return;
+    const pageObject = objects[3 + 2 * i]!;
+    pageObject.body = pageObject.body.replace("/F1 3 0 R", `/F1 ${fontAt} 0 R`);
+  });
+  return serialise(objects);
+}
+
 /** A PDF with the given pages. */
 export function buildPdf(pages: PdfPage[]): Buffer {
   return serialise(documentObjects(pages));

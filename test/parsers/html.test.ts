@@ -136,7 +136,11 @@ test("generated HTML, single-spaced or not: the blocks are the general path's, c
       doc = await parse(html);
     } catch (error) {
       assert.match(String(error), /contains no text/);
-      assert.deepEqual(reference(html), []);
+      // No block at all, or blocks without a letter or digit (punctuation only): nothing to chunk either way.
+      assert.ok(
+        reference(html).every(([, , text]) => !/[\p{L}\p{N}]/u.test(text)),
+        JSON.stringify(html),
+      );
       continue;
     }
     assert.deepEqual(rows(doc), reference(html), JSON.stringify(html));

@@ -95,7 +95,8 @@ test("latency: the questions are embedded once, timed as shared work, and no str
     ["fixed_size", "recursive"],
   ]) {
     // A fresh data directory and cache each time: the questions' embeddings are computed, not read from the cache.
-    const ws = await createWorkspace({}, {}, { ownCache: true });
+    // Dense search, which embeds the questions (keyword search, the hash embedder's default, embeds none).
+    const ws = await createWorkspace({ retrieval: "dense" }, {}, { ownCache: true });
     try {
       const e = await ws.app.bench({
         document: { filename: "handbook.docx", bytes: handbookBytes() },

@@ -5,20 +5,20 @@ import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 test("context relevance measured for some strategies only leaves every composite; the verdict says why; it is still reported where measured", async () => {
-  // `use` is a semantic embedder: the judge measures context relevance of dense search but not of
-  // contextual_retrieval's default hybrid search.
-  const ws = await createWorkspace({ embedder: "use" });
+  // `use` is a semantic embedder: the judge measures context relevance of dense search (configured
+  // here for every strategy) but not of a hybrid search variant.
+  const ws = await createWorkspace({ embedder: "use", retrieval: "dense" });
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
     const e = await ws.app.bench({
       document: { filename: "handbook.docx", bytes: handbookBytes() },
       questions,
       questionsSource: "handbook",
-      strategies: ["recursive", "contextual_retrieval"],
+      strategies: ["recursive", "contextual_retrieval@retrieval=hybrid"],
       topK: 3,
     });
     const recursive = e.aggregateMetrics.recursive!;
-    const contextual = e.aggregateMetrics.contextual_retrieval!;
+    const contextual = e.aggregateMetrics["contextual_retrieval@retrieval=hybrid"]!;
     assert.equal(typeof recursive.avgContextRelevance, "number", "measured for dense search");
     assert.equal(contextual.avgContextRelevance, null, "not measured for hybrid search");
     for (const [name, m] of Object.entries(e.aggregateMetrics)) {

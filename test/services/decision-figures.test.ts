@@ -61,7 +61,7 @@ test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is
     assert.equal(health.recursive!.targetTokens, 256);
     assert.deepEqual(e.details.chunkWarnings, []);
     const report = { experiment: await ws.app.getExperiment(e.experimentId), results };
-    assert.match(renderMarkdownReport(report), /\| recursive \| nDCG@k \| \d\.\d{3} \[/);
+    assert.match(renderMarkdownReport(report), /\| recursive( ★)? \| nDCG@k \| \d\.\d{3} \[/);
     const html = renderHtmlReport(report, "technical");
     assert.match(html, /Ranking at k = 1, 3, 5, 10/);
     assert.match(html, /<h3>Chunk health<\/h3>/);

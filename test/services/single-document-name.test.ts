@@ -9,7 +9,7 @@ test("a single-document bench knows the file by the name given, though its bytes
     await ws.app.upload({ filename: "notes-old.txt", bytes });
     const e = await ws.app.bench({
       document: { filename: "coffee.txt", bytes },
-      questions: [{ question: "How hot should the water be?", expectedAnswer: null, references: [{ document: "coffee.txt", text: "Brew at 93 degrees" }] }],
+      questions: [{ question: "At how many degrees do we brew?", expectedAnswer: null, references: [{ document: "coffee.txt", text: "Brew at 93 degrees" }] }],
       questionsSource: "inline",
       strategies: ["recursive"],
       topK: 1,

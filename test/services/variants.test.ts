@@ -57,7 +57,8 @@ test("variant keys: parsing, formatting and the sweep grid in row-major order", 
 });
 
 test("variants resolve to stable keys: defaults collapse to the plain name, bad parameters name the variant", async () => {
-  const ws = await createWorkspace();
+  // The configured search mode is every strategy's default (none has its own): dense here, keyword below.
+  const ws = await createWorkspace({ retrieval: "dense" });
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const keys = async (strategies: string, extra: { sweep?: string[]; topK?: number | number[] } = {}) =>
@@ -68,8 +69,8 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
       "recursive@chunk_size=512:chunk_overlap=0",
     ]);
     assert.deepEqual(await keys("contextual_retrieval@retrieval=dense,contextual_retrieval@retrieval=hybrid"), [
-      "contextual_retrieval@retrieval=dense",
       "contextual_retrieval",
+      "contextual_retrieval@retrieval=hybrid",
     ]);
     assert.deepEqual(await keys("semantic@breakpoint_percentile=95,fixed_size@retrieval=keyword:top_k=3"), [
       "semantic@breakpoint_percentile=95",
@@ -127,6 +128,52 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
   }
 });
 
+test("one search mode for every strategy, by embedder unless configured; --retrievers runs each variant under each mode", async () => {
+  const ws = await createWorkspace(); // the hash embedder: keyword by default (retrieval auto)
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const keys = async (strategies: string, retrievers?: Array<"dense" | "keyword" | "hybrid">) =>
+      (await ws.app.estimateBench({ document: { id: doc.id }, questions: [{ question: "q?", expectedAnswer: null, references: [] }], strategies, retrievers }))
+        .variants;
+    assert.deepEqual(await keys("recursive@retrieval=keyword,contextual_retrieval@retrieval=keyword,recursive@retrieval=dense"), [
+      "recursive",
+      "contextual_retrieval",
+      "recursive@retrieval=dense",
+    ]);
+    assert.deepEqual(await keys("recursive,structure@max_tokens=128", ["dense", "keyword", "hybrid"]), [
+      "recursive@retrieval=dense",
+      "recursive",
+      "recursive@retrieval=hybrid",
+      "structure@max_tokens=128:retrieval=dense",
+      "structure@max_tokens=128",
+      "structure@max_tokens=128:retrieval=hybrid",
+    ]);
+    // A variant that names its own mode keeps it; the grid's size counts the retrievers before anything is resolved.
+    assert.deepEqual(await keys("recursive@retrieval=hybrid", ["dense", "keyword"]), ["recursive@retrieval=hybrid"]);
+    await assert.rejects(
+      ws.app.estimateBench({
+        document: { id: doc.id },
+        questions: [{ question: "q?", expectedAnswer: null, references: [] }],
+        strategies: "all",
+        retrievers: ["dense", "keyword", "hybrid"],
+        maxVariants: 17,
+      }),
+      /18 variants, more than the limit of 17/,
+    );
+    await assert.rejects(
+      ws.app.estimateBench({
+        document: { id: doc.id },
+        questions: [{ question: "q?", expectedAnswer: null, references: [] }],
+        strategies: "recursive",
+        retrievers: ["bm25" as "dense"],
+      }),
+      /unknown retriever "bm25" \(valid: dense, keyword, hybrid\)/,
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});
+
 test("embedding cache: concurrent calls needing the same texts embed each once, and metered views count their own", async () => {
   const ws = await createWorkspace();
   try {
@@ -161,7 +208,7 @@ test("embedding cache: concurrent calls needing the same texts embed each once, 
 });
 
 test("a sweep benchmarks every variant under its key, shares indexes and embeddings, and reads as the paper's tables", async () => {
-  const ws = await createWorkspace();
+  const ws = await createWorkspace({ retrieval: "dense" });
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 6);
     const input = {

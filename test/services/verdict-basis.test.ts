@@ -12,7 +12,8 @@ import { createWorkspace } from "../helpers/workspace.js";
 import { SPEECH } from "../helpers/speech.js";
 
 test("template questions on a speech: keyword search scores full recall and the verdict, reports and JSON say smoke test, not a recommendation", async () => {
-  const ws = await createWorkspace();
+  // Dense by configuration, so that recursive and recursive@retrieval=keyword are two modes of one strategy.
+  const ws = await createWorkspace({ retrieval: "dense" });
   try {
     const document = { filename: "speech.txt", bytes: Buffer.from(SPEECH) };
     const generated = await ws.app.generateQuestions({ document, count: 12, generator: "template" });

@@ -198,11 +198,15 @@ test("asking a processed strategy whose table is there but whose generation's ve
     // Another data directory's cleanup (a shared store) or a hand edit removed them, table kept.
     const state = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     await (await ws.internals.context.vectors()).deleteGeneration(state.vectorSpace, state);
-    await assert.rejects(ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" }), (error: Error) => {
-      assert.equal(error.constructor.name, "IndexFailedError");
-      assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
-      return true;
-    });
+    // Dense search is the subject: keyword search (the hash embedder's default) reads no vectors.
+    await assert.rejects(
+      ws.app.ask({ documentId: doc.id, strategy: "recursive@retrieval=dense", question: "How much does a member share cost?" }),
+      (error: Error) => {
+        assert.equal(error.constructor.name, "IndexFailedError");
+        assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
+        return true;
+      },
+    );
     const other = await ws.app.ask({ documentId: doc.id, strategy: "fixed_size", question: "How much does a member share cost?" });
     assert.ok(other.retrievedChunks.length > 0, "the other strategy in the same table still answers");
   } finally {
@@ -222,9 +226,9 @@ test("a search of a generation another process replaced meanwhile finds nothing 
     await ws.app.process(doc.id, ["recursive"]);
     assert.notEqual((await chunks.state(doc.id, "recursive"))!.generation, before.generation, "a new generation was committed");
     const deps = { vectors: await ws.internals.context.vectors(), chunks, embedder: await ws.internals.context.embedder() };
-    const stale = await retrieve(deps, before, "How much does a member share cost?", 3);
+    const stale = await retrieve(deps, before, "How much does a member share cost?", 3, undefined, "dense");
     assert.deepEqual(stale.chunks, []);
-    const current = await retrieve(deps, (await chunks.state(doc.id, "recursive"))!, "How much does a member share cost?", 3);
+    const current = await retrieve(deps, (await chunks.state(doc.id, "recursive"))!, "How much does a member share cost?", 3, undefined, "dense");
     assert.ok(current.chunks.length > 0);
   } finally {
     await ws.cleanup();
@@ -240,11 +244,15 @@ test("asking a processed strategy whose vectors the store cannot find is an erro
     // The table is gone behind chunkeval's back (or an object store lists no tables).
     rmSync(join(ws.dir, "data", "lancedb", "evaluation"), { recursive: true, force: true });
     await ws.reopen();
-    await assert.rejects(ws.app.ask({ documentId: doc.id, strategy: "recursive", question: "How much does a member share cost?" }), (error: Error) => {
-      assert.equal(error.constructor.name, "IndexFailedError");
-      assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
-      return true;
-    });
+    // Dense search is the subject: keyword search (the hash embedder's default) reads no vectors.
+    await assert.rejects(
+      ws.app.ask({ documentId: doc.id, strategy: "recursive@retrieval=dense", question: "How much does a member share cost?" }),
+      (error: Error) => {
+        assert.equal(error.constructor.name, "IndexFailedError");
+        assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
+        return true;
+      },
+    );
   } finally {
     await ws.cleanup();
   }

@@ -22,3 +22,19 @@ test("compatibility forms still match their plain letters: ligatures, full-width
   assert.deepEqual(found(text, "abc123 filed"), ["ＡＢＣ１２３ filed"]);
   assert.deepEqual(found("x² ﬁnal", "x² final"), ["x² ﬁnal"]);
 });
+
+test("an excerpt cut inside its first or last word (a reference cut at a fixed length) is found, covering just the cut parts", () => {
+  const text = "the simultaneous (or nearly simultaneous) infection of humans and swine by a virus";
+  // Published with its line break and cut inside "swine": the words match but the last is a prefix.
+  assert.deepEqual(found(text, "the simultaneous (or nearly simultaneous) infection\nof humans and swin"), [
+    "the simultaneous (or nearly simultaneous) infection of humans and swin",
+  ]);
+  assert.deepEqual(found(text, "multaneous) infection of humans"), ["multaneous) infection of humans"]);
+  // Whole words win where they occur: the cut form is tried only when no whole-word match exists.
+  assert.deepEqual(found(text, "infection of humans and swine"), ["infection of humans and swine"]);
+  // A cut word must still be the start (or end) of a word there, and the words in between whole.
+  assert.deepEqual(found(text, "infection of human and swin"), []);
+  assert.deepEqual(found(text, "infection of humans and wine"), []);
+  // Too few words to try cut edges: "and swin" alone would match too much.
+  assert.deepEqual(found(text, "humans and swin"), []);
+});

@@ -1,6 +1,7 @@
 import { DEFAULTS } from "../../config/defaults.js";
 import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "./request-limits.js";
+import { SEARCH_MODES } from "../../domain/variant-key.js";
 
 /** JSON schemas of the evaluation API's requests; they validate and feed the OpenAPI document. */
 
@@ -109,6 +110,14 @@ export const benchmarkBody = {
       items: boundedString(LIMIT.sweep),
       maxItems: LIMIT.sweeps,
       description: "sweep shorthands, each expanding to a grid of variants: recursive:chunk_size=128,256:chunk_overlap=0,32",
+    },
+    retrievers: {
+      type: "array",
+      items: { type: "string", enum: [...SEARCH_MODES] },
+      minItems: 1,
+      maxItems: SEARCH_MODES.length,
+      uniqueItems: true,
+      description: "run every strategy under each of these search modes; the verdict says whether the winner holds under each",
     },
     max_variants: {
       type: "integer",

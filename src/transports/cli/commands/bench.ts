@@ -24,6 +24,8 @@ import { interruptible } from "../interrupt.js";
 import { refuseOutputClashes } from "../output-clash.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
+import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
+import { retrieverTable } from "../../../reports/retriever-table.js";
 
 interface BenchOptions extends CiOptions {
   questions?: string;
@@ -31,6 +33,7 @@ interface BenchOptions extends CiOptions {
   strategies?: string;
   sweep: string[];
   topK?: number[];
+  retrievers?: SearchMode[];
   yes?: boolean;
   maxVariants?: number;
   dryRun?: boolean;
@@ -69,6 +72,14 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     ]),
   );
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
+  const byRetriever = retrieverTable(e);
+  if (byRetriever) {
+    printLine("strategy × retriever, composite (* the highest under that retriever):");
+    printTable(
+      ["strategy", ...byRetriever.retrievers],
+      byRetriever.rows.map((row) => [row.chunks, ...row.cells.map((c) => (c.value === null ? "n/a" : `${c.value.toFixed(2)}${c.best ? " *" : ""}`))]),
+    );
+  }
   if (e.collection && e.perDocument) printPerDocument(e);
   const located = e.details.referencesLocated ?? {};
   const notAsWritten = (located.words ?? 0) + (located.relocated ?? 0);
@@ -198,9 +209,25 @@ function parseIntegerList(name: string) {
   return (value: string): number[] => value.split(",").map((v) => one(v.trim()));
 }
 
+/** `--retrievers dense,keyword`: search modes, each once; an unknown one is bad usage. */
+function parseRetrievers(value: string): SearchMode[] {
+  const modes = [
+    ...new Set(
+      value
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = modes.find((m) => !SEARCH_MODES.includes(m as SearchMode));
+  if (modes.length === 0 || unknown !== undefined)
+    throw new ValidationError(`--retrievers takes ${SEARCH_MODES.join(", ")} (comma-separated), not "${unknown ?? value}"`);
+  return modes as SearchMode[];
+}
+
 /** A run that compares parameter settings, not just strategies: it is estimated and bounded first. */
 function isSweep(options: BenchOptions): boolean {
-  return options.sweep.length > 0 || (options.topK?.length ?? 0) > 1 || (options.strategies ?? "").includes("@");
+  return options.sweep.length > 0 || (options.topK?.length ?? 0) > 1 || (options.retrievers?.length ?? 0) > 1 || (options.strategies ?? "").includes("@");
 }
 
 /**
@@ -240,6 +267,11 @@ export function registerBenchCommand(program: Command): void {
     .option("-s, --strategies <list>", "comma-separated strategy names or variants (name@param=value:param=value), or all (the default without --sweep)")
     .option("--sweep <name:param=v1,v2:param=v1,v2>", "benchmark every combination of the values (repeatable)", (v: string, all: string[]) => [...all, v], [])
     .option("-k, --top-k <k[,k…]>", "chunks retrieved per question; several values run every variant at each", parseIntegerList("--top-k"))
+    .option(
+      "--retrievers <list>",
+      "run every strategy under each search mode (dense,keyword,hybrid): the verdict says whether the winner holds under each",
+      parseRetrievers,
+    )
     .option("-y, --yes", "run a large sweep without asking (needed without a terminal)")
     .option("--max-variants <n>", `refuse a benchmark of more variants than this (default ${DEFAULTS.maxSweepVariants})`, parseInteger("--max-variants"))
     .option("--dry-run", "retrieval metrics only, no answers or judging; estimates the full run's cost and time")
@@ -326,6 +358,7 @@ export function registerBenchCommand(program: Command): void {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,
           topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
+          retrievers: options.retrievers,
           chunks,
         };
         // A misspelt strategy is bad usage, refused before a file is read or a line of progress printed.

@@ -12,6 +12,7 @@ import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import { chunksFromList } from "../../../strategies/imported-chunks.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
+import type { SearchMode } from "../../../domain/variant-key.js";
 
 /** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
 export function experimentBody(e: ExperimentRecord) {
@@ -37,6 +38,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         collection_id?: string;
         strategies?: string[];
         sweep?: string[];
+        retrievers?: SearchMode[];
         max_variants?: number;
         questions_file?: string;
         questions?: unknown;
@@ -62,6 +64,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         questionsOrigin: origin,
         strategies: body.strategies ?? (body.sweep ? undefined : "all"),
         sweep: body.sweep,
+        retrievers: body.retrievers,
         maxVariants,
         topK: body.top_k,
         dryRun: body.dry_run,
@@ -78,6 +81,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         ...named,
         strategies: input.strategies ?? null,
         sweep: body.sweep ?? null,
+        retrievers: body.retrievers ?? null,
         questions_file: body.questions_file ?? null,
         top_k: body.top_k ?? null,
         dry_run: body.dry_run,
