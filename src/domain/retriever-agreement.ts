@@ -59,6 +59,13 @@ export function retrieverAgreementNote(outcomes: RetrieverOutcome[]): string {
   if (winners.length === 1 && winners[0] !== null) {
     return `The chunking verdict holds across retrievers: ${winners[0]} wins under each of ${list(modes)} (each lead significant at ${level}).`;
   }
+  if (winners.length === 1) {
+    // No retriever separates a winner: say who scored highest where, and that it decides nothing.
+    const highest = [...new Set(outcomes.map((o) => o.highest))].map(
+      (h) => `${h} under ${list(outcomes.filter((o) => o.highest === h).map((o) => o.retrieval))}`,
+    );
+    return `Across retrievers no lead is significant at ${level} under any of them: the highest composite was ${highest.join("; ")}.`;
+  }
   const parts: string[] = [];
   for (const winner of winners.filter((w): w is string => w !== null)) {
     parts.push(`${winner} wins under ${list(outcomes.filter((o) => o.winner === winner).map((o) => o.retrieval))}`);

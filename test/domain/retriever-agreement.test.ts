@@ -81,6 +81,19 @@ test("a lead within noise under one retriever is no win there, even when the sam
   );
 });
 
+test("no lead significant under any retriever: said so, with who scored highest where, never that the verdict depends on the retriever", () => {
+  const found = outcomes({
+    structure: ["keyword", barelyBetter],
+    recursive: ["keyword", base],
+    "structure@retrieval=dense": ["dense", base],
+    "recursive@retrieval=dense": ["dense", barelyBetter],
+  })!;
+  assert.equal(
+    retrieverAgreementNote(found),
+    "Across retrievers no lead is significant at 95 % under any of them: the highest composite was recursive under dense; structure under keyword.",
+  );
+});
+
 test("nothing to compare: one retriever, or a retriever that searched a single variant", () => {
   assert.equal(outcomes({ structure: ["keyword", better], recursive: ["keyword", base] }), null);
   assert.equal(outcomes({ structure: ["keyword", better], recursive: ["keyword", base], "recursive@retrieval=dense": ["dense", base] }), null);
