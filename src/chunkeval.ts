@@ -1,3 +1,4 @@
+import { documentChunks } from "./services/document-chunks.js";
 import { mkdirSync } from "node:fs";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
@@ -260,6 +261,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
+    documentChunks: (id: string, strategy: string) => documentChunks(context, id, strategy),
     /** The ids of the documents stored under this file name, newest first. */
     documentIdsNamed: (filename: string) => context.documents.idsNamed(filename),
     deleteDocument: (id: string) => deleteDocument(context, id),

@@ -299,6 +299,24 @@ const OPERATIONS: Record<string, Operation> = {
     },
     errors: [ChunkingError, DocumentLimitError, ServerBusyError],
   },
+  "GET /documents/:doc_id": {
+    success: { 200: { description: "the document with its extracted text and blocks", schema: { type: "object" } } },
+    errors: [QueryError],
+  },
+  "GET /documents/:doc_id/chunks": {
+    success: {
+      200: {
+        description: "the strategy's current chunks of the document, in order",
+        schema: object(["document_id", "filename", "strategy", "chunks"], {
+          document_id: string,
+          filename: string,
+          strategy: string,
+          chunks: { type: "array" },
+        }),
+      },
+    },
+    errors: [QueryError, NotFoundError],
+  },
   "DELETE /documents/:doc_id": {
     success: {
       200: {

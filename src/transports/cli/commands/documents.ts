@@ -15,6 +15,27 @@ function printDocument(doc: DocumentRecord): void {
 
 export function registerDocumentCommands(program: Command): void {
   program
+    .command("chunks")
+    .description("list a processed strategy's (or variant's) chunks of a document: offsets, page, tokens and text")
+    .argument("<doc>", "document id")
+    .requiredOption("-s, --strategy <name>", "the strategy or variant (recursive, recursive@chunk_size=128)")
+    .option("--full", "print each chunk's whole text (default: its first words)")
+    .option("--json", "print only JSON on stdout")
+    .action(async (id: string, options: { strategy: string; full?: boolean }, command: Command) => {
+      await withChunkeval(command, async (app) => {
+        const listed = await app.documentChunks(id, options.strategy);
+        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(listed);
+        const shown = (text: string) => (options.full || text.length <= 70 ? text : `${text.slice(0, 67)}...`);
+        printTable(
+          ["#", "role", "start-end", "page", "tokens", "text"],
+          listed.chunks.map((c) => [c.position, c.role, `${c.start}-${c.end}`, c.page ?? "", c.tokenCount, shown(c.text)]),
+        );
+        const searched = listed.chunks.filter((c) => c.role === "chunk").length;
+        printLine(`${listed.chunks.length} chunks of ${listed.filename} by ${listed.strategy} (${searched} searched)`);
+      });
+    });
+
+  program
     .command("upload")
     .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record; bytes already stored return the stored document")
     .argument("[file]", "path of the document")
@@ -37,21 +58,59 @@ export function registerDocumentCommands(program: Command): void {
       });
     });
 
-  addPagingOptions(program.command("documents").description("list uploaded documents, newest first"), "documents")
-    .option("--json", "print only JSON on stdout")
-    .action(async (options: { offset: number; limit: number }, command: Command) => {
+  const documents = addPagingOptions(
+    program.command("documents").description("list uploaded documents, newest first; documents show DOC prints one's extracted text"),
+    "documents",
+  );
+  documents
+    .command("show")
+    .description("a document's record and what was extracted: --text (the text, page and heading marks), --blocks (each block's kind, offsets, page)")
+    .argument("<doc>", "document id")
+    .option("--text", "print the extracted text, each block on its own paragraph, with [page N] where the page changes and # before headings")
+    .option("--blocks", "print the blocks: kind, level, start-end offsets, page, and the first words")
+    .option("--json", "print only JSON on stdout (the record, the text and the blocks)")
+    .action(async (id: string, options: { text?: boolean; blocks?: boolean }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const page = await app.listDocuments(checkPage(options));
-        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-        if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE (.docx, .doc, .pdf, .md, .txt or .html)");
-        if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);
-        printTable(
-          ["id", "filename", "paragraphs", "chunk counts", "created_at"],
-          page.items.map((d) => [d.id, d.filename, d.paragraphCount, JSON.stringify(d.chunkCounts), d.createdAt]),
-        );
-        printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
+        const doc = await app.getDocument(id);
+        if (command.optsWithGlobals<GlobalOptions>().json) return printJson(doc);
+        if (!options.text && !options.blocks) {
+          printDocument(doc);
+          const pages = new Set(doc.blocks.map((b) => b.page).filter((p) => p !== undefined)).size;
+          const headings = doc.blocks.filter((b) => b.kind === "heading").length;
+          printLine(
+            `format ${doc.format}, title "${doc.title}", ${doc.text.length} characters, ${doc.blocks.length} blocks, ${headings} headings` +
+              `${pages > 0 ? `, ${pages} pages` : ""} (--text prints the text, --blocks the blocks)`,
+          );
+          return;
+        }
+        if (options.blocks) {
+          printTable(
+            ["kind", "level", "start-end", "page", "text"],
+            doc.blocks.map((b) => [b.kind, b.level, `${b.start}-${b.end}`, b.page ?? "", b.text.length > 60 ? `${b.text.slice(0, 57)}...` : b.text]),
+          );
+        }
+        if (options.text) {
+          let page: number | undefined;
+          for (const b of doc.blocks) {
+            if (b.page !== undefined && b.page !== page) printLine(`[page ${(page = b.page)}]`);
+            printLine(`${b.kind === "heading" ? `${"#".repeat(Math.max(1, b.level))} ` : ""}${doc.text.slice(b.start, b.end)}\n`);
+          }
+        }
       });
     });
+  documents.option("--json", "print only JSON on stdout").action(async (options: { offset: number; limit: number }, command: Command) => {
+    await withChunkeval(command, async (app) => {
+      const page = await app.listDocuments(checkPage(options));
+      if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
+      if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE (.docx, .doc, .pdf, .md, .txt or .html)");
+      if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);
+      printTable(
+        ["id", "filename", "paragraphs", "chunk counts", "created_at"],
+        page.items.map((d) => [d.id, d.filename, d.paragraphCount, JSON.stringify(d.chunkCounts), d.createdAt]),
+      );
+      printLine(`${page.items.length} of ${page.total} shown (offset ${page.offset})`);
+    });
+  });
 
   program
     .command("delete")

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { RouteDeps } from "../app.js";
 import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "../schemas.js";
+import { boundedString, REQUEST_LIMITS } from "../request-limits.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { toWire } from "../../serialize.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
@@ -35,6 +36,33 @@ export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
       if (!file) throw new ValidationError("the multipart body has no `file` part");
       const document = await chunkeval.upload(file, { forceNew: (request.query as { new: boolean }).new });
       return reply.status(document.alreadyStored ? 200 : 201).send(toWire(document));
+    },
+  );
+
+  app.get(
+    "/documents/:doc_id",
+    { schema: { tags: ["documents"], summary: "A document with its extracted text and blocks (kind, level, offsets, page)", params: idParams("doc_id") } },
+    async (request) => toWire(await chunkeval.getDocument((request.params as { doc_id: string }).doc_id)),
+  );
+
+  app.get(
+    "/documents/:doc_id/chunks",
+    {
+      schema: {
+        tags: ["documents"],
+        summary: "A processed strategy's (or variant's) chunks of the document: offsets, page, tokens, text",
+        params: idParams("doc_id"),
+        querystring: {
+          type: "object",
+          required: ["strategy"],
+          additionalProperties: false,
+          properties: { strategy: boundedString(REQUEST_LIMITS.variant, { description: "a strategy or variant: recursive, recursive@chunk_size=128" }) },
+        },
+      },
+    },
+    async (request) => {
+      const { doc_id: documentId } = request.params as { doc_id: string };
+      return toWire(await chunkeval.documentChunks(documentId, (request.query as { strategy: string }).strategy));
     },
   );
 

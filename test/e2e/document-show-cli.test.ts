@@ -1,0 +1,60 @@
+// Issue 38 item 5 (CLI part): what was extracted and how a strategy cut it, from the command line.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../helpers/cli.js";
+import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
+
+test("documents show prints the extracted text with pages and headings; chunks lists a strategy's chunks with offsets and pages", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-document-show-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
+  try {
+    const pdf = join(dir, "harbour.pdf");
+    writeFileSync(
+      pdf,
+      buildPdf([
+        layoutParagraphs([{ lines: ["Pilotage"], size: 18 }, { lines: ["The harbour pilot boards ships at the outer buoy when the tide turns."] }]),
+        layoutParagraphs([{ lines: ["Fees"], size: 18 }, { lines: ["A member share costs forty euros and is repaid when a member leaves."] }]),
+      ]),
+    );
+    const upload = await runCli(["upload", pdf, "--json"], env);
+    assert.equal(upload.code, 0, upload.stderr);
+    const id = JSON.parse(upload.stdout).id as string;
+
+    const text = await runCli(["documents", "show", id, "--text"], env);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /\[page 1\]\n# Pilotage\n\nThe harbour pilot boards ships at the outer buoy when the tide turns\.\n\n\[page 2\]\n# Fees\n/);
+    const blocks = await runCli(["documents", "show", id, "--blocks"], env);
+    assert.match(blocks.stdout, /│ heading\s+│ 1\s+│ 0-8\s+│ 1\s+│ Pilotage/);
+    const json = JSON.parse((await runCli(["documents", "show", id, "--json"], env)).stdout);
+    assert.equal(json.blocks.length, 4);
+    assert.equal(json.text.slice(json.blocks[3].start, json.blocks[3].end), "A member share costs forty euros and is repaid when a member leaves.");
+
+    // Not processed with that strategy yet: not found (3), naming the command that processes it.
+    const missing = await runCli(["chunks", id, "-s", "recursive@chunk_size=16:chunk_overlap=0"], env);
+    assert.equal(missing.code, 3, missing.stdout);
+    assert.match(
+      missing.stderr,
+      new RegExp(
+        `has no recursive@chunk_size=16:chunk_overlap=0 chunks: process it first ` +
+          `\\(chunkeval process ${id} --strategies recursive@chunk_size=16:chunk_overlap=0\\)`,
+      ),
+    );
+    assert.equal((await runCli(["process", id, "--strategies", "recursive@chunk_size=16:chunk_overlap=0", "-q"], env)).code, 0);
+    const chunks = JSON.parse((await runCli(["chunks", id, "-s", "recursive@chunk_overlap=0:chunk_size=16", "--json"], env)).stdout);
+    assert.equal(chunks.strategy, "recursive@chunk_size=16:chunk_overlap=0");
+    assert.ok(chunks.chunks.length >= 2);
+    for (const c of chunks.chunks) assert.equal(c.text, json.text.slice(c.start, c.end), "a chunk is its span of the extracted text");
+    assert.deepEqual([chunks.chunks[0].page, chunks.chunks.at(-1).page], [1, 2]);
+    const table = await runCli(["chunks", id, "-s", "recursive@chunk_size=16:chunk_overlap=0"], env);
+    assert.match(
+      table.stdout,
+      new RegExp(`${chunks.chunks.length} chunks of harbour\\.pdf by recursive@chunk_size=16:chunk_overlap=0 \\(${chunks.chunks.length} searched\\)`),
+    );
+    assert.equal((await runCli(["documents", "show", "doc_0000000000000000"], env)).code, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
