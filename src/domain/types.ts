@@ -154,7 +154,10 @@ export interface CollectionRecord {
 }
 
 /**
- * How queries search a strategy's chunks: `dense` vectors only; `hybrid` dense + BM25 fused by
- * reciprocal rank; `parent` dense over children, answering with their parents.
+ * How a strategy's search results are assembled, as its processing records it: `parent` answers
+ * with the parents of the children found (semantic_parent_child); `dense` (every other strategy)
+ * answers with the chunks found. Which search finds them is the run's (domain/default-search-mode.ts),
+ * never the strategy's: `hybrid` is only read back from states stored before 29 November 2026,
+ * when contextual_retrieval carried its own search mode, and means `dense` here.
  */
 export type RetrievalMode = "dense" | "hybrid" | "parent";

@@ -80,7 +80,7 @@ function leadSplit(modePart: number, chunkingPart: number, best: string, rival: 
   return `so the retrieval mode accounts for ${points(modePart)} of the lead and the chunking for ${points(chunkingPart)}${aside}.`;
 }
 
-/** The variant's key searched another way (spelt out, so it reads the same whatever the strategy's own mode). */
+/** The variant's key searched another way (spelt out, so it reads the same whatever the run's default mode). */
 function searchedBy(variant: string, mode: SearchMode): string {
   const { strategy, parameters } = parseVariantKey(variant);
   return formatVariantKey(strategy, [...parameters.filter(([name]) => name !== "retrieval"), ["retrieval", mode]]);

@@ -30,7 +30,7 @@ export interface StrategyVariant {
   indexKey: string;
   /** Chunking options in effect (configuration and defaults included), as the strategy records them. */
   options: Record<string, number>;
-  /** The search mode; null keeps the strategy's own (hybrid for contextual_retrieval, dense otherwise). */
+  /** The search mode; null is the run's default (the retrieval setting: domain/default-search-mode.ts). */
   retrieval: SearchMode | null;
   /** Chunks retrieved per question; null keeps the run's. */
   topK: number | null;
