@@ -7,11 +7,9 @@ import { unusable, type BlockDraft } from "./format.js";
  */
 const isJunk = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff) || c === 0xfffd;
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** A page whose visible characters are at least this share junk is not text. */
 const UNREADABLE_SHARE = 0.3;
-/** A PDF with fewer letters and digits than this yielded no text worth chunking (an empty text layer's stray marks). */
-const MIN_PDF_LETTERS = 20;
 
 /** Visible (non-space) characters and the junk among them, in one pass without copies (texts can be large). */
 function count(text: string): { visible: number; junk: number } {
@@ -41,13 +39,13 @@ function pageRanges(pages: number[]): string {
 /**
  * Refuses a document whose text is not readable: when most of its visible characters lie on
  * pages (or, without pages, in a text) that are glyph codes rather than letters, naming those
- * pages; and a PDF whose text layer holds only a handful of letters. A few unreadable pages in a
+ * pages; and a text with no letter or digit at all (a PDF's stray marks). A few unreadable pages in a
  * readable document are kept.
  */
 export function refuseUnreadableText(filename: string, format: string, drafts: BlockDraft[]): void {
   const byPage = new Map<number, { visible: number; junk: number }>();
   let total = 0;
-  let letters = 0;
+  let hasLetter = false;
   for (const d of drafts) {
     const page = d.page ?? 0;
     const counts = byPage.get(page) ?? { visible: 0, junk: 0 };
@@ -57,8 +55,7 @@ export function refuseUnreadableText(filename: string, format: string, drafts: B
     byPage.set(page, counts);
     total += visible;
     // Counted only up to what the checks below need.
-    LETTER_OR_DIGIT.lastIndex = 0;
-    while (letters < MIN_PDF_LETTERS && LETTER_OR_DIGIT.exec(d.text) !== null) letters++;
+    hasLetter ||= LETTER_OR_DIGIT.test(d.text);
   }
   const unreadable = [...byPage.entries()].filter(([, c]) => c.visible > 0 && c.junk / c.visible >= UNREADABLE_SHARE);
   const unreadableChars = unreadable.reduce((n, [, c]) => n + c.visible, 0);
@@ -73,8 +70,6 @@ export function refuseUnreadableText(filename: string, format: string, drafts: B
     const hint = format === "pdf" ? "run OCR first (its fonts map their glyphs to no readable text)" : "is it a binary file saved under a text format?";
     unusable(filename, `${where} glyph codes or control characters, not text: ${hint}`);
   }
-  if (letters === 0) unusable(filename, "the document contains no text: no letter or digit");
-  if (format === "pdf" && letters < MIN_PDF_LETTERS) {
-    unusable(filename, `the PDF's text layer holds only ${letters} letters or digits: a scanned document? run OCR first`);
-  }
+  // A few letters stay a document (a one-line note is one); none is no text, whatever the marks.
+  if (!hasLetter) unusable(filename, `the document contains no text: no letter or digit${format === "pdf" ? " (a scanned document? run OCR first)" : ""}`);
 }

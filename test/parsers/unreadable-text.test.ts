@@ -1,5 +1,5 @@
 // Issue 38 item 2 (part): a text layer of glyph codes is refused with the pages it covers, like an
-// image-only PDF; a PDF with a handful of letters is refused as empty; a few bad pages are kept.
+// image-only PDF; a text with no letter or digit is refused as empty; a few bad pages are kept.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
@@ -28,8 +28,14 @@ test("a PDF whose pages from page 2 on are glyph codes is refused, naming the pa
   assert.ok(mostlyReadable.text.includes("outer buoy"));
 });
 
-test("a PDF with a handful of letters is refused as empty; text files of control characters are refused too", async () => {
-  await refused(buildPdf([layoutParagraphs([{ lines: ["p. 7 ."] }])]), "scan.pdf", /holds only 2 letters or digits: a scanned document\? run OCR first/);
+test("a text layer with no letter or digit is refused as empty; text of private-use characters is refused too", async () => {
+  await refused(
+    buildPdf([layoutParagraphs([{ lines: ["- . - ."] }])]),
+    "scan.pdf",
+    /contains no text: no letter or digit \(a scanned document\? run OCR first\)/,
+  );
+  // A handful of letters is still a document: a one-line note is one.
+  assert.equal((await parseDocument(buildPdf([layoutParagraphs([{ lines: ["p. 7"] }])]), "note.pdf")).text, "p. 7");
   // Private-use characters are valid UTF-8, so the file is read as text, then refused (control characters are not UTF-8 text at all).
   await refused(
     Buffer.from("\uE000\uE001\uE002 \uE003\uE004\n\n\uE005\uE006 \uE007\n"),
