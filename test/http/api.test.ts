@@ -352,13 +352,12 @@ test("a job left pending or running by a stopped server is marked failed (SQLite
   try {
     const id = (await t.upload("handbook.docx", handbookBytes())).body.id;
     const jobs = [];
-    for (const s of ["semantic", "fixed_size", "recursive"])
-      jobs.push((await t.request("POST", `/documents/${id}/process?background=true`, { strategies: [s] })).body.job_id);
+    // The first job is the slowest work there is, so the two behind it are still queued at the restart.
+    for (const strategies of [["semantic", "semantic_parent_child", "contextual_retrieval"], ["fixed_size"], ["recursive"]])
+      jobs.push((await t.request("POST", `/documents/${id}/process?background=true`, { strategies })).body.job_id);
     const states = await Promise.all(jobs.map((j) => t.request("GET", `/jobs/${j}`)));
-    assert.ok(
-      states.slice(1).every((s) => s.body.status === "pending"),
-      "at most one job runs at once",
-    );
+    // Counted, not "the last two are pending": a PostgreSQL worker may already have finished one and taken the next.
+    assert.ok(states.filter((s) => s.body.status === "running").length <= 1, "at most one job runs at once");
     await t.restart();
     if (process.env[TEST_METADATA_STORE] === "postgres") {
       // PostgreSQL's queue is shared: the stopping server gave its jobs back, and the restarted one runs them to the end.
