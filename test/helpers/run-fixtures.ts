@@ -3,16 +3,21 @@
  * test process by environment:
  * - one PostgreSQL server (./postgres.ts) with a database migrated to the metadata store's schema,
  *   kept as a template: each test database is a copy of it, or empty for the tests that migrate;
- * - one embedding cache folder for every test process. The runner warms it in the lanes
+ * - one embedding cache folder for every test process, loaded with the bundled model's vectors
+ *   kept in the repository (./vector-fixture.ts). The runner warms it in the lanes
  *   (./warm-cache.ts) while the files that need no model run; a test whose subject is the cache
  *   or the embedder names a folder of its own.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
 import { RUN_CACHE_DIR } from "./cli.js";
 import { RUN_POSTGRES_TEMPLATE, RUN_POSTGRES_URI, postgresBinaries, startPostgres } from "./postgres.js";
+import { COLD_CACHE, VECTOR_FIXTURE, cacheVectors, seedCache, writeVectorFixture } from "./vector-fixture.js";
+
+/** Set to a path by scripts/refresh-test-vectors.mjs: the run's bundled-model vectors are written there as a fixture when it stops. */
+export const EXPORT_VECTORS = "CHUNKEVAL_TEST_EXPORT_VECTORS";
 
 export interface RunFixtures {
   /** The variables that point test processes at the fixtures. */
@@ -27,6 +32,7 @@ export async function startRunFixtures(options: { postgres: boolean }): Promise<
   const cacheDir = mkdtempSync(join(tmpdir(), "chunkeval-test-cache-"));
   const env: Record<string, string> = { [RUN_CACHE_DIR]: cacheDir };
   const said: string[] = [];
+  const seeded = process.env[COLD_CACHE] ? 0 : seedCache(cacheDir);
   // Without PostgreSQL's binaries the run goes on: the files that need a server fail, each with
   // the command that installs them, and the rest pass or fail on their own.
   let installed = true;
@@ -56,7 +62,9 @@ export async function startRunFixtures(options: { postgres: boolean }): Promise<
       env[RUN_POSTGRES_TEMPLATE] = TEMPLATE;
       said.push(`PostgreSQL at ${postgres.uri} with template ${TEMPLATE}`);
     }
-    said.push(`embedding cache ${cacheDir}`);
+    said.push(
+      `embedding cache ${cacheDir} (${seeded > 0 ? `${seeded} vectors of the bundled model from ${relative(process.cwd(), VECTOR_FIXTURE)}` : "empty"})`,
+    );
   } catch (error) {
     await postgres?.stop();
     rmSync(cacheDir, { recursive: true, force: true });
@@ -67,7 +75,21 @@ export async function startRunFixtures(options: { postgres: boolean }): Promise<
     summary: said.join("; "),
     async stop() {
       await postgres?.stop();
-      rmSync(cacheDir, { recursive: true, force: true });
+      try {
+        const kept = cacheVectors(cacheDir, "use");
+        const exportTo = process.env[EXPORT_VECTORS];
+        if (exportTo && kept) {
+          writeVectorFixture(kept, exportTo);
+          console.log(`${kept.vectors.size} vectors of the bundled model written to ${exportTo}`);
+        } else if (kept && kept.vectors.size > seeded && seeded > 0) {
+          // Texts the fixture lacks were embedded afresh (a strategy's chunks changed): correct, only slower.
+          console.log(
+            `the run embedded ${kept.vectors.size - seeded} texts that ${relative(process.cwd(), VECTOR_FIXTURE)} lacks: npm run test:refresh-vectors makes it again`,
+          );
+        }
+      } finally {
+        rmSync(cacheDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -3,7 +3,9 @@
  * vectors of the texts several model-backed test files embed: the handbook with every built-in
  * strategy, and the standard corpus (examples/standard) with `recursive`. scripts/run-tests.mjs
  * runs it as the first job of the lanes and holds back the files that embed with the model
- * (test/lanes.mjs, MODEL) until it is done, so those texts are embedded once per run.
+ * (test/lanes.mjs, MODEL) until it is done, so those texts are embedded once per run. The cache
+ * starts with the vectors kept in the repository (./vector-fixture.ts): warming then computes
+ * only what they lack, and says how many.
  *
  *   node --import tsx test/helpers/warm-cache.ts CACHE_DIR
  */
@@ -13,6 +15,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
+import { cacheVectors } from "./vector-fixture.js";
 
 const examples = (path: string) => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
 
@@ -27,6 +30,8 @@ if (!cacheDir) {
   console.error("usage: node --import tsx test/helpers/warm-cache.ts CACHE_DIR");
   process.exit(2);
 }
+const vectorsIn = () => cacheVectors(cacheDir, "use")?.vectors.size ?? 0;
+const before = vectorsIn();
 const scratch = mkdtempSync(join(tmpdir(), "chunkeval-warm-"));
 const started = Date.now();
 const { config } = loadConfig({
@@ -48,4 +53,6 @@ try {
   await app.close();
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(`embedding cache warmed: ${chunks} chunks in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `embedding cache warmed: ${chunks} chunks in ${((Date.now() - started) / 1000).toFixed(1)} s, ${vectorsIn() - before} texts embedded (${before} vectors were there)`,
+);
