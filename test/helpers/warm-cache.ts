@@ -53,6 +53,5 @@ try {
   await app.close();
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log(
-  `embedding cache warmed: ${chunks} chunks in ${((Date.now() - started) / 1000).toFixed(1)} s, ${vectorsIn() - before} texts embedded (${before} vectors were there)`,
-);
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+console.log(`embedding cache warmed: ${chunks} chunks in ${seconds} s, ${vectorsIn() - before} texts embedded (${before} vectors were there)`);
