@@ -83,9 +83,8 @@ export async function startRunFixtures(options: { postgres: boolean }): Promise<
           console.log(`${kept.vectors.size} vectors of the bundled model written to ${exportTo}`);
         } else if (kept && kept.vectors.size > seeded && seeded > 0) {
           // Texts the fixture lacks were embedded afresh (a strategy's chunks changed): correct, only slower.
-          console.log(
-            `the run embedded ${kept.vectors.size - seeded} texts that ${relative(process.cwd(), VECTOR_FIXTURE)} lacks: npm run test:refresh-vectors makes it again`,
-          );
+          const fixture = relative(process.cwd(), VECTOR_FIXTURE);
+          console.log(`the run embedded ${kept.vectors.size - seeded} texts that ${fixture} lacks: npm run test:refresh-vectors makes it again`);
         }
       } finally {
         rmSync(cacheDir, { recursive: true, force: true });
