@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { defaultWeights } from "../domain/metrics.js";
+import { defaultWeights } from "../domain/scoring.js";
 import { SETTINGS, type ChunkevalConfig, type SettingContext } from "./schema.js";
 
 export interface LoadConfigOptions {

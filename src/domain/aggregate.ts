@@ -1,10 +1,13 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS, metricValue, type MetricDefinition } from "./metric-catalogue.js";
-import { addUsage, compositeContributions, compositeScore, mean, qualityMeans, ZERO_USAGE, type QualityMeans, type ScoredQuestion } from "./metrics.js";
+import { addUsage, mean, ZERO_USAGE } from "./metrics.js";
+import { compositeContributions, compositeScore, qualityMeans, type QualityMeans } from "./scoring.js";
+import { type ScoredQuestion } from "./metric-registry/metric.js";
 import { standardDeviation } from "./metrics.js";
 import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
 import { aggregateRankCuts } from "./rank-metrics.js";
+import { listWords } from "./list-words.js";
 
 export interface AggregateOptions {
   weights: Record<string, number>;
@@ -152,9 +155,6 @@ export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => nu
     standardError: standardDeviation(differences),
   };
 }
-
-/** "a", "a and b", "a, b and c". */
-export const listWords = (names: string[]) => (names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
 
 /**
  * The recommendation in words, with its confidence: which leads are significant at the

@@ -1,28 +1,11 @@
+import type { ChunkHealth } from "./experiment.js";
 import type { Block } from "./types.js";
-import { listWords } from "./aggregate.js";
+import { listWords } from "./list-words.js";
 import { quantile } from "./statistics.js";
 import { indexKeyOf } from "./variant-key.js";
 
 /** A chunk under this share of the strategy's target size is tiny: too little text to answer from, or a scrap left at a boundary. */
 export const TINY_SHARE_OF_TARGET = 0.25;
-
-/** How well a strategy's chunks are formed, over every document it chunked. */
-export interface ChunkHealth {
-  chunks: number;
-  /** The size the strategy's searchable chunks aim at (chunk_size, child_size or max_tokens); null when it has none (imported chunks). */
-  targetTokens: number | null;
-  /** Share of chunks under a quarter of the target size; null without a target. */
-  tinyShare: number | null;
-  /** Share of chunks that stop inside a sentence: no sentence end, and the line goes on after them. */
-  midSentenceShare: number | null;
-  /** Tables of the documents (runs of table rows), and how many of them no single chunk holds whole. */
-  tables: number;
-  tablesSplit: number;
-  tablesSplitShare: number | null;
-  medianTokens: number | null;
-  /** 25th and 75th percentile of chunk tokens. */
-  tokensInterquartile: [number, number] | null;
-}
 
 /** What chunk health reads of one document and the strategy's searchable chunks of it. */
 export interface ChunkedDocument {

@@ -1,4 +1,4 @@
-import { listWords as list } from "./aggregate.js";
+import { listWords as list } from "./list-words.js";
 import type { SearchMode } from "./variant-key.js";
 
 /**

@@ -1,11 +1,67 @@
-import type { NegativeControlCounts } from "./negative-controls.js";
 import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 import type { TimeParts } from "./time-estimate.js";
-import type { RankCut, RankMetricsAtK } from "./rank-metrics.js";
-import type { ChunkHealth } from "./chunk-health.js";
 import type { QuestionSetProfile } from "./question-set.js";
-import type { VerdictStatus } from "./verdict-basis.js";
+
+/**
+ * What the headline may claim: a recommendation (the best strategy's lead over every other is
+ * significant), no clear winner (some lead is within noise), a smoke test (the questions cannot
+ * support a recommendation whatever the figures), or nothing to claim.
+ */
+export type VerdictStatus = "recommendation" | "no_clear_winner" | "smoke_test" | "single_strategy" | "not_scored";
+
+/** Per strategy: how many negative controls it met, on how many it abstained, and the judge's average context relevance on them. */
+export interface NegativeControlCounts {
+  questions: number;
+  abstained: number;
+  avgContextRelevance: number | null;
+  /** The same average over the answerable questions, for comparison. */
+  avgContextRelevanceAnswerable: number | null;
+}
+
+/** How well a strategy's chunks are formed, over every document it chunked. */
+export interface ChunkHealth {
+  chunks: number;
+  /** The size the strategy's searchable chunks aim at (chunk_size, child_size or max_tokens); null when it has none (imported chunks). */
+  targetTokens: number | null;
+  /** Share of chunks under a quarter of the target size; null without a target. */
+  tinyShare: number | null;
+  /** Share of chunks that stop inside a sentence: no sentence end, and the line goes on after them. */
+  midSentenceShare: number | null;
+  /** Tables of the documents (runs of table rows), and how many of them no single chunk holds whole. */
+  tables: number;
+  tablesSplit: number;
+  tablesSplitShare: number | null;
+  medianTokens: number | null;
+  /** 25th and 75th percentile of chunk tokens. */
+  tokensInterquartile: [number, number] | null;
+}
+
+/**
+ * One question's ranking scored at one cut-off k: each at-k metric of the registry under its
+ * `perQuestionField`. The built-in ones are named here; a registered one adds its field.
+ */
+export interface RankCut {
+  k: number;
+  /** Recall@k: Chroma's recall of the top k, the share of reference text they cover. */
+  recall: number;
+  /** MRR@k: 1/rank of the first of the top k covering at least half a reference; 0 when none does. */
+  reciprocalRank: number;
+  /** nDCG@k graded by the share of each reference the top k cover; null when no chunk of the strategy touches a reference. */
+  ndcg: number | null;
+}
+
+/**
+ * Every cut's means over a strategy's questions, with 95 % bootstrap intervals over questions: each
+ * at-k metric of the registry under its `field`. The built-in ones are named here; a registered one adds its field.
+ */
+export interface RankMetricsAtK {
+  k: number;
+  recall: number | null;
+  mrr: number | null;
+  ndcg: number | null;
+  confidenceIntervals: { recall: [number, number] | null; mrr: [number, number] | null; ndcg: [number, number] | null };
+}
 
 /**
  * Scores of one question under one strategy, each under its metric's `perQuestion.field` (the

@@ -1,4 +1,4 @@
-import type { QuestionResult } from "./experiment.js";
+import type { NegativeControlCounts, QuestionResult } from "./experiment.js";
 
 /**
  * Negative controls: questions the document cannot answer (`"answerable": false` in a
@@ -7,15 +7,6 @@ import type { QuestionResult } from "./experiment.js";
  */
 export function abstentionScore(answered: boolean): number {
   return answered ? 0 : 10;
-}
-
-/** Per strategy: how many negative controls it met, on how many it abstained, and the judge's average context relevance on them. */
-export interface NegativeControlCounts {
-  questions: number;
-  abstained: number;
-  avgContextRelevance: number | null;
-  /** The same average over the answerable questions, for comparison. */
-  avgContextRelevanceAnswerable: number | null;
 }
 
 const mean = (xs: number[]) => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);

@@ -1,3 +1,4 @@
+import type { RankCut, RankMetricsAtK } from "./experiment.js";
 import { mean, type CharSpan } from "./metrics.js";
 import { bootstrap, percentileInterval } from "./statistics.js";
 import { AT_K_METRIC_REGISTRY } from "./metric-registry/registry.js";
@@ -6,32 +7,6 @@ import { AT_K_METRIC_REGISTRY } from "./metric-registry/registry.js";
 export const RANK_CUTS = [1, 3, 5, 10] as const;
 /** How deep a benchmark ranks for every question: the deepest cut, or the configured top-k when deeper. */
 export const rankingDepth = (topK: number) => Math.max(RANK_CUTS[RANK_CUTS.length - 1]!, topK);
-
-/**
- * One question's ranking scored at one cut-off k: each at-k metric of the registry under its
- * `perQuestionField`. The built-in ones are named here; a registered one adds its field.
- */
-export interface RankCut {
-  k: number;
-  /** Recall@k: Chroma's recall of the top k, the share of reference text they cover. */
-  recall: number;
-  /** MRR@k: 1/rank of the first of the top k covering at least half a reference; 0 when none does. */
-  reciprocalRank: number;
-  /** nDCG@k graded by the share of each reference the top k cover; null when no chunk of the strategy touches a reference. */
-  ndcg: number | null;
-}
-
-/**
- * Every cut's means over a strategy's questions, with 95 % bootstrap intervals over questions: each
- * at-k metric of the registry under its `field`. The built-in ones are named here; a registered one adds its field.
- */
-export interface RankMetricsAtK {
-  k: number;
-  recall: number | null;
-  mrr: number | null;
-  ndcg: number | null;
-  confidenceIntervals: { recall: [number, number] | null; mrr: [number, number] | null; ndcg: [number, number] | null };
-}
 
 /**
  * One question's ranking (the deepest retrieval, in rank order) scored at every cut of RANK_CUTS by

@@ -1,7 +1,8 @@
-import { listWords as list, type ScoringOptions } from "./aggregate.js";
+import { type ScoringOptions } from "./aggregate.js";
+import { listWords as list } from "./list-words.js";
 import type { AggregateMetrics, QuestionResult } from "./experiment.js";
 import { groupWinner } from "./group-winner.js";
-import { bestStrategy } from "./metrics.js";
+import { bestStrategy } from "./scoring.js";
 import { CONFIDENCE_LEVEL } from "./statistics.js";
 import { formatVariantKey, parseVariantKey, SEARCH_MODES, type SearchMode } from "./variant-key.js";
 

@@ -1,4 +1,5 @@
-import { answerableCount, listWords, pairedDifference } from "./aggregate.js";
+import { answerableCount, pairedDifference } from "./aggregate.js";
+import { listWords } from "./list-words.js";
 import type { AggregateMetrics, QuestionResult } from "./experiment.js";
 import { mean } from "./metrics.js";
 import { MIN_PAIRED_QUESTIONS } from "./statistics.js";

@@ -1,16 +1,9 @@
-import { listWords as list } from "./aggregate.js";
-import type { Experiment, StrategyComparison } from "./experiment.js";
+import { listWords as list } from "./list-words.js";
+import type { Experiment, StrategyComparison, VerdictStatus } from "./experiment.js";
 import { leakWords, provenanceWords, smokeTestReason, type QuestionSetProfile } from "./question-set.js";
 import { CONFIDENCE_LEVEL } from "./statistics.js";
 import { formatVariantKey, parseVariantKey, type SearchMode } from "./variant-key.js";
 import { chunksKey } from "./retriever-agreement.js";
-
-/**
- * What the headline may claim: a recommendation (the best strategy's lead over every other is
- * significant), no clear winner (some lead is within noise), a smoke test (the questions cannot
- * support a recommendation whatever the figures), or nothing to claim.
- */
-export type VerdictStatus = "recommendation" | "no_clear_winner" | "smoke_test" | "single_strategy" | "not_scored";
 
 export interface VerdictBasis {
   status: VerdictStatus;

@@ -5,19 +5,7 @@ import { ProviderError } from "../errors.js";
 import type { CompleteFn } from "../generators/cached-completer.js";
 import type { Judge } from "../domain/judge.js";
 import { answerSimilarity } from "./similarity.js";
-
-/** The first JSON object in a model reply (models like to wrap JSON in prose or fences), or null. */
-export function extractJson(reply: string): Record<string, unknown> | null {
-  const start = reply.indexOf("{");
-  const end = reply.lastIndexOf("}");
-  if (start === -1 || end <= start) return null;
-  try {
-    const parsed: unknown = JSON.parse(reply.slice(start, end + 1));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+import { extractJson } from "../generators/json-reply.js";
 
 export function parseJsonReply(reply: string, what: string): Record<string, unknown> {
   const parsed = extractJson(reply);

@@ -1,6 +1,6 @@
 import type { Block } from "../domain/types.js";
 import { withAlreadyAsked } from "../generators/question-prompt.js";
-import { extractJson } from "./llm-judge.js";
+import { extractJson } from "../generators/json-reply.js";
 import { contentTerms } from "../text/terms.js";
 import { sections } from "./template-questions.js";
 

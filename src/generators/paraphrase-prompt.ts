@@ -1,4 +1,4 @@
-import { extractJson } from "../evaluators/llm-judge.js";
+import { extractJson } from "./json-reply.js";
 
 /**
  * The prompt that asks a chat model to reword a generated question that copies its excerpt:

@@ -1,4 +1,4 @@
-import { extractJson } from "../evaluators/llm-judge.js";
+import { extractJson } from "./json-reply.js";
 
 /**
  * The prompt that asks a chat model for one evaluation question about a passage, in the manner

@@ -3,7 +3,7 @@ import { describeNegativeControls } from "../domain/negative-controls.js";
 import nunjucks from "nunjucks";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
-import { listWords } from "../domain/aggregate.js";
+import { listWords } from "../domain/list-words.js";
 import { winnerThere } from "../domain/group-winner.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";

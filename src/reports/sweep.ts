@@ -1,5 +1,5 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
-import { listWords } from "../domain/aggregate.js";
+import { listWords } from "../domain/list-words.js";
 import { METRICS, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
 import { parseVariantKey, type ParameterValue } from "../domain/variant-key.js";
 import { smallMultiples, type Panel } from "./charts.js";

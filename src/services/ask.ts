@@ -1,4 +1,3 @@
-import { DEFAULTS } from "../config/defaults.js";
 import { NotFoundError, QueryError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { QueryRecord } from "../domain/types.js";
@@ -8,6 +7,7 @@ import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { ServiceContext } from "./context.js";
 import { resolveVariant } from "./variants.js";
 import { requireDocument } from "./documents.js";
+import { checkTopK } from "./top-k.js";
 
 /** How many times `ask` searches again when the generation it read was replaced meanwhile. */
 const GENERATION_RETRIES = 3;
@@ -22,14 +22,6 @@ export interface AskInput {
   /** Store the query (default true); benchmarks keep their own per-question records. */
   store?: boolean;
   signal?: AbortSignal;
-}
-
-/** Checks a top-k value: a whole number from 1 to the documented maximum. */
-export function checkTopK(topK: number): number {
-  if (!Number.isInteger(topK) || topK < 1 || topK > DEFAULTS.maxTopK) {
-    throw new ValidationError(`top_k must be a whole number from 1 to ${DEFAULTS.maxTopK}, got ${topK}`);
-  }
-  return topK;
 }
 
 /**

@@ -4,7 +4,8 @@ import type { ExperimentRecord, QuestionMetrics, QuestionResult } from "../domai
 import { hashBytes } from "../domain/hash.js";
 import { METRICS } from "../domain/metric-catalogue.js";
 import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
-import { scoreOf, type ScoredQuestion } from "../domain/metrics.js";
+import { scoreOf } from "../domain/scoring.js";
+import { type ScoredQuestion } from "../domain/metric-registry/metric.js";
 import { ValidationError } from "../errors.js";
 import { CHUNKEVAL_VERSION } from "../version.js";
 import { baselineMetrics } from "./experiments.js";

@@ -17,7 +17,8 @@ import { outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
-import { addUsage, bestStrategy, defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { addUsage, ZERO_USAGE } from "../domain/metrics.js";
+import { bestStrategy, defaultWeights } from "../domain/scoring.js";
 import { scoreAnswer, scoreRetrieval } from "../domain/question-scoring.js";
 import { strategyGaps, unmeasurableMetrics } from "../domain/measurability.js";
 import type { RetrievedQuestion } from "../domain/question-evaluation.js";

@@ -1,11 +1,5 @@
-import {
-  chunkHealth,
-  degenerateChunkingWarnings,
-  targetTokens,
-  topKCoversEveryChunkWarnings,
-  type ChunkHealth,
-  type ChunkingOutline,
-} from "../domain/chunk-health.js";
+import { chunkHealth, degenerateChunkingWarnings, targetTokens, topKCoversEveryChunkWarnings, type ChunkingOutline } from "../domain/chunk-health.js";
+import { type ChunkHealth } from "../domain/experiment.js";
 import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";

@@ -1,4 +1,5 @@
-import { defaultWeights, ZERO_USAGE } from "../domain/metrics.js";
+import { ZERO_USAGE } from "../domain/metrics.js";
+import { defaultWeights } from "../domain/scoring.js";
 import { defaultSearchMode } from "../domain/default-search-mode.js";
 import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
 import { aggregate, compareWithBest } from "../domain/aggregate.js";

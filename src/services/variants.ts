@@ -13,7 +13,7 @@ import {
   type SearchMode,
   type SweepSpec,
 } from "../domain/variant-key.js";
-import { checkTopK } from "./ask.js";
+import { checkTopK } from "./top-k.js";
 import type { ServiceContext } from "./context.js";
 
 /**

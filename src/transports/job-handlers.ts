@@ -5,7 +5,7 @@ import type { ProcessUnitInput } from "../services/processing-units.js";
 import type { GenerateQuestionsInput } from "../services/question-generation.js";
 import type { QueuedIngestionInput } from "../services/ingestion.js";
 import { V1_INGESTION_JOB } from "../services/jobs.js";
-import { experimentBody } from "./http/routes/benchmarks.js";
+import { experimentBody } from "./experiment-body.js";
 import { toWire } from "./serialize.js";
 
 /** What a `process` job stores to be run again anywhere. */

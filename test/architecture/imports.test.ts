@@ -48,6 +48,11 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolea
   },
   { from: (f) => f.startsWith("domain/"), forbid: (i) => !i.startsWith("domain/") && !i.startsWith("node:"), why: "domain is plain types and pure functions" },
   {
+    from: (f) => f.startsWith("generators/"),
+    forbid: (i) => i.startsWith("evaluators/"),
+    why: "generators write answers and questions; the evaluators that judge them sit above",
+  },
+  {
     from: (f) => !f.startsWith(LANCEDB_ADAPTER),
     forbid: (i) => i.startsWith("@lancedb/") || i === "apache-arrow",
     why: "only the LanceDB adapter knows LanceDB",
@@ -69,6 +74,82 @@ function violations(root: string): string[] {
   }
   return out;
 }
+
+/** Each module under a source root with the modules under it that it imports (type-only and dynamic imports count: a reader follows them too). */
+function importGraph(root: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files(root)) {
+    const local = importSpecifiers(readFileSync(file, "utf8"))
+      .filter((s) => s.startsWith("."))
+      .map((s) => relative(root, resolve(dirname(file), s)).replace(/\.js$/, ".ts"));
+    graph.set(relative(root, file), [...new Set(local)]);
+  }
+  return graph;
+}
+
+/** The import circles under a source root: each strongly connected set of two or more modules (Tarjan's algorithm), sorted. */
+function importCycles(root: string): string[][] {
+  const graph = importGraph(root);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const members: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      members.push(w);
+    } while (w !== v);
+    if (members.length > 1 || (graph.get(v) ?? []).includes(v)) cycles.push(members.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+test("no import circles under src/", () => {
+  assert.deepEqual(importCycles(SRC), []);
+});
+
+test("the circle check finds a circle through type-only, re-export and dynamic imports, and passes a tree without one", () => {
+  const root = mkdtempSync(join(tmpdir(), "chunkeval-cycles-"));
+  try {
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    write("domain/experiment.ts", `import type { RankCut } from "./rank-metrics.js";\n`);
+    write("domain/rank-metrics.ts", `export { mean } from "./metrics.js";\n`);
+    write("domain/metrics.ts", `const r = await import("./experiment.js");\n`);
+    write("services/ask.ts", `import { resolveVariant } from "./variants.js";\n`);
+    write("services/variants.ts", `import { checkTopK } from "./ask.js";\n`);
+    write("services/top-k.ts", `import { DEFAULTS } from "../config/defaults.js";\n`);
+    write("config/defaults.ts", `export const DEFAULTS = {};\n`);
+    assert.deepEqual(importCycles(root), [
+      ["domain/experiment.ts", "domain/metrics.ts", "domain/rank-metrics.ts"],
+      ["services/ask.ts", "services/variants.ts"],
+    ]);
+    write("services/variants.ts", `import { checkTopK } from "./top-k.js";\n`);
+    write("domain/metrics.ts", `export const mean = 1;\n`);
+    assert.deepEqual(importCycles(root), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
 
 test("imports under src/ only point the allowed way", () => {
   assert.deepEqual(violations(SRC), []);
@@ -105,8 +186,10 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("services/process.ts", `import type { SqliteChunksRepo } from "../stores/sqlite/chunks-repo.js";\n`);
     write("services/jobs.ts", `import { metadataBackendFor } from "../stores/metadata/registry.js";\n`);
     write("services/indexing.ts", `import type { VectorStore } from "../stores/vectors/vector-store.js";\nimport type { Owner } from "../stores/owner.js";\n`);
+    write("generators/question-prompt.ts", `import { extractJson } from "../evaluators/llm-judge.js";\n`);
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
+      "generators/question-prompt.ts imports evaluators/llm-judge.js: generators write answers and questions; the evaluators that judge them sit above",
       "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
       "services/jobs.ts imports stores/metadata/registry.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { groupWinner, winnerThere } from "../../src/domain/group-winner.js";
-import { defaultWeights } from "../../src/domain/metrics.js";
+import { defaultWeights } from "../../src/domain/scoring.js";
 import { questionResult } from "../helpers/question-result.js";
 
 const options = { weights: defaultWeights(), hallucinationThreshold: 5, unmeasurable: {} };

@@ -5,17 +5,8 @@ import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { AT_K_METRIC_REGISTRY } from "../../src/domain/metric-registry/registry.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
 import { fastestLine } from "../../src/reports/render.js";
-import {
-  bestStrategy,
-  compositeContributions,
-  compositeScore,
-  defaultWeights,
-  intersectionLength,
-  precisionOmega,
-  retrievalEfficiency,
-  retrievalMetrics,
-  unionSpans,
-} from "../../src/domain/metrics.js";
+import { intersectionLength, precisionOmega, retrievalEfficiency, retrievalMetrics, unionSpans } from "../../src/domain/metrics.js";
+import { bestStrategy, compositeContributions, compositeScore, defaultWeights } from "../../src/domain/scoring.js";
 import type { AggregateMetrics, QuestionResult } from "../../src/domain/experiment.js";
 import { questionResult } from "../helpers/question-result.js";
 

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth, type RankCut } from "../../src/domain/rank-metrics.js";
+import { aggregateRankCuts, rankCuts, RANK_CUTS, rankingDepth } from "../../src/domain/rank-metrics.js";
+import { type RankCut } from "../../src/domain/experiment.js";
 import { registerAtKMetric } from "../../src/domain/metric-registry/registry.js";
 import { precisionAtK } from "../helpers/precision-at-k-metric.js";
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
-import { defaultWeights } from "../../src/domain/metrics.js";
+import { defaultWeights } from "../../src/domain/scoring.js";
 import { chunksKey, outcomesByRetriever, retrieverAgreementNote } from "../../src/domain/retriever-agreement.js";
 import type { QuestionResult } from "../../src/domain/experiment.js";
 import type { SearchMode } from "../../src/domain/variant-key.js";

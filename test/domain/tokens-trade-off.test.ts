@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
-import { bestStrategy, defaultWeights } from "../../src/domain/metrics.js";
+import { bestStrategy, defaultWeights } from "../../src/domain/scoring.js";
 import { retrievedTokensTradeOff } from "../../src/domain/tokens-trade-off.js";
 import { questionResult } from "../helpers/question-result.js";
 

@@ -4,7 +4,8 @@ import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { registerAtKMetric, registerMetric } from "../../src/domain/metric-registry/registry.js";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { strategyGaps } from "../../src/domain/measurability.js";
-import { bestStrategy, defaultWeights, mean, scoreOf } from "../../src/domain/metrics.js";
+import { mean } from "../../src/domain/metrics.js";
+import { bestStrategy, defaultWeights, scoreOf } from "../../src/domain/scoring.js";
 import { metricDefinition, metricValue } from "../../src/domain/metric-catalogue.js";
 import { countTokens } from "../../src/text/tokens.js";
 import { baselineFileText, baselineFromExperiment, parseBaselineFile } from "../../src/services/baseline.js";
@@ -15,7 +16,7 @@ import { chunkHitShare } from "../helpers/chunk-hit-share-metric.js";
 import { questionResult } from "../helpers/question-result.js";
 import { precisionAtK } from "../helpers/precision-at-k-metric.js";
 import { toWire } from "../../src/transports/serialize.js";
-import type { RankCut } from "../../src/domain/rank-metrics.js";
+import type { RankCut } from "../../src/domain/experiment.js";
 
 const field = (m: object, name: string) => (m as Record<string, unknown>)[name];
 

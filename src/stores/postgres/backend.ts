@@ -1,4 +1,4 @@
-import type { MetadataBackend } from "../metadata/registry.js";
+import type { MetadataBackend } from "../metadata/backend.js";
 
 /**
  * The metadata store in a PostgreSQL database (`postgres://…` or `postgresql://…`), its caches in

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { MetadataBackend } from "../metadata/registry.js";
+import type { MetadataBackend } from "../metadata/backend.js";
 import { CACHE_FILE, DATABASE_FILE } from "./files.js";
 
 /** The file a `metadata_store_uri` of this backend names: a local path, or `sqlite://` and one. */

@@ -1,7 +1,6 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import type { Chunkeval } from "../../chunkeval.js";
-import type { JobQueue } from "../../domain/ports/job-queue.js";
+import type { HttpDeps, RouteDeps } from "./route-deps.js";
 import { errorBody, installErrorHandler } from "./error-handler.js";
 import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
@@ -18,16 +17,6 @@ import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plu
 import { CHUNKEVAL_VERSION } from "../../version.js";
 import { isLoopback } from "./loopback.js";
 import { Admission } from "./admission.js";
-
-export interface HttpDeps {
-  chunkeval: Chunkeval;
-  jobs: JobQueue;
-}
-
-/** What the routes are given: the app's dependencies and the server's load budgets. */
-export interface RouteDeps extends HttpDeps {
-  admission: Admission;
-}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { METRICS, scorecardMetrics } from "../../../src/domain/metric-catalogue.js";
-import { compositeContributions, defaultWeights, qualityMeans } from "../../../src/domain/metrics.js";
+import { compositeContributions, defaultWeights, qualityMeans } from "../../../src/domain/scoring.js";
 import { aggregate } from "../../../src/domain/aggregate.js";
 import { AT_K_METRIC_REGISTRY, compositeMetrics, METRIC_REGISTRY, qualityMetrics } from "../../../src/domain/metric-registry/registry.js";
 import { questionResult } from "../../helpers/question-result.js";

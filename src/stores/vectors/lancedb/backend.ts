@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import type { VectorBackend, VectorNamespace } from "../registry.js";
+import type { VectorBackend, VectorNamespace } from "../backend.js";
 import { isObjectStoreUri } from "./connect.js";
 import { claimStore } from "./ownership.js";
 import { LancePointsStore } from "./points.js";

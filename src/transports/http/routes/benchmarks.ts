@@ -1,10 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import type { ExperimentRecord } from "../../../domain/experiment.js";
 import type { ReportView } from "../../../reports/render.js";
 import type { ReportFormat } from "../../../services/reports.js";
-import { experimentView } from "../../../services/experiments.js";
+import { experimentBody } from "../../experiment-body.js";
 import { questionsFromRequest } from "../../../services/questions-source.js";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { ValidationError } from "../../../errors.js";
@@ -13,11 +12,6 @@ import { chunksFromList } from "../../../strategies/imported-chunks.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
 import type { SearchMode } from "../../../domain/variant-key.js";
-
-/** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */
-export function experimentBody(e: ExperimentRecord) {
-  return toWire(experimentView(e));
-}
 
 /** The variant limit of a request: its max_variants, which may not pass the server's http_max_variants (the default is capped to it). */
 function variantLimit(asked: number | undefined, serverLimit: number): number {

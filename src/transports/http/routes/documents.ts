@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS } from "../request-limits.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";

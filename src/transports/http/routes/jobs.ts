@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { presentJob, type JobRecord } from "../../../services/jobs.js";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { idParams, jobsQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 

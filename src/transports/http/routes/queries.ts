@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { idParams, queryBody } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULTS } from "../../../config/defaults.js";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
