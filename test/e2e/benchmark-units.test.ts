@@ -174,7 +174,7 @@ async function searchableChunks(d: Deployment, documentIds: string[], strategy: 
 }
 
 /**
- * Runs `body` on a deployment of two workers with 1 s leases and slow embeddings (a stand-in
+ * Runs `body` on a deployment of two workers with 3 s leases and slow embeddings (a stand-in
  * OpenAI-compatible server on 127.0.0.1 answering after 250 ms, so units run long enough to be
  * interrupted), once a benchmark of three documents over the four strategies is queued.
  */
@@ -184,7 +184,9 @@ async function withSlowBenchmark(name: string, body: (d: Deployment, jobId: stri
   let d: Deployment | undefined;
   try {
     const env = { CHUNKEVAL_EMBEDDER: "openai:stub-embedding", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
-    d = await deployment(dir, name, env, 2, ["--lease-seconds", "1"]);
+    // 3 s, not 1 s: renewed every second, a 1 s lease expired three times in a row beside the
+    // test lanes on two cores (and a job whose lease expires three times is failed, not retried).
+    d = await deployment(dir, name, env, 2, ["--lease-seconds", "3"]);
     const documents = Array.from({ length: 3 }, (_, i) => ({ name: `doc-${i}.txt`, text: generated(i, 40) }));
     await body(d, await d.queueBenchmark(documents, STRATEGIES), documents.length);
   } finally {
@@ -344,7 +346,7 @@ test("a benchmark whose worker is killed (SIGKILL) mid-way is taken over; its ne
     await d.startWorker();
     const job = await ended(d, jobId);
     assert.equal(job.status, "completed", `error: ${job.error}`);
-    // Taken over at least once; with 1 s leases a loaded machine can delay a heartbeat past its
+    // Taken over at least once; with short leases a loaded machine can delay a heartbeat past its
     // lease and add a takeover, which is the queue working. What must hold whatever the load:
     // no unit is queued twice and none failed.
     assert.ok((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts >= 2, "taken over");
@@ -368,7 +370,7 @@ test("a benchmark whose worker stalls past its lease (SIGSTOP) is taken over; re
     }
     const job = await ended(d, jobId);
     assert.equal(job.status, "completed", `error: ${job.error}`);
-    // Taken over at least once; with 1 s leases a loaded machine can delay a heartbeat past its
+    // Taken over at least once; with short leases a loaded machine can delay a heartbeat past its
     // lease and add a takeover, which is the queue working. What must hold whatever the load:
     // no unit is queued twice and none failed.
     assert.ok((await d.db.query(`SELECT attempts FROM jobs WHERE id = $1`, [jobId])).rows[0].attempts >= 2, "taken over");
