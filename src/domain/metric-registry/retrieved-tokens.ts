@@ -4,7 +4,7 @@ import { mean } from "../metrics.js";
 /**
  * Tokens of retrieved context per question: what the answer reads, so what it costs. Not in the composite (more
  * context is neither better nor worse retrieval); it breaks composite ties (`bestStrategy`) and names the leaner
- * of strategies with similar recall in the verdict (`tokens-trade-off.ts`). Counted where the chunks are retrieved
+ * of strategies whose recall the questions do not show to differ, in the verdict (`tokens-trade-off.ts`). Counted where the chunks are retrieved
  * (each question's `retrievedTokens`); experiments from before it was recorded have none.
  */
 export const retrievedTokens: Metric = {
