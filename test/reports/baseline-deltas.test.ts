@@ -1,0 +1,35 @@
+// A report compared with a baseline shows each score's change beside it, and nothing where the
+// change could not be computed: never an empty "()" (issue 39, item 4).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { METRICS } from "../../src/domain/metric-catalogue.js";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { renderHtmlReport } from "../../src/reports/render.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+test("baseline changes: a measured change is shown in brackets, a change that could not be computed shows no empty brackets", async () => {
+  const ws = await createWorkspace();
+  try {
+    const e = await ws.app.bench({
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions: (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 4),
+      questionsSource: "q.json",
+      strategies: ["recursive", "fixed_size"],
+      topK: 3,
+    });
+    const experiment = await ws.app.getExperiment(e.experimentId);
+    const results = await ws.app.experimentResults(e.experimentId);
+    // Every metric's change is missing but the composite's.
+    const deltas = Object.fromEntries(
+      experiment.strategiesUsed.map((s) => [s, { ...Object.fromEntries(METRICS.map((m) => [m.key, null])), composite_score: 0.25 }]),
+    );
+    for (const view of ["managerial", "technical"] as const) {
+      const html = renderHtmlReport({ experiment, results, baseline: { id: "earlier", deltas } }, view);
+      assert.doesNotMatch(html, /\(\s*\)/, `${view}: no empty brackets`);
+      assert.match(html, /\(\+0\.25\)/, `${view}: the composite's change is shown`);
+    }
+  } finally {
+    await ws.cleanup();
+  }
+});
