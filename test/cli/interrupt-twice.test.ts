@@ -33,15 +33,16 @@ test("a second Ctrl-C while the first waits for the step under way stops at once
   assert.equal(twice.stdout, "working\naborted\n", "the work never returned");
   assert.equal(
     twice.stderr,
-    "\nchunkeval: second Ctrl-C: stopping now, without finishing the step under way. What was stored before it is kept " +
+    "\nchunkeval: Ctrl-C: stopping after the step under way; Ctrl-C again to stop now.\n" +
+      "\nchunkeval: second Ctrl-C: stopping now, without finishing the step under way. What was stored before it is kept " +
       "and nothing is left half-written (the step is simply not stored); run the same command again to resume.\n",
   );
 
-  // One Ctrl-C: the step under way is waited for, the work reports it was interrupted, and nothing is said yet.
+  // One Ctrl-C: acknowledged at once, then the step under way is waited for and the work reports it was interrupted.
   const once = await run(1_000, false);
   assert.equal(once.code, 0, once.stderr);
   assert.equal(once.stdout, 'working\naborted\n{"interrupted":true} listeners=1\n');
-  assert.equal(once.stderr, "");
+  assert.equal(once.stderr, "\nchunkeval: Ctrl-C: stopping after the step under way; Ctrl-C again to stop now.\n");
   // No Ctrl-C: the listener is gone with the work, so a later Ctrl-C is Node's own again.
   const none = await new Promise<string>((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", CHILD], { env: { ...process.env, WORK_MS: "10" }, stdio: ["ignore", "pipe", "inherit"] });

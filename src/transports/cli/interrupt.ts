@@ -12,9 +12,12 @@ export const STOPPING_NOW =
   "chunkeval: second Ctrl-C: stopping now, without finishing the step under way. What was stored before it is kept " +
   "and nothing is left half-written (the step is simply not stored); run the same command again to resume.";
 
+/** What the first Ctrl-C says at once: the step under way may take a while to finish (a long document, a slow model). */
+export const STOPPING_AFTER_STEP = "chunkeval: Ctrl-C: stopping after the step under way; Ctrl-C again to stop now.";
+
 /**
- * Runs work that Ctrl-C stops cleanly: the first SIGINT aborts the signal the work is given, so
- * it stops at its next step with what it committed kept and the data directory closed as usual.
+ * Runs work that Ctrl-C stops cleanly: the first SIGINT says so at once and aborts the signal the
+ * work is given, so it stops at its next step with what it committed kept and the data directory closed as usual.
  * A second SIGINT, while that winds down, says so and ends the process at once (exit 130). One
  * listener handles both, kept after an interrupt for the rest of the process: removing and adding
  * listeners between two quick signals could drop the second. Returns whether the work was
@@ -24,7 +27,10 @@ export const STOPPING_NOW =
 export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>): Promise<{ interrupted: true } | { interrupted: false; value: T }> {
   const controller = new AbortController();
   const onSigint = () => {
-    if (!controller.signal.aborted) return controller.abort();
+    if (!controller.signal.aborted) {
+      printNote(`\n${STOPPING_AFTER_STEP}`);
+      return controller.abort();
+    }
     printNote(`\n${STOPPING_NOW}`);
     // The one exit outside main(): waiting for the wind-down is what the user just declined.
     process.exit(ExitCode.interrupted);
