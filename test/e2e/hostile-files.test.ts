@@ -342,10 +342,16 @@ async function probeHealth<T>(url: string, work: Promise<T>): Promise<{ result: 
   const prober = (async () => {
     while (!done) {
       const started = performance.now();
-      const r = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) }).catch((error: Error & { cause?: { code?: string } }) => {
-        firstFailure ||= `probe ${probes + 1} after ${(performance.now() - started).toFixed(0)} ms: ${error.message} ${error.cause?.code ?? ""}`;
-        return null;
-      });
+      const probe = () => fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5000) });
+      // A pooled keep-alive socket that the server closed as idle just as the probe was sent fails
+      // with UND_ERR_SOCKET after a few ms (seen beside the lanes): the probe is sent again once, on
+      // a new connection, as an HTTP client does; a server that does not answer fails both.
+      const r = await probe()
+        .catch((error: Error & { cause?: { code?: string } }) => (error.cause?.code === "UND_ERR_SOCKET" ? probe() : Promise.reject(error)))
+        .catch((error: Error & { cause?: { code?: string } }) => {
+          firstFailure ||= `probe ${probes + 1} after ${(performance.now() - started).toFixed(0)} ms: ${error.message} ${error.cause?.code ?? ""}`;
+          return null;
+        });
       slowestMs = Math.max(slowestMs, performance.now() - started);
       probes++;
       if (r && r.status !== 200) firstFailure ||= `probe ${probes}: status ${r.status}`;
