@@ -75,6 +75,14 @@ function violations(root: string): string[] {
   return out;
 }
 
+/** Writes a file of a fixture source tree under `root`, making its folders. */
+function writerUnder(root: string): (path: string, text: string) => void {
+  return (path, text) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+}
+
 /** Each module under a source root with the modules under it that it imports (type-only and dynamic imports count: a reader follows them too). */
 function importGraph(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
@@ -128,10 +136,7 @@ test("no import circles under src/", () => {
 test("the circle check finds a circle through type-only, re-export and dynamic imports, and passes a tree without one", () => {
   const root = mkdtempSync(join(tmpdir(), "chunkeval-cycles-"));
   try {
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    };
+    const write = writerUnder(root);
     write("domain/experiment.ts", `import type { RankCut } from "./rank-metrics.js";\n`);
     write("domain/rank-metrics.ts", `export { mean } from "./metrics.js";\n`);
     write("domain/metrics.ts", `const r = await import("./experiment.js");\n`);
@@ -171,10 +176,7 @@ test("the import parser sees every form of import", () => {
 test("the check fails on a tree with wrong-way imports, side-effect and re-export ones included", () => {
   const root = mkdtempSync(join(tmpdir(), "chunkeval-imports-"));
   try {
-    const write = (path: string, text: string) => {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    };
+    const write = writerUnder(root);
     write("services/ask.ts", `import "../transports/cli/progress.js";\n`);
     write("transports/http/app.ts", `export { ChunksRepo } from "../../stores/sqlite/chunks-repo.js";\n`);
     write("strategies/recursive.ts", `const s = await import("../services/process.js");\n`);
