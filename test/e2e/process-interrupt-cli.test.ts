@@ -14,7 +14,8 @@ import { startOpenAiStub } from "../helpers/openai-server.js";
  */
 test("Ctrl-C during process exits 130, says what was kept, and a re-run finishes", { timeout: 90_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-process-int-"));
-  const stub = await startOpenAiStub({ delayMs: 150 });
+  // Slow enough that contextual_retrieval is still asking the model once recursive is stored, even on a busy machine.
+  const stub = await startOpenAiStub({ delayMs: 400 });
   const env = {
     CHUNKEVAL_DATA_DIR: join(dir, "data"),
     CHUNKEVAL_EMBEDDER: "hash",
@@ -27,9 +28,16 @@ test("Ctrl-C during process exits 130, says what was kept, and a re-run finishes
     const doc = JSON.parse((await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
     const args = ["process", doc, "-s", "recursive,contextual_retrieval"];
     const run = startCli(args, env);
+    // The strategies run side by side: Ctrl-C once recursive is stored (its "indexed" line comes
+    // after its commit) and contextual_retrieval is waiting on the model. Beside the test lanes,
+    // the model was asked twice while recursive was still chunking.
+    let progress = "";
+    run.child.stderr!.on("data", (d) => (progress += d));
+    const recursiveStored = () => /index recursive: \d+ chunks of .* indexed/.test(progress);
     const deadline = Date.now() + 30_000;
-    while (chats() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((chats() < 2 || !recursiveStored()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.ok(chats() >= 2, "processing never reached the model");
+    assert.ok(recursiveStored(), `recursive was never stored: ${progress}`);
     run.child.kill("SIGINT");
     const interrupted = await run.result;
     assert.equal(interrupted.code, 130, interrupted.stderr);
