@@ -14,7 +14,7 @@ import { join, relative } from "node:path";
 import { metadataBackendFor } from "../../src/stores/metadata/registry.js";
 import { RUN_CACHE_DIR } from "./cli.js";
 import { RUN_POSTGRES_TEMPLATE, RUN_POSTGRES_URI, postgresBinaries, startPostgres } from "./postgres.js";
-import { COLD_CACHE, VECTOR_FIXTURE, cacheVectors, seedCache, writeVectorFixture } from "./vector-fixture.js";
+import { COLD_CACHE, VECTOR_FIXTURE, cacheVectors, cachedVectorCount, seedCache, writeVectorFixture } from "./vector-fixture.js";
 
 /** Set to a path by scripts/refresh-test-vectors.mjs: the run's bundled-model vectors are written there as a fixture when it stops. */
 export const EXPORT_VECTORS = "CHUNKEVAL_TEST_EXPORT_VECTORS";
@@ -76,15 +76,16 @@ export async function startRunFixtures(options: { postgres: boolean }): Promise<
     async stop() {
       await postgres?.stop();
       try {
-        const kept = cacheVectors(cacheDir, "use");
         const exportTo = process.env[EXPORT_VECTORS];
+        const kept = exportTo ? cacheVectors(cacheDir, "use") : undefined;
+        const count = cachedVectorCount(cacheDir, "use");
         if (exportTo && kept) {
           writeVectorFixture(kept, exportTo);
           console.log(`${kept.vectors.size} vectors of the bundled model written to ${exportTo}`);
-        } else if (kept && kept.vectors.size > seeded && seeded > 0) {
+        } else if (count > seeded && seeded > 0) {
           // Texts the fixture lacks were embedded afresh (a strategy's chunks changed): correct, only slower.
           const fixture = relative(process.cwd(), VECTOR_FIXTURE);
-          console.log(`the run embedded ${kept.vectors.size - seeded} texts that ${fixture} lacks: npm run test:refresh-vectors makes it again`);
+          console.log(`the run embedded ${count - seeded} texts that ${fixture} lacks: npm run test:refresh-vectors makes it again`);
         }
       } finally {
         rmSync(cacheDir, { recursive: true, force: true });

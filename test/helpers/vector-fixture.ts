@@ -112,6 +112,16 @@ export function cacheVectors(cacheDir: string, embedder: string): VectorFixture 
   }
 }
 
+/** How many vectors of `embedder` the cache database of `cacheDir` holds. */
+export function cachedVectorCount(cacheDir: string, embedder: string): number {
+  const db = openCacheDatabase(join(cacheDir, CACHE_FILE));
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM embeddings WHERE embedder = ?`).get(embedder) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 /** The hashes whose vectors differ between `fresh` and the fixture (bit for bit), among those both hold. */
 export function differingVectors(fresh: Map<string, Float32Array>, fixture: VectorFixture): { compared: number; differing: string[] } {
   let compared = 0;

@@ -15,7 +15,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
-import { cacheVectors } from "./vector-fixture.js";
+import { cachedVectorCount } from "./vector-fixture.js";
 
 const examples = (path: string) => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
 
@@ -30,7 +30,7 @@ if (!cacheDir) {
   console.error("usage: node --import tsx test/helpers/warm-cache.ts CACHE_DIR");
   process.exit(2);
 }
-const vectorsIn = () => cacheVectors(cacheDir, "use")?.vectors.size ?? 0;
+const vectorsIn = () => cachedVectorCount(cacheDir, "use");
 const before = vectorsIn();
 const scratch = mkdtempSync(join(tmpdir(), "chunkeval-warm-"));
 const started = Date.now();

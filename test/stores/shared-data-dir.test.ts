@@ -4,11 +4,23 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createWorkspace } from "../helpers/workspace.js";
+import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { runCliProcess } from "../helpers/cli.js";
 
 const vector = () => new Float32Array(512).fill(0.1);
+
+/**
+ * A dense question on recursive fails naming the missing vectors. Dense search is the subject:
+ * keyword search (the hash embedder's default) reads no vectors.
+ */
+async function assertDenseAskFindsVectorsMissing(ws: Workspace, documentId: string): Promise<void> {
+  await assert.rejects(ws.app.ask({ documentId, strategy: "recursive@retrieval=dense", question: "How much does a member share cost?" }), (error: Error) => {
+    assert.equal(error.constructor.name, "IndexFailedError");
+    assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
+    return true;
+  });
+}
 
 test("opening the store never sweeps a generation another live process is writing; a dead writer's is swept", async () => {
   const ws = await createWorkspace();
@@ -198,15 +210,7 @@ test("asking a processed strategy whose table is there but whose generation's ve
     // Another data directory's cleanup (a shared store) or a hand edit removed them, table kept.
     const state = (await ws.internals.context.chunks.state(doc.id, "recursive"))!;
     await (await ws.internals.context.vectors()).deleteGeneration(state.vectorSpace, state);
-    // Dense search is the subject: keyword search (the hash embedder's default) reads no vectors.
-    await assert.rejects(
-      ws.app.ask({ documentId: doc.id, strategy: "recursive@retrieval=dense", question: "How much does a member share cost?" }),
-      (error: Error) => {
-        assert.equal(error.constructor.name, "IndexFailedError");
-        assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
-        return true;
-      },
-    );
+    await assertDenseAskFindsVectorsMissing(ws, doc.id);
     const other = await ws.app.ask({ documentId: doc.id, strategy: "fixed_size", question: "How much does a member share cost?" });
     assert.ok(other.retrievedChunks.length > 0, "the other strategy in the same table still answers");
   } finally {
@@ -244,15 +248,7 @@ test("asking a processed strategy whose vectors the store cannot find is an erro
     // The table is gone behind chunkeval's back (or an object store lists no tables).
     rmSync(join(ws.dir, "data", "lancedb", "evaluation"), { recursive: true, force: true });
     await ws.reopen();
-    // Dense search is the subject: keyword search (the hash embedder's default) reads no vectors.
-    await assert.rejects(
-      ws.app.ask({ documentId: doc.id, strategy: "recursive@retrieval=dense", question: "How much does a member share cost?" }),
-      (error: Error) => {
-        assert.equal(error.constructor.name, "IndexFailedError");
-        assert.match(error.message, /vectors are missing from the vector store \(run: chunkeval doctor\)/);
-        return true;
-      },
-    );
+    await assertDenseAskFindsVectorsMissing(ws, doc.id);
   } finally {
     await ws.cleanup();
   }
