@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `prepare` (after `npm install`, `npm pack`, and when `npx chunkeval` links the project into
-// npm's cache): builds dist/ with tsc only when a source is newer than the last build, so a
+// npm's cache) and the test runner (scripts/run-tests.mjs): builds dist/ with tsc only when a source is newer than the last build, so a
 // second install or every new npx call does not pay for a full TypeScript compile.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -25,6 +25,7 @@ if (!existsSync(tsc)) {
   // An install without dev dependencies (e.g. from the packed tarball) ships dist/ already.
   process.exit(0);
 }
+console.log("building dist/ (a source changed since the last build)…");
 const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 if (result.status !== 0) process.exit(result.status ?? 1);
 mkdirSync(join(root, "node_modules", ".cache"), { recursive: true });

@@ -18,7 +18,7 @@
 // At its end it prints the wall time, the files and tests run, passed and failed, the ten
 // slowest files, and the plain closing line `N passed, N failed`; it writes every file's
 // duration to test-artifacts/test-durations.json (.ci/run keeps that folder).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -265,6 +265,13 @@ const logDir = mkdtempSync(join(tmpdir(), "chunkeval-test-logs-"));
 const needsFixtures = options.lane !== "fast";
 let fixtures = { env: {}, stop: async () => undefined };
 if (needsFixtures) {
+  // dist/ as the sources stand: the files that start the CLI run bin/chunkeval.js, and every
+  // file's worker threads run the built workers (BUILT_WORKERS in src/worker-threads.ts).
+  const build = spawnSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: "inherit" });
+  if (build.status !== 0) {
+    console.error("the build failed: no test ran");
+    process.exit(1);
+  }
   const { register } = await import("tsx/esm/api");
   register();
   const { startRunFixtures } = await import("../test/helpers/run-fixtures.ts");
@@ -272,6 +279,7 @@ if (needsFixtures) {
   // The fast lane's files never open PostgreSQL; every other file may.
   fixtures = await startRunFixtures({ postgres: runs.some((r) => r.store === "postgres" || !matches(FAST, r.file)) });
   console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
+  fixtures.env = { ...fixtures.env, CHUNKEVAL_BUILT_WORKERS: "1" };
 }
 
 const inLane = (lane) => runs.filter((r) => r.lane === lane).length;

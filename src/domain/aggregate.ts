@@ -1,10 +1,11 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS, metricValue, type MetricDefinition } from "./metric-catalogue.js";
 import { addUsage, mean, ZERO_USAGE } from "./metrics.js";
-import { compositeContributions, compositeScore, qualityMeans, type QualityMeans } from "./scoring.js";
+import { compositeContributions, compositeScore, qualityMeans, scoreOf, type QualityMeans } from "./scoring.js";
+import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
 import { type ScoredQuestion } from "./metric-registry/metric.js";
 import { standardDeviation } from "./metrics.js";
-import { bootstrap, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
+import { bootstrap, bootstrapMeans, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
 import { aggregateRankCuts } from "./rank-metrics.js";
 import { listWords } from "./list-words.js";
@@ -26,13 +27,63 @@ type Scores = QualityMeans & { compositeScore: number | null };
 /** How a set of question results is scored: the aggregate's options without the run's cost. */
 export type ScoringOptions = Omit<AggregateOptions, "costUsd">;
 
-/** The metric means and composite of a set of question results: what a strategy scored, and what a bootstrap resample recomputes. */
+/** The metric means and composite of a set of question results: what a strategy scored. */
 export function scoresOf(results: ScoredQuestion[], options: ScoringOptions): Scores {
   const means = qualityMeans(results, options.hallucinationThreshold);
   for (const definition of METRICS) {
     if (definition.key in options.unmeasurable && definition.field in means) (means as Record<string, number | null>)[definition.field] = null;
   }
   return { ...means, compositeScore: compositeScore(means, options.weights) };
+}
+
+/** Scores a resample of a fixed list of question results, given as positions in it (repeats allowed). */
+export type ResampleScorer = (indices: readonly number[]) => Scores;
+
+/**
+ * What scoresOf gives for `indices.map((i) => results[i])`, to the last bit, without reading the
+ * question records again: each plain mean's per-question values are read once into a column
+ * (NaN where the question failed or has no value), so a resample only adds up, in the same order
+ * as mean() would; the metrics with a rule of their own (`fromQuestions`) still get the resampled
+ * questions. The bootstrap scores 2,000 resamples per strategy and per comparison, and
+ * recomputing every metric from the records was most of a benchmark's scoring time.
+ */
+export function resampleScorer(results: ScoredQuestion[], options: ScoringOptions): ResampleScorer {
+  const metrics = qualityMetrics();
+  const terms = compositeMetrics();
+  const unmeasured = new Set(METRICS.filter((d) => d.key in options.unmeasurable).map((d) => d.field));
+  const ok = results.map((r) => r.error === null);
+  const columns = metrics.map((metric) =>
+    metric.fromQuestions
+      ? undefined
+      : Float64Array.from(results, (r, i) => {
+          const v = ok[i] ? scoreOf(r.metrics, metric.perQuestion!.field) : null;
+          return v !== null && Number.isFinite(v) ? v : Number.NaN;
+        }),
+  );
+  const needsQuestions = metrics.some((m) => m.fromQuestions !== undefined);
+  return (indices) => {
+    const okQuestions = needsQuestions ? indices.filter((i) => ok[i]).map((i) => results[i]!) : [];
+    const means: Record<string, number | null> = {};
+    metrics.forEach((metric, at) => {
+      const column = columns[at];
+      let value: number | null;
+      if (column === undefined) value = metric.fromQuestions!(okQuestions, options.hallucinationThreshold);
+      else {
+        let sum = 0;
+        let count = 0;
+        for (const i of indices) {
+          const v = column[i]!;
+          if (!Number.isNaN(v)) {
+            sum += v;
+            count++;
+          }
+        }
+        value = count === 0 ? null : sum / count;
+      }
+      means[metric.field] = unmeasured.has(metric.field) ? null : value;
+    });
+    return { ...(means as unknown as QualityMeans), compositeScore: compositeScore(means, options.weights, terms) };
+  };
 }
 
 /** Why a metric is null when the configuration did not already say: read from the results (a metric may give its own reason). */
@@ -50,19 +101,14 @@ function reasonFromResults(definition: MetricDefinition, results: QuestionResult
  */
 export function aggregate(results: QuestionResult[], options: AggregateOptions): AggregateMetrics {
   const scores = scoresOf(results, options);
-  const resampled = bootstrap(results.length, (indices) =>
-    scoresOf(
-      indices.map((i) => results[i]!),
-      options,
-    ),
-  );
+  const resampled = bootstrap(results.length, resampleScorer(results, options));
   const confidenceIntervals: Record<string, [number, number] | null> = {};
   for (const definition of METRICS) {
     if (!(definition.field in scores) || scores[definition.field as keyof Scores] === null) continue;
     confidenceIntervals[definition.key] = percentileInterval(resampled.map((s) => s[definition.field as keyof Scores] ?? null));
   }
   const latencies = results.map((r) => r.latency.totalSeconds);
-  const latencyMeans = bootstrap(results.length, (indices) => mean(indices.map((i) => latencies[i]!)));
+  const latencyMeans = bootstrapMeans(latencies);
   const aggregateMetrics: AggregateMetrics = {
     ...scores,
     totalQuestions: results.length,
@@ -97,12 +143,15 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
  */
 export function compareWithBest(results: Record<string, QuestionResult[]>, best: string, options: ScoringOptions): StrategyComparison[] {
   const bestResults = results[best] ?? [];
-  const composite = (list: QuestionResult[]) => scoresOf(list, options).compositeScore;
+  const composite = (list: QuestionResult[]) => {
+    const score = resampleScorer(list, options);
+    return (indices: readonly number[]) => score(indices).compositeScore;
+  };
   return Object.entries(results)
     .filter(([strategy]) => strategy !== best)
     .map(([strategy, other]) => {
       const n = Math.min(bestResults.length, other.length);
-      const { standardError, ...change } = pairedDifference(bestResults.slice(0, n), other.slice(0, n), composite);
+      const { standardError, ...change } = pairedResampleDifference(n, composite(bestResults.slice(0, n)), composite(other.slice(0, n)));
       // Negative controls pad the pairs without asking anything of retrieval: the minimum counts answerable questions only.
       const answerableQuestions = answerableCount(bestResults.slice(0, n));
       const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
@@ -137,12 +186,28 @@ export interface PairedDifference {
  * question difficulty, which both share, cancels out of the difference.
  */
 export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => number | null): PairedDifference {
-  const n = a.length;
-  const valueA = statistic(a);
-  const valueB = statistic(b);
+  return pairedResampleDifference(
+    a.length,
+    (indices) => statistic(indices.map((i) => a[i]!)),
+    (indices) => statistic(indices.map((i) => b[i]!)),
+  );
+}
+
+/**
+ * pairedDifference over n paired questions whose two statistics score a resample given as
+ * question positions (as a ResampleScorer does), so each side reads its questions once.
+ */
+export function pairedResampleDifference(
+  n: number,
+  statisticA: (indices: readonly number[]) => number | null,
+  statisticB: (indices: readonly number[]) => number | null,
+): PairedDifference {
+  const all = Array.from({ length: n }, (_, i) => i);
+  const valueA = statisticA(all);
+  const valueB = statisticB(all);
   const differences = bootstrap(n, (indices) => {
-    const x = statistic(indices.map((i) => a[i]!));
-    const y = statistic(indices.map((i) => b[i]!));
+    const x = statisticA(indices);
+    const y = statisticB(indices);
     return x === null || y === null ? null : x - y;
   });
   const interval = percentileInterval(differences);

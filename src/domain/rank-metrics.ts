@@ -1,6 +1,6 @@
 import type { RankCut, RankMetricsAtK } from "./experiment.js";
 import { mean, type CharSpan } from "./metrics.js";
-import { bootstrap, percentileInterval } from "./statistics.js";
+import { bootstrapMeans, percentileInterval } from "./statistics.js";
 import { AT_K_METRIC_REGISTRY } from "./metric-registry/registry.js";
 
 /** The cut-offs every question's ranking is scored at. */
@@ -40,7 +40,7 @@ export function aggregateRankCuts(results: RankedQuestion[]): RankMetricsAtK[] {
       // A question stored before the metric was registered has no value for it.
       const values = atK.map((cut) => cut[metric.perQuestionField] ?? null);
       means[metric.field] = mean(values);
-      confidenceIntervals[metric.field] = percentileInterval(bootstrap(values.length, (indices) => mean(indices.map((i) => values[i]!))));
+      confidenceIntervals[metric.field] = percentileInterval(bootstrapMeans(values));
     }
     return { k, ...means, confidenceIntervals } as unknown as RankMetricsAtK;
   });

@@ -25,16 +25,21 @@ export type CompositeInput = Partial<QualityMeans>;
  * weights of the measured metrics); the contributions add up to the composite score. Null when
  * nothing could be measured.
  */
-export function compositeContributions(m: CompositeInput, weights: Record<string, number>): Record<string, number> | null {
+export function compositeContributions(
+  m: CompositeInput,
+  weights: Record<string, number>,
+  terms: ReturnType<typeof compositeMetrics> = compositeMetrics(),
+): Record<string, number> | null {
   const value = (t: ReturnType<typeof compositeMetrics>[number]) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
-  const measured = compositeMetrics().filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
+  const measured = terms.filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
   const totalWeight = measured.reduce((n, t) => n + weights[t.composite.weight]!, 0);
   if (totalWeight === 0) return null;
   return Object.fromEntries(measured.map((t) => [t.key, (weights[t.composite.weight]! * value(t)! * t.composite.factor) / totalWeight]));
 }
 
-export function compositeScore(m: CompositeInput, weights: Record<string, number>): number | null {
-  const parts = compositeContributions(m, weights);
+/** The composite: the sum of its contributions. `terms`, the registry's composite metrics, may be read once by a caller that scores many times. */
+export function compositeScore(m: CompositeInput, weights: Record<string, number>, terms = compositeMetrics()): number | null {
+  const parts = compositeContributions(m, weights, terms);
   return parts === null ? null : Object.values(parts).reduce((a, b) => a + b, 0);
 }
 

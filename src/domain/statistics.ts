@@ -10,7 +10,7 @@ export const CONFIDENCE_LEVEL = 0.95;
 export const MIN_PAIRED_QUESTIONS = 10;
 
 /** mulberry32: a small, fast, seedable PRNG (uniform in [0, 1)). */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -44,6 +44,27 @@ export function bootstrap<T>(n: number, statistic: (indices: number[]) => T | nu
     if (value !== null) out.push(value);
   }
   return out;
+}
+
+/**
+ * bootstrap(n, (indices) => mean(indices.map((i) => values[i]))), to the last bit, without a list
+ * per resample: the means of the resamples of `values` (nulls and non-finite values skipped, as
+ * mean() skips them).
+ */
+export function bootstrapMeans(values: ReadonlyArray<number | null>): number[] {
+  const column = Float64Array.from(values, (v) => (v !== null && Number.isFinite(v) ? v : Number.NaN));
+  return bootstrap(values.length, (indices) => {
+    let sum = 0;
+    let count = 0;
+    for (const i of indices) {
+      const v = column[i]!;
+      if (!Number.isNaN(v)) {
+        sum += v;
+        count++;
+      }
+    }
+    return count === 0 ? null : sum / count;
+  });
 }
 
 /** The central CONFIDENCE_LEVEL interval of a bootstrap distribution, or null when it is empty. */

@@ -1,4 +1,4 @@
-import { pairedDifference, scoresOf, type PairedDifference, type ScoringOptions } from "../domain/aggregate.js";
+import { pairedResampleDifference, resampleScorer, type PairedDifference, type ResampleScorer, type ScoringOptions } from "../domain/aggregate.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import type { GateOutcome } from "../domain/gate-outcome.js";
 import { METRICS, metricDefinition, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
@@ -133,9 +133,14 @@ export function regressionOutcomes(
     const strategy = target.strategy ?? experiment.bestStrategy;
     const pairing = pairStrategy(current, baseline, strategy, target.strategy !== undefined);
     if ("refused" in pairing) return { gate, strategy, passed: false, detail: `not compared: ${pairing.refused}`, notes: run };
-    const field = target.metric.field as keyof ReturnType<typeof scoresOf>;
+    const field = target.metric.field as keyof ReturnType<ResampleScorer>;
     const options = { ...scoring, unmeasurable: pairing.unmeasurable };
-    const change = pairedDifference(pairing.current, pairing.baseline, (list) => scoresOf(list, options)[field] ?? null);
+    const [scoreCurrent, scoreBaseline] = [resampleScorer(pairing.current, options), resampleScorer(pairing.baseline, options)];
+    const change = pairedResampleDifference(
+      pairing.current.length,
+      (indices) => scoreCurrent(indices)[field] ?? null,
+      (indices) => scoreBaseline(indices)[field] ?? null,
+    );
     const notes = [...run, ...pairing.notes];
     if (change.difference === null) {
       return { gate, strategy, passed: false, detail: `not compared: ${target.metric.key} was not measured in both runs`, notes };
