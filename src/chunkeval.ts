@@ -223,10 +223,11 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /**
      * POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on
      * first use). Given the server's job queue on a shared store (PostgreSQL), the work is a queue
-     * job any `serve` or `worker` runs; otherwise it runs in this process.
+     * job any `serve` or `worker` runs; otherwise it runs in this process. `clientGone` stops it
+     * (the job fails, cancelled) unless its version was committed first.
      */
-    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue) =>
-      (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined),
+    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
+      (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
     /** Whether this process runs INGESTION_MAX_CONCURRENCY ingestions now: a /v1 upload is refused before its body is read. */
     ingestionAtCapacity: (): boolean => openedIngestion.some((i) => i.atCapacity()),
     /** The `v1_ingestion` queue job: runs an ingestion another process accepted. */

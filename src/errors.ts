@@ -109,6 +109,9 @@ export class CancelledError extends ChunkevalError {
   readonly exitCode = ExitCode.failed;
 }
 
+/** What work whose HTTP client went away is stopped with (a CancelledError's message): nobody reads its answer. */
+export const CLIENT_GONE = "cancelled: the client disconnected before the answer";
+
 /** 403: the API key lacks the scope a /v1 route needs. */
 export class ForbiddenError extends ChunkevalError {
   readonly status = 403;
@@ -135,6 +138,13 @@ export class ChunkLimitError extends ChunkevalError {
   readonly status = 413;
   readonly exitCode = ExitCode.usage;
   readonly code = "chunk_limit_exceeded";
+}
+
+/** 413: a request that would make more chat-model calls than the server allows one (http_max_llm_calls): it is stopped at the call past it. */
+export class LlmCallLimitError extends ChunkevalError {
+  readonly status = 413;
+  readonly exitCode = ExitCode.usage;
+  readonly code = "llm_call_limit_exceeded";
 }
 
 /** How long a client refused for load should wait before it tries again (the HTTP Retry-After header). */
@@ -175,6 +185,7 @@ export class IndexFailedError extends ChunkevalError {
 
 /** Every concrete error class, so tests can check each one is mapped and documented. */
 export const errorClasses = [
+  LlmCallLimitError,
   ChunkingError,
   QueryError,
   BenchmarkError,

@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_threads";
@@ -80,6 +81,9 @@ export class WorkerPool {
     },
   ): Promise<T> {
     const aborted = () => new WorkerTaskFailure("aborted", String(task.signal?.reason ?? "aborted"));
+    // The task's requests are answered in the caller's async context (a request's chat-call budget,
+    // generators/call-budget.ts), not in that of the worker's message event.
+    const onRequest = task.onRequest && AsyncResource.bind(task.onRequest);
     if (task.signal?.aborted) throw aborted();
     const worker = await this.acquire(task.waitMs);
     // Cancelled while it waited for a free worker (a 504 sent, a document deleted): it never starts.
@@ -119,7 +123,7 @@ export class WorkerPool {
       };
       const answer = ({ id, payload }: { id: number; payload: unknown }) => {
         if (requestsOpen++ === 0) stopClock();
-        const asked = task.onRequest ? task.onRequest(payload) : Promise.reject(new Error("this task takes no requests"));
+        const asked = onRequest ? onRequest(payload) : Promise.reject(new Error("this task takes no requests"));
         const reply = (message: { id: number; result?: unknown; error?: { className: string; message: string } }) => {
           if (settled) return;
           if (--requestsOpen === 0) startClock();

@@ -49,6 +49,12 @@ export const DEFAULTS = {
   httpMaxVariants: 256,
   httpMaxGenerationCalls: 1500,
   /**
+   * Chat-model calls one benchmark or processing request over HTTP may make: 64 variants × 20
+   * questions answered and judged by a language model (3 calls each), with room for
+   * contextual_retrieval's chunk contexts.
+   */
+  httpMaxLlmCalls: 5000,
+  /**
    * Load budgets of a server: four uploads of the largest size in flight (ten concurrent 20 MB
    * uploads took a server from 0.9 to 1.7 GB); four synchronous jobs (on two cores more only wait
    * for each other); a hundred background jobs waiting.

@@ -40,7 +40,7 @@ export interface ChunkevalConfig {
   };
   maxJsonBodyKb: number;
   /** What callers of the evaluation API may ask the server to spend (README "Request limits"). */
-  http: { maxVariants: number; maxGenerationCalls: number; generators: string };
+  http: { maxVariants: number; maxGenerationCalls: number; maxLlmCalls: number; generators: string };
   /** The server's load budgets (README "Load budgets"): past them a request is answered 503 with Retry-After. */
   load: { maxInflightUploadMb: number; maxSyncJobs: number; maxQueuedJobs: number };
   /** Searchable chunks one document may yield with one strategy in evaluation processing. */
@@ -351,6 +351,17 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.httpMaxGenerationCalls,
     min: 1,
     description: "the most chat calls one POST /questions/generate may make (its max_calls above it is 422; without max_calls the budget is capped to it)",
+  }),
+  setting({
+    key: "http_max_llm_calls",
+    env: "CHUNKEVAL_HTTP_MAX_LLM_CALLS",
+    kind: "int",
+    path: "http.maxLlmCalls",
+    default: DEFAULTS.httpMaxLlmCalls,
+    min: 1,
+    description:
+      "the most chat-model calls one benchmark or processing request over HTTP (or its background job) may make: answers, an LLM judge, " +
+      "contextual_retrieval's chunk contexts; cached replies are free; the call past it stops the request (413 LlmCallLimitError)",
   }),
   setting({
     key: "http_generators",

@@ -2,6 +2,7 @@ import { ProviderError, ValidationError } from "../errors.js";
 import { createOpenAiClient, DEFAULT_OPENAI_BASE_URL, describeProviderError } from "../embedders/openai-compatible.js";
 import type { Completion, Generator, GeneratorDefinition } from "./generator.js";
 import { isAbstention } from "./abstention.js";
+import { spendChatCall } from "./call-budget.js";
 import { ANSWER_SYSTEM_PROMPT, buildAnswerPrompt, countUsage } from "./prompt.js";
 
 function validUsage(usage: unknown): usage is { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
@@ -17,6 +18,7 @@ export const openAiGenerator: GeneratorDefinition = {
     const client = await createOpenAiClient(settings.openai);
     const chat = async (system: string | null, user: string, signal?: AbortSignal): Promise<Completion> => {
       const messages = [...(system ? [{ role: "system" as const, content: system }] : []), { role: "user" as const, content: user }];
+      spendChatCall(`openai:${model}`);
       let response;
       try {
         response = await client.chat.completions.create({ model, messages, temperature: 0 }, { signal });

@@ -1,5 +1,5 @@
 import { DEFAULTS } from "../config/defaults.js";
-import { BenchmarkError, CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
+import { BenchmarkError, CancelledError, describeError, LlmCallLimitError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type {
   AggregateMetrics,
@@ -605,7 +605,8 @@ async function answerQuestion(
       await scoreAnswer(result.metrics, { ...evaluation, answer: generation.answer, answered: generation.answered, verdict });
     }
   } catch (error) {
-    if (error instanceof CancelledError) throw error;
+    // Cancelled, or out of the request's chat calls: the run stops (every question after would fail alike).
+    if (error instanceof CancelledError || error instanceof LlmCallLimitError) throw error;
     result.error = describeError(error);
   }
   return { result, promptTokens };

@@ -1,5 +1,14 @@
 import { extname } from "node:path";
-import { CancelledError, ChunkevalError, ConcurrencyLimitError, errorOfCode, IndexFailedError, IngestionTimeoutError, UnknownDomainError } from "../errors.js";
+import {
+  CancelledError,
+  ChunkevalError,
+  CLIENT_GONE,
+  ConcurrencyLimitError,
+  errorOfCode,
+  IndexFailedError,
+  IngestionTimeoutError,
+  UnknownDomainError,
+} from "../errors.js";
 import { pointIdOf } from "./points.js";
 import { hashBytes } from "../domain/hash.js";
 import { newId, nowTimestamp, timestampMs } from "../domain/ids.js";
@@ -116,7 +125,7 @@ export class IngestionService {
    * `serve` or `worker` runs (runQueued), and this waits for its /v1 job row to end; otherwise
    * it runs here.
    */
-  async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer, queue?: JobQueue): Promise<IngestionResult> {
+  async ingest(tenantId: string, domain: string, rawFilename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal): Promise<IngestionResult> {
     const filename = cleanUploadName(rawFilename, DEFAULTS.maxFilenameLength) || "upload";
     const jobId = newId("ing");
     // Refused before anything is stored: a busy server leaves no failed job row behind.
@@ -138,21 +147,21 @@ export class IngestionService {
     const fail = (error: ChunkevalError) => this.repo.failJob(jobId, failureOf(error), nowTimestamp());
     if (queue) {
       try {
-        return await this.ingestQueued({ jobId, tenantId, domain, filename }, bytes, queue);
+        return await this.ingestQueued({ jobId, tenantId, domain, filename }, bytes, queue, clientGone);
       } finally {
         this.active--;
       }
     }
     const controller = new AbortController();
     const step = { name: "parsing the file" };
-    const deadline = this.armDeadline(jobId, this.limits.timeoutSeconds * 1000, step, controller);
+    const deadline = this.armDeadline(jobId, this.limits.timeoutSeconds * 1000, step, controller, clientGone);
     const work = this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline: deadline.disarm }, {});
     try {
       return await Promise.race([work, deadline.expired]);
     } catch (error) {
       const known =
-        error instanceof ChunkevalError && !(error instanceof CancelledError)
-          ? error
+        error === deadline.stoppedBy() || (error instanceof ChunkevalError && !(error instanceof CancelledError))
+          ? (error as ChunkevalError)
           : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
       await fail(known);
       // After a timeout the work is still running: answer now; it stops at its next check and
@@ -170,31 +179,47 @@ export class IngestionService {
    * Starts an ingestion's deadline. The deadline and the version's commit race; one atomic store
    * operation settles which came first: the deadline first, the job is failed, the work aborted
    * and `expired` rejects; the commit first, the upload has succeeded and nothing happens.
-   * Once the version is committed the work disarms it.
+   * Once the version is committed the work disarms it. A client that disconnects (`clientGone`)
+   * stops it the same way, with a CancelledError: nobody is left to read its answer.
    */
-  private armDeadline(jobId: string, ms: number, step: { name: string }, controller: AbortController) {
+  private armDeadline(jobId: string, ms: number, step: { name: string }, controller: AbortController, clientGone?: AbortSignal) {
     let timer: NodeJS.Timeout | undefined;
+    let stoppedBy: ChunkevalError | undefined;
+    let onClientGone = () => undefined as void;
     const expired = new Promise<never>((_, reject) => {
+      const stop = (error: ChunkevalError, reason: string) => {
+        if (stoppedBy) return;
+        stoppedBy = error;
+        this.repo.failJobUnlessCommitted(jobId, failureOf(error), nowTimestamp()).then(
+          (stopWon) => {
+            if (!stopWon) return;
+            controller.abort(reason);
+            reject(error);
+          },
+          () => {
+            // The store cannot say: the work stops and the request fails (its job is recovered like a killed server's).
+            controller.abort(reason);
+            reject(error);
+          },
+        );
+      };
       timer = setTimeout(
-        () => {
-          const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`);
-          this.repo.failJobUnlessCommitted(jobId, failureOf(error), nowTimestamp()).then(
-            (deadlineWon) => {
-              if (!deadlineWon) return;
-              controller.abort("timeout");
-              reject(error);
-            },
-            () => {
-              // The store cannot say: the work stops and the request fails (its job is recovered like a killed server's).
-              controller.abort("timeout");
-              reject(error);
-            },
-          );
-        },
+        () => stop(new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${step.name}`), "timeout"),
         Math.max(0, ms),
       );
+      onClientGone = () => stop(new CancelledError(`${CLIENT_GONE} while ${step.name}`), "client gone");
+      if (clientGone?.aborted) onClientGone();
+      else clientGone?.addEventListener("abort", onClientGone, { once: true });
     });
-    return { expired, disarm: () => clearTimeout(timer) };
+    return {
+      expired,
+      /** The error that stopped the work (its deadline or its client), once one did. */
+      stoppedBy: () => stoppedBy,
+      disarm: () => {
+        clearTimeout(timer);
+        clientGone?.removeEventListener("abort", onClientGone);
+      },
+    };
   }
 
   /**
@@ -202,7 +227,12 @@ export class IngestionService {
    * every process reads), the version is allocated, and the queue job carries the rest. Then
    * this waits for the job row, which whichever process runs the job keeps true.
    */
-  private async ingestQueued(job: { jobId: string; tenantId: string; domain: string; filename: string }, bytes: Buffer, queue: JobQueue) {
+  private async ingestQueued(
+    job: { jobId: string; tenantId: string; domain: string; filename: string },
+    bytes: Buffer,
+    queue: JobQueue,
+    clientGone: AbortSignal | undefined,
+  ) {
     const { jobId, tenantId, domain, filename } = job;
     const fileId = newId("file");
     let original: string | undefined;
@@ -225,7 +255,7 @@ export class IngestionService {
       if (original) await this.originals.remove(original).catch(() => undefined);
       throw known;
     }
-    return this.awaitQueued(job, queued);
+    return this.awaitQueued(job, queued, clientGone);
   }
 
   /**
@@ -236,14 +266,16 @@ export class IngestionService {
    * ending the row (its processes stopped too often) fails the row here with the queue's reason.
    * A read the store does not answer (a brief outage) is tried again until the deadline, as the
    * job may still commit meanwhile; past it, the outcome unknown, the upload fails naming the job.
+   * A client that disconnects ends the wait as the deadline does (its job failed unless committed).
    */
   private async awaitQueued(
     job: { jobId: string; tenantId: string; domain: string; filename: string },
     queued: Allocated & { queueJobId: string },
+    clientGone: AbortSignal | undefined,
   ): Promise<IngestionResult> {
     const deadlineAt = Date.now() + this.limits.timeoutSeconds * 1000;
     for (;;) {
-      const result = await this.pollQueued(job, queued, deadlineAt).catch((error: unknown) => {
+      const result = await this.pollQueued(job, queued, deadlineAt, clientGone).catch((error: unknown) => {
         if (error instanceof ChunkevalError) throw error;
         if (Date.now() < deadlineAt) return undefined; // asked again at the next poll
         throw new IndexFailedError(
@@ -262,15 +294,18 @@ export class IngestionService {
     job: { jobId: string; tenantId: string; domain: string; filename: string },
     queued: Allocated & { queueJobId: string },
     deadlineAt: number,
+    clientGone: AbortSignal | undefined,
   ): Promise<IngestionResult | undefined> {
     const row = await this.repo.job(job.tenantId, job.jobId);
     if (!row) throw new IndexFailedError("the ingestion job is gone");
     if (row.status === "completed") return resultOf(row, queued);
     if (row.status === "failed") throw errorOfCode(row.errorCode, row.error ?? "ingestion failed");
     const queueJob = await this.jobs.get(queued.queueJobId);
-    if (Date.now() >= deadlineAt) {
+    if (Date.now() >= deadlineAt || clientGone?.aborted) {
       const where = queueJob?.status === "pending" ? "waiting for a process to run it" : "it was running";
-      const error = new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
+      const error = clientGone?.aborted
+        ? new CancelledError(`${CLIENT_GONE} while ${where}`)
+        : new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds}) while ${where}`);
       if (await this.repo.failJobUnlessCommitted(job.jobId, failureOf(error), nowTimestamp())) {
         // Not started yet: its version and original go now (a process that claims it later finds it
         // failed, runs nothing and removes them itself if the store did not answer here).

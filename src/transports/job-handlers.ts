@@ -7,6 +7,7 @@ import type { QueuedIngestionInput } from "../services/ingestion.js";
 import { V1_INGESTION_JOB } from "../services/jobs.js";
 import { experimentBody } from "./experiment-body.js";
 import { toWire } from "./serialize.js";
+import { withRequestCallBudget } from "./request-call-budget.js";
 
 /** What a `process` job stores to be run again anywhere. */
 export interface ProcessJobInput {
@@ -20,14 +21,19 @@ export interface ProcessJobInput {
  * what the synchronous request answers.
  */
 export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
+  const budgeted = <T>(work: () => Promise<T>) => withRequestCallBudget(chunkeval.config, work);
   return {
     // On the shared queue, a benchmark's (document, variant) processing units are child jobs any worker runs.
+    // Each within http_max_llm_calls chat-model calls (a benchmark's processing units run as child
+    // jobs on a shared queue each have their own).
     benchmark: async (input, { signal, onProgress, children }) =>
-      experimentBody(await chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
-    process_unit: async (input, { signal, onProgress }) => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress }),
+      experimentBody(
+        await budgeted(() => chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
+      ),
+    process_unit: async (input, { signal, onProgress }) => budgeted(() => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress })),
     process: async (input, { signal, onProgress }) => {
       const { documentId, strategies } = input as ProcessJobInput;
-      return toWire(await chunkeval.process(documentId, strategies, { signal, onProgress }));
+      return toWire(await budgeted(() => chunkeval.process(documentId, strategies, { signal, onProgress })));
     },
     question_generation: async (input, { signal, onProgress }) =>
       toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),

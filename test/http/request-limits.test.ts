@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { handbookBytes } from "../helpers/documents.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
 import { REQUEST_LIMITS } from "../../src/transports/http/request-limits.js";
 
 /**
@@ -196,5 +197,55 @@ test("a caller cannot pick a generator the operator did not allow, nor more chat
     assert.notEqual(listed.status, 422, "an allowed generator is not refused as invalid input (the stand-in address is closed: a provider error)");
   } finally {
     await allowed.close();
+  }
+});
+
+test("a benchmark or processing request stops at http_max_llm_calls chat-model calls, chunking workers' calls counted; no call past it", async () => {
+  const stub = await startOpenAiStub({ reply: () => "Context of the chunk." });
+  const env = { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+  const chatCalls = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").length;
+  const t = await startTestServer({ generator: "openai:chat", http_max_llm_calls: 5 }, env);
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+    // contextual_retrieval asks the model for every chunk's context from its chunking worker.
+    const processed = await t.request("POST", `/documents/${doc}/process`, { strategies: ["contextual_retrieval"] });
+    // Processing answers 200 with each strategy's outcome: this one failed, naming the setting.
+    assert.equal(processed.status, 200, processed.text);
+    assert.deepEqual(processed.body.strategies_completed, []);
+    assert.match(processed.body.strategies_failed[0].error, /reached http_max_llm_calls \(5 chat-model calls to openai:chat\)/);
+    assert.equal(chatCalls(), 5, "exactly the budget was spent, no call past it");
+    // A benchmark answers every question with the model: 20 questions cannot be answered in 5 calls.
+    const questions = Array.from({ length: 20 }, (_, i) => ({ question: `What does section ${i + 1} of the handbook say?` }));
+    const before = chatCalls();
+    const bench = await t.request("POST", "/benchmarks", { document_id: doc, strategies: ["recursive"], questions });
+    assert.equal(bench.status, 413, bench.text);
+    assert.equal(bench.body.type, "LlmCallLimitError");
+    assert.equal(chatCalls() - before, 5);
+    // Each request has its own budget, and the background job too.
+    const job = await t.request("POST", `/benchmarks?background=true`, { document_id: doc, strategies: ["recursive"], questions });
+    let polled = await t.request("GET", `/jobs/${job.body.job_id}`);
+    for (let i = 0; i < 400 && ["pending", "running"].includes(polled.body.status); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      polled = await t.request("GET", `/jobs/${job.body.job_id}`);
+    }
+    assert.equal(polled.body.status, "failed");
+    assert.match(polled.body.error, /http_max_llm_calls/);
+    assert.equal(chatCalls() - before, 10);
+  } finally {
+    await t.close();
+  }
+  // The control: a budget the request fits in lets it through.
+  const roomy = await startTestServer({ generator: "openai:chat", http_max_llm_calls: 5000 }, env);
+  try {
+    const doc = (await roomy.upload("handbook.docx", handbookBytes())).body.id as string;
+    const processed = await roomy.request("POST", `/documents/${doc}/process`, { strategies: ["contextual_retrieval"] });
+    assert.deepEqual(
+      processed.body.strategies_completed.map((s: { strategy: string }) => s.strategy),
+      ["contextual_retrieval"],
+      processed.text,
+    );
+  } finally {
+    await roomy.close();
+    await stub.close();
   }
 });

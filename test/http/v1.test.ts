@@ -244,6 +244,53 @@ test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the em
   }
 });
 
+test("an upload whose client disconnects before its answer is cancelled: its job fails as cancelled and nothing of it stays", async () => {
+  // A remote embedder that takes 300 ms per request of two texts: the ingestion is many requests long.
+  const stub = await startOpenAiStub({ dimension: 8, delayMs: 300 });
+  const t = await startTestServer(
+    { embedder: "openai:slow", embed_batch_size: 2 },
+    { INGESTION_TIMEOUT_SECONDS: "60", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
+  );
+  try {
+    const k = await keysFor(t);
+    await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
+    const form = new FormData();
+    form.append("domain", "d");
+    form.append("file", new Blob([handbookBytes()]), "handbook.docx");
+    const controller = new AbortController();
+    const upload = fetch(`${t.url}/v1/files`, { method: "POST", body: form, headers: { authorization: k.admin }, signal: controller.signal }).catch(
+      (error: Error) => error,
+    );
+    // It embeds: the client goes away.
+    for (let i = 0; i < 400 && stub.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(stub.requests.length >= 2, "the ingestion had started embedding");
+    controller.abort();
+    assert.ok((await upload) instanceof Error);
+    const jobs = async () => (await t.ws.internals.ingestionRepo.jobs()).map((j) => [j.status, j.errorCode, j.error]);
+    for (let i = 0; i < 100 && (await jobs())[0]?.[0] === "running"; i++) await new Promise((r) => setTimeout(r, 50));
+    const [[status, code, message]] = (await jobs()) as [[string, string, string]];
+    assert.deepEqual([status, code], ["failed", "cancelled"]);
+    assert.match(message, /client disconnected before the answer while [a-z ]+$/);
+    if (process.env.CHUNKEVAL_TEST_METADATA_STORE !== "postgres") {
+      // Run here, the work itself stops: no embedding request once the cancellation settled. (On
+      // PostgreSQL the queue job runs on whichever replica took it: it embeds on until its commit,
+      // which the failed row refuses, and then removes what it wrote.)
+      await new Promise((r) => setTimeout(r, 1000));
+      const calls = stub.requests.length;
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(stub.requests.length, calls, "no embedding request after the cancellation settled");
+    }
+    assert.equal(await settled(() => t.ws.internals.ingestionRepo.countSourceFiles()), 0);
+    assert.equal(await settled(() => storedPointRows(join(t.ws.dir, "data"))), 0, "no point, hidden or live, in LanceDB");
+    // The server's ingestion slot is free again: the next upload is taken.
+    const next = await uploadFile(t, k.admin, "d", "notes.txt", Buffer.from("Lighthouse keepers log the weather at dawn."));
+    assert.equal(next.status, 201, JSON.stringify(next.body));
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test("limits: uploads beyond INGESTION_MAX_CONCURRENCY get 503 (no job row) while the admitted ones complete with all their points", async () => {
   const t = await startTestServer({}, { INGESTION_MAX_CONCURRENCY: "1" });
   try {

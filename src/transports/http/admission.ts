@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { CancelledError, ServerBusyError } from "../../errors.js";
+import { CancelledError, CLIENT_GONE, ServerBusyError } from "../../errors.js";
 
 /** The load budgets of one server (README "Load budgets"). */
 export interface AdmissionLimits {
@@ -12,9 +12,6 @@ export interface AdmissionLimits {
   /** Background jobs waiting to run (max_queued_jobs). */
   maxQueuedJobs: number;
 }
-
-/** What a client that went away is told, should anyone look: its work was stopped. */
-export const CLIENT_GONE = "cancelled: the client disconnected before the answer";
 
 /**
  * Refuses work past the server's budgets with a 503 and Retry-After (ServerBusyError) instead of
@@ -55,20 +52,16 @@ export class Admission {
       throw new ServerBusyError(`${this.syncJobs} synchronous jobs are running, the most max_sync_jobs allows; retry later, or send it with ?background=true`);
     }
     this.syncJobs++;
-    const controller = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
-    };
-    reply.raw.once("close", onClose);
+    const clientGone = watchClient(reply);
     try {
-      return await work(controller.signal);
+      return await work(clientGone.signal);
     } catch (error) {
       // Nobody is there to read a cancellation's answer; the error handler's 499 goes nowhere.
-      if (controller.signal.aborted && !(error instanceof CancelledError)) throw new CancelledError(CLIENT_GONE, { cause: error });
+      if (clientGone.signal.aborted && !(error instanceof CancelledError)) throw new CancelledError(CLIENT_GONE, { cause: error });
       throw error;
     } finally {
       this.syncJobs--;
-      reply.raw.off("close", onClose);
+      clientGone.stopWatching();
     }
   }
 
@@ -78,6 +71,19 @@ export class Admission {
       throw new ServerBusyError(`${waiting} background jobs are waiting to run, the most max_queued_jobs allows; retry later`);
     }
   }
+}
+
+/**
+ * A signal aborted when the client disconnects before its answer was sent; stopWatching once the
+ * work is over (the answer's own end closes the response too).
+ */
+export function watchClient(reply: FastifyReply): { signal: AbortSignal; stopWatching(): void } {
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
+  };
+  reply.raw.once("close", onClose);
+  return { signal: controller.signal, stopWatching: () => reply.raw.off("close", onClose) };
 }
 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);

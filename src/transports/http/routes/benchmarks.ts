@@ -6,6 +6,7 @@ import { questionsFromRequest } from "../../../services/questions-source.js";
 import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
+import { withRequestCallBudget } from "../../request-call-budget.js";
 import { ValidationError } from "../../../errors.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import { chunksFromList } from "../../../strategies/imported-chunks.js";
@@ -65,7 +66,11 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         chunks: Object.entries(body.chunks ?? {}).map(([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
       };
       if (!(request.query as { background: boolean }).background) {
-        return reply.status(201).send(experimentBody(await admission.runSync(reply, (signal) => chunkeval.bench({ ...input, signal }))));
+        return reply
+          .status(201)
+          .send(
+            experimentBody(await admission.runSync(reply, (signal) => withRequestCallBudget(chunkeval.config, () => chunkeval.bench({ ...input, signal })))),
+          );
       }
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
       await checkQueueRoom(deps);

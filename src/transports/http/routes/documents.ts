@@ -5,6 +5,7 @@ import { backgroundQuery, idParams, pageQuery, processBody, uploadQuery } from "
 import { boundedString, REQUEST_LIMITS } from "../request-limits.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { toWire } from "../../serialize.js";
+import { withRequestCallBudget } from "../../request-call-budget.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import type { ProcessJobInput } from "../../job-handlers.js";
 import { readMultipartUpload } from "../multipart.js";
@@ -92,7 +93,9 @@ export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
       if (!(request.query as { background: boolean }).background) {
-        return toWire(await admission.runSync(reply, (signal) => chunkeval.process(documentId, strategies, { signal })));
+        return toWire(
+          await admission.runSync(reply, (signal) => withRequestCallBudget(chunkeval.config, () => chunkeval.process(documentId, strategies, { signal }))),
+        );
       }
       await chunkeval.checkProcess(documentId, strategies); // refused now exactly as the synchronous request, not as a failed job later
       await checkQueueRoom(deps);

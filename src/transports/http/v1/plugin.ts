@@ -10,7 +10,7 @@ import { documentedBody, multipartUpload } from "../upload-body.js";
 import { idParams, pageProperties } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
-import type { Admission } from "../admission.js";
+import { watchClient, type Admission } from "../admission.js";
 import { ConcurrencyLimitError } from "../../../errors.js";
 
 /** Header that carries the correlation id of every /v1 request and response. */
@@ -165,7 +165,11 @@ export async function v1Plugin(
       if (!file) throw new ValidationError("the multipart body has no `file` part");
       if (!domain) throw new ValidationError("the multipart body has no `domain` field");
       // On a shared store (PostgreSQL) the ingestion is a job of this server's queue, run by any replica or worker.
-      const result = await chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes, jobs);
+      // A client that disconnects before its answer stops the ingestion (its job fails, cancelled).
+      const clientGone = watchClient(reply);
+      const result = await chunkeval
+        .ingestFile(who(request).tenantId, domain, file.filename, file.bytes, jobs, clientGone.signal)
+        .finally(() => clientGone.stopWatching());
       return reply.status(201).send(toWire(result));
     },
   );
