@@ -263,7 +263,8 @@ const logDir = mkdtempSync(join(tmpdir(), "chunkeval-test-logs-"));
 // The run's shared fixtures, made in this process (its PostgreSQL server's exit hook stops it when
 // the run ends, however it ends).
 const needsFixtures = options.lane !== "fast";
-let fixtures = { env: {}, stop: async () => undefined };
+// Built workers only where this run built dist/ (below), whatever the shell exported.
+let fixtures = { env: { CHUNKEVAL_BUILT_WORKERS: "" }, stop: async () => undefined };
 if (needsFixtures) {
   // dist/ as the sources stand: the files that start the CLI run bin/chunkeval.js, and every
   // file's worker threads run the built workers (BUILT_WORKERS in src/worker-threads.ts).

@@ -1,4 +1,5 @@
 import { AsyncResource } from "node:async_hooks";
+import { existsSync } from "node:fs";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_threads";
@@ -11,7 +12,8 @@ export function startSiblingWorker(callerUrl: string, name: string, options: Wor
   const extension = extname(fileURLToPath(callerUrl));
   const workerFile = new URL(`./${name}${extension}`, callerUrl);
   if (extension !== ".ts") return new Worker(workerFile, options);
-  if (process.env[BUILT_WORKERS] === "1") return new Worker(builtSibling(workerFile), options);
+  // A worker whose source is gone is not started from a build left behind: it fails as under tsx.
+  if (process.env[BUILT_WORKERS] === "1" && existsSync(workerFile)) return new Worker(builtSibling(workerFile), options);
   // Node 20 workers do not inherit tsx's loader, so a .ts worker registers it first.
   return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { ...options, eval: true });
 }

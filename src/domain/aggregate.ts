@@ -186,6 +186,7 @@ export interface PairedDifference {
  * question difficulty, which both share, cancels out of the difference.
  */
 export function pairedDifference<T>(a: T[], b: T[], statistic: (list: T[]) => number | null): PairedDifference {
+  if (a.length !== b.length) throw new Error(`paired lists differ in length (${a.length} and ${b.length})`);
   return pairedResampleDifference(
     a.length,
     (indices) => statistic(indices.map((i) => a[i]!)),

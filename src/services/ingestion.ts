@@ -156,6 +156,7 @@ export class IngestionService {
     const step = { name: "parsing the file" };
     const deadline = this.armDeadline(jobId, this.limits.timeoutSeconds * 1000, step, controller, clientGone);
     const work = this.run(jobId, tenantId, domain, filename, bytes, { signal: controller.signal, step, disarmDeadline: deadline.disarm }, {});
+    let slotLeftToWork = false;
     try {
       return await Promise.race([work, deadline.expired]);
     } catch (error) {
@@ -164,14 +165,22 @@ export class IngestionService {
           ? (error as ChunkevalError)
           : new IndexFailedError(`ingestion failed while ${step.name}`, { cause: error });
       await fail(known);
-      // After a timeout the work is still running: answer now; it stops at its next check and
-      // removes what it wrote (run's own failure path), and close() waits for that.
-      const settled = work.catch(() => undefined).finally(() => this.settling.delete(settled));
+      // After a timeout or a disconnect the work is still running: answer now; it stops at its next
+      // check and removes what it wrote (run's own failure path), and close() waits for that. It
+      // keeps its INGESTION_MAX_CONCURRENCY slot until then: a client that uploads and hangs up
+      // again and again does not get more ingestions running than the limit.
+      slotLeftToWork = true;
+      const settled = work
+        .catch(() => undefined)
+        .finally(() => {
+          this.settling.delete(settled);
+          this.active--;
+        });
       this.settling.add(settled);
       throw known;
     } finally {
       deadline.disarm();
-      this.active--;
+      if (!slotLeftToWork) this.active--;
     }
   }
 

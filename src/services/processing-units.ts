@@ -1,4 +1,4 @@
-import { CancelledError, describeError, throwIfCancelled, ValidationError } from "../errors.js";
+import { CancelledError, describeError, LlmCallLimitError, throwIfCancelled, ValidationError } from "../errors.js";
 import { addUsage, ZERO_USAGE } from "../domain/metrics.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { RunOptions, StoredDocument, TokenUsage } from "../domain/types.js";
@@ -95,7 +95,8 @@ export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
             try {
               outcomes[i] = await processUnit(ctx, units[i]!, embedder, options);
             } catch (error) {
-              if (error instanceof CancelledError) throw error;
+              // Cancelled, or out of the request's chat calls: the whole run stops with it, as it is.
+              if (error instanceof CancelledError || error instanceof LlmCallLimitError) throw error;
               throw new UnitFailure(i, describeError(error));
             }
           }

@@ -221,6 +221,10 @@ test("a benchmark or processing request stops at http_max_llm_calls chat-model c
     assert.equal(bench.status, 413, bench.text);
     assert.equal(bench.body.type, "LlmCallLimitError");
     assert.equal(chatCalls() - before, 5);
+    // Out of calls while its indexes are built (contextual_retrieval's chunk contexts): the same 413.
+    const building = await t.request("POST", "/benchmarks", { document_id: doc, strategies: ["contextual_retrieval"], questions, dry_run: true });
+    assert.equal(building.status, 413, building.text);
+    assert.equal(chatCalls() - before, 10);
     // Each request has its own budget, and the background job too.
     const job = await t.request("POST", `/benchmarks?background=true`, { document_id: doc, strategies: ["recursive"], questions });
     let polled = await t.request("GET", `/jobs/${job.body.job_id}`);
@@ -230,7 +234,7 @@ test("a benchmark or processing request stops at http_max_llm_calls chat-model c
     }
     assert.equal(polled.body.status, "failed");
     assert.match(polled.body.error, /http_max_llm_calls/);
-    assert.equal(chatCalls() - before, 10);
+    assert.equal(chatCalls() - before, 15);
   } finally {
     await t.close();
   }

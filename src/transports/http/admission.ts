@@ -83,6 +83,8 @@ export function watchClient(reply: FastifyReply): { signal: AbortSignal; stopWat
     if (!reply.raw.writableFinished) controller.abort(CLIENT_GONE);
   };
   reply.raw.once("close", onClose);
+  // Gone before the watch began (while its body was read): its close event has already passed.
+  if (reply.raw.socket?.destroyed) onClose();
   return { signal: controller.signal, stopWatching: () => reply.raw.off("close", onClose) };
 }
 
