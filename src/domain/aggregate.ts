@@ -5,7 +5,16 @@ import { compositeContributions, compositeScore, qualityMeans, scoreOf, type Qua
 import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
 import { type ScoredQuestion } from "./metric-registry/metric.js";
 import { standardDeviation } from "./metrics.js";
-import { bootstrap, bootstrapMeans, bootstrapPValue, CONFIDENCE_LEVEL, MIN_PAIRED_QUESTIONS, percentileInterval } from "./statistics.js";
+import {
+  bootstrap,
+  bootstrapMeans,
+  bootstrapPValue,
+  columnMean,
+  resampleColumn,
+  CONFIDENCE_LEVEL,
+  MIN_PAIRED_QUESTIONS,
+  percentileInterval,
+} from "./statistics.js";
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
 import { aggregateRankCuts } from "./rank-metrics.js";
 import { listWords } from "./list-words.js";
@@ -53,12 +62,7 @@ export function resampleScorer(results: ScoredQuestion[], options: ScoringOption
   const unmeasured = new Set(METRICS.filter((d) => d.key in options.unmeasurable).map((d) => d.field));
   const ok = results.map((r) => r.error === null);
   const columns = metrics.map((metric) =>
-    metric.fromQuestions
-      ? undefined
-      : Float64Array.from(results, (r, i) => {
-          const v = ok[i] ? scoreOf(r.metrics, metric.perQuestion!.field) : null;
-          return v !== null && Number.isFinite(v) ? v : Number.NaN;
-        }),
+    metric.fromQuestions ? undefined : resampleColumn(results.map((r, i) => (ok[i] ? scoreOf(r.metrics, metric.perQuestion!.field) : null))),
   );
   const needsQuestions = metrics.some((m) => m.fromQuestions !== undefined);
   return (indices) => {
@@ -66,20 +70,7 @@ export function resampleScorer(results: ScoredQuestion[], options: ScoringOption
     const means: Record<string, number | null> = {};
     metrics.forEach((metric, at) => {
       const column = columns[at];
-      let value: number | null;
-      if (column === undefined) value = metric.fromQuestions!(okQuestions, options.hallucinationThreshold);
-      else {
-        let sum = 0;
-        let count = 0;
-        for (const i of indices) {
-          const v = column[i]!;
-          if (!Number.isNaN(v)) {
-            sum += v;
-            count++;
-          }
-        }
-        value = count === 0 ? null : sum / count;
-      }
+      const value = column === undefined ? metric.fromQuestions!(okQuestions, options.hallucinationThreshold) : columnMean(column, indices);
       means[metric.field] = unmeasured.has(metric.field) ? null : value;
     });
     return { ...(means as unknown as QualityMeans), compositeScore: compositeScore(means, options.weights, terms) };

@@ -46,25 +46,32 @@ export function bootstrap<T>(n: number, statistic: (indices: number[]) => T | nu
   return out;
 }
 
+/** Values as a column to resample: NaN stands for each value mean() skips (null, NaN, ±Infinity). */
+export function resampleColumn(values: ReadonlyArray<number | null>): Float64Array {
+  return Float64Array.from(values, (v) => (v !== null && Number.isFinite(v) ? v : Number.NaN));
+}
+
+/** mean(indices.map((i) => values[i])) over the resampleColumn of values, to the last bit (the same additions in the same order). */
+export function columnMean(column: Float64Array, indices: readonly number[]): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const i of indices) {
+    const v = column[i]!;
+    if (!Number.isNaN(v)) {
+      sum += v;
+      count++;
+    }
+  }
+  return count === 0 ? null : sum / count;
+}
+
 /**
  * bootstrap(n, (indices) => mean(indices.map((i) => values[i]))), to the last bit, without a list
- * per resample: the means of the resamples of `values` (nulls and non-finite values skipped, as
- * mean() skips them).
+ * per resample: the means of the resamples of `values`.
  */
 export function bootstrapMeans(values: ReadonlyArray<number | null>): number[] {
-  const column = Float64Array.from(values, (v) => (v !== null && Number.isFinite(v) ? v : Number.NaN));
-  return bootstrap(values.length, (indices) => {
-    let sum = 0;
-    let count = 0;
-    for (const i of indices) {
-      const v = column[i]!;
-      if (!Number.isNaN(v)) {
-        sum += v;
-        count++;
-      }
-    }
-    return count === 0 ? null : sum / count;
-  });
+  const column = resampleColumn(values);
+  return bootstrap(values.length, (indices) => columnMean(column, indices));
 }
 
 /** The central CONFIDENCE_LEVEL interval of a bootstrap distribution, or null when it is empty. */
