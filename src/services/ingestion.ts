@@ -407,9 +407,13 @@ export class IngestionService {
    * the job (this process's lease lapsed while it was alive) committed it, and the points and the
    * original are the upload's. The version's row goes first, in one query that checks it is not
    * committed, so no commit can follow it (a commit also needs the job running, and it has ended).
+   * A version already gone was removed by another side of the job (the replica that accepted it,
+   * at its deadline or when its client left) while this attempt still wrote: the points this
+   * attempt wrote since go too, or the next upload of the name, given the same version number,
+   * would publish them.
    */
   private async removeQueued(tenantId: string, jobId: string, allocated: Allocated): Promise<void> {
-    if (!(await this.repo.deleteSourceFile(allocated.fileId))) return;
+    if ((await this.repo.deleteSourceFile(allocated.fileId)) === "committed") return;
     await this.removeAttemptPoints(tenantId, jobId, allocated.fileId).catch(() => this.repo.markPointsLeft(jobId));
     await this.originals.remove(allocated.original);
   }

@@ -102,9 +102,11 @@ test("a queued /v1 ingestion taken over from a killed process removes that attem
     assert.equal((await ws.app.ingestionJob(tenantId, result.ingestionJobId)).status, "completed");
   }));
 
-test("a stale attempt of a queued /v1 ingestion ending after another attempt committed it leaves the committed version's points and original", async () => {
-  // The stale attempt is held at its first embedding request (a stand-in embedder on 127.0.0.1)
-  // while the attempt that replaced it commits; then it goes on, and its commit finds the job completed.
+/**
+ * A stand-in embedder on 127.0.0.1 that, once `hold()` is called, holds the next embedding request
+ * until `release()`; `reached` resolves when it holds it.
+ */
+async function embedderThatHolds() {
   let hold: Promise<void> | undefined;
   let release: () => void = () => undefined;
   let held: () => void = () => undefined;
@@ -118,12 +120,24 @@ test("a stale attempt of a queued /v1 ingestion ending after another attempt com
       await wait;
     },
   });
-  const setup = { flags: { embedder: "openai:stub-embedding" }, env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" } };
+  return {
+    stub,
+    reached,
+    hold: () => (hold = new Promise<void>((resolve) => (release = resolve))),
+    release: () => release(),
+    setup: { flags: { embedder: "openai:stub-embedding" }, env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" } },
+  };
+}
+
+test("a stale attempt of a queued /v1 ingestion ending after another attempt committed it leaves the committed version's points and original", async () => {
+  // The stale attempt is held at its first embedding request while the attempt that replaced it
+  // commits; then it goes on, and its commit finds the job completed.
+  const { stub, reached, hold, release, setup } = await embedderThatHolds();
   try {
     await withProducer(setup, async ({ ws, db, uri, tenantId, producer }) => {
       const { points } = await ws.internals.v1(); // its dimension probe is not the request held
       const { answer, input } = await queueUpload(ws, db, tenantId, producer);
-      hold = new Promise<void>((resolve) => (release = resolve));
+      hold();
       const stale = ws.app.runQueuedIngestion(input, new AbortController().signal).then(
         () => "completed",
         (error: Error) => error.message,
@@ -145,6 +159,38 @@ test("a stale attempt of a queued /v1 ingestion ending after another attempt com
       assert.equal(await storedOriginals({ metadataStoreUri: uri, dataDir: join(ws.dir, "data") }, "objects"), 1, "the original stays");
       assert.deepEqual((await db.query(`SELECT committed FROM source_files WHERE id = $1`, [input.fileId])).rows, [{ committed: true }]);
       assert.equal((await ws.app.ingestionJob(tenantId, input.jobId)).status, "completed");
+    });
+  } finally {
+    release();
+    await stub.close();
+  }
+});
+
+test("an attempt still writing when the accepting replica gave up on its job (deadline, or a client gone) removes the hidden points it wrote", async () => {
+  const { stub, reached, hold, release, setup } = await embedderThatHolds();
+  try {
+    await withProducer(setup, async ({ ws, db, uri, tenantId, producer }) => {
+      await ws.internals.v1(); // its dimension probe is not the request held
+      const { answer, input } = await queueUpload(ws, db, tenantId, producer);
+      hold();
+      const attempt = ws.app.runQueuedIngestion(input, new AbortController().signal).then(
+        () => "completed",
+        (error: Error) => error.message,
+      );
+      await reached;
+      // What the accepting replica does when it gives up on a job it saw pending: the job fails
+      // and the version goes, while this attempt (which claimed it meanwhile) is still embedding.
+      const repo = ws.internals.ingestionRepo;
+      const failure = { errorCode: "cancelled", error: "cancelled: the client disconnected before the answer while waiting for a process to run it" };
+      assert.equal(await repo.failJobUnlessCommitted(input.jobId, failure, nowTimestamp()), true);
+      assert.equal(await repo.deleteSourceFile(input.fileId), "deleted");
+      await assert.rejects(answer, /client disconnected/);
+      release();
+      assert.notEqual(await attempt, "completed");
+      // It wrote hidden points of its version after the version was removed; none may stay, or the
+      // next upload of the name (given the same version number) would publish them.
+      assert.equal(await storedPointRows(join(ws.dir, "data")), 0, "no point of the attempt, hidden or live");
+      assert.equal(await storedOriginals({ metadataStoreUri: uri, dataDir: join(ws.dir, "data") }, "objects"), 0, "nor its original");
     });
   } finally {
     release();

@@ -32,6 +32,21 @@ async function allocatedVersion(store: MetadataStore, suffix: string) {
 const timedOut = { errorCode: "ingestion_timeout", error: "deadline" };
 
 for (const { name, open } of METADATA_STORES) {
+  test(`${name}: deleting an uncommitted version says whether it deleted it, found it committed, or found it already gone`, async () => {
+    const { store, cleanup } = await open();
+    try {
+      const uncommitted = await allocatedVersion(store, "del1");
+      assert.equal(await store.ingestion.deleteSourceFile(uncommitted.fileId), "deleted");
+      assert.equal(await store.ingestion.deleteSourceFile(uncommitted.fileId), "gone");
+      const committed = await allocatedVersion(store, "del2");
+      assert.equal(await store.ingestion.commitSourceFile(committed.fileId, committed.jobId, 3), true);
+      assert.equal(await store.ingestion.deleteSourceFile(committed.fileId), "committed");
+      assert.equal(await store.ingestion.countSourceFiles(committed.tenantId), 1, "a committed version stays");
+    } finally {
+      await cleanup();
+    }
+  });
+
   test(`${name}: two concurrent transactions and a plain write between them: the throwing one leaves nothing, the others all their rows`, async () => {
     const { store, cleanup } = await open();
     try {

@@ -38,6 +38,9 @@ export interface UnfinishedIngestion {
   sourceFile: { id: string; objectPath: string; committed: boolean; pointCount: number } | null;
 }
 
+/** What deleting an uncommitted source file found. */
+export type SourceFileDeletion = "deleted" | "committed" | "gone";
+
 /** Source files (versions) and ingestion jobs of the /v1 surface; every read is by tenant. */
 export interface IngestionRepo {
   /**
@@ -68,8 +71,8 @@ export interface IngestionRepo {
   setPointCount(fileId: string, pointCount: number): Promise<void>;
   /** The newest committed version of a file name (0 when none): the version to publish. */
   liveVersion(tenantId: string, domain: string, filename: string): Promise<number>;
-  /** Deletes an uncommitted source file (a committed one stays); true when it deleted it, false when it was committed or gone. */
-  deleteSourceFile(id: string): Promise<boolean>;
+  /** Deletes an uncommitted source file (a committed one stays): "deleted" when it did, else whether it is "committed" or was already "gone". */
+  deleteSourceFile(id: string): Promise<SourceFileDeletion>;
   countSourceFiles(tenantId?: string): Promise<number>;
   /** Every /v1 version's original location (`doctor` looks for originals no row names). */
   allObjectPaths(): Promise<string[]>;

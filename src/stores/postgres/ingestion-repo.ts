@@ -1,4 +1,4 @@
-import type { IngestionJob, IngestionRepo, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
+import type { IngestionJob, IngestionRepo, SourceFile, SourceFileDeletion, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
 import type { Owner } from "../owner.js";
 import type { QueueClaim } from "../../domain/ports/job-queue.js";
 import type { Executor } from "./executor.js";
@@ -135,8 +135,9 @@ export class PostgresIngestionRepo implements IngestionRepo {
     return rows[0]?.v ?? 0;
   }
 
-  async deleteSourceFile(id: string): Promise<boolean> {
-    return (await this.db.query(`DELETE FROM source_files WHERE id = $1 AND NOT committed`, [id])).rowCount > 0;
+  async deleteSourceFile(id: string): Promise<SourceFileDeletion> {
+    if ((await this.db.query(`DELETE FROM source_files WHERE id = $1 AND NOT committed`, [id])).rowCount > 0) return "deleted";
+    return (await this.db.query(`SELECT 1 FROM source_files WHERE id = $1`, [id])).rowCount > 0 ? "committed" : "gone";
   }
 
   async allObjectPaths(): Promise<string[]> {

@@ -1,7 +1,7 @@
 import type { Owner } from "../owner.js";
 import type { Db } from "./database.js";
 import { ingestionJobFromRow, type IngestionJobRow } from "../rows.js";
-import type { IngestionJob, SourceFile, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
+import type { IngestionJob, SourceFile, SourceFileDeletion, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
 export type { IngestionJob, SourceFile, UnfinishedIngestion };
 
 /** Source files and ingestion jobs of the /v1 surface; every read is by tenant. */
@@ -114,8 +114,9 @@ export class SqliteIngestionRepo {
     return r.v ?? 0;
   }
 
-  deleteSourceFile(id: string): boolean {
-    return this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id).changes > 0;
+  deleteSourceFile(id: string): SourceFileDeletion {
+    if (this.db.prepare(`DELETE FROM source_files WHERE id = ? AND committed = 0`).run(id).changes > 0) return "deleted";
+    return this.db.prepare(`SELECT 1 FROM source_files WHERE id = ?`).get(id) ? "committed" : "gone";
   }
 
   allObjectPaths(): string[] {
