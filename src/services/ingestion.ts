@@ -366,6 +366,16 @@ export class IngestionService {
     signal.addEventListener("abort", stopped, { once: true });
     const step = { name: "reading the original" };
     const deadline = this.armDeadline(jobId, timestampMs(row.createdAt) + this.limits.timeoutSeconds * 1000 - Date.now(), step, controller);
+    // The replica that accepted the upload may fail the job while this attempt runs (its deadline,
+    // its client gone): the work stops at its next check instead of embedding on for nobody.
+    const failedElsewhere = setInterval(() => {
+      this.repo.job(tenantId, jobId).then(
+        (now) => {
+          if (now?.status === "failed") controller.abort("the job failed in the replica that accepted it");
+        },
+        () => undefined, // the store did not answer: asked again at the next look
+      );
+    }, QUEUED_POLL_MS);
     const written: Written = {};
     const work = (async () => {
       const bytes = await this.originals.read(input.original);
@@ -387,6 +397,7 @@ export class IngestionService {
       if (!written.committed) await this.removeQueued(tenantId, jobId, allocated);
       throw known;
     } finally {
+      clearInterval(failedElsewhere);
       deadline.disarm();
       signal.removeEventListener("abort", stopped);
     }

@@ -48,8 +48,8 @@ async function withProducer(
 }
 
 /** Starts an upload through `producer`; returns its answer, and its queue job once queued. */
-async function queueUpload(ws: Workspace, db: pg.Client, tenantId: string, producer: JobQueue) {
-  const answer = ws.app.ingestFile(tenantId, "manuals", "handbook.docx", handbookBytes(), producer);
+async function queueUpload(ws: Workspace, db: pg.Client, tenantId: string, producer: JobQueue, file = { name: "handbook.docx", bytes: handbookBytes() }) {
+  const answer = ws.app.ingestFile(tenantId, "manuals", file.name, file.bytes, producer);
   answer.catch(() => undefined); // the caller awaits it, or checks that it fails
   let queued: { id: string; input_json: string } | undefined;
   for (let i = 0; i < 200 && !queued; i++) {
@@ -106,12 +106,13 @@ test("a queued /v1 ingestion taken over from a killed process removes that attem
  * A stand-in embedder on 127.0.0.1 that, once `hold()` is called, holds the next embedding request
  * until `release()`; `reached` resolves when it holds it.
  */
-async function embedderThatHolds() {
+async function embedderThatHolds(delayMs = 0) {
   let hold: Promise<void> | undefined;
   let release: () => void = () => undefined;
   let held: () => void = () => undefined;
   const reached = new Promise<void>((resolve) => (held = resolve));
   const stub = await startOpenAiStub({
+    delayMs,
     before: async (path) => {
       if (path !== "/v1/embeddings" || !hold) return;
       const wait = hold;
@@ -166,12 +167,16 @@ test("a stale attempt of a queued /v1 ingestion ending after another attempt com
   }
 });
 
-test("an attempt still writing when the accepting replica gave up on its job (deadline, or a client gone) removes the hidden points it wrote", async () => {
-  const { stub, reached, hold, release, setup } = await embedderThatHolds();
+test("an attempt running when the accepting replica gave up on its job (deadline, client gone) stops and removes the hidden points it wrote", async () => {
+  // Each embedding request takes 150 ms and the document needs many: an attempt that went on after
+  // the job failed would make them all.
+  const { stub, reached, hold, release, setup } = await embedderThatHolds(150);
   try {
     await withProducer(setup, async ({ ws, db, uri, tenantId, producer }) => {
       await ws.internals.v1(); // its dimension probe is not the request held
-      const { answer, input } = await queueUpload(ws, db, tenantId, producer);
+      // Long enough to be embedded in many requests.
+      const paragraphs = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} says the keeper logs the weather, the lamp and the tide at dawn and dusk.`);
+      const { answer, input } = await queueUpload(ws, db, tenantId, producer, { name: "log.txt", bytes: Buffer.from(paragraphs.join("\n\n")) });
       hold();
       const attempt = ws.app.runQueuedIngestion(input, new AbortController().signal).then(
         () => "completed",
@@ -185,8 +190,11 @@ test("an attempt still writing when the accepting replica gave up on its job (de
       assert.equal(await repo.failJobUnlessCommitted(input.jobId, failure, nowTimestamp()), true);
       assert.equal(await repo.deleteSourceFile(input.fileId), "deleted");
       await assert.rejects(answer, /client disconnected/);
+      const embeddings = () => stub.requests.filter((r) => r.path === "/v1/embeddings").length;
+      const atRelease = embeddings();
       release();
       assert.notEqual(await attempt, "completed");
+      assert.ok(embeddings() - atRelease <= 3, `the attempt stopped once it saw the job failed (${embeddings() - atRelease} embedding requests after)`);
       // It wrote hidden points of its version after the version was removed; none may stay, or the
       // next upload of the name (given the same version number) would publish them.
       assert.equal(await storedPointRows(join(ws.dir, "data")), 0, "no point of the attempt, hidden or live");
