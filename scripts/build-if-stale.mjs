@@ -34,5 +34,8 @@ const result = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.buil
 if (result.status !== 0) process.exit(result.status ?? 1);
 mkdirSync(join(root, "node_modules", ".cache"), { recursive: true });
 writeFileSync(stamp, new Date().toISOString() + "\n");
-// Dated to the sources the build read, not to its end: a file saved while tsc ran is newer.
-utimesSync(stamp, sourcesAt / 1000, sourcesAt / 1000);
+// Dated to the sources the build read, not to its end: a file saved while tsc ran is newer. Set in
+// whole milliseconds past the newest source (utimes keeps fewer digits than the file system's own
+// times, and a stamp a few nanoseconds early made every next run build again).
+const stampAt = (Math.floor(sourcesAt) + 1) / 1000;
+utimesSync(stamp, stampAt, stampAt);
