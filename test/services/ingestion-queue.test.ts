@@ -103,8 +103,8 @@ test("a queued /v1 ingestion taken over from a killed process removes that attem
   }));
 
 /**
- * A stand-in embedder on 127.0.0.1 that, once `hold()` is called, holds the next embedding request
- * until `release()`; `reached` resolves when it holds it.
+ * A stand-in embedder on 127.0.0.1 that holds the embedding request an attempt started by
+ * `startHeld` makes next, until `release()`.
  */
 async function embedderThatHolds(delayMs = 0) {
   let hold: Promise<void> | undefined;
@@ -123,8 +123,19 @@ async function embedderThatHolds(delayMs = 0) {
   });
   return {
     stub,
-    reached,
-    hold: () => (hold = new Promise<void>((resolve) => (release = resolve))),
+    /**
+     * Runs `attempt` with its next embedding request held; once it is held, gives the attempt's
+     * outcome to come ("completed", or its error's message).
+     */
+    startHeld: async (attempt: () => Promise<unknown>) => {
+      hold = new Promise<void>((resolve) => (release = resolve));
+      const outcome = attempt().then(
+        () => "completed",
+        (error: Error) => error.message,
+      );
+      await reached;
+      return { outcome };
+    },
     release: () => release(),
     setup: { flags: { embedder: "openai:stub-embedding" }, env: { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" } },
   };
@@ -133,17 +144,12 @@ async function embedderThatHolds(delayMs = 0) {
 test("a stale attempt of a queued /v1 ingestion ending after another attempt committed it leaves the committed version's points and original", async () => {
   // The stale attempt is held at its first embedding request while the attempt that replaced it
   // commits; then it goes on, and its commit finds the job completed.
-  const { stub, reached, hold, release, setup } = await embedderThatHolds();
+  const { stub, startHeld, release, setup } = await embedderThatHolds();
   try {
     await withProducer(setup, async ({ ws, db, uri, tenantId, producer }) => {
       const { points } = await ws.internals.v1(); // its dimension probe is not the request held
       const { answer, input } = await queueUpload(ws, db, tenantId, producer);
-      hold();
-      const stale = ws.app.runQueuedIngestion(input, new AbortController().signal).then(
-        () => "completed",
-        (error: Error) => error.message,
-      );
-      await reached;
+      const { outcome: stale } = await startHeld(() => ws.app.runQueuedIngestion(input, new AbortController().signal));
       // What the attempt that replaced it leaves once it has committed and published: its points live, the job completed.
       const repo = ws.internals.ingestionRepo;
       await points.add([attemptPoint(input, tenantId, "winner", new Float32Array(8).fill(1))]);
@@ -170,19 +176,14 @@ test("a stale attempt of a queued /v1 ingestion ending after another attempt com
 test("an attempt running when the accepting replica gave up on its job (deadline, client gone) stops and removes the hidden points it wrote", async () => {
   // Each embedding request takes 150 ms and the document needs many: an attempt that went on after
   // the job failed would make them all.
-  const { stub, reached, hold, release, setup } = await embedderThatHolds(150);
+  const { stub, startHeld, release, setup } = await embedderThatHolds(150);
   try {
     await withProducer(setup, async ({ ws, db, uri, tenantId, producer }) => {
       await ws.internals.v1(); // its dimension probe is not the request held
       // Long enough to be embedded in many requests.
       const paragraphs = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} says the keeper logs the weather, the lamp and the tide at dawn and dusk.`);
       const { answer, input } = await queueUpload(ws, db, tenantId, producer, { name: "log.txt", bytes: Buffer.from(paragraphs.join("\n\n")) });
-      hold();
-      const attempt = ws.app.runQueuedIngestion(input, new AbortController().signal).then(
-        () => "completed",
-        (error: Error) => error.message,
-      );
-      await reached;
+      const { outcome: attempt } = await startHeld(() => ws.app.runQueuedIngestion(input, new AbortController().signal));
       // What the accepting replica does when it gives up on a job it saw pending: the job fails
       // and the version goes, while this attempt (which claimed it meanwhile) is still embedding.
       const repo = ws.internals.ingestionRepo;
