@@ -153,6 +153,12 @@ function killGroup(child) {
   }
 }
 
+/**
+ * How a test process loads TypeScript: tsx for the test files, and once this run built dist/,
+ * the built chunkeval modules in place of their sources (test/helpers/built-sources.mjs).
+ */
+const loaders = () => ["--import", "tsx", ...(builtSources ? ["--import", "./test/helpers/built-sources.mjs"] : [])];
+
 const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
 
 async function runFile(run, env, logDir) {
@@ -163,7 +169,7 @@ async function runFile(run, env, logDir) {
   const started = Date.now();
   const reporters = ["--test-reporter=spec", `--test-reporter-destination=${specLog}`, "--test-reporter=tap", `--test-reporter-destination=${tapLog}`];
   const store = run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {};
-  const { code, signal, timedOut, cpuSeconds } = await runProcess(["--import", "tsx", "--test", ...reporters, run.file], { ...env, ...store }, outLog);
+  const { code, signal, timedOut, cpuSeconds } = await runProcess([...loaders(), "--test", ...reporters, run.file], { ...env, ...store }, outLog);
   const counts = tapCounts(read(tapLog));
   const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
   return {
@@ -185,7 +191,7 @@ async function runFile(run, env, logDir) {
 async function warmCache(cacheDir, logDir) {
   const started = Date.now();
   const outLog = join(logDir, "warm-cache.out.txt");
-  const { code, timedOut, cpuSeconds } = await runProcess(["--import", "tsx", "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
+  const { code, timedOut, cpuSeconds } = await runProcess([...loaders(), "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
   const output = read(outLog);
   const ok = code === 0 && !timedOut;
   return {
@@ -263,16 +269,18 @@ const logDir = mkdtempSync(join(tmpdir(), "chunkeval-test-logs-"));
 // The run's shared fixtures, made in this process (its PostgreSQL server's exit hook stops it when
 // the run ends, however it ends).
 const needsFixtures = options.lane !== "fast";
-// Built workers only where this run built dist/ (below), whatever the shell exported.
-let fixtures = { env: { CHUNKEVAL_BUILT_WORKERS: "" }, stop: async () => undefined };
+let fixtures = { env: {}, stop: async () => undefined };
+// Set once this run built dist/ from the sources as they stand (the fast lane does not build).
+let builtSources = false;
 if (needsFixtures) {
   // dist/ as the sources stand: the files that start the CLI run bin/chunkeval.js, and every
-  // file's worker threads run the built workers (BUILT_WORKERS in src/worker-threads.ts).
+  // file loads the built modules (loaders()).
   const build = spawnSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: "inherit" });
   if (build.status !== 0) {
     console.error("the build failed: no test ran");
     process.exit(1);
   }
+  builtSources = true;
   const { register } = await import("tsx/esm/api");
   register();
   const { startRunFixtures } = await import("../test/helpers/run-fixtures.ts");
@@ -280,7 +288,6 @@ if (needsFixtures) {
   // The fast lane's files never open PostgreSQL; every other file may.
   fixtures = await startRunFixtures({ postgres: runs.some((r) => r.store === "postgres" || !matches(FAST, r.file)) });
   console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
-  fixtures.env = { ...fixtures.env, CHUNKEVAL_BUILT_WORKERS: "1" };
 }
 
 const inLane = (lane) => runs.filter((r) => r.lane === lane).length;

@@ -1,5 +1,4 @@
 import { AsyncResource } from "node:async_hooks";
-import { existsSync } from "node:fs";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_threads";
@@ -12,26 +11,8 @@ export function startSiblingWorker(callerUrl: string, name: string, options: Wor
   const extension = extname(fileURLToPath(callerUrl));
   const workerFile = new URL(`./${name}${extension}`, callerUrl);
   if (extension !== ".ts") return new Worker(workerFile, options);
-  // A worker whose source is gone is not started from a build left behind: it fails as under tsx.
-  if (process.env[BUILT_WORKERS] === "1" && existsSync(workerFile)) return new Worker(builtSibling(workerFile), options);
   // Node 20 workers do not inherit tsx's loader, so a .ts worker registers it first.
   return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { ...options, eval: true });
-}
-
-/**
- * Set to "1" by the test runner once dist/ is built from the sources as they stand
- * (scripts/run-tests.mjs): a .ts caller then starts the built worker, which is the code that
- * ships. A worker under tsx loads its modules through a loader thread of its own and transpiles
- * them, about 0.9 s more CPU per worker than the built one, and the suite starts hundreds.
- */
-export const BUILT_WORKERS = "CHUNKEVAL_BUILT_WORKERS";
-const SOURCES = new URL("./", import.meta.url);
-const BUILT = new URL("../dist/", import.meta.url);
-
-/** src/…/name.ts → dist/…/name.js */
-function builtSibling(workerFile: URL): URL {
-  const inSources = workerFile.href.slice(SOURCES.href.length);
-  return new URL(inSources.replace(/\.ts$/, ".js"), BUILT);
 }
 
 /** Why a task did not return: its deadline, its heap limit, its signal, a crash, an error it threw, or no free worker within its wait. */
