@@ -360,8 +360,9 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.httpMaxLlmCalls,
     min: 1,
     description:
-      "the most chat-model calls one benchmark or processing request over HTTP (or its background job) may make: answers, an LLM judge, " +
-      "contextual_retrieval's chunk contexts; cached replies are free; the call past it stops the request (413 LlmCallLimitError)",
+      "the most chat-model calls one request over HTTP (a benchmark, processing, a query, a /v1 upload) or background job may make: answers, " +
+      "an LLM judge, contextual_retrieval's chunk contexts (a queued job's units and attempts together); cached replies are free; " +
+      "the call past it stops the request (413 LlmCallLimitError)",
   }),
   setting({
     key: "http_generators",

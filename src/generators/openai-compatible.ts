@@ -18,7 +18,7 @@ export const openAiGenerator: GeneratorDefinition = {
     const client = await createOpenAiClient(settings.openai);
     const chat = async (system: string | null, user: string, signal?: AbortSignal): Promise<Completion> => {
       const messages = [...(system ? [{ role: "system" as const, content: system }] : []), { role: "user" as const, content: user }];
-      spendChatCall(`openai:${model}`);
+      await spendChatCall(`openai:${model}`);
       let response;
       try {
         response = await client.chat.completions.create({ model, messages, temperature: 0 }, { signal });

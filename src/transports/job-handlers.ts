@@ -1,5 +1,5 @@
 import type { Chunkeval } from "../chunkeval.js";
-import type { JobHandlers } from "../domain/ports/job-queue.js";
+import type { JobHandlers, SharedCallCount } from "../domain/ports/job-queue.js";
 import type { BenchInput } from "../services/bench.js";
 import type { ProcessUnitInput } from "../services/processing-units.js";
 import type { GenerateQuestionsInput } from "../services/question-generation.js";
@@ -21,23 +21,26 @@ export interface ProcessJobInput {
  * what the synchronous request answers.
  */
 export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
-  const budgeted = <T>(work: () => Promise<T>) => withRequestCallBudget(chunkeval.config, work);
+  // Each job within http_max_llm_calls chat-model calls. On the shared queue they are counted on
+  // the top-level job's row (`calls`): a benchmark's processing units, run as child jobs by any
+  // worker, and every attempt of a job taken over share its one budget.
+  const budgeted = <T>(calls: SharedCallCount | undefined, work: () => Promise<T>) => withRequestCallBudget(chunkeval.config, work, calls);
   return {
     // On the shared queue, a benchmark's (document, variant) processing units are child jobs any worker runs.
-    // Each within http_max_llm_calls chat-model calls (a benchmark's processing units run as child
-    // jobs on a shared queue each have their own).
-    benchmark: async (input, { signal, onProgress, children }) =>
+    benchmark: async (input, { signal, onProgress, children, calls }) =>
       experimentBody(
-        await budgeted(() => chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
+        await budgeted(calls, () => chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
       ),
-    process_unit: async (input, { signal, onProgress }) => budgeted(() => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress })),
-    process: async (input, { signal, onProgress }) => {
+    process_unit: async (input, { signal, onProgress, calls }) =>
+      budgeted(calls, () => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress })),
+    process: async (input, { signal, onProgress, calls }) => {
       const { documentId, strategies } = input as ProcessJobInput;
-      return toWire(await budgeted(() => chunkeval.process(documentId, strategies, { signal, onProgress })));
+      return toWire(await budgeted(calls, () => chunkeval.process(documentId, strategies, { signal, onProgress })));
     },
     question_generation: async (input, { signal, onProgress }) =>
       toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),
     // Queued only on a shared store (PostgreSQL): a /v1 upload accepted by any replica.
-    [V1_INGESTION_JOB]: async (input, { signal, claim }) => toWire(await chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal, claim)),
+    [V1_INGESTION_JOB]: async (input, { signal, claim, calls }) =>
+      toWire(await budgeted(calls, () => chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal, claim))),
   };
 }

@@ -48,6 +48,28 @@ test("/v1 with INGESTION_STRATEGY=contextual_retrieval indexes the contexts: a w
   }
 });
 
+test("a /v1 upload whose contextual_retrieval strategy would pass http_max_llm_calls is stopped at it: 413, no version left live", async () => {
+  const stub = await startOpenAiStub({ reply: () => "Context of the chunk." });
+  const chatCalls = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").length;
+  const t = await startTestServer(
+    { generator: "openai:chat", http_max_llm_calls: 5 },
+    { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", INGESTION_STRATEGY: "contextual_retrieval" },
+  );
+  try {
+    const auth = await adminKey(t);
+    // The handbook has dozens of chunks, each asking the model for its context.
+    const up = await uploadFile(t, auth, "handbook.docx", handbookBytes());
+    assert.equal(up.status, 413, JSON.stringify(up.body));
+    assert.equal(up.body.error.code, "llm_call_limit_exceeded", JSON.stringify(up.body));
+    assert.equal(chatCalls(), 5, "exactly the budget was spent, no call past it");
+    assert.deepEqual(await liveStoredPoints(join(t.ws.dir, "data")), []);
+    assert.equal((await t.request("GET", "/healthz")).status, 200);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test("/v1 versions are allocated atomically: N concurrent uploads of one name get 1..N and one version's points stay live", async () => {
   const N = 5;
   const t = await startTestServer({}, { INGESTION_MAX_CONCURRENCY: String(N) });

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import pg from "pg";
 import type { JobHandlers, JobQueue } from "../../src/domain/ports/job-queue.js";
+import { spendChatCall, withCallBudget } from "../../src/generators/call-budget.js";
 import { testPostgres } from "../helpers/postgres.js";
 import { waitFor } from "../helpers/long-running.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
@@ -170,3 +171,65 @@ test("a parent job stopped while its children run (its row failed) still cancels
     assert.deepEqual(await parentStopped, Array(2).fill(`cancelled: its parent job ${parentId} stopped`));
     assert.equal((await row(parentId)).error, "stopped by the test");
   }));
+
+test("a job's chat-model calls are counted on its top-level row: its children and its attempts share one budget", async () => {
+  const BUDGET = 5;
+  let made = 0;
+  let refused = 0;
+  /** Asks for `n` chat-model calls under the job's budget; counts those made and those refused. */
+  const ask = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      try {
+        await spendChatCall("stand-in");
+        made++;
+      } catch {
+        refused++;
+      }
+    }
+  };
+  const handlers: JobHandlers = {
+    parent: (_input, { signal, children, calls }) =>
+      withCallBudget(
+        BUDGET,
+        "the test's budget",
+        async () => {
+          await ask(1);
+          return children!.run(
+            [0, 1, 2].map((n) => ({ jobType: "child", params: { n }, input: null })),
+            { signal, concurrency: 2 },
+          );
+        },
+        calls,
+      ),
+    child: (_input, { calls }) => withCallBudget(BUDGET, "the test's budget", () => ask(3), calls),
+  };
+  // A short lease: the job made pending again below is claimed at the next sweep, a third of it away.
+  await withQueue(handlers, { concurrency: 1, leaseMs: 1_500 }, async (queue, row, db) => {
+    const parent = await queue.enqueue({ jobType: "parent", params: {}, input: null });
+    await waitFor(
+      "the parent job to end",
+      () => row(parent.jobId),
+      (r) => r.status === "completed" || r.status === "failed",
+    );
+    // Counted per job, the children would have made 1 + 3 × 3 = 10 calls.
+    assert.deepEqual({ made, refused }, { made: BUDGET, refused: 1 + 3 * 3 - BUDGET });
+    const counted = async (id: string) => (await db.query<{ llm_calls: number }>(`SELECT llm_calls FROM jobs WHERE id = $1`, [id])).rows[0]!.llm_calls;
+    assert.equal(await counted(parent.jobId), BUDGET);
+    // A later attempt of a job (its process died; another claims it) finds the calls its first made.
+    const again = await queue.enqueue({ jobType: "child", params: {}, input: null });
+    await waitFor(
+      "the job to end",
+      () => row(again.jobId),
+      (r) => r.status === "completed",
+    );
+    assert.equal(await counted(again.jobId), 3);
+    await db.query(`UPDATE jobs SET status = 'pending', lease_owner = NULL WHERE id = $1`, [again.jobId]);
+    await waitFor(
+      "its second attempt to end",
+      () => row(again.jobId),
+      (r) => r.status === "completed" && r.attempts === 2,
+    );
+    assert.equal(await counted(again.jobId), BUDGET, "the second attempt made only the 2 calls left of its budget");
+    assert.equal(made, BUDGET + 3 + 2);
+  });
+});

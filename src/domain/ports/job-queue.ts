@@ -30,8 +30,18 @@ export interface QueueClaim {
 
 export type JobHandler = (
   input: unknown,
-  options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void; children?: ChildJobs; claim?: QueueClaim },
+  options: { signal: AbortSignal; onProgress: (e: ProgressEvent) => void; children?: ChildJobs; claim?: QueueClaim; calls?: SharedCallCount },
 ) => Promise<unknown>;
+
+/**
+ * The chat-model calls of one run of queued work, counted where every process running part of it
+ * sees them (on the shared queue: the top-level job's row, shared by its processing units and by
+ * every attempt of it), so a budget holds for the work as a whole.
+ */
+export interface SharedCallCount {
+  /** Counts one call if fewer than `max` were made; false when the budget is spent. */
+  take(max: number): Promise<boolean>;
+}
 
 /** Child jobs of the job being run, on the shared queue (see PostgresJobQueue.runChildren). */
 export interface ChildJobs {

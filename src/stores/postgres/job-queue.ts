@@ -7,6 +7,7 @@ import {
   type JobQueue,
   type JobQueueOptions,
   type JobRequest,
+  type SharedCallCount,
 } from "../../domain/ports/job-queue.js";
 import type { JobRecord } from "../../domain/ports/jobs.js";
 import type { Owner } from "../../domain/ports/owner.js";
@@ -37,6 +38,8 @@ interface Claimed {
   job_type: string;
   input_json: string | null;
   attempts: number;
+  /** The job whose child this is (a benchmark's processing unit), or null. */
+  parent_job_id: string | null;
 }
 
 /**
@@ -153,7 +156,7 @@ export class PostgresJobQueue implements JobQueue {
          WHERE id = (SELECT id FROM jobs WHERE queued AND (status = 'pending' OR (status = 'running' AND lease_expires_at_ms < ${NOW_MS}))
                        AND id <> ALL($4::text[])${children}
                      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, job_type, input_json, attempts`,
+         RETURNING id, job_type, input_json, attempts, params_json::jsonb ->> 'parent_job_id' AS parent_job_id`,
         [this.leaseOwner, nowTimestamp(), this.options.leaseMs, [...this.executing], ...(parentId === undefined ? [] : [parentId])],
       );
       const job = rows[0];
@@ -170,6 +173,17 @@ export class PostgresJobQueue implements JobQueue {
       this.pump();
     });
     this.running.set(job.id, { controller, done });
+  }
+
+  /**
+   * The chat-model calls of the run of work `job` belongs to: counted on its top-level job's row
+   * (a unit's parent; its own otherwise), whatever the attempt.
+   */
+  private callCount(job: Claimed): SharedCallCount {
+    const counted = job.parent_job_id ?? job.id;
+    const take = async (max: number) =>
+      (await this.pool.query(`UPDATE jobs SET llm_calls = llm_calls + 1 WHERE id = $1 AND llm_calls < $2`, [counted, max])).rowCount === 1;
+    return { take };
   }
 
   /** Runs a claimed job to its end under its lease, renewed meanwhile: finished, or given back when this process shuts down. */
@@ -195,7 +209,7 @@ export class PostgresJobQueue implements JobQueue {
       try {
         const input = job.input_json === null ? null : JSON.parse(job.input_json);
         const claim = { jobId: job.id, leaseOwner: this.leaseOwner, attempt: job.attempts };
-        const result = await handler(input, { signal: controller.signal, onProgress, children, claim });
+        const result = await handler(input, { signal: controller.signal, onProgress, children, claim, calls: this.callCount(job) });
         await this.finish(job, "completed", result);
       } catch (error) {
         // Shutting down, or its parent taken over by another claim: the job goes back to the queue, not failed.

@@ -245,6 +245,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE originals ADD COLUMN stored_at_ms BIGINT NOT NULL DEFAULT 0;
   `,
+  // 7: the chat-model calls a queued job's run of work has made (http_max_llm_calls): counted on
+  // the top-level job's row, so its processing units and its later attempts share one budget.
+  `
+  ALTER TABLE jobs ADD COLUMN llm_calls INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The advisory lock migrations run under (any fixed number; "chunkeval" in ASCII). */

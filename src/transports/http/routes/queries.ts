@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { RouteDeps } from "../route-deps.js";
 import { idParams, queryBody } from "../schemas.js";
 import { toWire } from "../../serialize.js";
+import { withRequestCallBudget } from "../../request-call-budget.js";
 
 export function queryRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): void {
   app.get("/strategies", { schema: { tags: ["strategies"], summary: "List the chunking strategies" } }, async () => ({ strategies: chunkeval.strategies() }));
@@ -11,7 +12,9 @@ export function queryRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): voi
     { schema: { tags: ["queries"], summary: "Ask a question about a document with one strategy", body: queryBody } },
     async (request, reply) => {
       const body = request.body as { document_id: string; strategy: string; question: string; top_k?: number };
-      const query = await chunkeval.ask({ documentId: body.document_id, strategy: body.strategy, question: body.question, topK: body.top_k });
+      const query = await withRequestCallBudget(chunkeval.config, () =>
+        chunkeval.ask({ documentId: body.document_id, strategy: body.strategy, question: body.question, topK: body.top_k }),
+      );
       return reply.status(201).send(toWire(query));
     },
   );

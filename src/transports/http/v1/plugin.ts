@@ -10,6 +10,7 @@ import { documentedBody, multipartUpload } from "../upload-body.js";
 import { idParams, pageProperties } from "../schemas.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
+import { withRequestCallBudget } from "../../request-call-budget.js";
 import { watchClient, type Admission } from "../admission.js";
 import { ConcurrencyLimitError } from "../../../errors.js";
 
@@ -167,9 +168,10 @@ export async function v1Plugin(
       // On a shared store (PostgreSQL) the ingestion is a job of this server's queue, run by any replica or worker.
       // A client that disconnects before its answer stops the ingestion (its job fails, cancelled).
       const clientGone = watchClient(reply);
-      const result = await chunkeval
-        .ingestFile(who(request).tenantId, domain, file.filename, file.bytes, jobs, clientGone.signal)
-        .finally(() => clientGone.stopWatching());
+      // An ingestion strategy that asks a chat model (contextual_retrieval) spends within http_max_llm_calls.
+      const result = await withRequestCallBudget(chunkeval.config, () =>
+        chunkeval.ingestFile(who(request).tenantId, domain, file.filename, file.bytes, jobs, clientGone.signal),
+      ).finally(() => clientGone.stopWatching());
       return reply.status(201).send(toWire(result));
     },
   );
