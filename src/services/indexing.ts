@@ -1,11 +1,11 @@
 import { indexedText } from "../text/indexed-text.js";
-import { ChunkevalError, ChunkingError, ChunkLimitError, IndexFailedError, throwIfCancelled } from "../errors.js";
+import { ChunkevalError, ChunkingError, IndexFailedError, throwIfCancelled } from "../errors.js";
 import { chunkOffThread } from "../strategies/offload.js";
 import { newId } from "../domain/ids.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { Chunk, StoredDocument } from "../domain/types.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
-import type { ChunkDraft, ChunkingLlm, ChunkingStrategy } from "../strategies/strategy.js";
+import type { ChunkCeiling, ChunkDraft, ChunkingLlm, ChunkingStrategy } from "../strategies/strategy.js";
 import type { ServiceContext } from "./context.js";
 
 /**
@@ -56,7 +56,7 @@ export interface IndexingInput {
   /** Embedding calls in flight at once. */
   embedConcurrency?: number;
   /** Refuse documents that yield more searchable chunks than this (the setting that says so named in the error). */
-  maxChunks?: { limit: number; setting: string };
+  maxChunks?: ChunkCeiling;
   signal?: AbortSignal;
   report?: (message: string) => void;
 }
@@ -115,18 +115,14 @@ export async function runIndexing<R>(
   report("chunking");
   const drafts = await chunkOffThread(
     strategy,
-    { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal },
+    { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal, maxChunks: input.maxChunks },
     { timeoutSeconds: ctx.config.chunkTimeoutSeconds },
   );
   if (drafts.length === 0) throw new ChunkingError(`${input.strategy} produced no chunks`);
   const generation = newId("gen");
   const chunks = toChunks(drafts, generation);
+  // Past input.maxChunks the chunking worker has refused the document already.
   const searchable = chunks.filter((c) => c.role === "chunk");
-  if (input.maxChunks !== undefined && searchable.length > input.maxChunks.limit) {
-    throw new ChunkLimitError(
-      `the document yields ${searchable.length} chunks with ${input.strategy}, more than ${input.maxChunks.setting} (${input.maxChunks.limit})`,
-    );
-  }
   report(`embedding ${searchable.length} chunks`);
   const texts = searchable.map(indexedText);
   const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal);

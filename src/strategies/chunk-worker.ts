@@ -5,6 +5,8 @@ import { blocksWithText, type BlockShape } from "../domain/blocks.js";
 import { createStrategyRegistry } from "./registry.js";
 import { loadStrategyModule } from "./strategy-module.js";
 import { importedDrafts, type ChunksImport } from "./imported-chunks.js";
+import { checkChunkCeiling, searchableCount } from "./chunk-ceiling.js";
+import type { ChunkCeiling, ChunkDraft } from "./strategy.js";
 
 /**
  * A chunking worker thread: {strategy, module, imported, options, document, llm} -> the strategy's drafts (the
@@ -26,15 +28,29 @@ type ChunkTask = {
   options: Record<string, number>;
   document: SentDocument;
   llm: string | null;
+  maxChunks: ChunkCeiling | null;
 };
 
 serveTasks(parentPort!, async (message: ChunkTask, call) => {
   const document: StoredDocument = { ...message.document, blocks: blocksWithText(message.document.blocks, message.document.text) };
+  const maxChunks = message.maxChunks ?? undefined;
+  const drafts = await chunkHere(message, document, call, maxChunks);
+  // Past the ceiling, the drafts are dropped here instead of being copied to the asking thread.
+  checkChunkCeiling(searchableCount(drafts), message.strategy, maxChunks);
+  return { result: drafts };
+});
+
+async function chunkHere(
+  message: ChunkTask,
+  document: StoredDocument,
+  call: (payload: unknown) => Promise<any>,
+  maxChunks: ChunkCeiling | undefined,
+): Promise<ChunkDraft[]> {
   // Imported chunks (imported-chunks.ts) are located in the text and measured here, off the asking thread.
-  if (message.imported !== null) return { result: importedDrafts(message.imported, document) };
+  if (message.imported !== null) return importedDrafts(message.imported, document);
   const definition = message.module === null ? registry.get(message.strategy) : await loadStrategyModule(message.module);
   const strategy = await definition.create(message.options);
   const embed = (texts: string[]): Promise<Float32Array[]> => call({ embed: texts });
   const llm = message.llm === null ? undefined : { name: message.llm, complete: (prompt: string): Promise<string> => call({ complete: prompt }) };
-  return { result: await strategy.chunk({ document, embed, llm }) };
-});
+  return strategy.chunk({ document, embed, llm, maxChunks });
+}

@@ -3,6 +3,7 @@ import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { checkSizeAndOverlap, resolveOptions } from "./options.js";
 import { spansToDrafts } from "./packing.js";
+import { checkChunkCeiling } from "./chunk-ceiling.js";
 import { recursiveParameters, recursiveSpans } from "./recursive.js";
 import { TokenIndex } from "../text/token-index.js";
 import type { ChunkingStrategy, StrategyDefinition } from "./strategy.js";
@@ -99,9 +100,11 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
       name: "contextual_retrieval",
       retrieval: "dense",
       options,
-      async chunk({ document, llm, signal }) {
+      async chunk({ document, llm, signal, maxChunks }) {
         const index = new TokenIndex(document.text);
         const drafts = spansToDrafts(index, recursiveSpans(index, options.chunk_size!, options.chunk_overlap!));
+        // Refused before the first of its chat-model calls, not after asking one per chunk.
+        checkChunkCeiling(drafts.length, "contextual_retrieval", maxChunks);
         const contextAt = documentContexts(document);
         for (const draft of drafts) {
           draft.context = llm ? (await llm.complete(contextPrompt(document.text, draft.text), signal)).trim() : contextAt(draft.start);

@@ -28,6 +28,7 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
     options: strategy.options,
     document,
     llm: context.llm?.name ?? null,
+    maxChunks: context.maxChunks ?? null,
   };
   try {
     return await pool.run<ChunkDraft[]>(message, { signal: context.signal, onRequest, timeoutMs: limits.timeoutSeconds * 1000 });

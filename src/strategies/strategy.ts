@@ -18,12 +18,24 @@ export interface ChunkingLlm {
   complete(prompt: string, signal?: AbortSignal): Promise<string>;
 }
 
+/** The most searchable chunks one document may yield with one strategy, and the setting that says so (checks: chunk-ceiling.ts). */
+export interface ChunkCeiling {
+  limit: number;
+  setting: string;
+}
+
 /** What a strategy may use besides the document: the (cached) embedder and, if configured, an LLM. */
 export interface ChunkingContext {
   document: StoredDocument;
   embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   llm?: ChunkingLlm;
   signal?: AbortSignal;
+  /**
+   * The most searchable chunks the document may yield (max_chunks_per_document, INGESTION_MAX_CHUNKS).
+   * The chunking worker checks every strategy's result against it before sending it back; a
+   * strategy with a costly step after cutting (contextual_retrieval's LLM calls) checks before it.
+   */
+  maxChunks?: ChunkCeiling;
 }
 
 export type { RetrievalMode };

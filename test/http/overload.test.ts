@@ -141,6 +141,25 @@ test("evaluation processing refuses a strategy that yields more chunks than max_
   }
 });
 
+test("a contextual_retrieval run past max_chunks_per_document is refused before its first chat-model call", async () => {
+  const stub = await startOpenAiStub({ reply: () => "Context of the chunk." });
+  const chatCalls = () => stub.requests.filter((r) => r.path === "/v1/chat/completions").length;
+  const t = await startTestServer(
+    { generator: "openai:chat", max_chunks_per_document: 5 },
+    { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" },
+  );
+  try {
+    const doc = await t.upload("handbook.docx", handbookBytes());
+    const r = await t.request("POST", `/documents/${doc.body.id}/process`, { strategies: ["contextual_retrieval"] });
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.body.strategies_failed[0]?.error ?? "", /yields \d+ chunks with contextual_retrieval, more than max_chunks_per_document \(5\)/, r.text);
+    assert.equal(chatCalls(), 0, "no context was asked of the model for a document that is refused");
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});
+
 test("/v1: an upload past INGESTION_MAX_CONCURRENCY is 503 concurrency_limit with Retry-After before its body is read, and leaves no job row", async () => {
   const stub = await startOpenAiStub({ delayMs: 300 });
   const t = await startTestServer(
