@@ -5,7 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
-import { CacheMaintenance, CACHE_FILE, EmbeddingCacheRepo, CompletionCacheRepo, openCacheDatabase } from "../../src/stores/sqlite/cache-repos.js";
+import {
+  CacheMaintenance,
+  CACHE_FILE,
+  CACHE_MIGRATIONS,
+  EmbeddingCacheRepo,
+  CompletionCacheRepo,
+  openCacheDatabase,
+} from "../../src/stores/sqlite/cache-repos.js";
 import { DATABASE_FILE, openDatabase } from "../../src/stores/sqlite/database.js";
 
 test("CI: a fresh data directory with a restored cache folder embeds nothing again", async () => {
@@ -125,6 +132,48 @@ test("prune: by age (last use), then the least recently used down to a size; cle
     assert.ok(maintenance.fileBytes() > 0);
   } finally {
     db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("clearing and pruning the cache let other processes write between short steps, and the file shrinks; an older cache is switched once", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-cache-steps-"));
+  try {
+    const vector = new Float32Array(256); // 1 KB
+    const owner = { key: "hash v1", name: "hash" };
+    for (const made of ["new", "before incremental compaction"] as const) {
+      const path = join(dir, `${made}-${CACHE_FILE}`);
+      // A cache file from before: created without incremental auto-vacuum.
+      const db = made === "new" ? openCacheDatabase(path) : openDatabase(path, CACHE_MIGRATIONS);
+      // Another process's processing run: its writes never wait (busy timeout 0), so a lock held across a step fails them.
+      const other = openCacheDatabase(path, { writeWaitMs: 0 });
+      try {
+        assert.equal(db.pragma("auto_vacuum", { simple: true }), made === "new" ? 2 : 0);
+        const cache = new EmbeddingCacheRepo(db);
+        cache.putMany(
+          owner,
+          Array.from({ length: 5000 }, (_, i): [string, Float32Array] => [`e${i}`, vector]),
+        );
+        const otherCache = new EmbeddingCacheRepo(other);
+        let steps = 0;
+        const maintenance = new CacheMaintenance(db, path, undefined, () => {
+          steps++;
+          otherCache.putMany({ key: "use v1", name: "use" }, [[`o${steps}`, vector]]);
+        });
+        const before = maintenance.fileBytes();
+        assert.equal(maintenance.clear({ embedder: "hash" }), 5000);
+        // Five steps of rows, then the pages of 5 MB given back 1 MB at a time; an older cache's
+        // pages all at once, by the one VACUUM that switches it to incremental compaction.
+        assert.ok(steps >= (made === "new" ? 5 + 4 : 5), `${made}: ${steps} steps`);
+        assert.equal((other.prepare("SELECT COUNT(*) AS n FROM embeddings").get() as { n: number }).n, steps, "every write between steps went through");
+        assert.ok(maintenance.fileBytes() < before / 4, `${made}: ${before} → ${maintenance.fileBytes()} bytes`);
+        assert.equal(db.pragma("auto_vacuum", { simple: true }), 2, "incremental from now on");
+      } finally {
+        other.close();
+        db.close();
+      }
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

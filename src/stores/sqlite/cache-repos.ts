@@ -11,7 +11,7 @@ export { CACHE_FILE } from "./files.js";
  * so a cache folder restored from another machine serves only what this machine would compute;
  * `embedder`/`model` is the spec people know, for `chunkeval cache`. `last_used_ms` orders pruning.
  */
-const CACHE_MIGRATIONS = [
+export const CACHE_MIGRATIONS = [
   `
   CREATE TABLE embeddings (
     cache_key TEXT NOT NULL,
@@ -49,7 +49,8 @@ export const CACHE_WRITE_WAIT_MS = 250;
  * maintenance commands keep the long one.
  */
 export function openCacheDatabase(path: string, options: { writeWaitMs?: number } = {}): Db {
-  const db = openDatabase(path, CACHE_MIGRATIONS);
+  // Incremental auto-vacuum (set before a new file's first table): compaction gives pages back in short steps.
+  const db = openDatabase(path, CACHE_MIGRATIONS, { autoVacuum: "incremental" });
   if (options.writeWaitMs !== undefined) db.pragma(`busy_timeout = ${Math.max(0, Math.round(options.writeWaitMs))}`);
   return db;
 }
@@ -206,13 +207,28 @@ const NAME_COLUMN = { embeddings: "embedder", completions: "model" } as const;
 const HASH_COLUMN = { embeddings: "text_hash", completions: "prompt_hash" } as const;
 const TABLES = ["embeddings", "completions"] as const;
 
+/**
+ * Rows removed, or pages given back to the file system, per write transaction when the cache is
+ * cleared, pruned or compacted: the write lock is released between steps, so processing runs
+ * sharing the cache (whose writes wait CACHE_WRITE_WAIT_MS at most) are not kept out for long.
+ */
+const ROWS_PER_STEP = 1000;
+const PAGES_PER_STEP = 256;
+/** SQLite's `auto_vacuum` mode that gives free pages back in steps (`incremental_vacuum`). */
+const INCREMENTAL = 2;
+
 /** Listing, clearing and pruning the cache database (`chunkeval cache`). */
 export class CacheMaintenance {
-  /** `main`: the data directory's database, when there is one (its cache tables predate `cache_dir`). */
+  /**
+   * `main`: the data directory's database, when there is one (its cache tables predate
+   * `cache_dir`). `afterStep` is called after each write transaction of a clear, prune or
+   * compaction (with the lock released): a test writes from another connection there.
+   */
   constructor(
     private readonly db: Db,
     private readonly path: string,
     private readonly main?: Db,
+    private readonly afterStep: () => void = () => undefined,
   ) {}
 
   /** Entries still in the main database from before `cache_dir`. */
@@ -254,13 +270,10 @@ export class CacheMaintenance {
   clear(only: { embedder?: string; model?: string } = {}): number {
     // The main database's cache tables too, so a cleared cache is not refilled from them.
     const legacy = this.main ? clearLegacyCache(this.main, only) : 0;
-    const removed = this.db.transaction(() => {
-      if (only.embedder === undefined && only.model === undefined) return TABLES.reduce((n, t) => n + this.db.prepare(`DELETE FROM ${t}`).run().changes, 0);
-      let n = 0;
-      if (only.embedder !== undefined) n += this.db.prepare(`DELETE FROM embeddings WHERE embedder = ?`).run(only.embedder).changes;
-      if (only.model !== undefined) n += this.db.prepare(`DELETE FROM completions WHERE model = ?`).run(only.model).changes;
-      return n;
-    })();
+    const all = only.embedder === undefined && only.model === undefined;
+    let removed = 0;
+    if (all || only.embedder !== undefined) removed += this.deleteInSteps("embeddings", all ? "1" : "embedder = ?", all ? [] : [only.embedder]);
+    if (all || only.model !== undefined) removed += this.deleteInSteps("completions", all ? "1" : "model = ?", all ? [] : [only.model]);
     this.compact();
     return removed + legacy;
   }
@@ -270,43 +283,80 @@ export class CacheMaintenance {
    * entries' bytes are at most `maxBytes`; returns how many went.
    */
   prune(limits: { olderThanMs?: number; maxBytes?: number }, now = Date.now()): number {
-    const removed = this.db.transaction(() => {
-      let n = 0;
-      if (limits.olderThanMs !== undefined) {
-        for (const t of TABLES) n += this.db.prepare(`DELETE FROM ${t} WHERE last_used_ms < ?`).run(now - limits.olderThanMs).changes;
-      }
-      if (limits.maxBytes !== undefined) {
-        const total = TABLES.reduce(
-          (sum, t) => sum + ((this.db.prepare(`SELECT SUM(${ENTRY_BYTES[t]}) AS b FROM ${t}`).get() as { b: number | null }).b ?? 0),
-          0,
-        );
-        let excess = total - limits.maxBytes;
-        if (excess > 0) {
-          const oldestFirst = this.db
-            .prepare(
-              TABLES.map((t) => `SELECT '${t}' AS t, cache_key, ${HASH_COLUMN[t]} AS hash, ${ENTRY_BYTES[t]} AS bytes, last_used_ms FROM ${t}`).join(
-                " UNION ALL ",
-              ) + " ORDER BY last_used_ms, t, cache_key, hash",
-            )
-            .iterate() as IterableIterator<{ t: (typeof TABLES)[number]; cache_key: string; hash: string; bytes: number }>;
-          const doomed: Array<{ t: (typeof TABLES)[number]; cache_key: string; hash: string }> = [];
-          for (const row of oldestFirst) {
-            if (excess <= 0) break;
-            doomed.push(row);
-            excess -= row.bytes;
-          }
-          for (const d of doomed) n += this.db.prepare(`DELETE FROM ${d.t} WHERE cache_key = ? AND ${HASH_COLUMN[d.t]} = ?`).run(d.cache_key, d.hash).changes;
-        }
-      }
-      return n;
-    })();
+    let removed = 0;
+    if (limits.olderThanMs !== undefined) {
+      for (const t of TABLES) removed += this.deleteInSteps(t, "last_used_ms < ?", [now - limits.olderThanMs]);
+    }
+    if (limits.maxBytes !== undefined) removed += this.pruneToSize(limits.maxBytes);
     if (removed > 0) this.compact();
     return removed;
   }
 
-  /** Gives the freed pages back to the file system, so the folder CI keeps really shrinks. */
+  /** Removes the least recently used entries until the entries' bytes are at most `maxBytes`; returns how many went. */
+  private pruneToSize(maxBytes: number): number {
+    const doomed = this.db.transaction(() => {
+      // Read in one transaction: the sizes and the order they are judged by agree.
+      const total = TABLES.reduce(
+        (sum, t) => sum + ((this.db.prepare(`SELECT SUM(${ENTRY_BYTES[t]}) AS b FROM ${t}`).get() as { b: number | null }).b ?? 0),
+        0,
+      );
+      let excess = total - maxBytes;
+      const chosen: Array<{ t: (typeof TABLES)[number]; cache_key: string; hash: string }> = [];
+      if (excess <= 0) return chosen;
+      const oldestFirst = this.db
+        .prepare(
+          TABLES.map((t) => `SELECT '${t}' AS t, cache_key, ${HASH_COLUMN[t]} AS hash, ${ENTRY_BYTES[t]} AS bytes, last_used_ms FROM ${t}`).join(
+            " UNION ALL ",
+          ) + " ORDER BY last_used_ms, t, cache_key, hash",
+        )
+        .iterate() as IterableIterator<{ t: (typeof TABLES)[number]; cache_key: string; hash: string; bytes: number }>;
+      for (const row of oldestFirst) {
+        if (excess <= 0) break;
+        chosen.push(row);
+        excess -= row.bytes;
+      }
+      return chosen;
+    })();
+    let removed = 0;
+    for (let at = 0; at < doomed.length; at += ROWS_PER_STEP) {
+      removed += this.db.transaction(() =>
+        doomed
+          .slice(at, at + ROWS_PER_STEP)
+          .reduce((n, d) => n + this.db.prepare(`DELETE FROM ${d.t} WHERE cache_key = ? AND ${HASH_COLUMN[d.t]} = ?`).run(d.cache_key, d.hash).changes, 0),
+      )();
+      this.afterStep();
+    }
+    return removed;
+  }
+
+  /** Deletes the rows of `table` that match `where`, ROWS_PER_STEP per write transaction; returns how many. */
+  private deleteInSteps(table: (typeof TABLES)[number], where: string, values: unknown[]): number {
+    const key = `cache_key, ${HASH_COLUMN[table]}`;
+    const step = this.db.prepare(`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE ${where} LIMIT ${ROWS_PER_STEP})`);
+    let removed = 0;
+    for (;;) {
+      const { changes } = step.run(...values);
+      if (changes === 0) return removed;
+      removed += changes;
+      this.afterStep();
+    }
+  }
+
+  /**
+   * Gives the freed pages back to the file system, so the folder CI keeps really shrinks:
+   * PAGES_PER_STEP per write transaction (`incremental_vacuum`), not one VACUUM that rewrites
+   * the whole file under the write lock. A cache made before it was created with incremental
+   * auto-vacuum (openCacheDatabase) is switched to it by one VACUUM, once.
+   */
   private compact(): void {
-    this.db.exec("VACUUM");
+    if (this.db.pragma("auto_vacuum", { simple: true }) !== INCREMENTAL) {
+      this.db.pragma(`auto_vacuum = ${INCREMENTAL}`);
+      this.db.exec("VACUUM");
+    }
+    while ((this.db.pragma("freelist_count", { simple: true }) as number) > 0) {
+      this.db.pragma(`incremental_vacuum(${PAGES_PER_STEP})`);
+      this.afterStep();
+    }
     this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 }

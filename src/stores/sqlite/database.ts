@@ -248,10 +248,12 @@ export function dataDirectoryId(db: Db): string {
  * Opens (creating if needed) the metadata database, or with `migrations` another database such as
  * the cache's, with WAL, a busy timeout and foreign keys, and migrates it.
  */
-export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS): Db {
+export function openDatabase(path: string, migrations: readonly string[] = MIGRATIONS, options: { autoVacuum?: "incremental" } = {}): Db {
   const db = new Database(path);
   // First, so that even switching to WAL waits for another process instead of failing.
   db.pragma("busy_timeout = 5000");
+  // Takes effect on a new file only (before its first table); an existing file keeps its mode.
+  if (options.autoVacuum) db.pragma(`auto_vacuum = ${options.autoVacuum}`);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");
