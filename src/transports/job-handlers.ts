@@ -37,8 +37,9 @@ export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
       const { documentId, strategies } = input as ProcessJobInput;
       return toWire(await budgeted(calls, () => chunkeval.process(documentId, strategies, { signal, onProgress })));
     },
-    question_generation: async (input, { signal, onProgress }) =>
-      toWire(await chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress })),
+    // Within its own max_calls too (http_max_generation_calls): on the shared queue, its attempts share this budget.
+    question_generation: async (input, { signal, onProgress, calls }) =>
+      toWire(await budgeted(calls, () => chunkeval.generateQuestions({ ...(input as GenerateQuestionsInput), signal, onProgress }))),
     // Queued only on a shared store (PostgreSQL): a /v1 upload accepted by any replica.
     [V1_INGESTION_JOB]: async (input, { signal, claim, calls }) =>
       toWire(await budgeted(calls, () => chunkeval.runQueuedIngestion(input as QueuedIngestionInput, signal, claim))),

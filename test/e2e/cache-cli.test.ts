@@ -36,6 +36,11 @@ test("chunkeval cache: shows the file under CHUNKEVAL_CACHE_DIR with entries per
     assert.equal(JSON.parse(shrunk.stdout).removed, report.groups[0].entries - afterPrune.groups[0].entries);
     assert.ok(afterPrune.groups[0].bytes <= 10 * 1024, "the entries fit the size asked for");
 
+    // Another embedder's entries only: the hash vectors stay (the global --embedder option must not swallow the filter).
+    const other = await runCli(["cache", "clear", "--embedder", "nope", "--json"], env);
+    assert.equal(other.code, 0, other.stderr);
+    assert.equal(JSON.parse(other.stdout).removed, 0);
+    assert.deepEqual(JSON.parse((await runCli(["cache", "--json"], env)).stdout).groups, afterPrune.groups, "nothing else was removed");
     const cleared = await runCli(["cache", "clear", "--embedder", "hash"], env);
     assert.equal(cleared.code, 0, cleared.stderr);
     assert.deepEqual(JSON.parse((await runCli(["cache", "--json"], env)).stdout).groups, []);

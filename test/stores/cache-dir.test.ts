@@ -177,3 +177,50 @@ test("clearing and pruning the cache let other processes write between short ste
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a large cache file from before incremental compaction is not rewritten under the write lock; other writes go through", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-cache-old-"));
+  const path = join(dir, CACHE_FILE);
+  const db = openDatabase(path, CACHE_MIGRATIONS);
+  const other = openCacheDatabase(path, { writeWaitMs: 0 });
+  try {
+    const vector = new Float32Array(256); // 1 KB
+    const cache = new EmbeddingCacheRepo(db);
+    // 40 MB of live entries: more than one VACUUM may rewrite at once.
+    for (let batch = 0; batch < 40; batch++) {
+      cache.putMany(
+        { key: "hash v1", name: "hash" },
+        Array.from({ length: 1000 }, (_, i): [string, Float32Array] => [`e${batch}-${i}`, vector]),
+      );
+    }
+    cache.putMany({ key: "old v1", name: "old" }, [["x", vector]]);
+    const otherCache = new EmbeddingCacheRepo(other);
+    let steps = 0;
+    const maintenance = new CacheMaintenance(db, path, undefined, () => otherCache.putMany({ key: "use v1", name: "use" }, [[`o${++steps}`, vector]]));
+    assert.equal(maintenance.clear({ embedder: "old" }), 1);
+    assert.equal(db.pragma("auto_vacuum", { simple: true }), 0, "not switched: its live data is too large to rewrite at once");
+    assert.equal((other.prepare("SELECT COUNT(*) AS n FROM embeddings WHERE embedder = 'use'").get() as { n: number }).n, steps);
+  } finally {
+    other.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an existing cache file opens while another process holds its write lock (a prune or clear running)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-cache-open-"));
+  const path = join(dir, CACHE_FILE);
+  openCacheDatabase(path).close();
+  const holder = openCacheDatabase(path);
+  try {
+    holder.exec("BEGIN IMMEDIATE");
+    // Opening needs no write lock: without this, it waited 5 s and failed with "database is locked".
+    const opened = openCacheDatabase(path, { writeWaitMs: 0 });
+    assert.equal((opened.prepare("SELECT COUNT(*) AS n FROM embeddings").get() as { n: number }).n, 0);
+    opened.close();
+  } finally {
+    holder.exec("ROLLBACK");
+    holder.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -252,8 +252,9 @@ export function openDatabase(path: string, migrations: readonly string[] = MIGRA
   const db = new Database(path);
   // First, so that even switching to WAL waits for another process instead of failing.
   db.pragma("busy_timeout = 5000");
-  // Takes effect on a new file only (before its first table); an existing file keeps its mode.
-  if (options.autoVacuum) db.pragma(`auto_vacuum = ${options.autoVacuum}`);
+  // On a new, empty file only (it takes effect before the first table): on an existing file the
+  // pragma changes nothing yet needs the write lock, so opening would wait for other processes.
+  if (options.autoVacuum && db.pragma("page_count", { simple: true }) === 0) db.pragma(`auto_vacuum = ${options.autoVacuum}`);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("synchronous = NORMAL");

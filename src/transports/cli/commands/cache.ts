@@ -56,8 +56,11 @@ export function registerCacheCommand(program: Command): void {
     .option("--model <spec>", "only this model's completions (e.g. openai:gpt-4o-mini)")
     .option("--json", "print only JSON on stdout")
     .action(async (options: { embedder?: string; model?: string }, command: Command) => {
+      // `--embedder` is also the program's option, and commander gives it to the program wherever it
+      // stands: read from there, the filter is never lost (a lost one cleared the whole cache).
+      const embedder = options.embedder ?? command.optsWithGlobals<GlobalOptions>().embedder;
       const [{ clearCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
-      const result = await clearCache(await openCacheMaintenance(loadCliConfig(command).config), options);
+      const result = await clearCache(await openCacheMaintenance(loadCliConfig(command).config), { embedder, model: options.model });
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
     });
