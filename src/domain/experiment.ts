@@ -286,7 +286,7 @@ export interface Experiment {
    * best's lead over every other strategy is significant and the questions can support one.
    */
   verdictStatus: VerdictStatus;
-  /** "Recommendation: X", "No clear winner: …" or "Smoke test, not a recommendation: …". */
+  /** The verdict's first sentence (VerdictBasis.headline): "Use X: …", "No clear winner among …", "Smoke test, not a recommendation: …". */
   headline: string;
   /** Strategies the best's lead over is not significant: those it cannot be separated from. */
   inseparableFromBest: string[];

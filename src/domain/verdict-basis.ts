@@ -7,7 +7,10 @@ import { chunksKey } from "./retriever-agreement.js";
 
 export interface VerdictBasis {
   status: VerdictStatus;
-  /** The one line a reader sees first: "Recommendation: X", "No clear winner: …", "Smoke test, not a recommendation: …". */
+  /**
+   * The answer, said first and in one sentence, that nothing after it contradicts: "Use X: …",
+   * "No clear winner among X, Y and Z: …", "Smoke test, not a recommendation: …", "No recommendation: …".
+   */
   headline: string;
   /** The strategies the best cannot be separated from: its lead over them is not significant. */
   inseparableFromBest: string[];
@@ -44,10 +47,15 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
   const cannotSeparate = inseparableFromBest.length > 0 ? `, not separable at ${level} from ${list(inseparableFromBest)}` : "";
   if (smoke) return basis("smoke_test", `Smoke test, not a recommendation: ${smoke}. ${best} scored highest${cannotSeparate}.`);
   if (comparisons.length === 0) return basis("single_strategy", `No recommendation: ${best} was the only strategy benchmarked.`);
-  if (inseparableFromBest.length > 0) {
-    const whom = inseparableFromBest.length === comparisons.length ? `any other strategy (${list(inseparableFromBest)})` : list(inseparableFromBest);
-    return basis("no_clear_winner", `No clear winner: ${best} scored highest, but its lead over ${whom} is not significant at ${level}.`);
-  }
+  if (inseparableFromBest.length > 0)
+    return basis(
+      "no_clear_winner",
+      noClearWinner(
+        best,
+        comparisons.filter((c) => !c.significant),
+        level,
+      ),
+    );
   const runnerUp = comparisons
     .filter((c) => c.difference !== null)
     .sort((a, b) => a.difference! - b.difference! || a.strategy.localeCompare(b.strategy))[0]?.strategy;
@@ -59,7 +67,25 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
         `so ${best}'s significant lead says nothing of its chunking.`,
     );
   }
-  return basis("recommendation", `Recommendation: ${best} (its lead over every other strategy is significant at ${level}).`);
+  const asked = Math.max(...comparisons.map(pairedQuestions));
+  return basis("recommendation", `Use ${best}: it scores significantly higher than every other strategy (at ${level}, over ${asked} questions).`);
+}
+
+/** The questions a comparison paired, negative controls left out where recorded. */
+const pairedQuestions = (c: StrategyComparison) => c.answerableQuestions ?? c.questions;
+
+/**
+ * "No clear winner among a, b and c: 19 questions cannot separate them at 95 %; about 360 more
+ * would." The more is the most any of the pairs needs (domain/power.ts), said only when every
+ * pair has an estimate; the highest composite stays a figure of the scorecard, not a winner.
+ */
+function noClearWinner(best: string, inseparable: StrategyComparison[], level: string): string {
+  const asked = Math.max(...inseparable.map(pairedQuestions));
+  const needed = inseparable.map((c) => c.questionsNeeded);
+  const more = needed.every((n): n is number => typeof n === "number") ? Math.max(...needed) - asked : 0;
+  const would = more > 0 ? `; about ${more.toLocaleString("en-US")} more would` : "";
+  const tied = [best, ...inseparable.map((c) => c.strategy)];
+  return `No clear winner among ${list(tied)}: ${asked} question${asked === 1 ? "" : "s"} cannot separate them at ${level}${would}.`;
 }
 
 /** "so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher)." */

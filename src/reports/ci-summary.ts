@@ -52,10 +52,13 @@ export function renderCiSummary(input: CiSummaryInput): string {
       const d = input.baseline?.deltas[s]?.[key];
       return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`);
     });
-    lines.push(`| ${cell(s)}${s === e.bestStrategy ? " ★" : ""} | ${values.join(" | ")} | ${m.failedQuestions}/${m.totalQuestions} |`);
+    // One strategy benchmarked leads nothing: no row is marked.
+    const marked = s === e.bestStrategy && e.strategiesUsed.length > 1;
+    lines.push(`| ${cell(s)}${marked ? " ★" : ""} | ${values.join(" | ")} | ${m.failedQuestions}/${m.totalQuestions} |`);
   }
   const against = input.baseline ? `; changes in brackets against the baseline ${code(input.baseline.source)}` : "";
-  lines.push("", `★ highest composite (the headline says whether that is a recommendation); ↑ higher is better, ↓ lower is better${against}.`, "");
+  const star = e.strategiesUsed.length > 1 ? "★ highest composite (the headline says whether that is a recommendation); " : "";
+  lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.`, "");
   if (input.outcomes.length > 0) {
     lines.push("### Gates", "", "| result | gate | strategy | figures |", "|---|---|---|---|");
     for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);

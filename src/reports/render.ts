@@ -129,7 +129,48 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
   return segments;
 }
 
-/** Plain-words reasons for the recommendation, from measured numbers only; the verdict leads. */
+/**
+ * The managerial box's line of confidence under the answer: the highest composite with its
+ * interval and how far the runner-up is behind, from measured numbers only; empty when nothing was scored.
+ */
+function confidenceLine(e: ExperimentRecord): string {
+  const best = e.aggregateMetrics[e.bestStrategy]!;
+  if (best.compositeScore === null) return "";
+  const interval = best.confidenceIntervals?.composite_score;
+  const range = interval ? ` (95 % interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
+  const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
+  const score = `${best.compositeScore.toFixed(2)} of 10${range}`;
+  if (!runnerUp) return `Composite score of ${e.bestStrategy}: ${score}.`;
+  const line = `Highest composite score: ${e.bestStrategy}, ${score}`;
+  const ci = runnerUp.confidenceInterval;
+  const difference = ci ? ` (interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
+  return `${line}; the runner-up, ${runnerUp.strategy}, ${runnerUp.difference!.toFixed(2)} lower${difference}.`;
+}
+
+/** The strategies the verdict's sentence names as the answer: the recommended one, or those that cannot be separated; none otherwise. */
+function answerStrategies(e: ExperimentRecord): Set<string> {
+  if (e.verdictStatus === "recommendation") return new Set([e.bestStrategy]);
+  if (e.verdictStatus === "no_clear_winner" && e.inseparableFromBest.length > 0) return new Set([e.bestStrategy, ...e.inseparableFromBest]);
+  return new Set();
+}
+
+/** The box holds the answer, its line of confidence and at most this many notes; the rest is under "Why". */
+const GLANCE_NOTES = 3;
+
+/**
+ * The notes that stay in the managerial box, most pressing first: chunk warnings (the comparison
+ * cannot tell some strategies apart), a dry run, then what the verdict stands on.
+ */
+function glanceNotes(e: ExperimentRecord): { box: string[]; why: string[] } {
+  const all = [
+    ...(e.details.chunkWarnings ?? []).map((w) => `Warning: ${w}`),
+    ...(e.details.dryRun ? ["This was a dry run: only retrieval was measured; answers and judging were not run."] : []),
+    ...e.verdictNotes,
+  ];
+  return { box: all.slice(0, GLANCE_NOTES), why: all.slice(GLANCE_NOTES) };
+}
+
+/** Plain-words reasons for the verdict, from measured numbers only, under the report's "Why". */
 function recommendation(e: ExperimentRecord): string[] {
   const best = e.aggregateMetrics[e.bestStrategy]!;
   const lines = [e.verdict];
@@ -137,11 +178,6 @@ function recommendation(e: ExperimentRecord): string[] {
   if (variant.parameters.length > 0) {
     const settings = variant.parameters.map(([k, v]) => `${k} ${v}`).join(", ");
     lines.push(`The highest-scoring variant is ${e.bestStrategy}: ${variant.strategy} with ${settings}, every other parameter at its default.`);
-  }
-  const interval = best.confidenceIntervals?.composite_score;
-  if (best.compositeScore !== null) {
-    const range = interval ? ` (95 % confidence interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
-    lines.push(`${e.bestStrategy} has the highest composite score: ${best.compositeScore.toFixed(2)} of 10${range}.`);
   }
   if (best.hitRate !== null) {
     const recall = best.avgRecall !== null ? ` and retrieved ${(100 * best.avgRecall).toFixed(0)}% of the reference text on average` : "";
@@ -162,7 +198,6 @@ function recommendation(e: ExperimentRecord): string[] {
         : "within noise";
     lines.push(`The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${range}: ${lead}.`);
   }
-  if (e.details.dryRun) lines.push("This was a dry run: only retrieval was measured; answers and judging were not run.");
   return lines;
 }
 
@@ -312,14 +347,15 @@ function viewModel(input: ReportInput, view: ReportView) {
   const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
   const pagesOf = (documentId: string | undefined) => (documentId ? input.documentPages?.[documentId] : undefined) ?? input.chunkMap?.pages ?? [];
   const agg = (s: string) => e.aggregateMetrics[s]!;
-  const bars = (metric: string) =>
+  const bars = (metric: string, marked: (s: string) => boolean = (s) => s === e.bestStrategy) =>
     strategies.map((s) => ({
       label: s,
       value: metricValue(agg(s), metric),
       interval: agg(s).confidenceIntervals?.[metric] ?? null,
       missing: agg(s).missing?.[metric],
-      highlight: s === e.bestStrategy,
+      highlight: marked(s),
     }));
+  const answer = answerStrategies(e);
   // A bounded scale is drawn to its top; an open one (tokens) to its largest bar.
   const SCALE_TOPS: Partial<Record<MetricDefinition["scale"], number>> = { "0-10": 10, "0-1": 1 };
   const metricChart = (metric: string) => {
@@ -339,7 +375,12 @@ function viewModel(input: ReportInput, view: ReportView) {
   const charts =
     view === "managerial"
       ? {
-          composite: barChart("Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)", bars("composite_score"), { max: 10 }),
+          composite: barChart(
+            "Composite score per strategy (0-10, higher is better; whiskers: 95 % CI)" +
+              (answer.size === 0 ? "" : `; marked: ${answer.size > 1 ? "cannot be separated" : "the answer"}`),
+            bars("composite_score", (s) => answer.has(s)),
+            { max: 10 },
+          ),
           qualityCost: scatterChart(
             "Quality against cost",
             plotted((s) => costOfStrategy(s)),
@@ -413,6 +454,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     agg: e.aggregateMetrics,
     details: e.details,
     recommendation: recommendation(e),
+    confidence: confidenceLine(e),
+    notes: glanceNotes(e),
     tradeOffs: tradeOffs(e),
     missing: missingMetrics(e),
     negativeControls: e.details.negativeControls ? describeNegativeControls(e.details.negativeControls) : [],

@@ -32,7 +32,8 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
     questionSet: handWritten,
   });
   assert.equal(basis.status, "no_clear_winner");
-  assert.equal(basis.headline, "No clear winner: a scored highest, but its lead over b and d is not significant at 95 %.");
+  // Without the questions each pair would need (older experiments), the sentence says only how many could not tell.
+  assert.equal(basis.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %.");
   assert.deepEqual(basis.inseparableFromBest, ["b", "d"]);
   assert.doesNotMatch(basis.headline, /Recommendation/);
   assert.deepEqual(basis.notes, [
@@ -41,7 +42,20 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
   ]);
 
   const allNoise = verdictBasis({ best: "a", comparisons: [comparison("b", 0.2, false)], composites, retrievalModes: {}, questionSet: null });
-  assert.equal(allNoise.headline, "No clear winner: a scored highest, but its lead over any other strategy (b) is not significant at 95 %.");
+  assert.equal(allNoise.headline, "No clear winner among a and b: 30 questions cannot separate them at 95 %.");
+  // How many more questions would: the most any inseparable pair needs, less those asked.
+  const needing = (strategy: string, questionsNeeded: number | null) => ({ ...comparison(strategy, 0.2, false), questionsNeeded });
+  const more = verdictBasis({
+    best: "a",
+    comparisons: [needing("b", 390), needing("d", 80), comparison("c", 3, true)],
+    composites,
+    retrievalModes: {},
+    questionSet: null,
+  });
+  assert.equal(more.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %; about 360 more would.");
+  assert.doesNotMatch(more.headline, /\bc\b/, "a strategy the best beats significantly is not among the tied");
+  const unreachable = verdictBasis({ best: "a", comparisons: [needing("b", 390), needing("d", null)], composites, retrievalModes: {}, questionSet: null });
+  assert.equal(unreachable.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %.", "no number when a pair has none");
   assert.deepEqual(allNoise.notes, [], "an experiment from before the question set was profiled says nothing about it");
 });
 
@@ -54,7 +68,7 @@ test("verdict basis: a recommendation only when every lead is significant; nothi
     questionSet: handWritten,
   });
   assert.equal(clear.status, "recommendation");
-  assert.equal(clear.headline, "Recommendation: a (its lead over every other strategy is significant at 95 %).");
+  assert.equal(clear.headline, "Use a: it scores significantly higher than every other strategy (at 95 %, over 30 questions).");
   assert.deepEqual(clear.inseparableFromBest, []);
   const alone = verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: {}, questionSet: handWritten });
   assert.equal(alone.status, "single_strategy");

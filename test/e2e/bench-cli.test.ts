@@ -23,7 +23,7 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.match(first.stdout, /n\/a — answers are copied from the retrieved context .*\(avg_faithfulness, hallucination_rate\)/);
     assert.match(first.stdout, /verdict: (recursive|fixed_size) scored highest; its lead over (recursive|fixed_size) is (not )?significant at 95 %/);
     // "best strategy" only under a recommendation's headline (test/e2e/terminal-cli.test.ts has a run without one).
-    const named = /^Recommendation: /m.test(first.stdout) ? "best strategy" : "highest composite";
+    const named = /^Use (recursive|fixed_size): /m.test(first.stdout) ? "best strategy" : "highest composite";
     assert.match(
       first.stdout,
       new RegExp(`^${named}: (recursive|fixed_size) \\(\\*\\); total latency [\\d.]+ s \\([\\d.]+ s of it shared: embedding the questions, warming up\\)`, "m"),

@@ -7,6 +7,7 @@ import { renderHtmlReport, type ReportView } from "../../src/reports/render.js";
 import { scatterChart } from "../../src/reports/charts.js";
 import { chunkMapSource } from "../../src/services/chunk-map-source.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { questionLeak } from "../../src/evaluators/question-set.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { launchChromium } from "../helpers/browser.js";
@@ -115,6 +116,56 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
         assert.ok(!(a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b), `labels ${i} and ${j} overlap`);
       }
     await page.close();
+  } finally {
+    await browser.close();
+    await ws.cleanup();
+  }
+});
+
+test("the managerial box of a clear winner, of no clear winner and of a single strategy fits the first screen, its answer first", async () => {
+  const ws = await createWorkspace();
+  const browser = await launchChromium();
+  try {
+    const questions = await loadQuestionsFile("questions/harbor-light-handbook.json");
+    // Eight that copy little of their excerpts' wording (a set that copies most is a smoke test, not a verdict).
+    const fewQuestions = questions
+      .filter(
+        (q) =>
+          (questionLeak(
+            q.question,
+            q.references.map((r) => r.text),
+          ) ?? 1) < 0.5,
+      )
+      .slice(0, 8);
+    const bench = (strategies: string[], asked: typeof questions) =>
+      ws.app.bench({
+        document: { filename: "handbook.docx", bytes: handbookBytes() },
+        questions: asked,
+        questionsSource: "harbor-light-handbook.json",
+        strategies,
+        topK: 3,
+      });
+    const cases = [
+      // Chunks of a few words against whole sections, over every question: a lead the questions can tell.
+      { name: "clear-winner", experiment: await bench(["recursive", "fixed_size@chunk_size=16:chunk_overlap=0"], questions), status: "recommendation" },
+      { name: "no-clear-winner", experiment: await bench(["recursive", "fixed_size", "structure"], fewQuestions), status: "no_clear_winner" },
+      { name: "single-strategy", experiment: await bench(["recursive"], fewQuestions), status: "single_strategy" },
+    ];
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const { name, experiment, status } of cases) {
+      assert.equal(experiment.verdictStatus, status, `${name}: ${experiment.headline}`);
+      const file = join(ARTIFACTS, `report-managerial-${name}.html`);
+      writeFileSync(file, renderHtmlReport({ experiment, results: await ws.app.experimentResults(experiment.experimentId) }, "managerial"));
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto("file://" + file, { waitUntil: "load" });
+      const box = page.locator("section.callout");
+      assert.equal((await box.locator("p").first().textContent())?.trim(), experiment.headline, `${name}: the answer comes first`);
+      const bounds = (await box.boundingBox())!;
+      assert.ok(bounds.y + bounds.height <= 800, `${name}: the box ends at ${Math.round(bounds.y + bounds.height)} px, inside the first 800`);
+      assert.equal(await box.locator("svg.chart").count(), 1, `${name}: one picture in the box`);
+      await page.screenshot({ path: join(ARTIFACTS, `report-managerial-${name}.png`) });
+      await page.close();
+    }
   } finally {
     await browser.close();
     await ws.cleanup();

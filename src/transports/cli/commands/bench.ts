@@ -65,7 +65,8 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   printTable(
     ["strategy", "retrieval", ...scorecardMetrics().map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
-      s === e.bestStrategy ? `${s} *` : s,
+      // One strategy benchmarked leads nothing: no row is marked.
+      s === e.bestStrategy && e.strategiesUsed.length > 1 ? `${s} *` : s,
       e.retrievalModes[s] ?? "n/a",
       ...scorecardMetrics().map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
@@ -99,9 +100,10 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   const shared = e.details.sharedSeconds;
   const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
   // "best" only where the headline recommends it; otherwise the figure it is: the highest composite.
-  const named = e.verdictStatus === "recommendation" ? "best strategy" : "highest composite";
+  const named = e.verdictStatus === "recommendation" ? "best strategy" : e.strategiesUsed.length > 1 ? "highest composite" : "strategy";
+  const mark = e.strategiesUsed.length > 1 ? " (*)" : "";
   printLine(
-    `${named}: ${e.bestStrategy} (*); total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
+    `${named}: ${e.bestStrategy}${mark}; total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
       `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
   );
   const full = e.details.fullRunEstimate;

@@ -1,0 +1,80 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { loadQuestionsFile } from "../../src/evaluators/questions.js";
+import { questionLeak } from "../../src/evaluators/question-set.js";
+import { renderHtmlReport } from "../../src/reports/render.js";
+import type { ExperimentRecord, QuestionResult } from "../../src/domain/experiment.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { createWorkspace } from "../helpers/workspace.js";
+
+/** The managerial report's box (the answer at a glance) and what follows it, as text and markup. */
+function managerial(experiment: ExperimentRecord, results: Record<string, QuestionResult[]>) {
+  const html = renderHtmlReport({ experiment, results }, "managerial");
+  const box = html.match(/<section class="callout">([\s\S]*?)<\/section>/)![1]!;
+  const text = (markup: string) =>
+    markup
+      .replace(/<svg[\s\S]*?<\/svg>/g, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, " ")
+      .trim();
+  const paragraphs = [...box.matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)].map((m) => text(m[1]!));
+  const why = html.slice(html.indexOf("<h2>Why</h2>"), html.indexOf("<h2>Scorecard</h2>"));
+  return { html, box, paragraphs, marked: (box.match(/class="bar best"/g) ?? []).length, whyText: text(why), boxText: text(box) };
+}
+
+test("the managerial box: the answer first, a line of confidence, at most three notes, one picture with the answer marked; the rest under Why", async () => {
+  const ws = await createWorkspace();
+  try {
+    // Questions that copy little of their excerpts' wording: a set that copies most is a smoke test, not a verdict.
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).filter(
+      (q) =>
+        (questionLeak(
+          q.question,
+          q.references.map((r) => r.text),
+        ) ?? 1) < 0.5,
+    );
+    const bench = (strategies: string[], count: number) =>
+      ws.app.bench({
+        document: { filename: "handbook.docx", bytes: handbookBytes() },
+        questions: questions.slice(0, count),
+        questionsSource: "h.json",
+        strategies,
+        topK: 3,
+      });
+    // Six questions cannot separate two strategies (at least ten are needed): no clear winner.
+    const tied = await ws.app.getExperiment((await bench(["recursive", "fixed_size", "structure"], 6)).experimentId);
+    const tiedResults = await ws.app.experimentResults(tied.experimentId);
+    assert.equal(tied.verdictStatus, "no_clear_winner");
+    const noWinner = managerial(tied, tiedResults);
+    assert.equal(noWinner.paragraphs[0], tied.headline, "the verdict's sentence comes first");
+    assert.match(noWinner.paragraphs[0]!, /^No clear winner among .*: 6 questions cannot separate them at 95 %/);
+    assert.match(noWinner.paragraphs[1]!, /^Highest composite score: \S+, \d+\.\d\d of 10 \(95 % interval .*\); the runner-up, \S+, -?\d+\.\d\d lower/);
+    assert.ok(noWinner.paragraphs.length <= 2 + 3, `at most three notes in the box: ${JSON.stringify(noWinner.paragraphs)}`);
+    assert.match(noWinner.box, /<svg[^>]*>[\s\S]*Composite score per strategy/, "one picture in the box");
+    assert.equal(noWinner.marked, 1 + tied.inseparableFromBest.length, "the strategies that cannot be separated are marked");
+    assert.doesNotMatch(`${noWinner.boxText} ${noWinner.whyText}`, /\bbest\b/i, "nothing is called best when there is no clear winner");
+    assert.ok(noWinner.whyText.includes(tied.verdict), "the verdict's detail is under Why");
+    for (const note of tied.verdictNotes.filter((n) => !noWinner.paragraphs.includes(n))) assert.ok(noWinner.whyText.includes(note), `${note} under Why`);
+
+    // A clear winner (as a significant lead would record it): only it is marked.
+    const clear = {
+      ...tied,
+      verdictStatus: "recommendation" as const,
+      headline: `Use ${tied.bestStrategy}: it scores significantly higher.`,
+      inseparableFromBest: [],
+    };
+    const recommended = managerial(clear, tiedResults);
+    assert.equal(recommended.paragraphs[0], clear.headline);
+    assert.equal(recommended.marked, 1);
+
+    // A single strategy: no winner is marked anywhere.
+    const alone = await ws.app.getExperiment((await bench(["recursive"], 6)).experimentId);
+    const single = managerial(alone, await ws.app.experimentResults(alone.experimentId));
+    assert.match(single.paragraphs[0]!, /^No recommendation: recursive was the only strategy benchmarked\./);
+    assert.equal(single.marked, 0);
+    assert.doesNotMatch(single.boxText, /\bwins?\b|\bbest\b/i);
+  } finally {
+    await ws.cleanup();
+  }
+});
