@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { jsonProgress, lineProgress } from "../../src/transports/cli/progress.js";
+import { jsonProgress, lineProgress, type Ticker } from "../../src/transports/cli/progress.js";
 
 /** A clock the test moves by hand, so throttling is checked without waiting. */
 function clock() {
@@ -52,6 +52,40 @@ test("lines mode: strategies under way side by side each get their line; an ende
     "  index a: 40 chunks indexed (40/40, 6.0 s)",
     "  process: a (1/2) (0.0 s, ETA 0.0 s)",
     "  process: b (2/2) (2.0 s)",
+  ]);
+});
+
+test("lines mode: a step that reports nothing for 15 s still gets a line, naming it; none after the run ends", () => {
+  const lines: string[] = [];
+  const c = clock();
+  // The heartbeat's timer, ticked by hand.
+  let tick = () => {};
+  const every: Ticker = (fn) => {
+    tick = fn;
+    return () => (tick = () => {});
+  };
+  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  progress.onProgress({ stage: "index", strategy: "semantic", message: "chunking" });
+  c.advance(14_000);
+  tick();
+  assert.equal(lines.length, 2, "quiet for less than 15 s: no line yet");
+  c.advance(1_000);
+  tick();
+  c.advance(15_000);
+  tick();
+  progress.onProgress({ stage: "index", strategy: "semantic", message: "embedding 40 chunks" });
+  c.advance(15_000);
+  tick();
+  progress.succeed("experiment exp_1");
+  c.advance(60_000);
+  tick();
+  assert.deepEqual(lines, [
+    "benchmarking",
+    "  index semantic: chunking",
+    "  still working: index semantic: chunking, 15.0 s since the start",
+    "  still working: index semantic: chunking, 30.0 s since the start",
+    "  still working: index semantic: embedding 40 chunks, 45.0 s since the start",
+    "experiment exp_1 (45.0 s)",
   ]);
 });
 

@@ -20,6 +20,19 @@ export interface ProgressOptions {
 
 /** In lines mode, a stage and strategy under way gets a line at most this often. */
 export const PROGRESS_LINE_INTERVAL_MS = 5000;
+/**
+ * In lines mode, a run that reported nothing for this long (a long document parsed or chunked in
+ * one step, a slow model) still gets a line: a log never goes quiet for longer while work runs.
+ */
+export const PROGRESS_HEARTBEAT_MS = 15_000;
+
+/** Calls `tick` every `ms` until the returned stop is called; never keeps the process alive by itself. */
+export type Ticker = (tick: () => void, ms: number) => () => void;
+const everyMs: Ticker = (tick, ms) => {
+  const timer = setInterval(tick, ms);
+  timer.unref();
+  return () => clearInterval(timer);
+};
 
 const SILENT: Progress = { onProgress: () => {}, succeed: () => {}, fail: () => {} };
 
@@ -55,13 +68,22 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /**
  * Lines for a log a person reads: the title; a line when a stage starts and when a stage and
  * strategy ends (with its count and time); in between, at most one line per stage and strategy
- * under way every `intervalMs`, with its count and an ETA from its pace so far.
+ * under way every `intervalMs`, with its count and an ETA from its pace so far; and when nothing
+ * was printed for `heartbeatMs`, the step still under way, so the log never goes quiet for longer.
  */
-export function lineProgress(title: string, write: (line: string) => void, now = () => performance.now(), intervalMs = PROGRESS_LINE_INTERVAL_MS): Progress {
+export function lineProgress(
+  title: string,
+  write: (line: string) => void,
+  now = () => performance.now(),
+  intervalMs = PROGRESS_LINE_INTERVAL_MS,
+  every: Ticker = everyMs,
+  heartbeatMs = PROGRESS_HEARTBEAT_MS,
+): Progress {
   const started = now();
   const stages = new Set<string>();
   const groups = new Map<string, { started: number; last: ProgressEvent; unprinted: boolean; ended: boolean }>();
   let lastLine = started;
+  let latest: string | undefined;
   write(title);
   const print = (group: string, state: { started: number; last: ProgressEvent; unprinted: boolean }, t: number) => {
     const { message, done, total } = state.last;
@@ -77,10 +99,23 @@ export function lineProgress(title: string, write: (line: string) => void, now =
     state.unprinted = false;
     lastLine = t;
   };
+  const stopHeartbeat = every(
+    () => {
+      const t = now();
+      if (t - lastLine < heartbeatMs) return;
+      const state = latest === undefined ? undefined : groups.get(latest);
+      const step = state && !state.ended ? `${latest}: ${state.last.message}, ` : "";
+      write(`  still working: ${step}${seconds(t - started)} since the start`);
+      lastLine = t;
+      // Checked every second, so the quiet spell never runs much past heartbeatMs.
+    },
+    Math.min(1000, heartbeatMs),
+  );
   return {
     onProgress: (e) => {
       const t = now();
       const group = groupOf(e);
+      latest = group;
       let state = groups.get(group);
       if (!state) groups.set(group, (state = { started: t, last: e, unprinted: true, ended: false }));
       if (state.ended) return;
@@ -93,8 +128,11 @@ export function lineProgress(title: string, write: (line: string) => void, now =
       if (t - lastLine < intervalMs) return;
       for (const [g, s] of groups) if (s.unprinted && !s.ended) print(g, s, t);
     },
-    succeed: (m) => write(`${m} (${seconds(now() - started)})`),
-    fail: () => {},
+    succeed: (m) => {
+      stopHeartbeat();
+      write(`${m} (${seconds(now() - started)})`);
+    },
+    fail: stopHeartbeat,
   };
 }
 
