@@ -44,6 +44,8 @@ try {
     "examples/corpus/brisa-kettle-recall.txt",
     "questions/corpus.json",
     "README.md",
+    "docs/cli.md",
+    "docs/configuration.md",
   ];
   const missing = required.filter((f) => !files.includes(f));
   check(missing.length === 0, `the tarball lacks ${missing.join(", ")}`);

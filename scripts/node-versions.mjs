@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The exact builds tested (README, "Node versions"): the latest 22 and 24 releases at the time. */
+/** The exact builds tested (docs/install.md, "Node versions"): the latest 22 and 24 releases at the time. */
 const DEFAULT_NODES = ["22.23.3", "24.21.0"];
 /**
  * Without --full, the smoke set: what differs between Node versions is the native and

@@ -65,7 +65,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   await registerStrategyModules(strategies, config.strategyModules ?? []);
   await checkStrategySettings(strategies, config);
   mkdirSync(config.dataDir, { recursive: true });
-  // The cache is its own file under cache_dir, so CI can keep the folder between runs (README "Configuration").
+  // The cache is its own file under cache_dir, so CI can keep the folder between runs (docs/configuration.md "Configuration").
   const store = await metadataBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, {
     cacheDir: config.cacheDir,
     poolSize: config.postgresPoolSize,

@@ -4,7 +4,7 @@
  * code it maps to. The core throws; only the transports decide how to show an error.
  */
 
-/** CLI exit codes (README "Exit codes"). */
+/** CLI exit codes (docs/cli.md "Exit codes"). */
 export const ExitCode = {
   ok: 0,
   failed: 1,

@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 
-/** Every default in one place (README "Configuration" lists them). */
+/** Every default in one place (docs/configuration.md "Configuration" lists them). */
 export const DEFAULTS = {
   dataDir: ".chunkeval",
   embedder: "use",
@@ -73,7 +73,7 @@ export const DEFAULTS = {
   ingestionTimeoutSeconds: 120,
   ingestionMaxChunks: 2000,
   ingestionEmbedConcurrency: 2,
-  /** Question generation (README "Generated questions"): the most questions one request may ask for, */
+  /** Question generation (docs/examples.md "Generated questions"): the most questions one request may ask for, */
   maxGeneratedQuestions: 500,
   /** the chat calls budgeted per requested question, retries of a malformed reply, */
   questionCallsPerQuestion: 3,
@@ -94,7 +94,7 @@ export const DEFAULTS = {
   vectorIndexMinRows: 10000,
   /** Evaluation tables (and collection searches) past this many rows use an ANN index; smaller scopes stay exact. */
   evaluationVectorIndexMinRows: 20000,
-  /** Sweeps (README "Variants and sweeps"): a bench of more variants than this is refused unless --max-variants raises it; */
+  /** Sweeps (docs/benchmarks.md "Variants and sweeps"): a bench of more variants than this is refused unless --max-variants raises it; */
   maxSweepVariants: 64,
   /** above any of these, a terminal asks before running (and without a terminal, --yes is needed). */
   confirmSweepVariants: 12,

@@ -39,9 +39,9 @@ export interface ChunkevalConfig {
     memoryMb: number;
   };
   maxJsonBodyKb: number;
-  /** What callers of the evaluation API may ask the server to spend (README "Request limits"). */
+  /** What callers of the evaluation API may ask the server to spend (docs/http-api.md "Request limits"). */
   http: { maxVariants: number; maxGenerationCalls: number; maxLlmCalls: number; generators: string };
-  /** The server's load budgets (README "Load budgets"): past them a request is answered 503 with Retry-After. */
+  /** The server's load budgets (docs/http-api.md "Load budgets"): past them a request is answered 503 with Retry-After. */
   load: { maxInflightUploadMb: number; maxSyncJobs: number; maxQueuedJobs: number };
   /** Searchable chunks one document may yield with one strategy in evaluation processing. */
   maxChunksPerDocument: number;
@@ -59,7 +59,7 @@ export interface ChunkevalConfig {
   chunkTimeoutSeconds: number;
   /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
   strategyOptions: Record<string, Record<string, number>>;
-  /** Absolute paths of strategy modules (README "Your own chunker") registered beside the built-in strategies. */
+  /** Absolute paths of strategy modules (docs/strategies.md "Your own chunker") registered beside the built-in strategies. */
   strategyModules: readonly string[];
 }
 

@@ -5,7 +5,7 @@ export const RETRIEVAL_SETTINGS = ["auto", ...SEARCH_MODES] as const;
 export type RetrievalSetting = (typeof RETRIEVAL_SETTINGS)[number];
 
 /**
- * Embedders searched by keyword alone under `retrieval: auto`, with why (README "Retrieval").
+ * Embedders searched by keyword alone under `retrieval: auto`, with why (docs/benchmarks.md "Retrieval").
  * `use`: measured with `npm run bench:retrieval` on two public benchmarks (Chroma's five corpora
  * with generated questions, COVID-QA's dev half with questions written by experts), BM25 alone
  * retrieved more of the references than dense search with this embedder, and than both fused,
@@ -34,7 +34,7 @@ export function hybridDenseWeight(config: { hybridDenseWeight: string; embedder:
   return DENSE_WEIGHT_BY_EMBEDDER.get(config.embedder) ?? 0.5;
 }
 
-/** Measured with `npm run bench:retrieval` (README "Retrieval": what it was tuned on and checked on). */
+/** Measured with `npm run bench:retrieval` (docs/benchmarks.md "Retrieval": what it was tuned on and checked on). */
 const DENSE_WEIGHT_BY_EMBEDDER = new Map([
   ["use", 0.05],
   ["hash", 0.05],

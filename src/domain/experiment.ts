@@ -282,7 +282,7 @@ export interface Experiment {
   verdict: string;
   comparisons: StrategyComparison[];
   /**
-   * What the headline may claim (README "Reading the verdict"): `recommendation` only when the
+   * What the headline may claim (docs/metrics.md "Reading the verdict"): `recommendation` only when the
    * best's lead over every other strategy is significant and the questions can support one.
    */
   verdictStatus: VerdictStatus;

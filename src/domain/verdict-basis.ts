@@ -2,6 +2,7 @@ import { listWords as list } from "./list-words.js";
 import type { Experiment, StrategyComparison, VerdictStatus } from "./experiment.js";
 import { leakWords, provenanceWords, smokeTestReason, type QuestionSetProfile } from "./question-set.js";
 import { CONFIDENCE_LEVEL } from "./statistics.js";
+import { aboutQuestions } from "./power.js";
 import { formatVariantKey, parseVariantKey, type SearchMode } from "./variant-key.js";
 import { chunksKey } from "./retriever-agreement.js";
 
@@ -33,7 +34,7 @@ export interface VerdictBasisInput {
 
 const points = (v: number) => v.toFixed(2);
 
-/** The headline and what it stands on (README "Reading the verdict"). */
+/** The headline and what it stands on (docs/metrics.md "Reading the verdict"). */
 export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
   const { best, comparisons, questionSet } = input;
   const level = `${Math.round(CONFIDENCE_LEVEL * 100)} %`;
@@ -75,15 +76,16 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
 const pairedQuestions = (c: StrategyComparison) => c.answerableQuestions ?? c.questions;
 
 /**
- * "No clear winner among a, b and c: 19 questions cannot separate them at 95 %; about 360 more
- * would." The more is the most any of the pairs needs (domain/power.ts), said only when every
- * pair has an estimate; the highest composite stays a figure of the scorecard, not a winner.
+ * "No clear winner among a, b and c: 19 questions cannot separate them at 95 %; about 380 would."
+ * The number is the most any of the pairs needs, rounded as the verdict's own estimate is
+ * (domain/power.ts), said only when every pair has one; the highest composite stays a figure of
+ * the scorecard, not a winner.
  */
 function noClearWinner(best: string, inseparable: StrategyComparison[], level: string): string {
   const asked = Math.max(...inseparable.map(pairedQuestions));
   const needed = inseparable.map((c) => c.questionsNeeded);
-  const more = needed.every((n): n is number => typeof n === "number") ? Math.max(...needed) - asked : 0;
-  const would = more > 0 ? `; about ${more.toLocaleString("en-US")} more would` : "";
+  const most = needed.every((n): n is number => typeof n === "number") ? Math.max(...needed) : 0;
+  const would = most > asked ? `; ${aboutQuestions(most)} would` : "";
   const tied = [best, ...inseparable.map((c) => c.strategy)];
   return `No clear winner among ${list(tied)}: ${asked} question${asked === 1 ? "" : "s"} cannot separate them at ${level}${would}.`;
 }

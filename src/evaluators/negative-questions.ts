@@ -6,7 +6,7 @@ import { sections } from "./template-questions.js";
 
 /**
  * Negative controls: questions the document cannot answer. A benchmark scores whether the answer
- * abstains on them (README "Negative controls"); they have no reference, so they never enter the
+ * abstains on them (docs/examples.md "Negative controls"); they have no reference, so they never enter the
  * span metrics.
  */
 

@@ -11,7 +11,7 @@ const RELATIVE_CUTOFF = 0.5;
 /**
  * The generator abstains when the retrieved context holds fewer than this share of the
  * question's content words: it is then about something the context does not mention. Kept low
- * because an answerable question often uses words of its own (README "Negative controls" has
+ * because an answerable question often uses words of its own (docs/examples.md "Negative controls" has
  * the figures measured when it was set).
  */
 export const MIN_QUESTION_WORDS_IN_CONTEXT = 0.5;

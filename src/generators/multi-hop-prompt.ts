@@ -2,7 +2,7 @@ import { withAlreadyAsked } from "./question-prompt.js";
 
 /**
  * The prompt that asks a chat model for a question whose answer needs two passages of the
- * document together, with excerpts copied from each (README "Generated questions"). Its reply
+ * document together, with excerpts copied from each (docs/examples.md "Generated questions"). Its reply
  * has the shape of the one-passage prompt's, so parseQuestionReply reads it.
  */
 export const MULTI_HOP_PROMPT_TEMPLATE = [

@@ -5,7 +5,7 @@ import type { ZipLimits } from "./zip-guard.js";
 
 const MB = 1024 * 1024;
 
-/** What opening one uploaded file may cost; each field is a setting (README "Configuration"). */
+/** What opening one uploaded file may cost; each field is a setting (docs/configuration.md "Configuration"). */
 export interface ParseLimits {
   /** `max_upload_mb`, for every entry point (CLI, POST /documents, POST /v1/files). */
   maxUploadBytes: number;

@@ -1,7 +1,7 @@
 import { inflateRawSync } from "node:zlib";
 import { ChunkingError, DocumentLimitError } from "../errors.js";
 
-/** What a .docx (a zip package) may cost to open; README "Configuration" names each setting. */
+/** What a .docx (a zip package) may cost to open; docs/configuration.md "Configuration" names each setting. */
 export interface ZipLimits {
   /** Sum of the entries' unpacked sizes (`max_unpacked_mb`). */
   maxUnpackedBytes: number;

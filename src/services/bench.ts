@@ -65,7 +65,7 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   questionsSource: string;
   /** The generator the questions file records (`questions generate` metadata), for the verdict's basis; absent: none recorded. */
   questionsOrigin?: QuestionsOrigin | null;
-  /** Names and variants (`recursive@chunk_size=128`), or `all`; README "Variants and sweeps". */
+  /** Names and variants (`recursive@chunk_size=128`), or `all`; docs/benchmarks.md "Variants and sweeps". */
   strategies?: string | string[];
   /** Sweep shorthands, each expanding to a grid of variants: `recursive:chunk_size=128,256`. */
   sweep?: string[];
@@ -81,7 +81,7 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   judge?: string;
   weights?: Record<string, number>;
   /**
-   * Chunks a user's own pipeline made (README "Your own chunks"), each benchmarked for this run as
+   * Chunks a user's own pipeline made (docs/strategies.md "Your own chunks"), each benchmarked for this run as
    * a strategy named after it, beside `strategies`.
    */
   chunks?: ChunksImport[];
@@ -260,7 +260,7 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
 /**
  * The variant keys a bench would compare, with an unknown strategy refused as invalid input
  * (a ValidationError) rather than as a benchmark that cannot run: the CLI checks its
- * `--strategies` with this before it reads or uploads anything (README "Exit codes").
+ * `--strategies` with this before it reads or uploads anything (docs/cli.md "Exit codes").
  */
 export async function planBenchVariants(
   ctx: ServiceContext,

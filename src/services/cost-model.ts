@@ -26,7 +26,7 @@ import type { TimeParts } from "../domain/time-estimate.js";
 export type { TimeParts };
 
 /**
- * The one cost model of a bench (README "Variants and sweeps", "Cost bound"): what a run would
+ * The one cost model of a bench (docs/benchmarks.md "Variants and sweeps", "Cost bound"): what a run would
  * spend in money and time from the state the stores are in now. The sweep estimate asks it before
  * a bench; a dry run asks it, at its end, for the full run it stands in for. Nothing is stored or
  * asked of a chat model: the chunks of the indexes to build are cut (where no model is needed to

@@ -3,7 +3,7 @@ import { importedChunksDefinition, type ChunksImport } from "../strategies/impor
 import type { StrategyDefinition } from "../strategies/strategy.js";
 import type { ServiceContext } from "./context.js";
 
-/** What a run with imported chunks (README "Your own chunks") brings besides its strategies. */
+/** What a run with imported chunks (docs/strategies.md "Your own chunks") brings besides its strategies. */
 export interface ImportedChunksInput {
   /** Names and variants, or `all`; the imports join them. */
   strategies?: string | string[];

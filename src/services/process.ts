@@ -136,7 +136,7 @@ export async function checkProcessInput(
 }
 
 /**
- * Runs chunking strategies or variants (README "Variants and sweeps") over a document, the
+ * Runs chunking strategies or variants (docs/benchmarks.md "Variants and sweeps") over a document, the
  * independent ones side by side. Variants that differ only in search parameters share one
  * index and are processed once. A strategy that fails is reported in `strategiesFailed` while
  * the others complete; cancellation stops the whole run.

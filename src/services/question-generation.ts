@@ -98,7 +98,7 @@ export interface QuestionGenerationMetadata {
   tokenUsage: TokenUsage;
   costUsd: number;
   createdAt: string;
-  /** The written set's vocabulary leak, the threshold, and the paraphrase calls (README "Generated questions"). */
+  /** The written set's vocabulary leak, the threshold, and the paraphrase calls (docs/examples.md "Generated questions"). */
   leak: GeneratedSetLeak;
   /** Negative controls asked for and kept (template: a real section about a subject the document never mentions; LLM: the model's word). */
   negatives: { requested: number; kept: number; prompt: string | null };
@@ -181,7 +181,7 @@ function documentInfo(doc: StoredDocument) {
 }
 
 /**
- * Writes a questions file for a document (README "Generated questions"). With a chat model:
+ * Writes a questions file for a document (docs/examples.md "Generated questions"). With a chat model:
  * passages sampled over the whole document, one question per reply, every excerpt located in
  * the extracted text (exact, then white-space and case tolerant, then bounded fuzzy), questions
  * with a poorly located excerpt or too similar to a kept one dropped, until `count` survive or

@@ -7,7 +7,7 @@ import { buildParaphrasePrompt, parseParaphraseReply } from "../generators/parap
 
 /**
  * What `questions generate` does with a question copying at least `maxLeak` of its content
- * words from its excerpt (README "Generated questions"): with an LLM it is reworded first; one
+ * words from its excerpt (docs/examples.md "Generated questions"): with an LLM it is reworded first; one
  * still copying is dropped, or with `keepLeaky` kept and flagged.
  */
 export interface LeakPolicy {

@@ -50,7 +50,7 @@ function closestPassage(documents: StoredDocument[], excerpt: string): QuestionP
 }
 
 /**
- * Checks a questions file against the documents it is for, before a run (README "Checking a
+ * Checks a questions file against the documents it is for, before a run (docs/examples.md "Checking a
  * questions file"): every reference located as `bench` locates it, duplicate questions, and the
  * questions that copy their excerpt's wording, with the set's vocabulary leak.
  */

@@ -9,7 +9,7 @@ import { planVariants, type VariantPlanInput } from "./variants.js";
 import { estimateRun, type RunEstimate } from "./cost-model.js";
 
 /**
- * The bill of a bench before anything is spent (README "Variants and sweeps"): how many
+ * The bill of a bench before anything is spent (docs/benchmarks.md "Variants and sweeps"): how many
  * variants and question runs, and roughly what they cost in money and time, by the cost model
  * (`cost-model.ts`) a dry run uses for the full run too.
  */
@@ -19,7 +19,7 @@ export interface BenchEstimate extends Omit<RunEstimate, "referenceUsd"> {
 }
 
 export interface EstimateInput extends VariantPlanInput, CorpusTarget {
-  /** Imported chunks (README "Your own chunks"), estimated as strategies beside the others. */
+  /** Imported chunks (docs/strategies.md "Your own chunks"), estimated as strategies beside the others. */
   chunks?: ChunksImport[];
   questions: QuestionInput[];
   dryRun?: boolean;

@@ -17,7 +17,7 @@ import { checkTopK } from "./top-k.js";
 import type { ServiceContext } from "./context.js";
 
 /**
- * A strategy at given parameters (README "Variants and sweeps"). Chunking parameters decide
+ * A strategy at given parameters (docs/benchmarks.md "Variants and sweeps"). Chunking parameters decide
  * which chunks exist, so they are part of `indexKey`, the name the chunks are stored under;
  * `retrieval` and `top_k` act at search time, so variants differing only in them share chunks.
  */

@@ -91,7 +91,7 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
   name: "contextual_retrieval",
   description:
     "Recursive chunks, each prefixed with a short context situating it in the document (LLM-written when one is configured) " +
-    "before embedding and keyword indexing; searched like every other strategy (README: Retrieval).",
+    "before embedding and keyword indexing; searched like every other strategy (docs/benchmarks.md: Retrieval).",
   parameters: recursiveParameters,
   async create(given) {
     const options = resolveOptions("contextual_retrieval", recursiveParameters, given);

@@ -7,7 +7,7 @@ import { locateString, preview, STRATEGY_NAME } from "./strategy-module.js";
 import type { ChunkDraft, ChunkingStrategy, StrategyDefinition } from "./strategy.js";
 
 /**
- * Chunks a user's own pipeline already produced (`bench --chunks name=FILE.jsonl`, README "Your
+ * Chunks a user's own pipeline already produced (`bench --chunks name=FILE.jsonl`, docs/strategies.md "Your
  * own chunks"), benchmarked as a strategy named `name` for one run: the same pipeline as every
  * strategy (chunk → embed → write vectors → commit), with "chunk" being "locate the given chunks".
  */

@@ -40,7 +40,7 @@ export interface StrategyModuleParameter<P extends string = string> {
 
 /**
  * A chunking strategy written by a user (`--strategy-module FILE`, config key `strategy_modules`):
- * the default export or the named export `strategy` of a JavaScript module. See README "Your own
+ * the default export or the named export `strategy` of a JavaScript module. See docs/strategies.md "Your own
  * chunker" and examples/strategy-module/. `P` optionally names the parameters, for typed options:
  * `StrategyModule<"sentences" | "overlap">`.
  */

@@ -43,7 +43,7 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
 
   const allNoise = verdictBasis({ best: "a", comparisons: [comparison("b", 0.2, false)], composites, retrievalModes: {}, questionSet: null });
   assert.equal(allNoise.headline, "No clear winner among a and b: 30 questions cannot separate them at 95 %.");
-  // How many more questions would: the most any inseparable pair needs, less those asked.
+  // How many questions would: the most any inseparable pair needs, rounded as the verdict's estimates are.
   const needing = (strategy: string, questionsNeeded: number | null) => ({ ...comparison(strategy, 0.2, false), questionsNeeded });
   const more = verdictBasis({
     best: "a",
@@ -52,7 +52,7 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
     retrievalModes: {},
     questionSet: null,
   });
-  assert.equal(more.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %; about 360 more would.");
+  assert.equal(more.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %; about 390 would.");
   assert.doesNotMatch(more.headline, /\bc\b/, "a strategy the best beats significantly is not among the tied");
   const unreachable = verdictBasis({ best: "a", comparisons: [needing("b", 390), needing("d", null)], composites, retrievalModes: {}, questionSet: null });
   assert.equal(unreachable.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %.", "no number when a pair has none");

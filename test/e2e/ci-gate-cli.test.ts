@@ -30,7 +30,7 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     assert.equal(file.chunkeval_version, JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
     assert.match(file.questions_hash, /^[0-9a-f]{64}$/);
     assert.equal(file.embedder, "hash");
-    // The run's one search mode: keyword, the hash embedder's default (README "Retrieval").
+    // The run's one search mode: keyword, the hash embedder's default (docs/benchmarks.md "Retrieval").
     assert.deepEqual(file.strategies.recursive.search, { retrieval: "keyword", top_k: 5 });
     assert.equal(Object.keys(file.strategies.recursive.questions).length, 38, "every question's scores, keyed by question");
     assert.deepEqual(file.tags, { sha: "base" });

@@ -12,7 +12,7 @@ import { BIN } from "../helpers/cli.js";
 const RECORDER = fileURLToPath(new URL("../helpers/record-imports.mjs", import.meta.url));
 
 /**
- * What `--help`, `--version` and `config` must not load (README "Tests and measurements", bench:cli): the document parsers,
+ * What `--help`, `--version` and `config` must not load (docs/testing.md "Tests and measurements", bench:cli): the document parsers,
  * the tokenizer's rank table, models, LanceDB, SQLite, the HTTP server, the core itself.
  */
 const HEAVY_PACKAGES = [

@@ -8,9 +8,9 @@ import { HANDBOOK_PATH } from "../helpers/documents.js";
 import { runCliProcess, startCli, type CliResult } from "../helpers/cli.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 
-/** The rows of the README's "Exit codes" table: code and meaning. */
+/** The rows of the "Exit codes" table (docs/cli.md): code and meaning. */
 function readmeExitCodes(): Map<number, string> {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+  const readme = readFileSync(new URL("../../docs/cli.md", import.meta.url), "utf8");
   const section = readme.slice(readme.indexOf("### Exit codes"));
   const table = section.slice(0, section.search(/\n\n(?!\|)/));
   return new Map([...table.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [Number(m[1]), m[2]!]));

@@ -106,7 +106,7 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
     assert.equal((await call(a, "POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, auth)).status, 201);
     const send = (url: string) => upload(url, "/v1/files", { domain: "handbooks" }, "handbook.docx", auth);
     // The S3 stand-in has no conditional writes, so two processes committing to one LanceDB table
-    // at once can clash there (README "Scale and deployment": real S3 has them); the versions are
+    // at once can clash there (docs/deployment.md "Scale and deployment": real S3 has them); the versions are
     // still allocated by both replicas, one upload after another.
     const uploads = s3 ? [await send(a), await send(b), await send(a), await send(b)] : await Promise.all([a, b, a, b].map(send));
     for (const u of uploads) assert.equal(u.status, 201, `${JSON.stringify(u.body)}\n${replicas.map((r) => r.stderr()).join("\n")}`);

@@ -9,7 +9,7 @@ import { parseDocument } from "../../src/parsers/parser.js";
 import { contentTerms } from "../../src/text/terms.js";
 import { STANDARD_FILES, buildPart1Pdf, buildPart2Docx, buildPart3Markdown, buildPart4Html, buildQuestionsJson } from "../../examples/build-standard.js";
 
-// The second evaluation corpus (examples/standard/, questions/standard.json; README "Examples and
+// The second evaluation corpus (examples/standard/, questions/standard.json; docs/examples.md "Examples and
 // questions"): long, technical, dense with figures and look-alike clauses, in four formats, with
 // questions whose references are exact excerpts, some of them needing two sections.
 

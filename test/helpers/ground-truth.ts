@@ -35,7 +35,7 @@ const NEGATIVE_CEILING = 5;
 /**
  * The workspace of a ground-truth test file: the default offline stack, the bundled model
  * retrieving densely. Dense by configuration: the default for the bundled model is keyword search
- * (README "Retrieval"), whose rows the judge scores by the embedder's relatedness, and that
+ * (docs/benchmarks.md "Retrieval"), whose rows the judge scores by the embedder's relatedness, and that
  * evidence does not reach the target on these corpora yet (the example corpus: Spearman 0.36 at
  * top_k 1, 29 November 2026); these tests hold the lexical evidence, which scores dense rows, to it.
  */

@@ -197,7 +197,7 @@ function cases(docx: Buffer): Case[] {
       path: "/queries",
       headers: JSON_HEADERS,
       body: JSON.stringify({ document_id: LONG_ID, strategy: "recursive", question: "q" }),
-      // Refused by its bound (README "Request limits") before any lookup, without the id in the message.
+      // Refused by its bound (docs/http-api.md "Request limits") before any lookup, without the id in the message.
       status: 422,
       type: "ValidationError",
       message: /^invalid body: document_id must NOT have more than 300 characters$/,

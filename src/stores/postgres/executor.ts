@@ -28,7 +28,7 @@ const types = {
   },
 };
 
-/** How a process's PostgreSQL connections behave (README "Connections to PostgreSQL"). */
+/** How a process's PostgreSQL connections behave (docs/deployment.md "Connections to PostgreSQL"). */
 export interface PoolSettings {
   /** Connections of the process's one pool (postgres_pool_size). */
   size: number;

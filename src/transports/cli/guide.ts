@@ -28,7 +28,7 @@ export function firstStepsGuide(): string {
     "  3. Benchmark your document with them:",
     "       chunkeval bench my.docx --questions my.questions.json --out report.html --view technical",
     "",
-    "More: chunkeval --help, chunkeval <command> --help, and the README.",
+    "More: chunkeval --help, chunkeval <command> --help, and the documentation (docs/README.md).",
     "",
   ].join("\n");
 }

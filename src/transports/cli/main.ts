@@ -10,7 +10,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EPIPE") throw error;
 });
 
-// Only our own words on stderr (README "Commands"): process warnings as chunkeval's lines.
+// Only our own words on stderr (docs/cli.md "Commands"): process warnings as chunkeval's lines.
 showWarningsInOurWords();
 
 process.exitCode = await main(process.argv);

@@ -7,7 +7,7 @@ export function printJson(value: unknown): void {
   cliIo().stdout.write(JSON.stringify(toWire(value), null, 2) + "\n");
 }
 
-/** A line of prose on stdout, wrapped at spaces to the terminal's width (README "Commands"). */
+/** A line of prose on stdout, wrapped at spaces to the terminal's width (docs/cli.md "Commands"). */
 export function printLine(text = ""): void {
   cliIo().stdout.write(wrapProse(text, outputWidth()) + "\n");
 }

@@ -7,7 +7,7 @@ import { printNote } from "./output.js";
 
 /**
  * Runs the program on `argv` (node's: the first two entries are node and the script) and turns
- * any error into one line on stderr and an exit code (README "Exit codes"). `io` is the process's
+ * any error into one line on stderr and an exit code (docs/cli.md "Exit codes"). `io` is the process's
  * streams and environment unless a caller (a test running the CLI in process) gives its own.
  * Nothing below this calls process.exit, but for a second Ctrl-C during a bench (interrupt.ts),
  * which is asked to stop at once.

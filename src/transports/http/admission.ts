@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CancelledError, CLIENT_GONE, ServerBusyError } from "../../errors.js";
 
-/** The load budgets of one server (README "Load budgets"). */
+/** The load budgets of one server (docs/http-api.md "Load budgets"). */
 export interface AdmissionLimits {
   /** Bytes of uploads being received or worked on at once (max_inflight_upload_mb). */
   maxInflightUploadBytes: number;

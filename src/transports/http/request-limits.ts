@@ -1,5 +1,5 @@
 /**
- * How large each part of a request body, query or path may be (README "Request limits"). The
+ * How large each part of a request body, query or path may be (docs/http-api.md "Request limits"). The
  * JSON body as a whole is bounded by `max_json_body_kb`; these bound its parts, so that no list
  * or string can make the work a request asks for grow past what a server can do at once (a sweep
  * of six axes is millions of variants in 300 bytes; a reference is located in the document's

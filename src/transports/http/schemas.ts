@@ -139,7 +139,8 @@ export const benchmarkBody = {
       type: "object",
       maxProperties: LIMIT.chunkLists,
       additionalProperties: { type: "array", items: inlineChunk, maxItems: LIMIT.chunks },
-      description: "chunks your own pipeline made, benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; README: Your own chunks",
+      description:
+        "chunks your own pipeline made, benchmarked beside the strategies: {name: [{document, text, start?, end?}]}; docs/strategies.md: Your own chunks",
     },
   },
 } as const;

@@ -175,7 +175,7 @@ function interruptedLine(last: ProgressEvent | undefined, answers: AnswerTally):
   );
 }
 
-/** The variant syntax, for --help (README "Variants and sweeps" has the long form). */
+/** The variant syntax, for --help (docs/benchmarks.md "Variants and sweeps" has the long form). */
 const VARIANT_HELP = `Variants and sweeps:
   A variant is a strategy at given parameters: name@param=value:param=value. Every strategy
   takes its own chunking parameters (see chunkeval strategies) and two search parameters:
@@ -189,7 +189,7 @@ const VARIANT_HELP = `Variants and sweeps:
   or ${DEFAULTS.confirmSweepSeconds} s it asks in a terminal (--yes skips; without a terminal --yes is required),
   and above --max-variants (default ${DEFAULTS.maxSweepVariants}) it is refused.`;
 
-/** `--chunks name=FILE`: the file read and checked line by line (README "Your own chunks"). */
+/** `--chunks name=FILE`: the file read and checked line by line (docs/strategies.md "Your own chunks"). */
 async function loadChunks(spec: string): Promise<ChunksImport> {
   const equals = spec.indexOf("=");
   if (equals < 1 || equals === spec.length - 1) throw new ValidationError(`--chunks takes name=FILE.jsonl, got "${spec}"`);
@@ -315,7 +315,7 @@ export function registerBenchCommand(program: Command): void {
     .option("--judge <spec>", "embedding | openai:<model> (env CHUNKEVAL_JUDGE)")
     .option(
       "--chunks <name=file.jsonl>",
-      "benchmark chunks your own pipeline made, as strategy name (repeatable; README: Your own chunks)",
+      "benchmark chunks your own pipeline made, as strategy name (repeatable; docs/strategies.md: Your own chunks)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
