@@ -2,7 +2,7 @@
  * /v1 deadline figures: starts `chunkeval serve` on 127.0.0.1 with the default stack (the `use`
  * model unless --embedder) and INGESTION_TIMEOUT_SECONDS=--window, uploads a document too large
  * to ingest within the window --runs times, and prints how long each 504 took past the window.
- * The README's bound (window + 2 s) is what this checks.
+ * The documented bound (window + 2 s, docs/v1-ingestion.md) is what this checks.
  *
  *   npm run load:deadline [-- --window 2] [-- --runs 3] [-- --embedder hash]
  */

@@ -4,7 +4,7 @@ import { RETRIEVAL_SETTINGS } from "../domain/default-search-mode.js";
 import { vectorStoreSchemes } from "../stores/vectors/registry.js";
 import { defaultMetadataStoreUri, metadataBackendFor, metadataStoreSchemes } from "../stores/metadata/registry.js";
 
-/** The configuration in effect: code-side names; README documents file keys and variables. */
+/** The configuration in effect: code-side names; docs/configuration.md documents file keys and variables. */
 export interface ChunkevalConfig {
   dataDir: string;
   /** The embedding and completion cache's folder (default `<dataDir>/cache`): a CI job can keep it between runs. */
@@ -81,8 +81,8 @@ export interface SettingContext {
 /**
  * One declaration per setting drives everything about it: the file key (also the flag name),
  * the environment variables, the type, the default, the lower bound, where it lands in
- * ChunkevalConfig, how `chunkeval config` shows it, and its README row (a test checks the README's
- * configuration table lists exactly these). Adding a setting is one row here and its field in
+ * ChunkevalConfig, how `chunkeval config` shows it, and its row in docs/configuration.md (a test
+ * checks that table lists exactly these). Adding a setting is one row here and its field in
  * ChunkevalConfig. Secrets have no file key: they come only from the environment.
  */
 export interface SettingDeclaration {

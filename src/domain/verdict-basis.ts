@@ -2,7 +2,7 @@ import { listWords as list } from "./list-words.js";
 import type { Experiment, StrategyComparison, VerdictStatus } from "./experiment.js";
 import { leakWords, provenanceWords, smokeTestReason, type QuestionSetProfile } from "./question-set.js";
 import { CONFIDENCE_LEVEL } from "./statistics.js";
-import { aboutQuestions } from "./power.js";
+import { aboutQuestions, PLANNED_POWER } from "./power.js";
 import { formatVariantKey, parseVariantKey, type SearchMode } from "./variant-key.js";
 import { chunksKey } from "./retriever-agreement.js";
 
@@ -68,26 +68,41 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
         `so ${best}'s significant lead says nothing of its chunking.`,
     );
   }
-  const asked = Math.max(...comparisons.map(pairedQuestions));
-  return basis("recommendation", `Use ${best}: it scores significantly higher than every other strategy (at ${level}, over ${asked} questions).`);
+  return basis(
+    "recommendation",
+    `Use ${best}: it scores higher than each other strategy, significantly at ${level} in each comparison (${questionsWords(comparisons)}).`,
+  );
 }
 
 /** The questions a comparison paired, negative controls left out where recorded. */
 const pairedQuestions = (c: StrategyComparison) => c.answerableQuestions ?? c.questions;
 
+/** "28 questions", or "24 answerable questions" when negative controls were paired too (the verdict's count is of every question). */
+function questionsWords(comparisons: StrategyComparison[]): string {
+  const asked = Math.max(...comparisons.map(pairedQuestions));
+  const withNegatives = comparisons.some((c) => c.answerableQuestions !== undefined && c.answerableQuestions < c.questions);
+  return `${asked} ${withNegatives ? "answerable " : ""}question${asked === 1 ? "" : "s"}`;
+}
+
+/** Past this many, the sentence names the highest and counts the rest (a sweep can tie dozens of variants). */
+const NAMED_IN_SENTENCE = 6;
+
 /**
- * "No clear winner among a, b and c: 19 questions cannot separate them at 95 %; about 380 would."
- * The number is the most any of the pairs needs, rounded as the verdict's own estimate is
- * (domain/power.ts), said only when every pair has one; the highest composite stays a figure of
- * the scorecard, not a winner.
+ * "No clear winner among a, b and c: 19 questions cannot separate a from the others at 95 %;
+ * about 380 would likely (80 % power)." Only the highest is compared with each other (the
+ * verdict's paired comparisons). The number is the most any of those pairs needs, rounded as the
+ * verdict's own estimate is (domain/power.ts), said only when every pair has one; the highest
+ * composite stays a figure of the scorecard, not a winner.
  */
 function noClearWinner(best: string, inseparable: StrategyComparison[], level: string): string {
-  const asked = Math.max(...inseparable.map(pairedQuestions));
   const needed = inseparable.map((c) => c.questionsNeeded);
   const most = needed.every((n): n is number => typeof n === "number") ? Math.max(...needed) : 0;
-  const would = most > asked ? `; ${aboutQuestions(most)} would` : "";
-  const tied = [best, ...inseparable.map((c) => c.strategy)];
-  return `No clear winner among ${list(tied)}: ${asked} question${asked === 1 ? "" : "s"} cannot separate them at ${level}${would}.`;
+  const asked = Math.max(...inseparable.map(pairedQuestions));
+  const would = most > asked ? `; ${aboutQuestions(most)} would likely (${Math.round(PLANNED_POWER * 100)} % power)` : "";
+  const others = inseparable.map((c) => c.strategy);
+  const tied = others.length < NAMED_IN_SENTENCE ? list([best, ...others]) : `${best} and ${others.length} others`;
+  const from = others.length === 1 ? others[0] : "the others";
+  return `No clear winner among ${tied}: ${questionsWords(inseparable)} cannot separate ${best} from ${from} at ${level}${would}.`;
 }
 
 /** "so the retrieval mode accounts for 0.25 of the lead and the chunking for -0.11 (searched the same way, structure's chunks score higher)." */

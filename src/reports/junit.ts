@@ -68,10 +68,14 @@ export function renderJunit(input: JunitInput): string {
   const seconds = e.totalLatencySeconds.toFixed(3);
   const properties = [
     ["experiment", e.experimentId],
+    // The answer first; best_strategy is the highest composite whatever the verdict (verdict_status says whether it is recommended).
+    ["headline", e.headline],
+    ["verdict_status", e.verdictStatus],
     ["best_strategy", e.bestStrategy],
     ["verdict", e.verdict],
     ...Object.entries(e.tags).map(([k, v]) => [`tag.${k}`, v]),
-  ];
+    // An experiment from before the headline was recorded has none to carry.
+  ].filter((property): property is [string, string] => property[1] !== undefined);
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="chunkeval" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds}">`,

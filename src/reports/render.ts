@@ -154,6 +154,8 @@ function answerStrategies(e: ExperimentRecord): Set<string> {
   return new Set();
 }
 
+const DRY_RUN_NOTE = "This was a dry run: only retrieval was measured; answers and judging were not run.";
+
 /** The box holds the answer, its line of confidence and at most this many notes; the rest is under "Why". */
 const GLANCE_NOTES = 3;
 
@@ -162,11 +164,7 @@ const GLANCE_NOTES = 3;
  * cannot tell some strategies apart), a dry run, then what the verdict stands on.
  */
 function glanceNotes(e: ExperimentRecord): { box: string[]; why: string[] } {
-  const all = [
-    ...(e.details.chunkWarnings ?? []).map((w) => `Warning: ${w}`),
-    ...(e.details.dryRun ? ["This was a dry run: only retrieval was measured; answers and judging were not run."] : []),
-    ...e.verdictNotes,
-  ];
+  const all = [...(e.details.chunkWarnings ?? []).map((w) => `Warning: ${w}`), ...(e.details.dryRun ? [DRY_RUN_NOTE] : []), ...e.verdictNotes];
   return { box: all.slice(0, GLANCE_NOTES), why: all.slice(GLANCE_NOTES) };
 }
 
@@ -347,7 +345,9 @@ function viewModel(input: ReportInput, view: ReportView) {
   const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
   const pagesOf = (documentId: string | undefined) => (documentId ? input.documentPages?.[documentId] : undefined) ?? input.chunkMap?.pages ?? [];
   const agg = (s: string) => e.aggregateMetrics[s]!;
-  const bars = (metric: string, marked: (s: string) => boolean = (s) => s === e.bestStrategy) =>
+  // The highest composite, marked in tables and charts only where there is something it leads.
+  const highest = strategies.length > 1 ? e.bestStrategy : null;
+  const bars = (metric: string, marked: (s: string) => boolean = (s) => s === highest) =>
     strategies.map((s) => ({
       label: s,
       value: metricValue(agg(s), metric),
@@ -370,7 +370,8 @@ function viewModel(input: ReportInput, view: ReportView) {
   const plotted = (x: (s: string) => number | null | undefined) =>
     strategies.flatMap((s) => {
       const [xv, y] = [x(s), agg(s).compositeScore];
-      return xv === null || xv === undefined || y === null || y === undefined ? [] : [{ label: s, x: xv, y, highlight: s === e.bestStrategy }];
+      // Marked as the box's picture marks them: the answer (the recommended strategy, or those that cannot be separated).
+      return xv === null || xv === undefined || y === null || y === undefined ? [] : [{ label: s, x: xv, y, highlight: answer.has(s) }];
     });
   const charts =
     view === "managerial"
@@ -453,6 +454,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     strategies,
     agg: e.aggregateMetrics,
     details: e.details,
+    highest,
+    dryRunNote: DRY_RUN_NOTE,
     recommendation: recommendation(e),
     confidence: confidenceLine(e),
     notes: glanceNotes(e),

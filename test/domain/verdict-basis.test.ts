@@ -33,16 +33,16 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
   });
   assert.equal(basis.status, "no_clear_winner");
   // Without the questions each pair would need (older experiments), the sentence says only how many could not tell.
-  assert.equal(basis.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %.");
+  assert.equal(basis.headline, "No clear winner among a, b and d: 30 questions cannot separate a from the others at 95 %.");
   assert.deepEqual(basis.inseparableFromBest, ["b", "d"]);
-  assert.doesNotMatch(basis.headline, /Recommendation/);
+  assert.doesNotMatch(basis.headline, /^Use /);
   assert.deepEqual(basis.notes, [
     "Questions: hand-written (no generator recorded); vocabulary leak: average 30 % of a question's content words copied " +
       "from its excerpt; 3 of 30 questions copy ≥ 75 %.",
   ]);
 
   const allNoise = verdictBasis({ best: "a", comparisons: [comparison("b", 0.2, false)], composites, retrievalModes: {}, questionSet: null });
-  assert.equal(allNoise.headline, "No clear winner among a and b: 30 questions cannot separate them at 95 %.");
+  assert.equal(allNoise.headline, "No clear winner among a and b: 30 questions cannot separate a from b at 95 %.");
   // How many questions would: the most any inseparable pair needs, rounded as the verdict's estimates are.
   const needing = (strategy: string, questionsNeeded: number | null) => ({ ...comparison(strategy, 0.2, false), questionsNeeded });
   const more = verdictBasis({
@@ -52,10 +52,32 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
     retrievalModes: {},
     questionSet: null,
   });
-  assert.equal(more.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %; about 390 would.");
+  assert.equal(more.headline, "No clear winner among a, b and d: 30 questions cannot separate a from the others at 95 %; about 390 would likely (80 % power).");
   assert.doesNotMatch(more.headline, /\bc\b/, "a strategy the best beats significantly is not among the tied");
   const unreachable = verdictBasis({ best: "a", comparisons: [needing("b", 390), needing("d", null)], composites, retrievalModes: {}, questionSet: null });
-  assert.equal(unreachable.headline, "No clear winner among a, b and d: 30 questions cannot separate them at 95 %.", "no number when a pair has none");
+  assert.equal(
+    unreachable.headline,
+    "No clear winner among a, b and d: 30 questions cannot separate a from the others at 95 %.",
+    "no number when a pair has none",
+  );
+  // Negative controls paired too: the sentence counts the answerable questions, and says so.
+  const withNegatives = verdictBasis({
+    best: "a",
+    comparisons: [{ ...comparison("b", 0.2, false), questions: 30, answerableQuestions: 24 }],
+    composites,
+    retrievalModes: {},
+    questionSet: null,
+  });
+  assert.equal(withNegatives.headline, "No clear winner among a and b: 24 answerable questions cannot separate a from b at 95 %.");
+  // A sweep that ties many variants names the highest and counts the rest.
+  const many = verdictBasis({
+    best: "a",
+    comparisons: Array.from({ length: 29 }, (_, i) => comparison(`v${i}`, 0.1, false)),
+    composites,
+    retrievalModes: {},
+    questionSet: null,
+  });
+  assert.equal(many.headline, "No clear winner among a and 29 others: 30 questions cannot separate a from the others at 95 %.");
   assert.deepEqual(allNoise.notes, [], "an experiment from before the question set was profiled says nothing about it");
 });
 
@@ -68,7 +90,7 @@ test("verdict basis: a recommendation only when every lead is significant; nothi
     questionSet: handWritten,
   });
   assert.equal(clear.status, "recommendation");
-  assert.equal(clear.headline, "Use a: it scores significantly higher than every other strategy (at 95 %, over 30 questions).");
+  assert.equal(clear.headline, "Use a: it scores higher than each other strategy, significantly at 95 % in each comparison (30 questions).");
   assert.deepEqual(clear.inseparableFromBest, []);
   const alone = verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: {}, questionSet: handWritten });
   assert.equal(alone.status, "single_strategy");
@@ -169,7 +191,7 @@ test("verdict basis: no Recommendation when a chunk warning says the comparison 
   for (const concerned of [["a"], ["b"]]) {
     const basis = verdictBasis({ ...input, cannotTellApart: concerned });
     assert.equal(basis.status, "no_clear_winner");
-    assert.doesNotMatch(basis.headline, /Recommendation/);
+    assert.doesNotMatch(basis.headline, /^Use /);
     assert.equal(
       basis.headline,
       `No recommendation: a chunk warning says this comparison cannot tell ${concerned[0]} apart from the others, ` +

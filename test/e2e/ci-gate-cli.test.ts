@@ -85,6 +85,9 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     const properties = Object.fromEntries(findAll(junit, "property").map((p) => [p.attributes.name, p.attributes.value]));
     assert.equal(properties["tag.pr"], '<&"7>', "escaped in the file, the same text after parsing");
     assert.equal(properties["tag.branch"], "feature");
+    // The answer first: one strategy benchmarked recommends nothing, and the file says so.
+    assert.equal(properties.verdict_status, "single_strategy");
+    assert.match(properties.headline!, /^No recommendation: recursive was the only strategy benchmarked/);
 
     const summary = readFileSync(join(dir, "summary.md"), "utf8");
     assert.match(summary, /^## ❌ chunkeval: the gate failed\n/);

@@ -76,7 +76,10 @@ test("tables and notes fit the width (40-100 columns): the scorecard, documents,
           assert.match(r.stdout, whole(composite, "composite[^:]*"), "a composite with its interval and change stays on one line");
           assert.match(r.stdout.replace(/\n +/g, " "), /verdict: contextual_retrieval scored highest/);
           // 8 questions cannot separate any two strategies: no line may call one "best" (issue 39).
-          assert.match(r.stdout.replace(/\n +/g, " "), /^No clear winner among contextual_retrieval, .*: 8 questions cannot separate them at 95 %/m);
+          assert.match(
+            r.stdout.replace(/\n +/g, " "),
+            /^No clear winner among contextual_retrieval, .*: 8 questions cannot separate contextual_retrieval from the others at 95 %/m,
+          );
           assert.match(r.stdout.replace(/\n +/g, " "), /highest composite: contextual_retrieval \(\*\)/);
           assert.doesNotMatch(r.stdout, /\bbest\b/i, "nothing is called best when there is no clear winner");
           assert.match(r.stdout, /^experiment: exp_[0-9a-f]{16}/m);

@@ -48,7 +48,7 @@ test("the managerial box: the answer first, a line of confidence, at most three 
     assert.equal(tied.verdictStatus, "no_clear_winner");
     const noWinner = managerial(tied, tiedResults);
     assert.equal(noWinner.paragraphs[0], tied.headline, "the verdict's sentence comes first");
-    assert.match(noWinner.paragraphs[0]!, /^No clear winner among .*: 6 questions cannot separate them at 95 %/);
+    assert.match(noWinner.paragraphs[0]!, /^No clear winner among .*: 6 questions cannot separate \S+ from (the others|\S+) at 95 %/);
     assert.match(noWinner.paragraphs[1]!, /^Highest composite score: \S+, \d+\.\d\d of 10 \(95 % interval .*\); the runner-up, \S+, -?\d+\.\d\d lower/);
     assert.ok(noWinner.paragraphs.length <= 2 + 3, `at most three notes in the box: ${JSON.stringify(noWinner.paragraphs)}`);
     assert.match(noWinner.box, /<svg[^>]*>[\s\S]*Composite score per strategy/, "one picture in the box");
@@ -56,6 +56,13 @@ test("the managerial box: the answer first, a line of confidence, at most three 
     assert.doesNotMatch(`${noWinner.boxText} ${noWinner.whyText}`, /\bbest\b/i, "nothing is called best when there is no clear winner");
     assert.ok(noWinner.whyText.includes(tied.verdict), "the verdict's detail is under Why");
     for (const note of tied.verdictNotes.filter((n) => !noWinner.paragraphs.includes(n))) assert.ok(noWinner.whyText.includes(note), `${note} under Why`);
+
+    // More notes than the box holds: three stay (chunk warnings first), the others are under Why, none in both.
+    const crowded = { ...tied, details: { ...tied.details, chunkWarnings: ["warning one"] }, verdictNotes: ["note A", "note B", "note C"] };
+    const full = managerial(crowded, tiedResults);
+    assert.deepEqual(full.paragraphs.slice(2), ["Warning: warning one", "note A", "note B"]);
+    assert.ok(full.whyText.includes("note C") && !full.boxText.includes("note C"), "the fourth note is under Why only");
+    for (const note of ["warning one", "note A", "note B"]) assert.ok(!full.whyText.includes(note), `${note} is not repeated under Why`);
 
     // A clear winner (as a significant lead would record it): only it is marked.
     const clear = {

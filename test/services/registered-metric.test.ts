@@ -265,7 +265,7 @@ test("an at-k metric in one file, registered with one line: each question's rank
         const [low, high] = field(cut.confidenceIntervals, "precision") as [number, number];
         return `${(field(cut, "precision") as number).toFixed(3)} [${low.toFixed(3)}, ${high.toFixed(3)}]`;
       });
-      const star = s === e.bestStrategy ? " ★" : "";
+      const star = s === e.bestStrategy && e.strategiesUsed.length > 1 ? " ★" : "";
       assert.ok(md.includes(`| ${s}${star} | Precision@k | ${cells.join(" | ")} |`), `${s}: its Markdown row`);
       assert.ok(
         html.includes(`<td>Precision@k</td><td>${cells[0]!.replace(" [", ' <small class="muted">[').replace("]", "]</small>")}</td>`),
@@ -290,10 +290,12 @@ test("an experiment scored before an at-k metric was registered shows it as n/a 
     assert.deepEqual(Object.keys(cuts[0]!), ["k", "recall", "reciprocalRank", "ndcg"]);
     const unregister = registerAtKMetric(precisionAtK);
     const md = (await ws.app.renderReport(e.experimentId, { format: "md" }).finally(unregister)).body as string;
-    assert.match(md, /\| recursive ★ \| Precision@k \| n\/a \| n\/a \| n\/a \| n\/a \|/);
+    // One strategy benchmarked: its rows are not marked as leading anything.
+    assert.match(md, /\| recursive \| Precision@k \| n\/a \| n\/a \| n\/a \| n\/a \|/);
     const after = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
     assert.ok(!after.includes("Precision@k"), "unregistered, no row and no definition");
-    assert.match(after, /\| recursive ★ \| nDCG@k \| \d\.\d{3} \[/);
+    assert.match(after, /\| recursive \| nDCG@k \| \d\.\d{3} \[/);
+    assert.ok(!after.includes("★"), "nothing is marked for one strategy");
   } finally {
     await ws.cleanup();
   }

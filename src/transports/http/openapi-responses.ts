@@ -37,7 +37,7 @@ interface DocumentedError {
   when: string;
 }
 
-/** When each catalogue error happens, in a caller's words (the README's "Errors" table says the same). */
+/** When each catalogue error happens, in a caller's words (the "Errors" table of docs/cli.md says the same). */
 const WHEN: Record<string, string> = {
   ChunkingError: "the file cannot be used: empty, of no supported format, corrupt, encrypted or without text; or an unknown strategy",
   QueryError: "the question cannot be answered: an unknown strategy, or the document was not processed with it",
@@ -181,9 +181,15 @@ const experimentProperties = {
   strategies_used: { type: "array", items: string },
   questions_count: integer,
   aggregate_metrics: { type: "object", description: "per strategy or variant, every metric with its confidence interval" },
-  best_strategy: string,
-  verdict: { type: "string", description: "the best strategy and whether its lead is significant" },
-  comparisons: { type: "array", description: "the best strategy against each other: difference, interval, p-value" },
+  best_strategy: { type: "string", description: "the highest composite score; a recommendation only when verdict_status says so" },
+  headline: { type: "string", description: "the answer in one sentence: 'Use X: …', 'No clear winner among …', 'Smoke test, …', 'No recommendation: …'" },
+  verdict_status: { type: "string", description: "what the headline may claim: recommendation, no_clear_winner, smoke_test, single_strategy or not_scored" },
+  inseparable_from_best: { type: "array", items: string, description: "the strategies the highest composite cannot be separated from" },
+  verdict: {
+    type: "string",
+    description: "the highest composite's lead over each other strategy: significant, or within noise with the questions that would tell",
+  },
+  comparisons: { type: "array", description: "the highest composite against each other strategy: difference, interval, p-value" },
   total_latency_seconds: { type: "number" },
   estimated_cost_usd: { type: "number" },
   created_at: string,

@@ -35,8 +35,8 @@ function scopesFilter(scopes: VectorScope[]): string {
  * A search scoped to one document's strategy (tens to hundreds of rows) is exact: scalar
  * indexes on the scope columns do the narrowing. An ANN index would not serve it: with a filter
  * that selective, LanceDB's prefiltered IVF-PQ search found 0.29 of the exact top 10 and
- * HNSW-SQ was slower than the exact scan of the scope (100k rows, 512 dimensions; README
- * "Scale"). A collection's search spans every document's rows, and the exact scan of 110k rows
+ * HNSW-SQ was slower than the exact scan of the scope (100k rows, 512 dimensions;
+ * docs/deployment.md, "Scale"). A collection's search spans every document's rows, and the exact scan of 110k rows
  * took 60-90 ms; so a table this large also gets an ANN index, and searches whose scopes hold at
  * least `vectorIndexMinRows` use it (5.6 ms on the same rows, recall measured by `bench:scale -- --collection`).
  */
