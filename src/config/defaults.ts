@@ -100,6 +100,8 @@ export const DEFAULTS = {
   confirmSweepVariants: 12,
   confirmSweepUsd: 1,
   confirmSweepSeconds: 600,
+  /** A bench expected to take longer than this says its estimate (time, cost, what they hold) before it starts. */
+  announceEstimateSeconds: 60,
   listLimit: 50,
   maxListLimit: 500,
   /** Largest list offset accepted (a store cannot bind an arbitrary number). */

@@ -36,6 +36,7 @@ import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
+import { estimateIfLong } from "./long-run-estimate.js";
 import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits } from "./processing-units.js";
 import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
@@ -89,6 +90,11 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   tags?: Record<string, string>;
   /** Where the processing units run (a background benchmark on PostgreSQL: the shared queue); default this process. */
   units?: ProcessingUnits;
+  /**
+   * A run expected to take longer than this many seconds reports its estimate before any work, as
+   * an `estimate` progress event (the CLI prints it); absent, no estimate is made.
+   */
+  announceEstimateAbove?: number;
 }
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
@@ -111,7 +117,10 @@ async function ensureProcessed(
   const indexes = distinctIndexes(variants);
   const pending: ProcessingUnit[] = [];
   for (const variant of indexes)
-    for (const document of documents) if (!(await isIndexCurrent(ctx, document, variant, embedder.name))) pending.push({ document, variant });
+    for (const [n, document] of documents.entries()) {
+      if (await isIndexCurrent(ctx, document, variant, embedder.name)) continue;
+      pending.push({ document, variant, ...(documents.length > 1 ? { label: `document ${n + 1} of ${documents.length} (${document.filename})` } : {}) });
+    }
   const outcomes = await units.run(pending, embedder, options).catch((error: unknown) => {
     if (!(error instanceof UnitFailure)) throw error;
     const unit = pending[error.index]!;
@@ -373,6 +382,7 @@ async function perDocumentBreakdown(
  */
 export async function runBenchmark(shared: ServiceContext, input: BenchInput): Promise<ExperimentRecord> {
   const plan = await planRun(shared, input);
+  await announceEstimate(plan, input);
   const indexed = await indexVariants(plan, input);
   const models = await answerModels(plan, input);
   const answered = await runQuestions(plan, input, models);
@@ -422,6 +432,26 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
     // This run's embeddings, counted apart from any other run sharing the embedder.
     embedder: sharedEmbedder.metered(),
   };
+}
+
+/** Before any work, the estimate of a run expected to be long (`announceEstimateAbove`), as a progress event. */
+async function announceEstimate(plan: BenchPlan, input: BenchInput): Promise<void> {
+  if (input.announceEstimateAbove === undefined || !input.onProgress) return;
+  const { corpus, variants, topK, questions, dryRun } = plan;
+  const ahead = await estimateIfLong(
+    plan.ctx,
+    plan.sharedEmbedder,
+    { documents: corpus.documents, variants, topK, questions, dryRun },
+    input.announceEstimateAbove,
+  );
+  if (!ahead) return;
+  const minutes = ahead.seconds >= 120 ? ` (${Math.round(ahead.seconds / 60)} min)` : "";
+  input.onProgress({
+    stage: "estimate",
+    message:
+      `about ${ahead.seconds.toFixed(0)} s${minutes} and $${ahead.costUsd.toFixed(4)}${dryRun ? " (dry run)" : ""}: ` +
+      `${ahead.indexesToBuild} of ${ahead.indexes} indexes to build, ${ahead.runs} question runs; the time includes ${ahead.includes}`,
+  });
 }
 
 /** Stage 2: every variant's index built (or reused) in every document, timed. */

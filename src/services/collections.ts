@@ -92,6 +92,8 @@ export async function addWithUndo(
         filename: cleanUploadName(document.filename, DEFAULTS.maxFilenameLength) || (await ctx.documents.record(documentId))!.filename,
       });
     }
+    // The last one read: the stage ends (its time left is no longer the run's).
+    options.onProgress?.({ stage: "upload", message: `${documents.length} read`, done: documents.length, total: documents.length });
     added = await ctx.collections.addDocuments(id, members);
   } catch (error) {
     await undo().catch(() => undefined);

@@ -307,7 +307,7 @@ function placeholderResult(i: number, full: boolean): QuestionResult {
  * first run's one-time costs (the document's sentences embedded for the judge, a question's first
  * embedding) fall in a few runs, so the median leaves them out.
  */
-async function measuredRunSeconds(ctx: ServiceContext, stack: { embedder: string; generator: string; judge: string }): Promise<number | null> {
+export async function measuredRunSeconds(ctx: ServiceContext, stack: { embedder: string; generator: string; judge: string }): Promise<number | null> {
   for (const { id } of (await ctx.experiments.list(0, RUN_RATE_LOOKBACK)).items) {
     const details = (await ctx.experiments.get(id))?.details;
     if (!details || details.embedder !== stack.embedder || details.generator !== stack.generator || details.judge !== stack.judge) continue;

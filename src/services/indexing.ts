@@ -84,20 +84,37 @@ function toChunks(drafts: ChunkDraft[], generation: string): Chunk[] {
   }));
 }
 
-/** Embeds texts in batches with at most `concurrency` calls in flight, checking `signal` before each call. */
+/** While a document's chunks are embedded, their count is reported at most this often (a book takes minutes). */
+const EMBED_REPORT_INTERVAL_MS = 1000;
+
+/**
+ * Embeds texts in batches with at most `concurrency` calls in flight, checking `signal` before
+ * each call; `embedded` hears how many are done, at most once a second.
+ */
 async function embedInBatches(
   embedder: CachedEmbedder,
   texts: string[],
   batchSize: number,
   concurrency: number,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  embedded: (done: number) => void,
 ): Promise<Float32Array[]> {
   const size = Math.max(1, batchSize);
   const starts = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => i * size);
+  let done = 0;
+  let reported = performance.now();
   const batches = await mapWithConcurrency(
     starts,
     concurrency,
-    (start) => embedder.embed(texts.slice(start, start + size), signal),
+    async (start) => {
+      const vectors = await embedder.embed(texts.slice(start, start + size), signal);
+      done += vectors.length;
+      if (done < texts.length && performance.now() - reported >= EMBED_REPORT_INTERVAL_MS) {
+        reported = performance.now();
+        embedded(done);
+      }
+      return vectors;
+    },
     () => throwIfCancelled(signal),
   );
   return batches.flat();
@@ -125,7 +142,9 @@ export async function runIndexing<R>(
   const searchable = chunks.filter((c) => c.role === "chunk");
   report(`embedding ${searchable.length} chunks`);
   const texts = searchable.map(indexedText);
-  const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal);
+  const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal, (done) =>
+    report(`embedding ${searchable.length} chunks (${done} done)`),
+  );
   throwIfCancelled(signal);
   const sink = await openSink({ generation, strategy, chunks, embedder: embedder.name, dimension: vectors[0]!.length });
   let step = "writing vectors to the vector store";

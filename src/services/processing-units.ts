@@ -14,6 +14,8 @@ import type { StrategyVariant } from "./variants.js";
 export interface ProcessingUnit {
   document: StoredDocument;
   variant: StrategyVariant;
+  /** Where the document stands in a collection ("document 3 of 8 (book.pdf)"), said in its progress. */
+  label?: string;
 }
 
 /** What one unit spent, so that the benchmark's per-strategy figures add up wherever it ran. */
@@ -54,11 +56,12 @@ async function meteredLlm(ctx: ServiceContext): Promise<{ llm: ChunkingLlm | und
 export async function processUnit(ctx: ServiceContext, unit: ProcessingUnit, embedder: CachedEmbedder, options: RunOptions): Promise<UnitOutcome> {
   const meter = embedder.metered();
   const llm = await meteredLlm(ctx);
+  const { onProgress } = options;
   const summary = await processVariant(ctx, unit.document, unit.variant, {
     embedder: meter,
     llm: llm.llm,
     signal: options.signal,
-    onProgress: options.onProgress,
+    onProgress: onProgress && unit.label ? (e) => onProgress({ ...e, message: `${unit.label}: ${e.message}` }) : onProgress,
   });
   return { seconds: summary.seconds, embedded: { ...meter.stats }, contextUsage: llm.usage() };
 }
@@ -86,6 +89,10 @@ export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
       const byVariant = new Map<string, number[]>();
       units.forEach((u, i) => byVariant.set(u.variant.indexKey, [...(byVariant.get(u.variant.indexKey) ?? []), i]));
       const outcomes: UnitOutcome[] = new Array(units.length);
+      // The run's count of indexes built, with no strategy: its pace gives the time left (lines mode's ETA).
+      let built = 0;
+      const count = () => options.onProgress?.({ stage: "index", message: `${built}/${units.length} indexes built`, done: built, total: units.length });
+      if (units.length > 1) count();
       await mapWithConcurrency(
         [...byVariant.values()],
         PROCESS_CONCURRENCY,
@@ -94,6 +101,8 @@ export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
             throwIfCancelled(options.signal);
             try {
               outcomes[i] = await processUnit(ctx, units[i]!, embedder, options);
+              built++;
+              if (units.length > 1) count();
             } catch (error) {
               // Cancelled, or out of the request's chat calls: the whole run stops with it, as it is.
               if (error instanceof CancelledError || error instanceof LlmCallLimitError) throw error;

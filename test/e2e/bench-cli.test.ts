@@ -18,6 +18,8 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     // A terminal wide enough for the whole scorecard: one table, each header row on one line (test/e2e/terminal-cli.test.ts: narrower ones).
     const first = await runCli(["bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive,fixed_size", "--out", html], { ...env, COLUMNS: "400" });
     assert.equal(first.code, 0, first.stderr);
+    // The answer is said first, before the scorecard it stands on (issue 39).
+    assert.match(first.stdout.split("\n")[0]!, /^(Use (recursive|fixed_size): |No clear winner among )/);
     assert.match(first.stdout, /strategy.*composite.*ctx relevance.*answer sim.*faithful.*halluc.*recall.*IoU.*efficiency.*hit rate.*MRR/);
     assert.match(first.stdout, /0-10 ↑.*0-10 ↑.*0-10 ↑.*0-10 ↑.*0-1 ↓.*0-1 ↑.*seconds ↓/, "headers carry scale and direction");
     assert.match(first.stdout, /n\/a — answers are copied from the retrieved context .*\(avg_faithfulness, hallucination_rate\)/);

@@ -29,9 +29,22 @@ test("chunkeval bench FOLDER / several files / a quoted glob / --collection benc
     const cli = (...args: string[]) => runCli(["--data-dir", join(dir, "data"), "--embedder", "hash", "-q", ...args], {}, dir);
     const common = ["--questions", "q.json", "--strategies", "recursive,fixed_size", "--top-k", "2"];
 
-    const folder = await cli("bench", "docs", ...common, "--json");
+    const folder = await runCli(["--data-dir", join(dir, "data"), "--embedder", "hash", "--progress", "json", "bench", "docs", ...common, "--json"], {}, dir);
     assert.equal(folder.code, 0, folder.stderr);
     const e = JSON.parse(folder.stdout);
+    // The progress names each document by its place in the collection, and counts the indexes built (their pace gives the time left).
+    // (stderr also says which files were skipped, in words)
+    const events = folder.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line));
+    const indexing = events.filter((event) => event.stage === "index" && event.strategy === "recursive").map((event) => event.message);
+    assert.ok(indexing.includes("document 1 of 2 (mill.docx): chunking") && indexing.includes("document 2 of 2 (tides.docx): chunking"), indexing.join("\n"));
+    const built = events.filter((event) => event.stage === "index" && event.strategy === undefined);
+    assert.deepEqual(
+      built.map((event) => [event.done, event.total]),
+      [0, 1, 2, 3, 4].map((n) => [n, 4]),
+    );
     assert.match(e.collection.name, /^docs-[0-9a-f]{8}$/);
     assert.deepEqual(e.collection.documents.map((d: any) => d.filename).sort(), ["mill.docx", "tides.docx"], "subfolders are read; other files skipped");
     assert.equal(e.per_document.length, 2);

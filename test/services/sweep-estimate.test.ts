@@ -3,7 +3,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { percentile } from "../../src/domain/vectors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS, ASSUMED_RETRIEVAL_SECONDS } from "../../src/services/cost-model.js";
+import { ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS, ASSUMED_RETRIEVAL_SECONDS, estimateRun } from "../../src/services/cost-model.js";
+import { floorSeconds } from "../../src/services/long-run-estimate.js";
+import { planVariants } from "../../src/services/variants.js";
+import { locateOffThread } from "../../src/services/locate-off-thread.js";
+import { DEFAULTS } from "../../src/config/defaults.js";
+import type { ProgressEvent } from "../../src/domain/types.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 
@@ -55,6 +60,53 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
     const widerEmbedded = embedder.stats.computedTokens - beforeWider;
     assert.ok(wider.time.newEmbeddingTokens > 0 && wider.time.newEmbeddingTokens <= widerEmbedded, `${wider.time.newEmbeddingTokens} of ${widerEmbedded}`);
     assert.ok(wider.time.newEmbeddingTokens >= 0.9 * widerEmbedded, `${wider.time.newEmbeddingTokens} counted, ${widerEmbedded} embedded`);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a plain bench expected to be long says its estimate before any work; the floor that spares short runs the estimate stays under it", async () => {
+  const questions = (await loadQuestionsFile(QUESTIONS)).slice(0, 4);
+  // The bundled model with its own cache (nothing of the handbook cached): the floor, with the text to
+  // embed at ten times the model's speed, is below the cost model's estimate.
+  const model = await createWorkspace({ embedder: "use" }, {}, { ownCache: true });
+  try {
+    const context = model.internals.context;
+    const document = (await context.documents.get((await model.app.upload({ filename: "handbook.docx", bytes: handbookBytes() })).id))!;
+    const { variants } = await planVariants(context, { strategies: "recursive" });
+    const located = await locateOffThread("handbook.json", questions, undefined, [document]);
+    const plan = { documents: [document], variants, topK: 5, questions: located, dryRun: true };
+    const embedder = await context.embedder();
+    const floor = await floorSeconds(context, embedder, plan);
+    const estimate = await estimateRun(context, embedder, plan);
+    assert.ok(floor > 0 && floor <= estimate.seconds, `floor ${floor} s, estimate ${estimate.seconds} s`);
+    assert.ok(floor < DEFAULTS.announceEstimateSeconds, "the handbook is far below a minute's floor");
+  } finally {
+    await model.cleanup();
+  }
+
+  const ws = await createWorkspace();
+  try {
+    const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
+    const input = { document: { id: doc.id }, questions, questionsSource: "handbook.json", strategies: "recursive", dryRun: true };
+    // Announced above 0 s: the estimate is the first event, before any index is built or question run (the run's
+    // shared cache may hold the hash vectors of these chunks already: other files embed the handbook too).
+    const events: ProgressEvent[] = [];
+    await ws.app.bench({ ...input, announceEstimateAbove: 0, onProgress: (e) => events.push(e) });
+    const at = events.findIndex((e) => e.stage === "estimate");
+    assert.equal(at, 0, events.map((e) => `${e.stage}: ${e.message}`).join("\n"));
+    assert.match(
+      events[0]!.message,
+      /^about \d+ s and \$0\.0000 \(dry run\): 1 of 1 indexes to build, 4 question runs; the time includes (embedding \d+ tokens|nothing new to embed)/,
+    );
+
+    // At the default minute, a run this small says nothing; once built, an estimate at 0 s holds only the runs.
+    const quiet: ProgressEvent[] = [];
+    await ws.app.bench({ ...input, announceEstimateAbove: DEFAULTS.announceEstimateSeconds, onProgress: (e) => quiet.push(e) });
+    assert.ok(!quiet.some((e) => e.stage === "estimate"));
+    const again: ProgressEvent[] = [];
+    await ws.app.bench({ ...input, announceEstimateAbove: 0, onProgress: (e) => again.push(e) });
+    assert.match(again[0]!.message, /: 0 of 1 indexes to build, 4 question runs; the time includes nothing new to embed/);
   } finally {
     await ws.cleanup();
   }

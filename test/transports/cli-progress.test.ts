@@ -89,6 +89,35 @@ test("lines mode: a step that reports nothing for 15 s still gets a line, naming
   ]);
 });
 
+test("lines mode over a collection: a strategy's next document is reported after its first, the heartbeat names document, phase and time left", () => {
+  const lines: string[] = [];
+  const c = clock();
+  let tick = () => {};
+  const every: Ticker = (fn) => {
+    tick = fn;
+    return () => (tick = () => {});
+  };
+  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  progress.onProgress({ stage: "index", message: "0/4 indexes built", done: 0, total: 4 });
+  progress.onProgress({ stage: "index", strategy: "recursive", message: "document 1 of 4 (a.txt): chunking" });
+  c.advance(10_000);
+  progress.onProgress({ stage: "index", strategy: "recursive", message: "10 chunks of a.txt indexed", done: 10, total: 10 });
+  progress.onProgress({ stage: "index", message: "1/4 indexes built", done: 1, total: 4 });
+  progress.onProgress({ stage: "index", strategy: "recursive", message: "document 2 of 4 (book.pdf): embedding 900 chunks (300 done)" });
+  c.advance(20_000);
+  tick();
+  progress.onProgress({ stage: "index", strategy: "recursive", message: "900 chunks of book.pdf indexed", done: 900, total: 900 });
+  progress.fail();
+  assert.deepEqual(lines, [
+    "benchmarking",
+    "  index: 0/4 indexes built (0.0 s)",
+    "  index recursive: 10 chunks of a.txt indexed (10/10, 10.0 s)",
+    // One of four built in 30 s: three more at that pace.
+    "  still working: index recursive: document 2 of 4 (book.pdf): embedding 900 chunks (300 done), 30.0 s since the start; index 1/4, about 90.0 s left",
+    "  index recursive: 900 chunks of book.pdf indexed (900/900, 20.0 s)",
+  ]);
+});
+
 test("json mode: one parseable object per event, start and end included", () => {
   const lines: string[] = [];
   const c = clock();

@@ -3,6 +3,8 @@ import { cliIo, drawsOn } from "./io.js";
 
 export interface Progress {
   onProgress: (event: ProgressEvent) => void;
+  /** A line that stays (a run's estimate), above the spinner in a terminal; silent with --quiet or --json. */
+  note(line: string): void;
   succeed(message: string): void;
   fail(): void;
 }
@@ -34,7 +36,7 @@ const everyMs: Ticker = (tick, ms) => {
   return () => clearInterval(timer);
 };
 
-const SILENT: Progress = { onProgress: () => {}, succeed: () => {}, fail: () => {} };
+const SILENT: Progress = { onProgress: () => {}, note: () => {}, succeed: () => {}, fail: () => {} };
 
 /**
  * Progress on stderr, so stdout stays clean for tables and --json: an ora spinner in a
@@ -53,6 +55,11 @@ export async function startProgress(title: string, options: ProgressOptions = {}
     onProgress: (e) => {
       spinner.text = `${title} ${groupOf(e)}: ${e.message}`;
     },
+    note: (line) => {
+      spinner.clear();
+      cliIo().stderr.write(`${line}\n`);
+      spinner.render();
+    },
     succeed: (m) => spinner.succeed(m),
     fail: () => spinner.stop(),
   };
@@ -63,7 +70,8 @@ function groupOf(e: ProgressEvent): string {
   return e.strategy ? `${e.stage} ${e.strategy}` : e.stage;
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+/** "12.5 s", and past two minutes "18 min": a long run's log reads in minutes. */
+const seconds = (ms: number) => (ms < 120_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 60_000)} min`);
 
 /**
  * Lines for a log a person reads: the title; a line when a stage starts and when a stage and
@@ -81,7 +89,7 @@ export function lineProgress(
 ): Progress {
   const started = now();
   const stages = new Set<string>();
-  const groups = new Map<string, { started: number; last: ProgressEvent; unprinted: boolean; ended: boolean }>();
+  const groups = new Map<string, { started: number; reported: number; last: ProgressEvent; unprinted: boolean; ended: boolean }>();
   let lastLine = started;
   let latest: string | undefined;
   write(title);
@@ -99,13 +107,21 @@ export function lineProgress(
     state.unprinted = false;
     lastLine = t;
   };
+  // The time left of the counted step under way that last reported (its pace so far), once it has one.
+  const timeLeft = (t: number) => {
+    const counted = [...groups].filter(([, g]) => !g.ended && g.last.done !== undefined && g.last.total !== undefined && g.last.done > 0);
+    const [group, state] = counted.sort(([, a], [, b]) => b.reported - a.reported)[0] ?? [];
+    if (!state) return "";
+    const { done, total } = state.last as Required<ProgressEvent>;
+    return `; ${group} ${done}/${total}, about ${seconds(((t - state.started) / done) * (total - done))} left`;
+  };
   const stopHeartbeat = every(
     () => {
       const t = now();
       if (t - lastLine < heartbeatMs) return;
       const state = latest === undefined ? undefined : groups.get(latest);
       const step = state && !state.ended ? `${latest}: ${state.last.message}, ` : "";
-      write(`  still working: ${step}${seconds(t - started)} since the start`);
+      write(`  still working: ${step}${seconds(t - started)} since the start${timeLeft(t)}`);
       lastLine = t;
       // Checked every second, so the quiet spell never runs much past heartbeatMs.
     },
@@ -116,17 +132,25 @@ export function lineProgress(
       const t = now();
       const group = groupOf(e);
       latest = group;
+      const ends = e.done !== undefined && e.total !== undefined && e.done >= e.total;
       let state = groups.get(group);
-      if (!state) groups.set(group, (state = { started: t, last: e, unprinted: true, ended: false }));
+      // A group that ended starts again with an event that does not end it (the same strategy's
+      // next document in a collection); a repeat of its end stays quiet.
+      if (!state || (state.ended && !ends)) groups.set(group, (state = { started: t, reported: t, last: e, unprinted: true, ended: false }));
       if (state.ended) return;
       state.last = e;
+      state.reported = t;
       state.unprinted = true;
       const firstOfStage = !stages.has(e.stage);
       stages.add(e.stage);
-      state.ended = e.done !== undefined && e.total !== undefined && e.done >= e.total;
+      state.ended = ends;
       if (firstOfStage || state.ended) return print(group, state, t);
       if (t - lastLine < intervalMs) return;
       for (const [g, s] of groups) if (s.unprinted && !s.ended) print(g, s, t);
+    },
+    note: (line) => {
+      write(line);
+      lastLine = now();
     },
     succeed: (m) => {
       stopHeartbeat();
@@ -157,6 +181,7 @@ export function jsonProgress(title: string, write: (line: string) => void, now =
           elapsed_seconds: elapsed(),
         }),
       ),
+    note: (line) => write(JSON.stringify({ event: "note", message: line, elapsed_seconds: elapsed() })),
     succeed: (message) => write(JSON.stringify({ event: "end", ok: true, message, elapsed_seconds: elapsed() })),
     fail: () => write(JSON.stringify({ event: "end", ok: false, elapsed_seconds: elapsed() })),
   };

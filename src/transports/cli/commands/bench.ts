@@ -62,6 +62,8 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     const definition = metricDefinition(key)!;
     return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
+  // The answer first (issue 39): the table and the notes below say what it stands on.
+  printLine(e.headline);
   printTable(
     ["strategy", "retrieval", ...scorecardMetrics().map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
@@ -92,7 +94,6 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   }
   for (const line of missingMetricLines(e)) printLine(line);
   for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
-  printLine(e.headline);
   if (e.details.negativeControls) for (const line of describeNegativeControls(e.details.negativeControls)) printLine(`negative controls: ${line}`);
   printLine(`verdict: ${e.verdict}`);
   for (const note of e.verdictNotes) printLine(note);
@@ -167,7 +168,9 @@ function interruptedLine(last: ProgressEvent | undefined, answers: AnswerTally):
         ? // The answer under way when the signal came is not kept.
           `after ${Math.max(answers.started - 1, 0)} of ${answers.total} answers`
         : last.stage === "upload"
-          ? `while uploading ${last.message}`
+          ? last.done === last.total
+            ? `after reading the ${last.total} documents`
+            : `while uploading ${last.message}`
           : `while processing ${last.stage} (${last.message})`;
   return (
     `chunkeval: interrupted ${where}; no experiment was stored. Kept: the documents, the strategies already processed, ` +
@@ -395,7 +398,10 @@ export function registerBenchCommand(program: Command): void {
             judge: options.judge,
             tags: ci.tags,
             signal,
+            // A sweep said its estimate already (confirmSweep); a plain bench says it when the run looks long.
+            ...(isSweep(options) ? {} : { announceEstimateAbove: DEFAULTS.announceEstimateSeconds }),
             onProgress: (event) => {
+              if (event.stage === "estimate") return progress.note(`estimate: ${event.message}`);
               last = event;
               if (event.stage === "answer" && event.message.startsWith("question ")) answers.started++;
               progress.onProgress(event);
