@@ -205,6 +205,12 @@ export interface ExperimentDetails {
    * near them (`relocated`: the offsets pointed elsewhere, e.g. into a Markdown source with its markup).
    */
   referencesLocated?: Record<string, number>;
+  /**
+   * Per imported chunks' name (docs/strategies.md "Your own chunks"), how its chunks were placed in the
+   * extracted text: at their offsets, as written, up to white space and typography, or only as the same
+   * words (`words`: approximately; markup, punctuation or hyphenation differ). Absent without imports.
+   */
+  chunksLocated?: Record<string, Record<string, number>>;
   /** How well each index's chunks are formed, keyed by index key (absent in experiments from before it was recorded). */
   chunkHealth?: Record<string, ChunkHealth>;
   /** Chunkings the comparison cannot tell apart: identical chunks, documents shorter than one chunk (absent before it was recorded). */

@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
 import { WordSequence } from "../text/word-sequence.js";
-import { looseExcerptPattern } from "../text/typography.js";
+import { locateExcerpt } from "../text/locate-excerpt.js";
 
 /** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
@@ -164,77 +164,6 @@ export function parseQuestionsText(source: string, extension: string, text: stri
  * occurrence nearest them (`relocated`).
  */
 export type ReferenceLocation = "exact" | "normalised" | "words" | "offsets" | "relocated";
-
-/** Occurrences kept for choosing the one nearest a hint. */
-const MAX_OCCURRENCES = 1000;
-/** Places of an excerpt's words where it is looked for up to white space and typography (normalisedOccurrence). */
-const NORMALISED_TRIES = 16;
-
-/** The occurrences (at most `limit`) of the excerpt as written. */
-function exactOccurrences(text: string, excerpt: string, limit: number): Span[] {
-  const out: Span[] = [];
-  for (let at = text.indexOf(excerpt); at !== -1 && out.length < limit; at = text.indexOf(excerpt, at + 1)) out.push({ start: at, end: at + excerpt.length });
-  return out;
-}
-
-/**
- * The occurrence of the excerpt up to white space and typography nearest `near` (else the first),
- * looked for only around `sameWords` (the places its words occur in order), nearest first: such
- * an occurrence has those words, so it lies around one of them, give or take the quotes, dashes
- * and spaces at its ends. At most NORMALISED_TRIES places are tried: where the words stand in
- * other case or markup at the nearest places they do so elsewhere too, and trying every place of
- * a common phrase made one excerpt cost a thousand scans. Null when there is none, or when its
- * pattern is too large for the engine (V8 says so when it first runs it, not when it is made).
- */
-function normalisedOccurrence(text: string, excerpt: string, sameWords: Span[], near: number | undefined): Span | null {
-  const margin = 64 + 4 * excerpt.length;
-  const distance = (s: Span) => (near === undefined ? s.start : Math.abs(s.start - near));
-  try {
-    const pattern = new RegExp(looseExcerptPattern(excerpt), "gu");
-    for (const words of [...sameWords].sort((a, b) => distance(a) - distance(b)).slice(0, NORMALISED_TRIES)) {
-      const from = Math.max(0, words.start - margin);
-      const found = [...text.slice(from, Math.min(text.length, words.end + margin)).matchAll(pattern)].map((m) => ({
-        start: from + m.index,
-        end: from + m.index + m[0].length,
-      }));
-      if (found.length > 0) return nearest(found, near);
-    }
-  } catch {
-    // "Regular expression too large": a run of hundreds of thousands of characters
-  }
-  return null;
-}
-
-const nearest = (spans: Span[], near: number | undefined) =>
-  near === undefined ? spans[0]! : spans.reduce((best, s) => (Math.abs(s.start - near) < Math.abs(best.start - near) ? s : best));
-
-/**
- * Finds an excerpt in a text: as written first, then ignoring differences in white space and
- * typography (straight or curly quotes, dashes, "…", ligatures: src/text/typography.ts), then
- * as the same words in the same order (an excerpt copied from a Markdown or HTML source with its
- * markup, or typed with other quotes and dashes). A changed number, an added "not" or words in
- * another order are not the same words, so such an excerpt is not found. With `near`, of several
- * occurrences the one starting nearest it is taken. `words` gives the text's word index, built
- * only when the first two steps fail (a caller may keep one per text).
- */
-export function locateExcerpt(
-  text: string,
-  excerpt: string,
-  near?: number,
-  words: () => WordSequence = () => new WordSequence(text),
-): (Span & { method: "exact" | "normalised" | "words" }) | null {
-  const exact = exactOccurrences(text, excerpt, near === undefined ? 1 : MAX_OCCURRENCES);
-  if (exact.length > 0) return { ...nearest(exact, near), method: "exact" };
-  // What differs only in white space and typography has the same words in the same order: the
-  // word index (built once per text) says where they are, and the pattern is tried only there, so
-  // an excerpt costs look-ups in the index, not a pass of a pattern over the whole text.
-  // Without a place to be near, the first occurrence is the one: a few places are enough.
-  const sameWords = words().find(excerpt, near === undefined ? NORMALISED_TRIES : MAX_OCCURRENCES);
-  if (sameWords.length === 0) return null;
-  const loose = normalisedOccurrence(text, excerpt, sameWords, near);
-  if (loose) return { ...loose, method: "normalised" };
-  return { ...nearest(sameWords, near), method: "words" };
-}
 
 /** The document a reference names: by id, file name, or file name without its folder. */
 function namedDocument(documents: CorpusDocument[], name: string, field: string): CorpusDocument {

@@ -48,7 +48,7 @@ import type { Generator } from "../generators/generator.js";
 import type { Judge } from "../domain/judge.js";
 import type { StrategyState } from "../domain/ports/chunks.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
-import type { ChunksImport } from "../strategies/imported-chunks.js";
+import type { ChunksImport, ImportPlacement } from "../strategies/imported-chunks.js";
 import { withImportedChunks } from "./imported-chunks.js";
 import { locateOffThread } from "./locate-off-thread.js";
 import { emptyResult } from "../domain/question-result.js";
@@ -403,6 +403,8 @@ interface BenchPlan {
   dryRun: boolean;
   corpus: Corpus;
   questions: Question[];
+  /** Per imported chunks' name, how its chunks were placed in the documents (docs/strategies.md "Your own chunks"). */
+  chunksLocated: Record<string, ImportPlacement["located"]>;
   textOf: Map<string, string>;
   axis: CorpusOffsets;
   sharedEmbedder: CachedEmbedder;
@@ -417,7 +419,7 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
-  const questions = await refusedBeforeWork(corpus, () => locateOffThread(input.questionsSource, input.questions, input.chunks, documents));
+  const { questions, chunksLocated } = await refusedBeforeWork(corpus, () => locateOffThread(input.questionsSource, input.questions, input.chunks, documents));
   const sharedEmbedder = await ctx.embedder();
   return {
     ctx,
@@ -426,6 +428,7 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
     dryRun: input.dryRun ?? false,
     corpus,
     questions,
+    chunksLocated,
     textOf: new Map(documents.map((d) => [d.id, d.text])),
     axis: new CorpusOffsets(documents),
     sharedEmbedder,
@@ -806,10 +809,26 @@ async function assembleExperiment(
     embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     ...chunking.figures,
+    ...(Object.keys(plan.chunksLocated).length > 0
+      ? { chunksLocated: plan.chunksLocated, chunkWarnings: [...chunking.figures.chunkWarnings, ...approximateChunkWarnings(plan.chunksLocated)] }
+      : {}),
     ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly: answered.stoppedEarly,
   };
   return { ...experiment, details };
+}
+
+/** A warning per import with chunks placed only as the same words: their spans are where those words are, not the chunk's own text. */
+function approximateChunkWarnings(located: Record<string, ImportPlacement["located"]>): string[] {
+  return Object.entries(located).flatMap(([name, counts]) => {
+    const approximate = counts.words ?? 0;
+    if (approximate === 0) return [];
+    const total = Object.values(counts).reduce((n, c) => n + (c ?? 0), 0);
+    return [
+      `${name}: ${approximate} of ${total} imported chunks were found in the extracted text only as the same words ` +
+        `(markup, punctuation or line-end hyphenation differ); each is measured as the span those words cover`,
+    ];
+  });
 }
 
 /** The verdict fields with one more note, when there is one. */

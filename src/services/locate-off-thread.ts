@@ -1,6 +1,6 @@
 import { restoreError, ServerBusyError, ValidationError } from "../errors.js";
 import type { CorpusDocument, Question, QuestionInput } from "../evaluators/questions.js";
-import type { ChunksImport } from "../strategies/imported-chunks.js";
+import type { ChunksImport, ImportPlacement } from "../strategies/imported-chunks.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 
 /**
@@ -13,7 +13,8 @@ export const LOCATE_TIMEOUT_SECONDS = 30;
 const pool = new WorkerPool(import.meta.url, "locate-worker", { maxWorkers: 1 });
 
 /**
- * Locates every question's references in the corpus and places every imported chunk, in a
+ * Locates every question's references in the corpus and places every imported chunk (saying, per
+ * import, how its chunks were placed: `chunksLocated`), in a
  * worker thread under a deadline: a request with many items over a long document keeps the
  * server's event loop free (its /healthz and every other request answer meanwhile). A reference
  * or chunk that is not there is the ValidationError naming it, as on the calling thread.
@@ -23,12 +24,12 @@ export async function locateOffThread(
   questions: QuestionInput[],
   chunks: readonly ChunksImport[] | undefined,
   documents: readonly CorpusDocument[],
-): Promise<Question[]> {
+): Promise<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }> {
   // Only what locating reads crosses to the worker (a stored document carries more).
   const corpus = documents.map((d) => ({ id: d.id, filename: d.filename, text: d.text }));
   try {
     // The wait for the worker is bounded too: requests queued behind a long one are refused, not piled up.
-    return await pool.run<Question[]>(
+    return await pool.run<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }>(
       { source, questions, chunks: chunks ?? [], documents: corpus },
       { timeoutMs: LOCATE_TIMEOUT_SECONDS * 1000, waitMs: LOCATE_TIMEOUT_SECONDS * 1000 },
     );

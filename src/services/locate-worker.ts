@@ -3,9 +3,12 @@ import { serveTasks } from "../worker-threads.js";
 import { resolveQuestions, type CorpusDocument, type QuestionInput } from "../evaluators/questions.js";
 import { locateImportedChunks, type ChunksImport } from "../strategies/imported-chunks.js";
 
-/** A locating worker thread: {source, questions, chunks, documents} -> the questions resolved (every imported chunk placed, or the error). */
+/**
+ * A locating worker thread: {source, questions, chunks, documents} -> the questions resolved and,
+ * per import, how its chunks were placed (every one placed, or the error).
+ */
 serveTasks(parentPort!, async (message: { source: string; questions: QuestionInput[]; chunks: ChunksImport[]; documents: CorpusDocument[] }) => {
   const questions = resolveQuestions(message.source, message.questions, message.documents);
-  for (const imp of message.chunks) locateImportedChunks(imp, message.documents);
-  return { result: questions };
+  const chunksLocated = Object.fromEntries(message.chunks.map((imp) => [imp.name, locateImportedChunks(imp, message.documents).located]));
+  return { result: { questions, chunksLocated } };
 });

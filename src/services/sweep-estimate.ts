@@ -36,7 +36,7 @@ export async function estimateBench(shared: ServiceContext, input: EstimateInput
   // estimate stored (uploads, a new collection) is taken back, as the bench would take it back.
   let questions: Question[];
   try {
-    questions = await locateOffThread("the questions", input.questions, input.chunks, documents);
+    ({ questions } = await locateOffThread("the questions", input.questions, input.chunks, documents));
   } catch (error) {
     await corpus.undo().catch(() => undefined);
     throw error;

@@ -3,7 +3,10 @@ import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
 import { TokenIndex } from "../text/token-index.js";
 import { spansToDrafts } from "./packing.js";
-import { locateString, preview, STRATEGY_NAME } from "./strategy-module.js";
+import { preview, STRATEGY_NAME } from "./strategy-module.js";
+import { locateExcerpt, type ExcerptLocation } from "../text/locate-excerpt.js";
+import { matchExcerpt } from "../text/excerpt-match.js";
+import { WordSequence } from "../text/word-sequence.js";
 import type { ChunkDraft, ChunkingStrategy, StrategyDefinition } from "./strategy.js";
 
 /**
@@ -114,52 +117,71 @@ function named(documents: readonly ImportTarget[], name: string): ImportTarget[]
   return documents.filter((d) => d.filename === base);
 }
 
+/** Chunks that cannot be placed are listed up to this many in one error (each with its closest passage); the rest are counted. */
+export const MAX_REPORTED_CHUNK_PROBLEMS = 20;
+
+/** How an import's chunks were placed: by their offsets, or found like references (`locateExcerpt`). */
+export type ChunkLocation = ExcerptLocation | "offsets";
+
+/** Every chunk of an import placed: the spans per document id, in file order, and how many were placed each way. */
+export interface ImportPlacement {
+  spans: Map<string, Span[]>;
+  located: Partial<Record<ChunkLocation, number>>;
+}
+
 /**
  * Places every chunk of an import in its document of `documents` (the benchmarked corpus), in
  * file order per document: with offsets, the text there must equal the chunk's up to white
- * space; without, the chunk is located like a strategy module's strings (strategy-module.ts,
- * `locateString`), white space differences allowed. Every document must get a chunk. Anything
- * wrong is a ValidationError naming the source, the line and the problem.
+ * space; without, the chunk is found as a reference is (`locateExcerpt`: as written, up to white
+ * space and typography, or as the same words, a word hyphenated at a line end joined), the
+ * occurrence nearest the end of the chunk before it. Every document must get a chunk. What is
+ * wrong is one ValidationError listing every chunk that could not be placed (up to
+ * MAX_REPORTED_CHUNK_PROBLEMS, with the closest passage of the document where the text is not there).
  */
-export function locateImportedChunks(imp: ChunksImport, documents: readonly ImportTarget[]): Map<string, Span[]> {
+export function locateImportedChunks(imp: ChunksImport, documents: readonly ImportTarget[]): ImportPlacement {
   const spans = new Map<string, Span[]>(documents.map((d) => [d.id, []]));
+  const located: ImportPlacement["located"] = {};
+  const problems: string[] = [];
+  let unreported = 0;
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
+  // Each document's word index is built once, for every chunk that needs it.
+  const wordIndexes = new Map<ImportTarget, WordSequence>();
+  const wordsOf = (d: ImportTarget) => () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!;
   imp.chunks.forEach((chunk, i) => {
-    const fail = (problem: string) => new ValidationError(`${placeOf(imp, i)}: ${problem}`);
-    let document: ImportTarget;
-    if (chunk.document === undefined) {
-      if (documents.length > 1) {
-        throw fail(`no "document" (the benchmark searches ${documents.length} documents; name the chunk's by file name or id): ${preview(chunk.text)}`);
-      }
-      document = documents[0]!;
-    } else {
-      const found = named(documents, chunk.document);
-      if (found.length === 0) {
-        const names = documents.map((d) => d.filename);
-        throw fail(`no document "${chunk.document}" in the benchmark (documents: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""})`);
-      }
-      if (found.length > 1) throw fail(`"${chunk.document}" names ${found.length} documents of the benchmark; use the document id`);
-      document = found[0]!;
-    }
+    const problem = (text: () => string) => {
+      if (problems.length < MAX_REPORTED_CHUNK_PROBLEMS) problems.push(`${placeOf(imp, i)}: ${text()}`);
+      else unreported++;
+    };
+    const document = documentOf(chunk, documents, problem);
+    if (!document) return;
     const list = spans.get(document.id)!;
-    let span: Span | null;
     if (chunk.start !== undefined && chunk.end !== undefined) {
       if (chunk.end > document.text.length) {
-        throw fail(`"end" ${chunk.end} is past the end of ${document.filename}'s text (${document.text.length} characters): ${preview(chunk.text)}`);
+        return problem(() => `"end" ${chunk.end} is past the end of ${document.filename}'s text (${document.text.length} characters): ${preview(chunk.text)}`);
       }
       if (normalise(document.text.slice(chunk.start, chunk.end)) !== normalise(chunk.text)) {
-        throw fail(
-          `the text of ${document.filename} at ${chunk.start}-${chunk.end} is ${preview(document.text.slice(chunk.start, chunk.end))}, ` +
+        return problem(
+          () =>
+            `the text of ${document.filename} at ${chunk.start}-${chunk.end} is ${preview(document.text.slice(chunk.start, chunk.end))}, ` +
             `not the chunk's ${preview(chunk.text)}`,
         );
       }
-      span = { start: chunk.start, end: chunk.end };
-    } else {
-      span = locateString(document.text, chunk.text, list.at(-1) ?? null, { looseWhiteSpace: true });
-      if (!span) throw fail(`the text is not in ${document.filename}: ${preview(chunk.text)}`);
+      list.push({ start: chunk.start, end: chunk.end });
+      located.offsets = (located.offsets ?? 0) + 1;
+      return;
     }
-    list.push(span);
+    const found = locateExcerpt(document.text, chunk.text, list.at(-1)?.end, wordsOf(document));
+    if (!found) return problem(() => `the text is not in ${document.filename}: ${preview(chunk.text)}${closestPassage(document, chunk.text)}`);
+    list.push({ start: found.start, end: found.end });
+    located[found.method] = (located[found.method] ?? 0) + 1;
   });
+  if (problems.length > 0) {
+    const count = problems.length + unreported;
+    throw new ValidationError(
+      `${imp.source}: ${count} chunk${count === 1 ? "" : "s"} could not be placed:\n  ${problems.join("\n  ")}` +
+        (unreported > 0 ? `\n  … and ${unreported} more` : ""),
+    );
+  }
   for (const d of documents) {
     if (spans.get(d.id)!.length === 0) {
       throw new ValidationError(
@@ -167,7 +189,31 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
       );
     }
   }
-  return spans;
+  return { spans, located };
+}
+
+/** The document of `documents` a chunk names (the only one when it names none), or null with the problem said. */
+function documentOf(chunk: ImportedChunk, documents: readonly ImportTarget[], problem: (text: () => string) => void): ImportTarget | null {
+  if (chunk.document === undefined) {
+    if (documents.length === 1) return documents[0]!;
+    problem(() => `no "document" (the benchmark searches ${documents.length} documents; name the chunk's by file name or id): ${preview(chunk.text)}`);
+    return null;
+  }
+  const found = named(documents, chunk.document);
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) problem(() => `"${chunk.document}" names ${found.length} documents of the benchmark; use the document id`);
+  else {
+    const names = documents.map((d) => d.filename);
+    problem(() => `no document "${chunk.document}" in the benchmark (documents: ${names.slice(0, 10).join(", ")}${names.length > 10 ? ", …" : ""})`);
+  }
+  return null;
+}
+
+/** "; closest passage (72 % alike): "…"", what to paste instead of a chunk that is not in the document; empty when nothing is alike. */
+function closestPassage(document: ImportTarget, text: string): string {
+  const match = matchExcerpt(document.text, text);
+  if (!match) return "";
+  return `; closest passage (${Math.round(match.similarity * 100)} % alike): ${preview(document.text.slice(match.start, match.end))}`;
 }
 
 /** The hash recorded with the chunks (CHUNKS_HASH_OPTION): the chunks as parsed, not their file's bytes. */
@@ -178,7 +224,7 @@ function hashOf(chunks: ImportedChunk[]): number {
 
 /** The drafts of a document's imported chunks: located in its text, then measured (the chunking worker runs this). */
 export function importedDrafts(chunks: ChunksImport, document: ImportTarget): ChunkDraft[] {
-  return spansToDrafts(new TokenIndex(document.text), locateImportedChunks(chunks, [document]).get(document.id)!);
+  return spansToDrafts(new TokenIndex(document.text), locateImportedChunks(chunks, [document]).spans.get(document.id)!);
 }
 
 /**

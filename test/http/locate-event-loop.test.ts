@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { locateExcerpt } from "../../src/evaluators/questions.js";
+import { locateExcerpt } from "../../src/text/locate-excerpt.js";
 import { locateString } from "../../src/strategies/strategy-module.js";
 import { matchExcerpt } from "../../src/text/excerpt-match.js";
 import { REQUEST_LIMITS } from "../../src/transports/http/request-limits.js";

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
-import { locateExcerpt } from "../../src/evaluators/questions.js";
+import { locateExcerpt } from "../../src/text/locate-excerpt.js";
 import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 test("line-end hyphenation is joined as a reader copies it; real hyphens stay", async () => {

@@ -308,3 +308,65 @@ test("bad imported chunks are refused before anything is processed or stored, na
     await ws.cleanup();
   }
 });
+
+test("chunks from another extraction are placed like references (typography, markup, line-end hyphenation), flagged when only their words match", async () => {
+  const ws = await createWorkspace();
+  try {
+    const collection = await ws.app.addToCollection("farm-and-sea", await twoDocuments(), { create: true });
+    const file = join(ws.dir, "mine.jsonl");
+    const lines = [
+      { document: "lighthouse.docx", text: "The lighthouse lamp is serviced every March by the coastal trust." },
+      // From the Markdown source (markup) and from pdftotext (a word hyphenated at a line end): the same words.
+      { document: "lighthouse.docx", text: "**Visitors** may climb the tower on Saturdays between ten and four." },
+      { document: "bakery.docx", text: "Loaves proof for four-\nteen hours in the cold room." },
+      { document: "bakery.docx", text: "The deck oven runs at two hundred and forty degrees" },
+    ];
+    writeJsonl(file, lines);
+    const e = await ws.app.bench({
+      collection: { name: "farm-and-sea" },
+      questions: COLLECTION_QUESTIONS,
+      questionsSource: "q.json",
+      strategies: ["recursive"],
+      chunks: [importFile("mine", file)],
+      topK: 2,
+      dryRun: true,
+    });
+    assert.deepEqual(e.details.chunksLocated, { mine: { exact: 2, words: 2 } });
+    assert.ok(
+      e.details.chunkWarnings?.includes(
+        "mine: 2 of 4 imported chunks were found in the extracted text only as the same words " +
+          "(markup, punctuation or line-end hyphenation differ); each is measured as the span those words cover",
+      ),
+      JSON.stringify(e.details.chunkWarnings),
+    );
+    const bakery = await ws.internals.context.chunks.current(collection.documents[1]!.id, "mine");
+    assert.equal(bakery[0]!.text, "Loaves proof for fourteen hours in the cold room.", "the span is the document's own text");
+    assert.equal(e.aggregateMetrics.mine!.avgRecall, 1);
+
+    // Several lines wrong: one error lists every one, each text not found with its closest passage.
+    writeJsonl(file, [
+      ...lines,
+      { document: "bakery.docx", text: "The deck oven runs at three hundred degrees" },
+      { document: "orchard.docx", text: "apples" },
+      { document: "lighthouse.docx", text: "The keeper logs each inspection in the red ledger." },
+    ]);
+    await assert.rejects(
+      ws.app.bench({ collection: { name: "farm-and-sea" }, questions: COLLECTION_QUESTIONS, questionsSource: "q", chunks: [importFile("mine", file)] }),
+      (error: Error) => {
+        assert.match(error.message, /mine\.jsonl: 3 chunks could not be placed:\n {2}/);
+        assert.match(
+          error.message,
+          /line 5: the text is not in bakery\.docx: "The deck oven runs at three hundred degrees"; closest passage \(\d+ % alike\): "The deck oven runs at/,
+        );
+        assert.match(error.message, /line 6: no document "orchard\.docx"/);
+        assert.match(
+          error.message,
+          /line 7: the text is not in lighthouse\.docx: .*; closest passage \(\d+ % alike\): "The keeper logs each inspection in the blue ledger/,
+        );
+        return true;
+      },
+    );
+  } finally {
+    await ws.cleanup();
+  }
+});

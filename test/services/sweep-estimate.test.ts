@@ -74,7 +74,7 @@ test("a plain bench expected to be long says its estimate before any work; the f
     const context = model.internals.context;
     const document = (await context.documents.get((await model.app.upload({ filename: "handbook.docx", bytes: handbookBytes() })).id))!;
     const { variants } = await planVariants(context, { strategies: "recursive" });
-    const located = await locateOffThread("handbook.json", questions, undefined, [document]);
+    const { questions: located } = await locateOffThread("handbook.json", questions, undefined, [document]);
     const plan = { documents: [document], variants, topK: 5, questions: located, dryRun: true };
     const embedder = await context.embedder();
     const floor = await floorSeconds(context, embedder, plan);

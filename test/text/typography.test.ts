@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { locateExcerpt, resolveQuestions, validateQuestions } from "../../src/evaluators/questions.js";
+import { resolveQuestions, validateQuestions } from "../../src/evaluators/questions.js";
+import { locateExcerpt } from "../../src/text/locate-excerpt.js";
 import { matchExcerpt } from "../../src/text/excerpt-match.js";
 
 const DOCUMENT = "The speaker paused. “I’ve read the ﬁnal report — all 40\u00a0pages… twice,” she said; the oﬃce agreed.";
@@ -27,4 +28,17 @@ test("excerpts match through typographic variants: quotes, apostrophes, dashes, 
     DOCUMENT,
   );
   assert.equal(question!.references[0]!.located, "normalised", "counted as found as written up to typography, not as a words-only match");
+});
+
+test("an excerpt copied with line-end hyphenation is found joined, as the same words; a real hyphen is not joined away", () => {
+  const text = "Type checks pass before we compile the code. The well-known trick is kept.";
+  for (const copied of ["we com-\npile the code", "we com- pile the code"]) {
+    const found = locateExcerpt(text, copied)!;
+    assert.equal(found.method, "words", copied);
+    assert.equal(text.slice(found.start, found.end), "we compile the code");
+  }
+  // "well-known" has no white space after its hyphen: matched as written, not turned into "wellknown".
+  assert.equal(locateExcerpt(text, "The well-known trick")?.method, "exact");
+  assert.equal(locateExcerpt(text, "The well- known trick")?.method, "words");
+  assert.equal(locateExcerpt(text, "we com- piled the code"), null, "joined, the words still differ");
 });
