@@ -131,20 +131,26 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
 
 /**
  * The managerial box's line of confidence under the answer: the highest composite with its
- * interval and how far the runner-up is behind, from measured numbers only; empty when nothing was scored.
+ * interval and how far the runner-up is behind, from measured numbers only; empty when nothing was
+ * scored. Under "no clear winner" it names the nearest strategy that cannot be separated from the
+ * highest (the runner-up by composite may be separated, while one further down is not).
  */
 function confidenceLine(e: ExperimentRecord): string {
   const best = e.aggregateMetrics[e.bestStrategy]!;
   if (best.compositeScore === null) return "";
   const interval = best.confidenceIntervals?.composite_score;
   const range = interval ? ` (95 % interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
-  const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
+  const inseparable = e.verdictStatus === "no_clear_winner" ? e.inseparableFromBest : [];
+  const compared = (e.comparisons ?? []).filter((c) => c.difference !== null && (inseparable.length === 0 || inseparable.includes(c.strategy)));
+  const nearest = compared.sort((a, b) => a.difference! - b.difference!)[0];
   const score = `${best.compositeScore.toFixed(2)} of 10${range}`;
-  if (!runnerUp) return `Composite score of ${e.bestStrategy}: ${score}.`;
+  if (!nearest) return `Composite score of ${e.bestStrategy}: ${score}.`;
   const line = `Highest composite score: ${e.bestStrategy}, ${score}`;
-  const ci = runnerUp.confidenceInterval;
+  const ci = nearest.confidenceInterval;
   const difference = ci ? ` (interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
-  return `${line}; the runner-up, ${runnerUp.strategy}, ${runnerUp.difference!.toFixed(2)} lower${difference}.`;
+  if (inseparable.length === 0) return `${line}; the runner-up, ${nearest.strategy}, ${nearest.difference!.toFixed(2)} lower${difference}.`;
+  const others = inseparable.length > 1 ? `, nor can ${inseparable.length - 1} other${inseparable.length > 2 ? "s" : ""}` : "";
+  return `${line}; ${nearest.strategy}, ${nearest.difference!.toFixed(2)} lower${difference}, cannot be separated from it${others}.`;
 }
 
 /** The strategies the verdict's sentence names as the answer: the recommended one, or those that cannot be separated; none otherwise. */

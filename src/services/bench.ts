@@ -446,6 +446,8 @@ async function announceEstimate(plan: BenchPlan, input: BenchInput): Promise<voi
     plan.sharedEmbedder,
     { documents: corpus.documents, variants, topK, questions, dryRun },
     input.announceEstimateAbove,
+    // Cutting chunks and timing the embedder take a while on a long run: the log says so meanwhile.
+    () => input.onProgress?.({ stage: "plan", message: "estimating the run's time and cost (cutting chunks, timing the embedder)" }),
   );
   if (!ahead) return;
   const minutes = ahead.seconds >= 120 ? ` (${Math.round(ahead.seconds / 60)} min)` : "";

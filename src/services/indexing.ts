@@ -58,7 +58,8 @@ export interface IndexingInput {
   /** Refuse documents that yield more searchable chunks than this (the setting that says so named in the error). */
   maxChunks?: ChunkCeiling;
   signal?: AbortSignal;
-  report?: (message: string) => void;
+  /** What the pipeline is doing; while it embeds, with the count of chunks embedded so far. */
+  report?: (message: string, embedded?: { done: number; total: number }) => void;
 }
 
 export interface IndexingOutcome<R> {
@@ -143,7 +144,7 @@ export async function runIndexing<R>(
   report(`embedding ${searchable.length} chunks`);
   const texts = searchable.map(indexedText);
   const vectors = await embedInBatches(embedder, texts, input.embedBatchSize, input.embedConcurrency ?? 1, signal, (done) =>
-    report(`embedding ${searchable.length} chunks (${done} done)`),
+    report(`embedding ${searchable.length} chunks`, { done, total: searchable.length }),
   );
   throwIfCancelled(signal);
   const sink = await openSink({ generation, strategy, chunks, embedder: embedder.name, dimension: vectors[0]!.length });

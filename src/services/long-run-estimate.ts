@@ -47,10 +47,17 @@ export async function floorSeconds(ctx: ServiceContext, embedder: CachedEmbedder
  * The cost model's estimate of a bench about to start (`cost-model.ts`, as a sweep gets before it
  * runs), when the run is expected to take more than `seconds`; null for a shorter run. The estimate
  * cuts chunks and probes the embedder, so it is computed only when the floor (floorSeconds) already
- * passes the threshold: a small run pays next to nothing for it.
+ * passes the threshold (then `estimating` is called first): a small run pays next to nothing for it.
  */
-export async function estimateIfLong(ctx: ServiceContext, embedder: CachedEmbedder, plan: RunPlan, seconds: number): Promise<RunEstimate | null> {
+export async function estimateIfLong(
+  ctx: ServiceContext,
+  embedder: CachedEmbedder,
+  plan: RunPlan,
+  seconds: number,
+  estimating: () => void = () => {},
+): Promise<RunEstimate | null> {
   if ((await floorSeconds(ctx, embedder, plan)) < seconds) return null;
+  estimating();
   const estimate = await estimateRun(ctx, embedder, plan);
   return estimate.seconds > seconds ? estimate : null;
 }

@@ -106,7 +106,9 @@ export async function processVariant(
       embedBatchSize: ctx.config.embedBatchSize,
       maxChunks: { limit: ctx.config.maxChunksPerDocument, setting: "max_chunks_per_document" },
       signal: options.signal,
-      report: (message) => options.onProgress?.({ stage: "index", strategy: key, message }),
+      // The count of chunks embedded is a stage of its own ("embed"): its pace gives the document's time left.
+      report: (message, embedded) =>
+        options.onProgress?.(embedded ? { stage: "embed", strategy: key, message, ...embedded } : { stage: "index", strategy: key, message }),
     },
     (plan) => generationSink(ctx, store, document, key, plan),
   );

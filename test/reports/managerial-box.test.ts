@@ -49,7 +49,44 @@ test("the managerial box: the answer first, a line of confidence, at most three 
     const noWinner = managerial(tied, tiedResults);
     assert.equal(noWinner.paragraphs[0], tied.headline, "the verdict's sentence comes first");
     assert.match(noWinner.paragraphs[0]!, /^No clear winner among .*: 6 questions cannot separate \S+ from (the others|\S+) at 95 %/);
-    assert.match(noWinner.paragraphs[1]!, /^Highest composite score: \S+, \d+\.\d\d of 10 \(95 % interval .*\); the runner-up, \S+, -?\d+\.\d\d lower/);
+    const nearest = tied.inseparableFromBest.length > 1 ? `, nor can ${tied.inseparableFromBest.length - 1} other` : "";
+    assert.match(
+      noWinner.paragraphs[1]!,
+      new RegExp(
+        `^Highest composite score: \\S+, \\d+\\.\\d\\d of 10 \\(95 % interval .*\\); ` +
+          `(${tied.inseparableFromBest.join("|")}), -?\\d+\\.\\d\\d lower .*cannot be separated from it${nearest}`,
+      ),
+    );
+    // A runner-up the questions separate from the highest, and one further down they cannot: the line names the one they cannot.
+    const [first, second] = tied.strategiesUsed.filter((s) => s !== tied.bestStrategy);
+    const mixed = {
+      ...tied,
+      inseparableFromBest: [second!],
+      comparisons: [
+        {
+          strategy: first!,
+          metric: "composite_score" as const,
+          difference: 0.06,
+          confidenceInterval: [0.03, 0.1] as [number, number],
+          pValue: 0.001,
+          significant: true,
+          questions: 30,
+        },
+        {
+          strategy: second!,
+          metric: "composite_score" as const,
+          difference: 0.09,
+          confidenceInterval: [-0.02, 0.2] as [number, number],
+          pValue: 0.2,
+          significant: false,
+          questions: 30,
+        },
+      ],
+    };
+    assert.match(
+      managerial(mixed, tiedResults).paragraphs[1]!,
+      new RegExp(`; ${second}, 0\\.09 lower \\(interval of the difference -0\\.02 to 0\\.20\\), cannot be separated from it\\.$`),
+    );
     assert.ok(noWinner.paragraphs.length <= 2 + 3, `at most three notes in the box: ${JSON.stringify(noWinner.paragraphs)}`);
     assert.match(noWinner.box, /<svg[^>]*>[\s\S]*Composite score per strategy/, "one picture in the box");
     assert.equal(noWinner.marked, 1 + tied.inseparableFromBest.length, "the strategies that cannot be separated are marked");

@@ -172,6 +172,13 @@ test("bench warns when top_k reaches every chunk a strategy made: recall is triv
       ],
     );
     assert.doesNotMatch(e.headline, /^Use /);
+    // Searched by keywords only, no question was embedded: the shared time says warming up alone, not "embedding the 0 questions".
+    assert.equal(e.details.sharedSeconds!.questionsEmbedded, 0);
+    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    for (const rendered of [renderMarkdownReport(report), renderHtmlReport(report, "technical")]) {
+      assert.match(rendered, /warming up/);
+      assert.doesNotMatch(rendered, /embedding the 0 questions/);
+    }
   } finally {
     await ws.cleanup();
   }

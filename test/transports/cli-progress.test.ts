@@ -50,7 +50,7 @@ test("lines mode: strategies under way side by side each get their line; an ende
     "  index a: embedding 40 chunks",
     "  index b: chunking",
     "  index a: 40 chunks indexed (40/40, 6.0 s)",
-    "  process: a (1/2) (0.0 s, ETA 0.0 s)",
+    "  process: a (1/2) (0.0 s)",
     "  process: b (2/2) (2.0 s)",
   ]);
 });
@@ -66,15 +66,17 @@ test("lines mode: a step that reports nothing for 15 s still gets a line, naming
   };
   const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
   progress.onProgress({ stage: "index", strategy: "semantic", message: "chunking" });
-  c.advance(14_000);
+  c.advance(13_000);
   tick();
-  assert.equal(lines.length, 2, "quiet for less than 15 s: no line yet");
+  assert.equal(lines.length, 2, "quiet for 13 s: no line yet");
+  // The timer ticks every second: the line comes at the tick before the quiet would pass 15 s.
   c.advance(1_000);
   tick();
-  c.advance(15_000);
+  assert.equal(lines.length, 3, "quiet for 14 s, 15 s at the next tick: the line");
+  c.advance(14_000);
   tick();
   progress.onProgress({ stage: "index", strategy: "semantic", message: "embedding 40 chunks" });
-  c.advance(15_000);
+  c.advance(14_000);
   tick();
   progress.succeed("experiment exp_1");
   c.advance(60_000);
@@ -82,10 +84,10 @@ test("lines mode: a step that reports nothing for 15 s still gets a line, naming
   assert.deepEqual(lines, [
     "benchmarking",
     "  index semantic: chunking",
-    "  still working: index semantic: chunking, 15.0 s since the start",
-    "  still working: index semantic: chunking, 30.0 s since the start",
-    "  still working: index semantic: embedding 40 chunks, 45.0 s since the start",
-    "experiment exp_1 (45.0 s)",
+    "  still working: index semantic: chunking, 14.0 s since the start",
+    "  still working: index semantic: chunking, 28.0 s since the start",
+    "  still working: index semantic: embedding 40 chunks, 42.0 s since the start",
+    "experiment exp_1 (42.0 s)",
   ]);
 });
 
@@ -115,6 +117,41 @@ test("lines mode over a collection: a strategy's next document is reported after
     // One of four built in 30 s: three more at that pace.
     "  still working: index recursive: document 2 of 4 (book.pdf): embedding 900 chunks (300 done), 30.0 s since the start; index 1/4, about 90.0 s left",
     "  index recursive: 900 chunks of book.pdf indexed (900/900, 20.0 s)",
+  ]);
+});
+
+test("lines mode: a long document's embedding count gives its time left, from the pace since its first count; the next document's count starts again", () => {
+  const lines: string[] = [];
+  const c = clock();
+  let tick = () => {};
+  const every: Ticker = (fn) => {
+    tick = fn;
+    return () => (tick = () => {});
+  };
+  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  const embed = (done: number, total: number, document: string) =>
+    progress.onProgress({ stage: "embed", strategy: "recursive", message: `${document}: embedding ${total} chunks`, done, total });
+  c.advance(1_000);
+  embed(100, 400, "book.pdf"); // the first count, a second into the embedding: the pace counts from here
+  c.advance(10_000);
+  embed(200, 400, "book.pdf");
+  c.advance(4_000);
+  tick();
+  c.advance(1_000);
+  embed(50, 80, "notes.txt"); // the next document: its own pace
+  c.advance(1_000);
+  embed(70, 80, "notes.txt");
+  c.advance(13_000);
+  tick();
+  assert.deepEqual(lines, [
+    "benchmarking",
+    "  embed recursive: book.pdf: embedding 400 chunks (100/400, 0.0 s)",
+    // 100 chunks in the 10 s since the first count: 200 left, 20 s.
+    "  embed recursive: book.pdf: embedding 400 chunks (200/400, 10.0 s, ETA 20.0 s)",
+    // The count went back: the next document, counted from its own first count.
+    "  embed recursive: notes.txt: embedding 80 chunks (50/80, 0.0 s)",
+    // 20 chunks in 14 s: 10 left, 7 s.
+    "  still working: embed recursive: notes.txt: embedding 80 chunks, 30.0 s since the start; embed recursive 70/80, about 7.0 s left",
   ]);
 });
 

@@ -89,44 +89,55 @@ export function lineProgress(
 ): Progress {
   const started = now();
   const stages = new Set<string>();
-  const groups = new Map<string, { started: number; reported: number; last: ProgressEvent; unprinted: boolean; ended: boolean }>();
+  /** A stage (and strategy) under way: since when, at which count it started (its pace counts from there), and its last event. */
+  interface Group {
+    started: number;
+    startDone: number;
+    reported: number;
+    last: ProgressEvent;
+    unprinted: boolean;
+    ended: boolean;
+  }
+  const groups = new Map<string, Group>();
   let lastLine = started;
   let latest: string | undefined;
   write(title);
-  const print = (group: string, state: { started: number; last: ProgressEvent; unprinted: boolean }, t: number) => {
+  // The time left at the group's pace so far, once it has one.
+  const left = (state: Group, t: number): number | null => {
+    const { done, total } = state.last;
+    if (done === undefined || total === undefined || done <= state.startDone || done >= total) return null;
+    return ((t - state.started) / (done - state.startDone)) * (total - done);
+  };
+  const print = (group: string, state: Group, t: number) => {
     const { message, done, total } = state.last;
     let counts = "";
     if (done !== undefined && total !== undefined) {
-      const elapsed = t - state.started;
-      const eta = done > 0 && done < total ? `, ETA ${seconds((elapsed / done) * (total - done))}` : "";
+      const eta = left(state, t);
       // A message that already says "2/5" is not followed by the same count again.
       const count = message.includes(`${done}/${total}`) ? "" : `${done}/${total}, `;
-      counts = ` (${count}${seconds(elapsed)}${eta})`;
+      counts = ` (${count}${seconds(t - state.started)}${eta === null ? "" : `, ETA ${seconds(eta)}`})`;
     }
     write(`  ${group}: ${message}${counts}`);
     state.unprinted = false;
     lastLine = t;
   };
-  // The time left of the counted step under way that last reported (its pace so far), once it has one.
+  // The time left of the counted step under way that last reported, once it has one.
   const timeLeft = (t: number) => {
-    const counted = [...groups].filter(([, g]) => !g.ended && g.last.done !== undefined && g.last.total !== undefined && g.last.done > 0);
+    const counted = [...groups].filter(([, g]) => !g.ended && left(g, t) !== null);
     const [group, state] = counted.sort(([, a], [, b]) => b.reported - a.reported)[0] ?? [];
     if (!state) return "";
-    const { done, total } = state.last as Required<ProgressEvent>;
-    return `; ${group} ${done}/${total}, about ${seconds(((t - state.started) / done) * (total - done))} left`;
+    return `; ${group} ${state.last.done}/${state.last.total}, about ${seconds(left(state, t)!)} left`;
   };
-  const stopHeartbeat = every(
-    () => {
-      const t = now();
-      if (t - lastLine < heartbeatMs) return;
-      const state = latest === undefined ? undefined : groups.get(latest);
-      const step = state && !state.ended ? `${latest}: ${state.last.message}, ` : "";
-      write(`  still working: ${step}${seconds(t - started)} since the start${timeLeft(t)}`);
-      lastLine = t;
-      // Checked every second, so the quiet spell never runs much past heartbeatMs.
-    },
-    Math.min(1000, heartbeatMs),
-  );
+  // Checked every second (or every heartbeatMs when shorter), a quiet spell is cut before it passes heartbeatMs.
+  const tickMs = Math.min(1000, heartbeatMs);
+  const stopHeartbeat = every(() => {
+    const t = now();
+    if (t - lastLine < heartbeatMs - tickMs) return;
+    const state = latest === undefined ? undefined : groups.get(latest);
+    const step = state && !state.ended ? `${latest}: ${state.last.message}, ` : "";
+    write(`  still working: ${step}${seconds(t - started)} since the start${timeLeft(t)}`);
+    lastLine = t;
+  }, tickMs);
   return {
     onProgress: (e) => {
       const t = now();
@@ -135,8 +146,11 @@ export function lineProgress(
       const ends = e.done !== undefined && e.total !== undefined && e.done >= e.total;
       let state = groups.get(group);
       // A group that ended starts again with an event that does not end it (the same strategy's
-      // next document in a collection); a repeat of its end stays quiet.
-      if (!state || (state.ended && !ends)) groups.set(group, (state = { started: t, reported: t, last: e, unprinted: true, ended: false }));
+      // next document in a collection), and so does a count that went back (the next document's
+      // embedding); a repeat of its end stays quiet.
+      const restarts = state !== undefined && e.done !== undefined && state.last.done !== undefined && e.done < state.last.done;
+      if (!state || (state.ended && !ends) || restarts)
+        groups.set(group, (state = { started: t, startDone: e.done ?? 0, reported: t, last: e, unprinted: true, ended: false }));
       if (state.ended) return;
       state.last = e;
       state.reported = t;
