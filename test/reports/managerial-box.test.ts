@@ -57,6 +57,11 @@ test("the managerial box: the answer first, a line of confidence, at most three 
           `(${tied.inseparableFromBest.join("|")}), -?\\d+\\.\\d\\d lower .*cannot be separated from it${nearest}`,
       ),
     );
+    // The technical report opens with the answer too, above the metrics it stands on.
+    const technical = renderHtmlReport({ experiment: tied, results: tiedResults }, "technical");
+    const opening = technical.indexOf("<h2>Verdict and confidence</h2>");
+    assert.ok(opening >= 0 && opening < technical.indexOf("<h2>Metrics per strategy</h2>"), "the verdict before the metrics");
+    assert.ok(technical.slice(opening).startsWith(`<h2>Verdict and confidence</h2>\n<p><strong>${tied.headline}</strong></p>`));
     // A runner-up the questions separate from the highest, and one further down they cannot: the line names the one they cannot.
     const [first, second] = tied.strategiesUsed.filter((s) => s !== tied.bestStrategy);
     const mixed = {
