@@ -1,5 +1,5 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
-import type { GateOutcome } from "../domain/gate-outcome.js";
+import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { metricValue } from "../domain/metric-catalogue.js";
 
 export interface JunitInput {
@@ -44,7 +44,14 @@ function testCaseXml(c: TestCase): string {
  */
 export function renderJunit(input: JunitInput): string {
   const e = input.experiment;
+  // The gates first (a gated run's result is theirs), then a test case per strategy.
   const cases: TestCase[] = [
+    ...input.outcomes.map((o) => ({
+      classname: `chunkeval.${o.strategy}`,
+      name: o.gate,
+      failure: o.passed ? null : { message: o.detail, body: [o.detail, ...o.notes].join("\n") },
+      output: o.passed ? [o.detail, ...o.notes] : [],
+    })),
     ...e.strategiesUsed.map((s) => {
       const m = e.aggregateMetrics[s]!;
       const composite = metricValue(m, "composite_score");
@@ -57,21 +64,17 @@ export function renderJunit(input: JunitInput): string {
         output: allFailed ? [] : [figures],
       };
     }),
-    ...input.outcomes.map((o) => ({
-      classname: `chunkeval.${o.strategy}`,
-      name: o.gate,
-      failure: o.passed ? null : { message: o.detail, body: [o.detail, ...o.notes].join("\n") },
-      output: o.passed ? [o.detail, ...o.notes] : [],
-    })),
   ];
   const failures = cases.filter((c) => c.failure).length;
   const seconds = e.totalLatencySeconds.toFixed(3);
   const properties = [
     ["experiment", e.experimentId],
-    // The answer first; best_strategy is the highest composite whatever the verdict (verdict_status says whether it is recommended).
+    // The gates' result, then the answer; best_strategy only where the headline recommends it, the highest composite always.
+    ["gates", gatesHeadline(input.outcomes) ?? undefined],
     ["headline", e.headline],
     ["verdict_status", e.verdictStatus],
-    ["best_strategy", e.bestStrategy],
+    ["best_strategy", e.verdictStatus === "recommendation" ? e.bestStrategy : undefined],
+    ["highest_composite", e.strategiesUsed.length > 1 ? e.bestStrategy : undefined],
     ["verdict", e.verdict],
     ...Object.entries(e.tags).map(([k, v]) => [`tag.${k}`, v]),
     // An experiment from before the headline was recorded has none to carry.

@@ -74,19 +74,21 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     assert.deepEqual(
       cases.map((c) => [c.attributes.classname, c.attributes.name]),
       [
-        ["chunkeval.recursive", "benchmark"],
         ["chunkeval.recursive", "--fail-on-regression composite_score"],
+        ["chunkeval.recursive", "benchmark"],
       ],
     );
-    const failure = findAll(cases[1]!, "failure")[0]!;
+    const failure = findAll(cases[0]!, "failure")[0]!;
     assert.match(failure.attributes.message!, /composite_score changed -\d+\.\d+, 95 % interval \[-\d+\.\d+, -\d+\.\d+\] over 38 paired questions/);
     assert.match(failure.text, /top_k 5 → 1/);
-    assert.equal(findAll(cases[0]!, "failure").length, 0);
+    assert.equal(findAll(cases[1]!, "failure").length, 0);
     const properties = Object.fromEntries(findAll(junit, "property").map((p) => [p.attributes.name, p.attributes.value]));
     assert.equal(properties["tag.pr"], '<&"7>', "escaped in the file, the same text after parsing");
     assert.equal(properties["tag.branch"], "feature");
     // The answer first: one strategy benchmarked recommends nothing, and the file says so.
     assert.equal(properties.verdict_status, "single_strategy");
+    assert.equal(properties.gates, "the gate failed");
+    assert.ok(!("best_strategy" in properties) && !("highest_composite" in properties), "one strategy leads nothing");
     assert.match(properties.headline!, /^No recommendation: recursive was the only strategy benchmarked/);
 
     const summary = readFileSync(join(dir, "summary.md"), "utf8");

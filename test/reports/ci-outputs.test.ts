@@ -39,17 +39,22 @@ test("JUnit XML is well-formed whatever the names hold, with a test case per str
   assert.deepEqual(
     cases.map((c) => [c.attributes.classname, c.attributes.name, findAll(c, "failure").length]),
     [
+      // The gate first: a gated run's result is its gates'.
+      ["chunkeval.a<b&\"c'|d", "--max-drop composite_score=0", 1],
       ["chunkeval.a<b&\"c'|d", "benchmark", 0],
       ["chunkeval.plain", "benchmark", 1],
-      ["chunkeval.a<b&\"c'|d", "--max-drop composite_score=0", 1],
     ],
   );
   assert.equal(root.attributes.tests, "3");
   assert.equal(root.attributes.failures, "2");
-  const failure = findAll(cases[2]!, "failure")[0]!;
+  const failure = findAll(cases[0]!, "failure")[0]!;
   assert.equal(failure.attributes.message, "dropped <1> & more");
   assert.equal(failure.text, 'dropped <1> & more\nnote "quoted"');
-  assert.equal(findAll(cases[1]!, "failure")[0]!.attributes.message, "plain: composite 5.00, 3 of 3 questions failed");
+  assert.equal(findAll(cases[2]!, "failure")[0]!.attributes.message, "plain: composite 5.00, 3 of 3 questions failed");
+  const properties = Object.fromEntries(findAll(root, "property").map((p) => [p.attributes.name, p.attributes.value]));
+  assert.equal(properties.gates, "the gate failed");
+  assert.equal(properties.highest_composite, experiment().bestStrategy);
+  assert.equal("best_strategy" in properties, experiment().verdictStatus === "recommendation", "best only where the headline recommends it");
   const tag = findAll(root, "property").find((p) => p.attributes.name === "tag.pr.number")!;
   assert.equal(tag.attributes.value, "<&>", "a control character XML cannot hold is dropped");
 });
