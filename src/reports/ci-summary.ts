@@ -1,5 +1,6 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
+import { compositeBasis } from "./composite-basis.js";
 import { metricDefinition, metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
 
 export interface CiSummaryInput {
@@ -17,8 +18,8 @@ const code = (text: string) => "`" + text.replace(/`/g, "'") + "`";
 
 /**
  * A Markdown summary of a benchmark for `$GITHUB_STEP_SUMMARY` or a pull-request comment: the
- * verdict on the gates, the verdict's headline and what it stands on, the scorecard with changes against the baseline, every gate with its
- * figures, what differs from the baseline, and links to the reports.
+ * verdict on the gates and every gate with its figures, the verdict's headline and what it stands on, the scorecard with changes against
+ * the baseline (and which metrics the composites hold), what differs from the baseline, and links to the reports.
  */
 export function renderCiSummary(input: CiSummaryInput): string {
   const e = input.experiment;
@@ -27,6 +28,12 @@ export function renderCiSummary(input: CiSummaryInput): string {
   const gates = gatesHeadline(input.outcomes);
   const headline = gates === null ? "ℹ️ chunkeval: benchmark ran, no gates were set" : `${failed.length > 0 ? "❌" : "✅"} chunkeval: ${gates}`;
   lines.push(`## ${headline}`, "");
+  // Each gate's result first, under the title that sums them up.
+  if (input.outcomes.length > 0) {
+    lines.push("| result | gate | strategy | figures |", "|---|---|---|---|");
+    for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);
+    lines.push("");
+  }
   // The headline says what the verdict may claim (a recommendation, no clear winner, a smoke test) and the notes what it stands on:
   // a pull request must not read "X is best" from template questions or a lead within noise. Older experiments have neither.
   if (e.headline) lines.push(`**${cell(e.headline)}**`, "");
@@ -58,12 +65,8 @@ export function renderCiSummary(input: CiSummaryInput): string {
   }
   const against = input.baseline ? `; changes in brackets against the baseline ${code(input.baseline.source)}` : "";
   const star = e.strategiesUsed.length > 1 ? "★ highest composite (the headline says whether that is a recommendation); " : "";
-  lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.`, "");
-  if (input.outcomes.length > 0) {
-    lines.push("### Gates", "", "| result | gate | strategy | figures |", "|---|---|---|---|");
-    for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);
-    lines.push("");
-  }
+  const basis = compositeBasis(e);
+  lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.${basis ? ` ${cell(basis)}.` : ""}`, "");
   const notes = [...new Set([...(input.baseline?.notes ?? []), ...input.outcomes.flatMap((o) => o.notes)])];
   if (notes.length > 0) lines.push("### Not like for like with the baseline", "", ...notes.map((n) => `- ${cell(n)}`), "");
   if (input.reports.length > 0)

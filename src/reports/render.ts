@@ -6,6 +6,7 @@ import { ValidationError } from "../errors.js";
 import { listWords } from "../domain/list-words.js";
 import { winnerThere } from "../domain/group-winner.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
+import { compositeBasis } from "./composite-basis.js";
 import { MIN_PAIRED_QUESTIONS } from "../domain/statistics.js";
 import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
@@ -502,6 +503,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     gates: input.gates ?? [],
     gatesHeadline: gatesHeadline(input.gates ?? []),
     gatesFailed: (input.gates ?? []).some((g) => !g.passed),
+    compositeBasis: compositeBasis(e),
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,
     configLine:
       `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; ` +

@@ -22,6 +22,7 @@ test("bench, experiments and report from the CLI: scorecard, report files, --fai
     assert.match(first.stdout.split("\n")[0]!, /^(Use (recursive|fixed_size): |No clear winner among )/);
     assert.match(first.stdout, /strategy.*composite.*ctx relevance.*answer sim.*faithful.*halluc.*recall.*IoU.*efficiency.*hit rate.*MRR/);
     assert.match(first.stdout, /0-10 ↑.*0-10 ↑.*0-10 ↑.*0-10 ↑.*0-1 ↓.*0-1 ↑.*seconds ↓/, "headers carry scale and direction");
+    assert.match(first.stdout, /^Composite of: .*recall \d+ %/m, "the scorecard says which metrics the composite holds");
     assert.match(first.stdout, /n\/a — answers are copied from the retrieved context .*\(avg_faithfulness, hallucination_rate\)/);
     assert.match(first.stdout, /verdict: (recursive|fixed_size) scored highest; its lead over (recursive|fixed_size) is (not )?significant at 95 %/);
     // "best strategy" only under a recommendation's headline (test/e2e/terminal-cli.test.ts has a run without one).

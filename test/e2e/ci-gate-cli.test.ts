@@ -128,6 +128,8 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
       /gate passed: --fail-on-regression composite_score: recursive: composite_score changed \+0\.00, 95 % interval \[\+0\.00, \+0\.00\] over 38 paired/,
     );
     assert.match(same.stdout, /gate passed: --max-drop composite_score=0: recursive: composite_score changed \+0\.00/);
+    // The gates' result comes first, before the headline and the scorecard.
+    assert.match(same.stdout, /^gates: all \d+ gates passed\ngate passed: /);
     assert.doesNotMatch(same.stdout, /note:|baseline: /, "nothing differs from the baseline, so nothing is noted");
 
     // A stored experiment as the baseline, and the blunt gate: recall may drop by 0.05 at most.

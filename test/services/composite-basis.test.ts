@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
+import { compositeBasis } from "../../src/reports/composite-basis.js";
+import { metricDefinition } from "../../src/domain/metric-catalogue.js";
 
 test("context relevance measured for some strategies only leaves every composite; the verdict says why; it is still reported where measured", async () => {
   // `use` is a semantic embedder: the judge measures context relevance of dense search (configured
@@ -41,6 +43,24 @@ test("context relevance measured for some strategies only leaves every composite
     });
     for (const [name, m] of Object.entries(dense.aggregateMetrics)) assert.ok("avg_context_relevance" in m.compositeContributions!, name);
     assert.ok(!dense.verdictNotes.some((n) => /Context relevance is left out/.test(n)));
+
+    // Each composite says which metrics it holds, with their shares (reports, terminal and summary print it).
+    const relevance = metricDefinition("avg_context_relevance")!.label;
+    const recall = metricDefinition("avg_recall")!.label;
+    const shares = (line: string) => [...line.matchAll(/ (\d+) %/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const denseBasis = compositeBasis(dense)!;
+    assert.match(denseBasis, new RegExp(`^Composite of: .*${relevance} \\d+ %.*${recall} \\d+ %`));
+    assert.ok(Math.abs(shares(denseBasis) - 100) <= 3, denseBasis);
+    const mixedBasis = compositeBasis(await ws.app.getExperiment(e.experimentId))!;
+    assert.match(mixedBasis, /^Composite of: /);
+    assert.ok(!mixedBasis.includes(relevance), `context relevance dropped out of every composite: ${mixedBasis}`);
+    // Composites that hold different metrics say so, strategy by strategy.
+    const { avg_context_relevance: _dropped, ...rest } = dense.aggregateMetrics.fixed_size!.compositeContributions!;
+    const differing = {
+      ...dense,
+      aggregateMetrics: { ...dense.aggregateMetrics, fixed_size: { ...dense.aggregateMetrics.fixed_size!, compositeContributions: rest } },
+    };
+    assert.match(compositeBasis(differing)!, new RegExp(`^Composites hold different metrics: recursive of .*${relevance}.*; fixed_size of (?!.*${relevance})`));
   } finally {
     await ws.cleanup();
   }

@@ -12,6 +12,7 @@ import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
 import { missedGates, parseGate } from "../../../services/gates.js";
+import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
@@ -26,6 +27,7 @@ import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
 import { retrieverTable } from "../../../reports/retriever-table.js";
+import { compositeBasis } from "../../../reports/composite-basis.js";
 
 interface BenchOptions extends CiOptions {
   questions?: string;
@@ -75,6 +77,8 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     ]),
   );
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
+  const basis = compositeBasis(e);
+  if (basis) printLine(basis);
   const byRetriever = retrieverTable(e);
   if (byRetriever) {
     printLine("strategy × retriever, composite (* the highest under that retriever):");
@@ -444,13 +448,14 @@ export function registerBenchCommand(program: Command): void {
             ...(outcomes.length > 0 ? { gates: outcomes } : {}),
           });
         } else {
-          printScorecard(experiment, deltas);
-          for (const note of compared.baseline?.notes ?? []) printLine(`baseline: ${note}`);
-          // Floors come first and print as before; the comparisons with the baseline follow.
-          for (const o of outcomes.slice(gates.length).filter((g) => g.passed)) {
-            printLine(`gate passed: ${o.gate}: ${o.detail}`);
+          // A gated run's result is its gates': each one's first (a failure is said again on stderr at the end).
+          if (outcomes.length > 0) printLine(`gates: ${gatesHeadline(outcomes)}`);
+          for (const o of outcomes) {
+            printLine(`gate ${o.passed ? "passed" : "failed"}: ${o.gate}: ${o.detail}`);
             for (const note of o.notes) printLine(`  note: ${note}`);
           }
+          printScorecard(experiment, deltas);
+          for (const note of compared.baseline?.notes ?? []) printLine(`baseline: ${note}`);
           if (options.out) printLine(`report: ${options.out}`);
         }
         const missed = missedGates(experiment, gates);
