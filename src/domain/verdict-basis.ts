@@ -46,7 +46,9 @@ export function verdictBasis(input: VerdictBasisInput): VerdictBasis {
   if (input.composites[best] === null || input.composites[best] === undefined) return basis("not_scored", "No recommendation: no strategy could be scored.");
   const smoke = questionSet ? smokeTestReason(questionSet) : null;
   const cannotSeparate = inseparableFromBest.length > 0 ? `, not separable at ${level} from ${list(inseparableFromBest)}` : "";
-  if (smoke) return basis("smoke_test", `Smoke test, not a recommendation: ${smoke}. ${best} scored highest${cannotSeparate}.`);
+  // One strategy leads nothing, a smoke test neither: it was the only one.
+  const standing = comparisons.length === 0 ? `${best} was the only strategy benchmarked` : `${best} scored highest${cannotSeparate}`;
+  if (smoke) return basis("smoke_test", `Smoke test, not a recommendation: ${smoke}. ${standing}.`);
   if (comparisons.length === 0) return basis("single_strategy", `No recommendation: ${best} was the only strategy benchmarked.`);
   if (inseparableFromBest.length > 0)
     return basis(

@@ -111,6 +111,9 @@ test("verdict basis: template or copied questions make even significant leads a 
     leaky.headline,
     /^Smoke test, not a recommendation: 20 of 30 questions copy ≥ 75 % of their content words .*\. a scored highest, not separable at 95 % from b\.$/,
   );
+  // One strategy under a smoke test is not "highest" of anything.
+  const alone = verdictBasis({ best: "a", comparisons: [], composites, retrievalModes: {}, questionSet: copied });
+  assert.match(alone.headline, /^Smoke test, not a recommendation: .*\. a was the only strategy benchmarked\.$/);
   // Just under half copying is not a smoke test.
   const some: QuestionSetProfile = { ...handWritten, leak: { average: 0.6, threshold: 0.75, above: 14, measured: 30 } };
   assert.equal(

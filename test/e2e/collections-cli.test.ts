@@ -57,6 +57,12 @@ test("chunkeval bench FOLDER / several files / a quoted glob / --collection benc
     assert.equal(several.code, 0, several.stderr);
     assert.match(several.stdout, /2 documents searched together; pooled above, per document below/);
     assert.match(several.stdout, /│ tides\.docx +│ 1 +│/);
+    // One strategy over the collection leads nothing: no "highest" column or line anywhere.
+    const single = await cli("bench", "docs/tides.docx", "docs/more/mill.docx", "--questions", "q.json", "--strategies", "recursive", "--top-k", "2");
+    assert.equal(single.code, 0, single.stderr);
+    assert.match(single.stdout, /│ document +│ questions +│ winner there +│ recursive: composite +│ recall +│/);
+    assert.match(single.stdout, /│ tides\.docx +│ 1 +│ none: one strategy benchmarked/);
+    assert.doesNotMatch(single.stdout, /highest/);
     assert.equal(JSON.parse((await cli("documents", "--json")).stdout).total, 2);
 
     const named = await cli("bench", "docs", "--collection", "coast", ...common, "--json");

@@ -134,6 +134,20 @@ function printPerDocument(e: ExperimentRecord): void {
     const v = m ? metricValue(m, key) : null;
     return v === null ? "n/a" : v.toFixed(digits);
   };
+  // One strategy leads nothing: its figures per document, no "highest" anywhere.
+  if (e.strategiesUsed.length === 1) {
+    printTable(
+      ["document", "questions", "winner there", `${e.bestStrategy}: composite`, "recall"],
+      e.perDocument!.map((d) => [
+        d.filename,
+        String(d.questions),
+        winnerThere(d, 1),
+        value(d.aggregateMetrics[e.bestStrategy], "composite_score", 2),
+        value(d.aggregateMetrics[e.bestStrategy], "avg_recall", 3),
+      ]),
+    );
+    return;
+  }
   printTable(
     ["document", "questions", "winner there", "highest there", "composite", "recall", `${e.bestStrategy} (pooled highest)`],
     e.perDocument!.map((d) => [
