@@ -8,6 +8,22 @@ function clock() {
   return { now: () => t, advance: (ms: number) => (t += ms) };
 }
 
+/**
+ * Lines mode on the hand-moved clock with its heartbeat's timer ticked by hand (`tick()`): lines
+ * every 5 s at most, a heartbeat after 15 s of quiet.
+ */
+function heartbeatProgress() {
+  const lines: string[] = [];
+  const c = clock();
+  let ticked = () => {};
+  const every: Ticker = (fn) => {
+    ticked = fn;
+    return () => (ticked = () => {});
+  };
+  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  return { lines, c, tick: () => ticked(), progress };
+}
+
 test("lines mode: a line when a stage starts and when a strategy ends; in between at most one per strategy every 5 s, with counts and an ETA", () => {
   const lines: string[] = [];
   const c = clock();
@@ -56,15 +72,7 @@ test("lines mode: strategies under way side by side each get their line; an ende
 });
 
 test("lines mode: a step that reports nothing for 15 s still gets a line, naming it; none after the run ends", () => {
-  const lines: string[] = [];
-  const c = clock();
-  // The heartbeat's timer, ticked by hand.
-  let tick = () => {};
-  const every: Ticker = (fn) => {
-    tick = fn;
-    return () => (tick = () => {});
-  };
-  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  const { lines, c, tick, progress } = heartbeatProgress();
   progress.onProgress({ stage: "index", strategy: "semantic", message: "chunking" });
   c.advance(13_000);
   tick();
@@ -92,14 +100,7 @@ test("lines mode: a step that reports nothing for 15 s still gets a line, naming
 });
 
 test("lines mode over a collection: a strategy's next document is reported after its first, the heartbeat names document, phase and time left", () => {
-  const lines: string[] = [];
-  const c = clock();
-  let tick = () => {};
-  const every: Ticker = (fn) => {
-    tick = fn;
-    return () => (tick = () => {});
-  };
-  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  const { lines, c, tick, progress } = heartbeatProgress();
   progress.onProgress({ stage: "index", message: "0/4 indexes built", done: 0, total: 4 });
   progress.onProgress({ stage: "index", strategy: "recursive", message: "document 1 of 4 (a.txt): chunking" });
   c.advance(10_000);
@@ -121,14 +122,7 @@ test("lines mode over a collection: a strategy's next document is reported after
 });
 
 test("lines mode: a long document's embedding count gives its time left, from the pace since its first count; the next document's count starts again", () => {
-  const lines: string[] = [];
-  const c = clock();
-  let tick = () => {};
-  const every: Ticker = (fn) => {
-    tick = fn;
-    return () => (tick = () => {});
-  };
-  const progress = lineProgress("benchmarking", (l) => lines.push(l), c.now, 5000, every, 15_000);
+  const { lines, c, tick, progress } = heartbeatProgress();
   const embed = (done: number, total: number, document: string) =>
     progress.onProgress({ stage: "embed", strategy: "recursive", message: `${document}: embedding ${total} chunks`, done, total });
   c.advance(1_000);
