@@ -129,7 +129,11 @@ export interface QueryRecord {
 
 /** Progress events of long service calls; the CLI draws them, the job runner stores them. */
 export interface ProgressEvent {
-  /** The step of the run: `index`, `answer`, `process`, `generating`, `upload`, `bench`. */
+  /**
+   * The step of the run: `upload`, `plan` (a long run's estimate being made), `estimate` (its
+   * figures), `index` (chunking and writing; without a strategy, the count of indexes built),
+   * `embed` (a document's chunks embedded, counted), `answer`, `process`, `generating`, `bench`.
+   */
   stage: string;
   /** The strategy or variant the event is about, when the step runs once per strategy. */
   strategy?: string;

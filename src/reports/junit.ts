@@ -38,9 +38,9 @@ function testCaseXml(c: TestCase): string {
 }
 
 /**
- * JUnit XML for the test tab of CI systems: a test case per strategy (it fails when every one of
- * its questions failed) and one per gate checked, with the figures in the failure message. The
- * experiment id and the tags are the suite's properties.
+ * JUnit XML for the test tab of CI systems: a test case per gate checked first, with the figures
+ * in the failure message, then one per strategy (it fails when every one of its questions failed).
+ * The experiment id, the gates' result, the headline and the tags are the suite's properties.
  */
 export function renderJunit(input: JunitInput): string {
   const e = input.experiment;

@@ -78,7 +78,7 @@ export const ANSWER_COMPLETION_TOKENS = 120;
 /** Seconds assumed per chat-model call. */
 export const LLM_CALL_SECONDS = 2;
 /** Chat-model calls an LLM judge makes per answer (relevance, statements, verification). */
-const LLM_JUDGE_CALLS = 3;
+export const LLM_JUDGE_CALLS = 3;
 /**
  * Seconds assumed for one question's retrieval, and for its local answer and judging, when no
  * earlier benchmark in the data directory measured them: a little above the medians measured on

@@ -90,7 +90,7 @@ const EMBED_REPORT_INTERVAL_MS = 1000;
 
 /**
  * Embeds texts in batches with at most `concurrency` calls in flight, checking `signal` before
- * each call; `embedded` hears how many are done, at most once a second.
+ * each call; `embedded` hears how many are done, at most once a second, and the total at the end if it heard any.
  */
 async function embedInBatches(
   embedder: CachedEmbedder,
@@ -104,6 +104,7 @@ async function embedInBatches(
   const starts = Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => i * size);
   let done = 0;
   let reported = performance.now();
+  let counted = false;
   const batches = await mapWithConcurrency(
     starts,
     concurrency,
@@ -112,12 +113,15 @@ async function embedInBatches(
       done += vectors.length;
       if (done < texts.length && performance.now() - reported >= EMBED_REPORT_INTERVAL_MS) {
         reported = performance.now();
+        counted = true;
         embedded(done);
       }
       return vectors;
     },
     () => throwIfCancelled(signal),
   );
+  // A count that was reported ends: the step is over (and its time left no longer said).
+  if (counted) embedded(texts.length);
   return batches.flat();
 }
 

@@ -116,7 +116,8 @@ export class JobRunner {
       const controller = new AbortController();
       // Progress is written without waiting (the task reports it synchronously); a line that
       // lands after the job ended changes nothing (setProgress only touches running jobs).
-      const onProgress = (e: ProgressEvent) => void this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}`).catch(() => undefined);
+      const counts = (e: ProgressEvent) => (e.done !== undefined && e.total !== undefined ? ` (${e.done}/${e.total})` : "");
+      const onProgress = (e: ProgressEvent) => void this.jobs.setProgress(id, `${e.strategy ?? e.stage}: ${e.message}${counts(e)}`).catch(() => undefined);
       const done = this.jobs
         .markRunning(id, nowTimestamp())
         .then(() => task({ signal: controller.signal, onProgress }))

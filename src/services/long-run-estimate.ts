@@ -1,10 +1,12 @@
 import {
+  ASSUMED_RETRIEVAL_SECONDS,
   DRY_RUN_LABEL,
+  LLM_CALL_SECONDS,
+  LLM_JUDGE_CALLS,
+  distinctIndexes,
   estimateRun,
   isIndexCurrent,
   measuredRunSeconds,
-  ASSUMED_RETRIEVAL_SECONDS,
-  distinctIndexes,
   type RunEstimate,
   type RunPlan,
 } from "./cost-model.js";
@@ -12,42 +14,46 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ServiceContext } from "./context.js";
 
 /**
- * A floor under the embedding time per token, by the embedder's kind: a model on this machine (the
- * bundled one measures about 1 ms per token on two cores, so a quarter of that), a remote service
- * (fast, paid: its probe is avoided for runs a floor this low calls short), and the hash embedder
- * (next to nothing).
+ * Embedding seconds per token the quick guess assumes, by the embedder's kind: a model on this
+ * machine (the bundled one measures about 1 ms per token on two cores: half of that), a remote
+ * service (fast, paid: its probe is spared for runs a guess this low calls short), and the hash
+ * embedder (next to nothing).
  */
-function floorEmbedSecondsPerToken(embedderName: string): number {
+function guessedEmbedSecondsPerToken(embedderName: string): number {
   if (embedderName === "hash") return 0;
-  return embedderName.startsWith("openai:") ? 0.00001 : 0.00025;
+  return embedderName.startsWith("openai:") ? 0.00001 : 0.0005;
 }
-/** Characters per token, a little above English text's (about 4): the floor's token count stays below the real one. */
-const FLOOR_CHARACTERS_PER_TOKEN = 5;
-/** A chat model's answer, at its fastest. */
-const FLOOR_CHAT_CALL_SECONDS = 0.25;
+/** Characters per token of English text, about. */
+const CHARACTERS_PER_TOKEN = 4;
 
 /**
- * A floor under the run's time, from what costs nothing to know: the text of the indexes still to
- * build at a rate faster than the embedder's kind embeds it (floorEmbedSecondsPerToken), and each question run as fast as the last
- * benchmark here measured (or the assumed retrieval time), plus a fast chat call where a chat model answers.
+ * A quick guess at the run's time from what costs nothing to know (no chunk cut, no model timed):
+ * the text of the indexes still to build at the embedder kind's usual rate, each question run at
+ * the last benchmark's pace here (else the assumed retrieval time), and the chat-model calls of
+ * answers and judging at the cost model's assumed time each. It decides whether the cost model's
+ * estimate (which cuts chunks and times the embedder) is worth making.
  */
-export async function floorSeconds(ctx: ServiceContext, embedder: CachedEmbedder, plan: RunPlan): Promise<number> {
+export async function quickGuessSeconds(ctx: ServiceContext, embedder: CachedEmbedder, plan: RunPlan): Promise<number> {
   const full = !plan.dryRun;
   let unbuiltCharacters = 0;
   for (const v of distinctIndexes(plan.variants))
     for (const d of plan.documents) if (!(await isIndexCurrent(ctx, d, v, embedder.name))) unbuiltCharacters += d.text.length;
   const runs = plan.variants.length * plan.questions.length;
   const stack = { embedder: embedder.name, generator: full ? ctx.config.generator : DRY_RUN_LABEL, judge: full ? ctx.config.judge : DRY_RUN_LABEL };
-  const runSeconds = (await measuredRunSeconds(ctx, stack)) ?? ASSUMED_RETRIEVAL_SECONDS;
-  const chatSeconds = full && ctx.config.generator.startsWith("openai:") ? FLOOR_CHAT_CALL_SECONDS : 0;
-  return (unbuiltCharacters / FLOOR_CHARACTERS_PER_TOKEN) * floorEmbedSecondsPerToken(embedder.name) + runs * (runSeconds + chatSeconds);
+  const measured = await measuredRunSeconds(ctx, stack);
+  // A measured run holds its chat calls; unmeasured, they are priced as the cost model prices them.
+  const chatCalls =
+    full && measured === null ? (ctx.config.generator.startsWith("openai:") ? 1 : 0) + (ctx.config.judge.startsWith("openai:") ? LLM_JUDGE_CALLS : 0) : 0;
+  const runSeconds = (measured ?? ASSUMED_RETRIEVAL_SECONDS) + chatCalls * LLM_CALL_SECONDS;
+  return (unbuiltCharacters / CHARACTERS_PER_TOKEN) * guessedEmbedSecondsPerToken(embedder.name) + runs * runSeconds;
 }
 
 /**
  * The cost model's estimate of a bench about to start (`cost-model.ts`, as a sweep gets before it
  * runs), when the run is expected to take more than `seconds`; null for a shorter run. The estimate
- * cuts chunks and probes the embedder, so it is computed only when the floor (floorSeconds) already
- * passes the threshold (then `estimating` is called first): a small run pays next to nothing for it.
+ * cuts chunks and times the embedder, so it is made only when the quick guess (quickGuessSeconds)
+ * reaches half the threshold (then `estimating` is called first): a run far shorter pays next to
+ * nothing, and one the guess underrates by up to half is still estimated.
  */
 export async function estimateIfLong(
   ctx: ServiceContext,
@@ -56,7 +62,7 @@ export async function estimateIfLong(
   seconds: number,
   estimating: () => void = () => {},
 ): Promise<RunEstimate | null> {
-  if ((await floorSeconds(ctx, embedder, plan)) < seconds) return null;
+  if ((await quickGuessSeconds(ctx, embedder, plan)) < seconds / 2) return null;
   estimating();
   const estimate = await estimateRun(ctx, embedder, plan);
   return estimate.seconds > seconds ? estimate : null;

@@ -10,6 +10,8 @@ import { looseExcerptPattern } from "./typography.js";
 export type ExcerptLocation = "exact" | "normalised" | "words";
 
 /** A letter, a hyphen and white space holding a line break or a space, then a lower-case letter: a word broken at a line end. */
+/** Line-end hyphens of one excerpt tried each joined and kept (2^n variants); past this many, only all joined. */
+const MAX_JOINED_HYPHENS = 4;
 const LINE_END_HYPHENATION = /(\p{L})-(?:[ \t]*\r?\n[ \t]*|[ \t]+)(\p{Ll})/gu;
 
 /** Occurrences kept for choosing the one nearest a hint. */
@@ -61,8 +63,8 @@ const nearest = (spans: Span[], near: number | undefined) =>
  * as the same words in the same order (an excerpt copied from a Markdown or HTML source with its
  * markup, or typed with other quotes and dashes). A changed number, an added "not" or words in
  * another order are not the same words, so such an excerpt is not found. A word hyphenated at a
- * line end in the excerpt ("com- pile") is also looked for joined ("compile"), as the same words.
- * With `near`, of several
+ * line end in the excerpt ("com- pile") is also looked for joined ("compile"), as the same words,
+ * while a compound broken there ("trace- based") may stay one. With `near`, of several
  * occurrences the one starting nearest it is taken. `words` gives the text's word index, built
  * only when the first two steps fail (a caller may keep one per text).
  */
@@ -75,11 +77,25 @@ export function locateExcerpt(
   const found = locateAsGiven(text, excerpt, near, words);
   if (found) return found;
   // Copied from a text that keeps line-end hyphenation ("com- pile", pdftotext's "com-\npile"),
-  // where the document joins the word: the excerpt with those words joined, found as its words.
-  const joined = excerpt.replace(LINE_END_HYPHENATION, "$1$2");
-  if (joined === excerpt) return null;
-  const again = locateAsGiven(text, joined, near, words);
-  return again && { ...again, method: "words" };
+  // where the document joins the word: the excerpt with such words joined, found as its words. A
+  // compound broken at a line end ("trace-\nbased") stays a compound in the document, so each
+  // hyphen is tried joined and kept: every way for up to MAX_JOINED_HYPHENS of them, else all joined.
+  const hyphens = [...excerpt.matchAll(LINE_END_HYPHENATION)];
+  if (hyphens.length === 0) return null;
+  const ways = hyphens.length <= MAX_JOINED_HYPHENS ? 2 ** hyphens.length : 2;
+  for (let way = ways - 1; way >= 1; way--) {
+    // Bit i of `way` joins hyphen i (way 1 of 2 joins them all when there are too many to try each).
+    const join = (i: number) => (ways === 2 ? true : ((way >> i) & 1) === 1);
+    let variant = "";
+    let at = 0;
+    hyphens.forEach((m, i) => {
+      variant += excerpt.slice(at, m.index) + (join(i) ? `${m[1]}${m[2]}` : m[0]);
+      at = m.index + m[0].length;
+    });
+    const again = locateAsGiven(text, variant + excerpt.slice(at), near, words);
+    if (again) return { ...again, method: "words" };
+  }
+  return null;
 }
 
 function locateAsGiven(text: string, excerpt: string, near: number | undefined, words: () => WordSequence): (Span & { method: ExcerptLocation }) | null {

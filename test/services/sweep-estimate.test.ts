@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { percentile } from "../../src/domain/vectors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS, ASSUMED_RETRIEVAL_SECONDS, estimateRun } from "../../src/services/cost-model.js";
-import { floorSeconds } from "../../src/services/long-run-estimate.js";
+import { ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS, ASSUMED_RETRIEVAL_SECONDS } from "../../src/services/cost-model.js";
+import { quickGuessSeconds } from "../../src/services/long-run-estimate.js";
 import { planVariants } from "../../src/services/variants.js";
 import { locateOffThread } from "../../src/services/locate-off-thread.js";
 import { DEFAULTS } from "../../src/config/defaults.js";
@@ -65,22 +65,23 @@ test("sweep estimate on the handbook: counts what the run embeds, nothing once c
   }
 });
 
-test("a plain bench expected to be long says its estimate before any work; the floor that spares short runs the estimate stays under it", async () => {
+test("a plain bench expected to be long says its estimate before any work; a quick guess spares short runs the estimate", async () => {
   const questions = (await loadQuestionsFile(QUESTIONS)).slice(0, 4);
-  // The bundled model with its own cache (nothing of the handbook cached): the floor, with the text to
-  // embed at ten times the model's speed, is below the cost model's estimate.
+  // The bundled model's kind of rate: the handbook is far below half a minute's guess, a book of a
+  // million characters far above (the estimate is then made and decides).
   const model = await createWorkspace({ embedder: "use" }, {}, { ownCache: true });
   try {
     const context = model.internals.context;
     const document = (await context.documents.get((await model.app.upload({ filename: "handbook.docx", bytes: handbookBytes() })).id))!;
     const { variants } = await planVariants(context, { strategies: "recursive" });
     const { questions: located } = await locateOffThread("handbook.json", questions, undefined, [document]);
-    const plan = { documents: [document], variants, topK: 5, questions: located, dryRun: true };
     const embedder = await context.embedder();
-    const floor = await floorSeconds(context, embedder, plan);
-    const estimate = await estimateRun(context, embedder, plan);
-    assert.ok(floor > 0 && floor <= estimate.seconds, `floor ${floor} s, estimate ${estimate.seconds} s`);
-    assert.ok(floor < DEFAULTS.announceEstimateSeconds, "the handbook is far below a minute's floor");
+    const plan = { documents: [document], variants, topK: 5, questions: located, dryRun: true };
+    const handbook = await quickGuessSeconds(context, embedder, plan);
+    assert.ok(handbook > 0 && handbook < DEFAULTS.announceEstimateSeconds / 2, `handbook: ${handbook} s`);
+    const book = { ...document, id: "doc_not_stored", text: "The tide tables of the northern pier. ".repeat(26_000) };
+    const guessed = await quickGuessSeconds(context, embedder, { ...plan, documents: [book] });
+    assert.ok(guessed >= DEFAULTS.announceEstimateSeconds, `a book of ${book.text.length} characters: ${guessed} s`);
   } finally {
     await model.cleanup();
   }
@@ -89,24 +90,25 @@ test("a plain bench expected to be long says its estimate before any work; the f
   try {
     const doc = await ws.app.upload({ filename: "handbook.docx", bytes: handbookBytes() });
     const input = { document: { id: doc.id }, questions, questionsSource: "handbook.json", strategies: "recursive", dryRun: true };
-    // Announced above 0 s: the estimate is the first event, before any index is built or question run (the run's
-    // shared cache may hold the hash vectors of these chunks already: other files embed the handbook too).
+    // Announced above 0 s: the estimate comes before any index is built or question run, after only the
+    // line that says it is being made (the run's shared cache may hold the hash vectors of these chunks
+    // already: other files embed the handbook too).
     const events: ProgressEvent[] = [];
     await ws.app.bench({ ...input, announceEstimateAbove: 0, onProgress: (e) => events.push(e) });
-    const at = events.findIndex((e) => e.stage === "estimate");
-    assert.equal(at, 0, events.map((e) => `${e.stage}: ${e.message}`).join("\n"));
+    const stages = events.map((e) => e.stage);
+    assert.deepEqual(stages.slice(0, 2), ["plan", "estimate"], events.map((e) => `${e.stage}: ${e.message}`).join("\n"));
     assert.match(
-      events[0]!.message,
+      events[1]!.message,
       /^about \d+ s and \$0\.0000 \(dry run\): 1 of 1 indexes to build, 4 question runs; the time includes (embedding \d+ tokens|nothing new to embed)/,
     );
 
-    // At the default minute, a run this small says nothing; once built, an estimate at 0 s holds only the runs.
+    // At the default minute, a run this small says nothing (no estimate made); once built, an estimate at 0 s holds only the runs.
     const quiet: ProgressEvent[] = [];
     await ws.app.bench({ ...input, announceEstimateAbove: DEFAULTS.announceEstimateSeconds, onProgress: (e) => quiet.push(e) });
-    assert.ok(!quiet.some((e) => e.stage === "estimate"));
+    assert.ok(!quiet.some((e) => e.stage === "estimate" || e.stage === "plan"));
     const again: ProgressEvent[] = [];
     await ws.app.bench({ ...input, announceEstimateAbove: 0, onProgress: (e) => again.push(e) });
-    assert.match(again[0]!.message, /: 0 of 1 indexes to build, 4 question runs; the time includes nothing new to embed/);
+    assert.match(again.find((e) => e.stage === "estimate")!.message, /: 0 of 1 indexes to build, 4 question runs; the time includes nothing new to embed/);
   } finally {
     await ws.cleanup();
   }

@@ -41,4 +41,9 @@ test("an excerpt copied with line-end hyphenation is found joined, as the same w
   assert.equal(locateExcerpt(text, "The well-known trick")?.method, "exact");
   assert.equal(locateExcerpt(text, "The well- known trick")?.method, "words");
   assert.equal(locateExcerpt(text, "we com- piled the code"), null, "joined, the words still differ");
+  // A split word and a compound broken at a line end in one excerpt: the word joined, the compound kept.
+  const paper = "The compiler emits trace-based code that we compile twice.";
+  const both = locateExcerpt(paper, "emits trace-\nbased code that we com-\npile twice")!;
+  assert.equal(both.method, "words");
+  assert.equal(paper.slice(both.start, both.end), "emits trace-based code that we compile twice");
 });

@@ -146,9 +146,10 @@ export function lineProgress(
       const ends = e.done !== undefined && e.total !== undefined && e.done >= e.total;
       let state = groups.get(group);
       // A group that ended starts again with an event that does not end it (the same strategy's
-      // next document in a collection), and so does a count that went back (the next document's
-      // embedding); a repeat of its end stays quiet.
-      const restarts = state !== undefined && e.done !== undefined && state.last.done !== undefined && e.done < state.last.done;
+      // next document in a collection), and so does a count that went back or changed its total
+      // (the next document's embedding); a repeat of its end stays quiet.
+      const restarts =
+        state !== undefined && e.done !== undefined && state.last.done !== undefined && (e.done < state.last.done || e.total !== state.last.total);
       if (!state || (state.ended && !ends) || restarts)
         groups.set(group, (state = { started: t, startDone: e.done ?? 0, reported: t, last: e, unprinted: true, ended: false }));
       if (state.ended) return;

@@ -419,7 +419,10 @@ export function registerBenchCommand(program: Command): void {
             tags: ci.tags,
             signal,
             // A sweep said its estimate already (confirmSweep); a plain bench says it when the run looks long.
-            ...(isSweep(options) ? {} : { announceEstimateAbove: DEFAULTS.announceEstimateSeconds }),
+            // Not made where nothing would show it (-q, or --json without --progress json).
+            ...(isSweep(options) || globals.quiet || (globals.json && globals.progress !== "json")
+              ? {}
+              : { announceEstimateAbove: DEFAULTS.announceEstimateSeconds }),
             onProgress: (event) => {
               if (event.stage === "estimate") return progress.note(`estimate: ${event.message}`);
               last = event;
