@@ -78,7 +78,7 @@ export const ANSWER_COMPLETION_TOKENS = 120;
 /** Seconds assumed per chat-model call. */
 export const LLM_CALL_SECONDS = 2;
 /** Chat-model calls an LLM judge makes per answer (relevance, statements, verification). */
-export const LLM_JUDGE_CALLS = 3;
+const LLM_JUDGE_CALLS = 3;
 /**
  * Seconds assumed for one question's retrieval, and for its local answer and judging, when no
  * earlier benchmark in the data directory measured them: a little above the medians measured on
@@ -182,14 +182,10 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     costOf(ctx.config.generator, contextUsage) +
     (full ? costOf(ctx.config.generator, answers) + costOf(ctx.config.judge, judging) : 0);
 
-  const measured = await measuredRunSeconds(ctx, {
-    embedder: embedder.name,
-    generator: full ? ctx.config.generator : DRY_RUN_LABEL,
-    judge: full ? ctx.config.judge : DRY_RUN_LABEL,
-  });
+  const measured = await measuredRunSeconds(ctx, runStack(ctx, embedder.name, full));
   const contextCalls = generatorIsLlm ? contextUsage.completionTokens / CONTEXT_COMPLETION_TOKENS : 0;
   // A measured run holds its answer and judge calls; without one they are priced as assumed.
-  const runCalls = full && measured === null ? runs * ((generatorIsLlm ? 1 : 0) + (judgeIsLlm ? LLM_JUDGE_CALLS : 0)) : 0;
+  const runCalls = measured === null ? runs * chatCallsPerRun(ctx, full) : 0;
   const time: TimeParts = {
     newEmbeddingTokens,
     embedSecondsPerToken: newEmbeddingTokens > 0 ? await measureEmbedRate(embedder, documents) : null,
@@ -307,6 +303,17 @@ function placeholderResult(i: number, full: boolean): QuestionResult {
  * first run's one-time costs (the document's sentences embedded for the judge, a question's first
  * embedding) fall in a few runs, so the median leaves them out.
  */
+/** The models a run's question runs use: what an earlier benchmark must have used for its pace to count. */
+export function runStack(ctx: ServiceContext, embedderName: string, full: boolean): { embedder: string; generator: string; judge: string } {
+  return { embedder: embedderName, generator: full ? ctx.config.generator : DRY_RUN_LABEL, judge: full ? ctx.config.judge : DRY_RUN_LABEL };
+}
+
+/** Chat-model calls of one question run: an answer from a chat generator, LLM_JUDGE_CALLS from a chat judge; none in a dry run. */
+export function chatCallsPerRun(ctx: ServiceContext, full: boolean): number {
+  if (!full) return 0;
+  return (ctx.config.generator.startsWith("openai:") ? 1 : 0) + (ctx.config.judge.startsWith("openai:") ? LLM_JUDGE_CALLS : 0);
+}
+
 export async function measuredRunSeconds(ctx: ServiceContext, stack: { embedder: string; generator: string; judge: string }): Promise<number | null> {
   for (const { id } of (await ctx.experiments.list(0, RUN_RATE_LOOKBACK)).items) {
     const details = (await ctx.experiments.get(id))?.details;

@@ -1,12 +1,12 @@
 import {
   ASSUMED_RETRIEVAL_SECONDS,
-  DRY_RUN_LABEL,
   LLM_CALL_SECONDS,
-  LLM_JUDGE_CALLS,
+  chatCallsPerRun,
   distinctIndexes,
   estimateRun,
   isIndexCurrent,
   measuredRunSeconds,
+  runStack,
   type RunEstimate,
   type RunPlan,
 } from "./cost-model.js";
@@ -39,11 +39,9 @@ export async function quickGuessSeconds(ctx: ServiceContext, embedder: CachedEmb
   for (const v of distinctIndexes(plan.variants))
     for (const d of plan.documents) if (!(await isIndexCurrent(ctx, d, v, embedder.name))) unbuiltCharacters += d.text.length;
   const runs = plan.variants.length * plan.questions.length;
-  const stack = { embedder: embedder.name, generator: full ? ctx.config.generator : DRY_RUN_LABEL, judge: full ? ctx.config.judge : DRY_RUN_LABEL };
-  const measured = await measuredRunSeconds(ctx, stack);
+  const measured = await measuredRunSeconds(ctx, runStack(ctx, embedder.name, full));
   // A measured run holds its chat calls; unmeasured, they are priced as the cost model prices them.
-  const chatCalls =
-    full && measured === null ? (ctx.config.generator.startsWith("openai:") ? 1 : 0) + (ctx.config.judge.startsWith("openai:") ? LLM_JUDGE_CALLS : 0) : 0;
+  const chatCalls = measured === null ? chatCallsPerRun(ctx, full) : 0;
   const runSeconds = (measured ?? ASSUMED_RETRIEVAL_SECONDS) + chatCalls * LLM_CALL_SECONDS;
   return (unbuiltCharacters / CHARACTERS_PER_TOKEN) * guessedEmbedSecondsPerToken(embedder.name) + runs * runSeconds;
 }
