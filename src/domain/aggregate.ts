@@ -18,6 +18,7 @@ import {
 import { questionsNeededClause, questionsNeededFromBootstrap } from "./power.js";
 import { aggregateRankCuts } from "./rank-metrics.js";
 import { listWords } from "./list-words.js";
+import { yieldToEventLoop } from "./concurrency.js";
 
 export interface AggregateOptions {
   weights: Record<string, number>;
@@ -133,26 +134,39 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
  * so question difficulty, which both share, cancels out of the difference.
  */
 export function compareWithBest(results: Record<string, QuestionResult[]>, best: string, options: ScoringOptions): StrategyComparison[] {
-  const bestResults = results[best] ?? [];
+  return othersThanBest(results, best).map(([strategy, other]) => compareOne(results[best] ?? [], strategy, other, options));
+}
+
+/**
+ * compareWithBest in turns: the event loop runs between two comparisons (each a bootstrap of its
+ * own), so a run that scores many strategies or groups still hears Ctrl-C and its timers.
+ */
+export async function compareWithBestInTurns(results: Record<string, QuestionResult[]>, best: string, options: ScoringOptions): Promise<StrategyComparison[]> {
+  const comparisons: StrategyComparison[] = [];
+  for (const [strategy, other] of othersThanBest(results, best)) {
+    await yieldToEventLoop();
+    comparisons.push(compareOne(results[best] ?? [], strategy, other, options));
+  }
+  return comparisons;
+}
+
+const othersThanBest = (results: Record<string, QuestionResult[]>, best: string) => Object.entries(results).filter(([strategy]) => strategy !== best);
+
+function compareOne(bestResults: QuestionResult[], strategy: string, other: QuestionResult[], options: ScoringOptions): StrategyComparison {
   const composite = (list: QuestionResult[]) => {
     const score = resampleScorer(list, options);
     return (indices: readonly number[]) => score(indices).compositeScore;
   };
-  return Object.entries(results)
-    .filter(([strategy]) => strategy !== best)
-    .map(([strategy, other]) => {
-      const n = Math.min(bestResults.length, other.length);
-      const { standardError, ...change } = pairedResampleDifference(n, composite(bestResults.slice(0, n)), composite(other.slice(0, n)));
-      // Negative controls pad the pairs without asking anything of retrieval: the minimum counts answerable questions only.
-      const answerableQuestions = answerableCount(bestResults.slice(0, n));
-      const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
-      // The estimate is in questions like these; said in answerable ones, as the minimum is (negative controls come on top, in the same share).
-      const needed = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
-      // With no answerable question there is no spread of answers to plan from: no estimate.
-      const questionsNeeded =
-        needed === null || answerableQuestions === 0 ? null : Math.max(MIN_PAIRED_QUESTIONS, Math.ceil((needed * answerableQuestions) / n));
-      return { strategy, metric: "composite_score" as const, ...change, significant, answerableQuestions, questionsNeeded };
-    });
+  const n = Math.min(bestResults.length, other.length);
+  const { standardError, ...change } = pairedResampleDifference(n, composite(bestResults.slice(0, n)), composite(other.slice(0, n)));
+  // Negative controls pad the pairs without asking anything of retrieval: the minimum counts answerable questions only.
+  const answerableQuestions = answerableCount(bestResults.slice(0, n));
+  const significant = change.significant && answerableQuestions >= MIN_PAIRED_QUESTIONS;
+  // The estimate is in questions like these; said in answerable ones, as the minimum is (negative controls come on top, in the same share).
+  const needed = significant ? null : questionsNeededFromBootstrap(change.difference, standardError, n);
+  // With no answerable question there is no spread of answers to plan from: no estimate.
+  const questionsNeeded = needed === null || answerableQuestions === 0 ? null : Math.max(MIN_PAIRED_QUESTIONS, Math.ceil((needed * answerableQuestions) / n));
+  return { strategy, metric: "composite_score" as const, ...change, significant, answerableQuestions, questionsNeeded };
 }
 
 /** The questions of a run that the document can answer (negative controls, `answerable: false`, left out). */

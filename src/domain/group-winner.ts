@@ -1,14 +1,14 @@
-import { compareWithBest, type ScoringOptions } from "./aggregate.js";
+import { compareWithBestInTurns, type ScoringOptions } from "./aggregate.js";
 import type { DocumentBreakdown, QuestionResult } from "./experiment.js";
 
 /**
  * The strategy a group of questions (a collection's document) can name as its winner: the
  * highest-scoring one, only when its lead over every other strategy is significant over the
- * group's own questions (the pooled verdict's rule: compareWithBest). Null when they cannot tell
+ * group's own questions (the pooled verdict's rule: compareWithBest, here in turns). Null when they cannot tell
  * (too few questions, a lead within noise) and when only one strategy was benchmarked.
  */
-export function groupWinner(results: Record<string, QuestionResult[]>, highest: string, options: ScoringOptions): string | null {
-  const comparisons = compareWithBest(results, highest, options);
+export async function groupWinner(results: Record<string, QuestionResult[]>, highest: string, options: ScoringOptions): Promise<string | null> {
+  const comparisons = await compareWithBestInTurns(results, highest, options);
   return comparisons.length > 0 && comparisons.every((c) => c.significant) ? highest : null;
 }
 

@@ -31,18 +31,18 @@ export interface RetrieverOutcome {
  * only retrievers that searched at least two variants can name one. Null when fewer than two
  * retrievers did, so there is nothing to compare.
  */
-export function outcomesByRetriever(
+export async function outcomesByRetriever(
   results: Record<string, QuestionResult[]>,
   aggregates: Record<string, AggregateMetrics>,
   search: Record<string, { retrieval: SearchMode }>,
   scoring: ScoringOptions,
-): RetrieverOutcome[] | null {
+): Promise<RetrieverOutcome[] | null> {
   const outcomes: RetrieverOutcome[] = [];
   for (const retrieval of SEARCH_MODES) {
     const variants = Object.keys(aggregates).filter((v) => search[v]?.retrieval === retrieval);
     if (variants.length < 2) continue;
     const highest = bestStrategy(Object.fromEntries(variants.map((v) => [v, aggregates[v]!])));
-    const winner = groupWinner(Object.fromEntries(variants.map((v) => [v, results[v] ?? []])), highest, scoring);
+    const winner = await groupWinner(Object.fromEntries(variants.map((v) => [v, results[v] ?? []])), highest, scoring);
     outcomes.push({ retrieval, variants, highest: chunksKey(highest), winner: winner && chunksKey(winner) });
   }
   return outcomes.length >= 2 ? outcomes : null;

@@ -11,7 +11,7 @@ import type {
   SharedSeconds,
   StrategyIndexing,
 } from "../domain/experiment.js";
-import { aggregate, compareWithBest, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
+import { aggregate, compareWithBestInTurns, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { groupWinner } from "../domain/group-winner.js";
 import { outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever-agreement.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
@@ -369,7 +369,7 @@ async function perDocumentBreakdown(
       questions: indices.length,
       aggregateMetrics,
       bestStrategy: highest,
-      winner: groupWinner(groupResults, highest, scoring),
+      winner: await groupWinner(groupResults, highest, scoring),
     });
   }
   return breakdown;
@@ -511,6 +511,9 @@ async function runQuestions(plan: BenchPlan, input: BenchInput, models: AnswerMo
       if (stoppedEarly) break;
       const run = runs[(i + k) % runs.length]!;
       const strategy = run.variant.key;
+      // A question run may finish without waiting on anything (cached vectors, keyword search, the
+      // extractive generator): the event loop gets its turn here, so Ctrl-C is heard at once.
+      await yieldToEventLoop();
       throwIfCancelled(input.signal);
       input.onProgress?.({ stage: "answer", strategy, message: `question ${i + 1}/${questions.length}`, done: i, total: questions.length });
       const asked = await answerQuestion(plan, input, models, { deps, run, sharedByAll }, q, i);
@@ -694,8 +697,7 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
     aggregates[s] = aggregate(list, { ...scoringOf(s), costUsd: strategyCost });
   }
   const best = bestStrategy(aggregates);
-  await yieldToEventLoop();
-  return { aggregates, best, comparisons: compareWithBest(results, best, scoring), scoring, scoringOf, compositeNote };
+  return { aggregates, best, comparisons: await compareWithBestInTurns(results, best, scoring), scoring, scoringOf, compositeNote };
 }
 
 /** What the run spent, by part, with the same work priced at the reference models. */
@@ -756,7 +758,7 @@ async function assembleExperiment(
       .reduce((n, r) => n + r.stageSeconds[k], 0);
   const search = Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.config), topK: v.topK ?? topK }]));
   const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
-  const byRetriever = outcomesByRetriever(results, aggregates, search, scored.scoring);
+  const byRetriever = await outcomesByRetriever(results, aggregates, search, scored.scoring);
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,

@@ -28,13 +28,13 @@ test("the chunks a variant searches, whatever the retriever: its key without ret
   assert.equal(chunksKey("semantic"), "semantic");
 });
 
-test("the same winner under every retriever is said to hold; named by its chunks, not its variant key", () => {
-  const found = outcomes({
+test("the same winner under every retriever is said to hold; named by its chunks, not its variant key", async () => {
+  const found = (await outcomes({
     structure: ["keyword", better],
     recursive: ["keyword", base],
     "structure@retrieval=dense": ["dense", better],
     "recursive@retrieval=dense": ["dense", base],
-  })!;
+  }))!;
   assert.deepEqual(
     found.map((o) => [o.retrieval, o.highest, o.winner]),
     [
@@ -48,28 +48,28 @@ test("the same winner under every retriever is said to hold; named by its chunks
   );
 });
 
-test("different winners under different retrievers: the verdict depends on the retriever, and says which wins where", () => {
-  const found = outcomes({
+test("different winners under different retrievers: the verdict depends on the retriever, and says which wins where", async () => {
+  const found = (await outcomes({
     structure: ["keyword", better],
     recursive: ["keyword", base],
     "structure@retrieval=hybrid": ["hybrid", better],
     "recursive@retrieval=hybrid": ["hybrid", base],
     "structure@retrieval=dense": ["dense", base],
     "recursive@retrieval=dense": ["dense", better],
-  })!;
+  }))!;
   assert.equal(
     retrieverAgreementNote(found),
     "Across retrievers the chunking verdict depends on the retriever: recursive wins under dense; structure wins under keyword and hybrid.",
   );
 });
 
-test("a lead within noise under one retriever is no win there, even when the same strategy scores highest everywhere", () => {
-  const found = outcomes({
+test("a lead within noise under one retriever is no win there, even when the same strategy scores highest everywhere", async () => {
+  const found = (await outcomes({
     structure: ["keyword", better],
     recursive: ["keyword", base],
     "structure@retrieval=dense": ["dense", barelyBetter],
     "recursive@retrieval=dense": ["dense", base],
-  })!;
+  }))!;
   assert.deepEqual(
     found.map((o) => o.winner),
     [null, "structure"],
@@ -81,20 +81,20 @@ test("a lead within noise under one retriever is no win there, even when the sam
   );
 });
 
-test("no lead significant under any retriever: said so, with who scored highest where, never that the verdict depends on the retriever", () => {
-  const found = outcomes({
+test("no lead significant under any retriever: said so, with who scored highest where, never that the verdict depends on the retriever", async () => {
+  const found = (await outcomes({
     structure: ["keyword", barelyBetter],
     recursive: ["keyword", base],
     "structure@retrieval=dense": ["dense", base],
     "recursive@retrieval=dense": ["dense", barelyBetter],
-  })!;
+  }))!;
   assert.equal(
     retrieverAgreementNote(found),
     "Across retrievers no lead is significant at 95 % under any of them: the highest composite was recursive under dense; structure under keyword.",
   );
 });
 
-test("nothing to compare: one retriever, or a retriever that searched a single variant", () => {
-  assert.equal(outcomes({ structure: ["keyword", better], recursive: ["keyword", base] }), null);
-  assert.equal(outcomes({ structure: ["keyword", better], recursive: ["keyword", base], "recursive@retrieval=dense": ["dense", base] }), null);
+test("nothing to compare: one retriever, or a retriever that searched a single variant", async () => {
+  assert.equal(await outcomes({ structure: ["keyword", better], recursive: ["keyword", base] }), null);
+  assert.equal(await outcomes({ structure: ["keyword", better], recursive: ["keyword", base], "recursive@retrieval=dense": ["dense", base] }), null);
 });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
-import { BenchmarkError, ValidationError } from "../../src/errors.js";
+import { BenchmarkError, CancelledError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
@@ -211,6 +211,32 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
   } finally {
     await ws.cleanup();
     await stub.close();
+  }
+});
+
+test("a Ctrl-C during the answers is heard before the next question run, even when no run waits on anything (keyword search, extractive answers)", async () => {
+  const ws = await createWorkspace({ retrieval: "keyword" });
+  try {
+    const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
+    const document = { filename: "handbook.docx", bytes: handbookBytes() };
+    const controller = new AbortController();
+    let runsStarted = 0;
+    const bench = ws.app.bench({
+      document,
+      questions,
+      questionsSource: "h.json",
+      strategies: ["recursive"],
+      signal: controller.signal,
+      onProgress: (event) => {
+        // Ctrl-C as the CLI hears it: a callback the event loop runs when it gets its turn.
+        if (event.stage === "answer" && event.done !== event.total && ++runsStarted === 1) setImmediate(() => controller.abort());
+      },
+    });
+    await assert.rejects(bench, CancelledError);
+    assert.ok(runsStarted <= 2, `the run went on for ${runsStarted} questions after Ctrl-C`);
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 10 })).total, 0);
+  } finally {
+    await ws.cleanup();
   }
 });
 
