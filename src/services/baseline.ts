@@ -8,7 +8,8 @@ import { scoreOf } from "../domain/scoring.js";
 import { type ScoredQuestion } from "../domain/metric-registry/metric.js";
 import { ValidationError } from "../errors.js";
 import { CHUNKEVAL_VERSION } from "../version.js";
-import { baselineMetrics } from "./experiments.js";
+import { scoresOf, type ScoringOptions } from "../domain/aggregate.js";
+import { baselineMetrics, compareWithBaseline } from "./experiments.js";
 import { writeFileWhole } from "./file-write.js";
 
 /** The baseline file's format; a file of another version is refused with the reason. */
@@ -266,6 +267,36 @@ function configurationChanges(before: BaselineStrategy, after: BaselineStrategy)
     .map((k) => `${k} ${a[k] ?? "unset"} → ${b[k] ?? "unset"}`);
 }
 
+const sameWeights = (a: Baseline, b: Baseline) => JSON.stringify(a.weights) === JSON.stringify(b.weights);
+
+/**
+ * Each metric's change per strategy against the baseline (`compareWithBaseline`). When the
+ * composite weights differ, a stored composite is not comparable: each strategy's composite
+ * change is recomputed from both sides' per-question scores over the questions both asked, with
+ * this run's weights and only the metrics both runs measured (as the regression gates score it);
+ * null when the strategy cannot be paired.
+ */
+export function baselineDeltas(
+  experiment: ExperimentRecord,
+  current: Baseline,
+  baseline: Baseline,
+  scoring: Pick<ScoringOptions, "weights" | "hallucinationThreshold">,
+): Record<string, Record<string, number | null>> {
+  const deltas = compareWithBaseline(experiment, Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics])));
+  if (sameWeights(current, baseline)) return deltas;
+  for (const [strategy, change] of Object.entries(deltas)) {
+    const pairing = pairStrategy(current, baseline, strategy, true);
+    if ("refused" in pairing) {
+      change.composite_score = null;
+      continue;
+    }
+    const options = { ...scoring, unmeasurable: pairing.unmeasurable };
+    const [now, before] = [scoresOf(pairing.current, options).compositeScore, scoresOf(pairing.baseline, options).compositeScore];
+    change.composite_score = now === null || before === null ? null : now - before;
+  }
+  return deltas;
+}
+
 /** What differs between the runs as a whole (embedder, judge, weights, questions), in words. */
 export function runDifferences(current: Baseline, baseline: Baseline): string[] {
   const notes: string[] = [];
@@ -273,7 +304,7 @@ export function runDifferences(current: Baseline, baseline: Baseline): string[] 
   if (current.embedder !== baseline.embedder) notes.push(`the embedder differs: ${baseline.embedder} in the baseline, ${current.embedder} now`);
   if (current.judge !== baseline.judge) notes.push(`the judge differs: ${baseline.judge} in the baseline, ${current.judge} now`);
   if (current.generator !== baseline.generator) notes.push(`the generator differs: ${baseline.generator} in the baseline, ${current.generator} now`);
-  if (JSON.stringify(current.weights) !== JSON.stringify(baseline.weights)) {
+  if (!sameWeights(current, baseline)) {
     notes.push("the composite weights differ from the baseline's: both sides' composites are recomputed with this run's weights");
   }
   if (current.chunkevalVersion !== baseline.chunkevalVersion)

@@ -1,11 +1,12 @@
 import type { GateOutcome } from "../domain/gate-outcome.js";
 import { ValidationError } from "../errors.js";
-import type { ExperimentRecord } from "../domain/experiment.js";
+import type { ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { pageSpans, type PageSpan } from "../domain/pages.js";
 import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportView } from "../reports/render.js";
 import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "./context.js";
-import { baselineMetrics, compareWithBaseline, experimentResults, experimentView, getExperiment } from "./experiments.js";
+import { experimentResults, experimentView, getExperiment } from "./experiments.js";
+import { baselineDeltas, baselineFromExperiment } from "./baseline.js";
 
 export const REPORT_FORMATS = ["html", "md", "json"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -44,6 +45,13 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
  * export object (the experiment with its details and every per-question result), which each
  * transport writes in its wire format.
  */
+/** `report EXP --baseline ID`: each metric's change against a stored experiment, its composite rescored when the weights differ. */
+async function storedBaseline(ctx: ServiceContext, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, id: string) {
+  const before = baselineFromExperiment(await getExperiment(ctx, id), await experimentResults(ctx, id));
+  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
+  return { id, deltas: baselineDeltas(experiment, baselineFromExperiment(experiment, results), before, scoring) };
+}
+
 export async function renderReport(
   ctx: ServiceContext,
   id: string,
@@ -57,11 +65,7 @@ export async function renderReport(
   const results = await experimentResults(ctx, id);
   // Experiments from before the name was recorded: the stored document's, while it is stored.
   const documentName = experiment.collection ? undefined : ((await ctx.documents.record(experiment.documentId))?.filename ?? undefined);
-  const baseline =
-    options.baseline ??
-    (options.baselineId
-      ? { id: options.baselineId, deltas: compareWithBaseline(experiment, baselineMetrics(await getExperiment(ctx, options.baselineId))) }
-      : undefined);
+  const baseline = options.baseline ?? (options.baselineId ? await storedBaseline(ctx, experiment, results, options.baselineId) : undefined);
   const body =
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }

@@ -33,3 +33,36 @@ test("baseline changes: a measured change is shown in brackets, a change that co
     await ws.cleanup();
   }
 });
+
+test("baseline changes under other weights: the composite's change is rescored from both runs' questions with this run's weights", async () => {
+  const ws = await createWorkspace();
+  try {
+    const input = {
+      document: { filename: "handbook.docx", bytes: handbookBytes() },
+      questions: (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 6),
+      questionsSource: "q.json",
+      strategies: ["recursive", "fixed_size"],
+      topK: 3,
+    };
+    const before = await ws.app.bench(input);
+    // The same chunks and questions, so the same per-question scores; only the weights change.
+    const now = await ws.app.bench({
+      ...input,
+      weights: { recall: 1, mrr: 0, answer_similarity: 0, faithfulness: 0, context_relevance: 0, retrieval_efficiency: 1 },
+    });
+    const report = (await ws.app.renderReport(now.experimentId, { format: "json", baselineId: before.experimentId })).body as {
+      baseline: { deltas: Record<string, Record<string, number | null>> };
+    };
+    for (const s of input.strategies) {
+      const stored = now.aggregateMetrics[s]!.compositeScore! - before.aggregateMetrics[s]!.compositeScore!;
+      assert.ok(Math.abs(stored) > 0.1, `${s}: the stored composites differ (${stored}), so the test can tell`);
+      assert.ok(
+        Math.abs(report.baseline.deltas[s]!.composite_score!) < 1e-9,
+        `${s}: no change on the same questions (${report.baseline.deltas[s]!.composite_score})`,
+      );
+      assert.equal(report.baseline.deltas[s]!.avg_recall, 0);
+    }
+  } finally {
+    await ws.cleanup();
+  }
+});

@@ -7,8 +7,15 @@ import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
 import { renderCiSummary } from "../../reports/ci-summary.js";
 import { renderJunit } from "../../reports/junit.js";
-import { baselineFromExperiment, isBaselineFile, readBaselineFile, runDifferences, saveBaselineFile, type Baseline } from "../../services/baseline.js";
-import { compareWithBaseline } from "../../services/experiments.js";
+import {
+  baselineDeltas,
+  baselineFromExperiment,
+  isBaselineFile,
+  readBaselineFile,
+  runDifferences,
+  saveBaselineFile,
+  type Baseline,
+} from "../../services/baseline.js";
 import {
   floorOutcomes,
   parseMaxDrop,
@@ -85,10 +92,15 @@ export interface RunComparison {
 export async function compareRun(app: Chunkeval, experiment: ExperimentRecord, baseline: Baseline | undefined): Promise<RunComparison> {
   const current = baselineFromExperiment(experiment, await app.experimentResults(experiment.experimentId));
   if (!baseline) return { current };
-  const metrics = Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics]));
+  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
   return {
     current,
-    baseline: { source: baseline.source, deltas: compareWithBaseline(experiment, metrics), notes: runDifferences(current, baseline), loaded: baseline },
+    baseline: {
+      source: baseline.source,
+      deltas: baselineDeltas(experiment, current, baseline, scoring),
+      notes: runDifferences(current, baseline),
+      loaded: baseline,
+    },
   };
 }
 
