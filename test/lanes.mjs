@@ -23,6 +23,7 @@ export const FAST = EXCEPT(
     "test/errors.test.ts",
     "test/evaluators/",
     "test/helpers/rank-correlation.test.ts",
+    "test/services/gates.test.ts",
     "test/parsers/",
     "test/reports/",
     "test/retrieval/",

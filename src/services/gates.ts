@@ -37,7 +37,17 @@ export function parseGate(kind: GateKind, raw: string): Gate {
   return { kind, metric, value: n };
 }
 
-/** The gates the best strategy misses; a metric that could not be measured misses every gate. */
+/**
+ * The strategy a gate without `@STRATEGY` checks, named as the verdict allows: the highest
+ * composite, called just by its name when the verdict recommends it and "semantic (highest
+ * composite; no clear winner)" when the questions cannot tell it from the others, so that a gate
+ * line never reads as a recommendation the headline did not make.
+ */
+export function gatedStrategyName(experiment: Pick<ExperimentRecord, "bestStrategy" | "verdictStatus">): string {
+  return experiment.verdictStatus === "no_clear_winner" ? `${experiment.bestStrategy} (highest composite; no clear winner)` : experiment.bestStrategy;
+}
+
+/** The gates the highest composite misses; a metric that could not be measured misses every gate. */
 export function missedGates(experiment: ExperimentRecord, gates: Gate[]): Array<Gate & { actual: number | null }> {
   const best = experiment.aggregateMetrics[experiment.bestStrategy]!;
   return gates
@@ -58,7 +68,7 @@ export function floorOutcomes(experiment: ExperimentRecord, gates: Gate[]): Gate
       gate: `--${gate.kind} ${gate.metric.key}=${gate.value}`,
       strategy: experiment.bestStrategy,
       passed: !miss,
-      detail: `${experiment.bestStrategy} has ${gate.metric.key} ${found}${miss && actual !== null ? `, ${bound} the bound ${gate.value}` : ""}`,
+      detail: `${gatedStrategyName(experiment)} has ${gate.metric.key} ${found}${miss && actual !== null ? `, ${bound} the bound ${gate.value}` : ""}`,
       notes: [],
     };
   });
@@ -67,7 +77,7 @@ export function floorOutcomes(experiment: ExperimentRecord, gates: Gate[]): Gate
 /** Metrics a regression gate can compare: those computed from per-question scores (the quality metrics and their composite). */
 const regressionMetrics = () => [metricDefinition("composite_score")!, ...qualityMetrics()];
 
-/** A metric compared with the baseline, for the best strategy (`strategy` undefined) or a named one. */
+/** A metric compared with the baseline, for the highest composite (`strategy` undefined) or a named one. */
 export interface RegressionTarget {
   metric: MetricDefinition;
   strategy?: string;
@@ -147,7 +157,8 @@ export function regressionOutcomes(
     }
     const versus = pairing.baselineStrategy === strategy ? "" : ` (baseline: ${pairing.baselineStrategy})`;
     const { passed, detail } = decide(change);
-    return { gate, strategy, passed, detail: `${strategy}${versus}: ${detail}`, notes };
+    const named = target.strategy ?? gatedStrategyName(experiment);
+    return { gate, strategy, passed, detail: `${named}${versus}: ${detail}`, notes };
   };
   const digits = (m: MetricDefinition) => (m.scale === "0-10" ? 2 : 3);
   const interval = (c: PairedDifference, m: MetricDefinition) =>

@@ -11,7 +11,7 @@ import type { EstimateInput } from "../../../services/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/experiments.js";
-import { missedGates, parseGate } from "../../../services/gates.js";
+import { gatedStrategyName, missedGates, parseGate } from "../../../services/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
@@ -304,13 +304,13 @@ export function registerBenchCommand(program: Command): void {
     .option("--view <view>", "report view: managerial or technical", "managerial")
     .option(
       "--fail-under <metric=value>",
-      "exit 4 when the best strategy's higher-is-better metric is below value (repeatable)",
+      "exit 4 when the highest composite's higher-is-better metric is below value (the recommended strategy, or the highest under no clear winner; repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
     .option(
       "--fail-over <metric=value>",
-      "exit 4 when the best strategy's lower-is-better metric is above value (repeatable)",
+      "exit 4 when the highest composite's lower-is-better metric is above value (repeatable)",
       (v: string, all: string[]) => [...all, v],
       [],
     )
@@ -480,7 +480,7 @@ export function registerBenchCommand(program: Command): void {
           const bound = g.kind === "fail-under" ? "below" : "above";
           const reason = experiment.aggregateMetrics[experiment.bestStrategy]!.missing?.[g.metric.key] ?? "not measured";
           const found = g.actual === null ? `n/a (${reason})` : `${g.actual.toFixed(4)}, ${bound} the bound`;
-          printNote(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${experiment.bestStrategy} has ${found}`);
+          printNote(`chunkeval: --${g.kind} ${g.metric.key}=${g.value} missed: ${gatedStrategyName(experiment)} has ${found}`);
         }
         for (const o of outcomes.slice(gates.length).filter((g) => !g.passed)) {
           printNote(`chunkeval: ${o.gate} failed: ${o.detail}`);
