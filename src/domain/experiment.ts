@@ -2,6 +2,7 @@ import type { LatencyBreakdown, TokenUsage } from "./types.js";
 import type { SearchMode } from "./variant-key.js";
 import type { TimeParts } from "./time-estimate.js";
 import type { QuestionSetProfile } from "./question-set.js";
+import type { GateOutcome } from "./gate-outcome.js";
 
 /**
  * What the headline may claim: a recommendation (the best strategy's lead over every other is
@@ -198,6 +199,8 @@ export interface ExperimentDetails {
   sharedSeconds?: SharedSeconds;
   embeddings: { computed: number; cached: number };
   stoppedEarly: string | null;
+  /** The gates the run checked (bench's CI options), stored so a report made later says them first; absent when none was set. */
+  gates?: GateOutcome[];
   /**
    * How the questions' reference excerpts were found in the text (absent before this was
    * recorded): as written (`exact`), up to white space (`normalised`), as the same words in the

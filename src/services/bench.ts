@@ -1,3 +1,4 @@
+import type { GateOutcome } from "../domain/gate-outcome.js";
 import { DEFAULTS } from "../config/defaults.js";
 import { BenchmarkError, CancelledError, describeError, LlmCallLimitError, throwIfCancelled, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
@@ -95,6 +96,12 @@ export interface BenchInput extends RunOptions, CorpusTarget {
    * an `estimate` progress event (the CLI prints it); absent, no estimate is made.
    */
   announceEstimateAbove?: number;
+  /**
+   * The gates the caller checks on the finished run (bench's CI options), given the experiment
+   * and its per-question results before they are stored: the outcomes are stored with it
+   * (`details.gates`), so `report` says them first later too.
+   */
+  checkGates?: (experiment: ExperimentRecord, results: Record<string, QuestionResult[]>) => GateOutcome[];
 }
 
 /** Indexing figures of one strategy, with the LLM usage its contextualisation spent in this run. */
@@ -389,6 +396,8 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const scored = await scoreStrategies(plan, input, models, answered, indexed.indexing);
   const fullRunEstimate = plan.dryRun ? await estimateFullRun(plan, answered.dryRunPromptTokens) : null;
   const record = await assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
+  const gates = input.checkGates?.(record, answered.results) ?? [];
+  if (gates.length > 0) record.details.gates = gates;
   await plan.ctx.experiments.insert(record, answered.results);
   const total = plan.variants.length * plan.questions.length;
   input.onProgress?.({ stage: "bench", message: "done", done: total, total });

@@ -70,14 +70,14 @@ export async function renderReport(
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
-        ? renderMarkdownReport({ experiment, results, baseline, documentName, gates: options.gates })
+        ? renderMarkdownReport({ experiment, results, baseline, documentName, gates: options.gates ?? experiment.details.gates })
         : renderHtmlReport(
             {
               experiment,
               results,
               baseline,
               documentName,
-              gates: options.gates,
+              gates: options.gates ?? experiment.details.gates,
               chunkMap: view === "technical" ? await chunkMapSource(ctx, id) : null,
               documentPages: view === "technical" ? await documentPages(ctx, experiment) : undefined,
             },

@@ -103,7 +103,16 @@ test("CI gate: a run made worse (top_k 5 -> 1) fails --fail-on-regression with e
     const worseId = worse.stdout.match(/experiment: (exp_[0-9a-f]+)/)![1]!;
     const exported = JSON.parse((await runCli(["report", worseId, "--format", "json"], env, dir)).stdout);
     assert.deepEqual(exported.tags, { pr: '<&"7>', branch: "feature" }, "tags are stored with the experiment");
-    assert.match((await runCli(["report", worseId, "--format", "md"], env, dir)).stdout, /^Tags: `pr=.*` · `branch=feature`$/m);
+    const markdown = (await runCli(["report", worseId, "--format", "md"], env, dir)).stdout;
+    assert.match(markdown, /^Tags: `pr=.*` · `branch=feature`$/m);
+    // The gates are stored with the run: a report made later still says them first.
+    assert.equal(exported.details.gates.length, 1);
+    assert.equal(exported.details.gates[0].passed, false);
+    assert.match(markdown, /gate failed/i);
+    assert.ok(markdown.search(/gate failed/i) < markdown.indexOf("| recursive |"), "a later report says the gate before the scorecard");
+    const later = (await runCli(["report", worseId, "--out", "later.html"], env, dir)).code;
+    assert.equal(later, 0);
+    assert.match(readFileSync(join(dir, "later.html"), "utf8"), /<section class="gates failed">\s*<h2>Gates: the gate failed<\/h2>/);
     const html = readFileSync(join(dir, "report.html"), "utf8");
     assert.match(html, /Tags: <code>pr=&lt;&amp;&quot;7&gt;<\/code> · <code>branch=feature<\/code>/);
     // The gated run's report states the gate's result before anything else (issue 39: it never mentioned the gate).

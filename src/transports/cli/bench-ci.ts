@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
-import type { ExperimentRecord } from "../../domain/experiment.js";
+import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
 import { renderCiSummary } from "../../reports/ci-summary.js";
@@ -89,8 +89,8 @@ export interface RunComparison {
   baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[]; loaded: Baseline };
 }
 
-export async function compareRun(app: Chunkeval, experiment: ExperimentRecord, baseline: Baseline | undefined): Promise<RunComparison> {
-  const current = baselineFromExperiment(experiment, await app.experimentResults(experiment.experimentId));
+export function compareRun(experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, baseline: Baseline | undefined): RunComparison {
+  const current = baselineFromExperiment(experiment, results);
   if (!baseline) return { current };
   const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
   return {
@@ -104,27 +104,26 @@ export async function compareRun(app: Chunkeval, experiment: ExperimentRecord, b
   };
 }
 
-/**
- * After the run: checks every gate, writes the JUnit XML, the Markdown summary and the baseline
- * file asked for, and returns the outcomes (the caller sets the exit code).
- */
-export async function finishCi(
-  experiment: ExperimentRecord,
-  run: RunComparison,
-  plan: CiPlan,
-  floors: Gate[],
-  options: CiOptions & { reports: string[] },
-): Promise<GateOutcome[]> {
+/** Every gate asked for, checked on the finished run: the floors, then the comparisons with the baseline. */
+export function gateOutcomes(experiment: ExperimentRecord, run: RunComparison, plan: CiPlan, floors: Gate[]): GateOutcome[] {
   const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
-  const outcomes = [
+  return [
     ...floorOutcomes(experiment, floors),
     ...(run.baseline ? regressionOutcomes(experiment, run.current, run.baseline.loaded, plan.regression, plan.drops, scoring) : []),
   ];
+}
+
+/** After the run: writes the JUnit XML, the Markdown summary and the baseline file asked for. */
+export async function writeCiFiles(
+  experiment: ExperimentRecord,
+  run: RunComparison,
+  outcomes: GateOutcome[],
+  options: CiOptions & { reports: string[] },
+): Promise<void> {
   if (options.junit) await writeFile(options.junit, renderJunit({ experiment, outcomes }));
   if (options.summary) {
     const reports = options.reports.map((file) => ({ label: file, href: artifactLink(file) }));
     await writeFile(options.summary, renderCiSummary({ experiment, outcomes, reports, baseline: run.baseline }));
   }
   if (options.saveBaseline) await saveBaselineFile(options.saveBaseline, run.current);
-  return outcomes;
 }

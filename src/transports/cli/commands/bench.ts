@@ -13,7 +13,8 @@ import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../
 import { experimentView } from "../../../services/experiments.js";
 import { gatedStrategyName, missedGates, parseGate } from "../../../services/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
-import { compareRun, finishCi, loadBaseline, planCi, type CiOptions } from "../bench-ci.js";
+import { compareRun, gateOutcomes, loadBaseline, planCi, writeCiFiles, type CiOptions, type RunComparison } from "../bench-ci.js";
+import type { GateOutcome } from "../../../domain/gate-outcome.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
@@ -405,6 +406,9 @@ export function registerBenchCommand(program: Command): void {
         const progress = await startProgress("benchmarking", globals);
         let last: ProgressEvent | undefined;
         const answers: AnswerTally = { started: 0, total: planned.length * questions.length };
+        // The run against the baseline and the gates' outcomes, made on the finished run so that the outcomes are stored with it.
+        let compared: RunComparison | undefined;
+        let outcomes: GateOutcome[] = [];
         const run = await interruptible((signal) =>
           app.bench({
             ...target,
@@ -417,6 +421,11 @@ export function registerBenchCommand(program: Command): void {
             maxErrors: options.maxErrors,
             judge: options.judge,
             tags: ci.tags,
+            checkGates: (experiment, results) => {
+              compared = compareRun(experiment, results, baseline);
+              outcomes = gateOutcomes(experiment, compared, ci, gates);
+              return outcomes;
+            },
             signal,
             // A sweep said its estimate already (confirmSweep); a plain bench says it when the run looks long.
             // Not made where nothing would show it (-q, or --json without --progress json).
@@ -442,9 +451,9 @@ export function registerBenchCommand(program: Command): void {
         }
         const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
-        const compared = await compareRun(app, experiment, baseline);
+        if (!compared) throw new Error("the benchmark finished without checking its gates");
         const deltas = compared.baseline?.deltas;
-        const outcomes = await finishCi(experiment, compared, ci, gates, { ...options, reports: options.out ? [options.out] : [] });
+        await writeCiFiles(experiment, compared, outcomes, { ...options, reports: options.out ? [options.out] : [] });
         if (options.out && reportFormat) {
           await writeReport(app, experiment.experimentId, {
             format: reportFormat,
