@@ -42,6 +42,30 @@ test("bench progress without a terminal: a short readable log by default, every 
     assert.ok(events.length > log.length, "lines mode shows fewer lines than there are events");
     assert.ok(JSON.parse(json.stdout).experiment_id, "stdout is the result's JSON alone");
 
+    // Notes and errors too: under --progress json every stderr line is a JSON object.
+    const parsed = (stderr: string) =>
+      stderr
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gated = await runCli(
+      ["--progress", "json", "bench", HANDBOOK_PATH, "--questions", questions, "-s", "recursive", "--fail-under", "composite_score=9.9"],
+      env,
+    );
+    assert.equal(gated.code, 4, gated.stderr);
+    const notes = parsed(gated.stderr).filter((e) => e.event === "note");
+    assert.ok(
+      notes.some((e) => /--fail-under composite_score=9\.9 missed: recursive has \d/.test(String(e.message))),
+      gated.stderr,
+    );
+    const missing = await runCli(["--progress", "json", "bench", join(dir, "missing.docx"), "--questions", questions], env);
+    assert.notEqual(missing.code, 0);
+    assert.deepEqual(
+      parsed(missing.stderr).map((e) => [e.event, e.exit_code]),
+      [["error", missing.code]],
+      missing.stderr,
+    );
+
     const bad = await runCli(["--progress", "fancy", ...args], env);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--progress <mode>' argument 'fancy' is invalid\. Allowed choices are auto, lines, json/);

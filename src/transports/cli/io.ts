@@ -17,6 +17,12 @@ export interface CliIo {
   readonly stdinIsTTY: boolean;
   /** The code the run ends with when its command finishes without an error (a failed gate: 4). */
   exitCode: number | undefined;
+  /**
+   * How notes, warnings and errors are written on stderr: `json` under `--progress json`, where
+   * stderr is a stream of JSON objects a program reads line by line (one plain line would break
+   * it); plain text otherwise (absent).
+   */
+  notes?: "text" | "json";
 }
 
 /** The process's own streams, environment and exit code. */
@@ -39,6 +45,7 @@ const PROCESS_IO: CliIo = {
   set exitCode(code: number | undefined) {
     process.exitCode = code;
   },
+  notes: "text",
 };
 
 const current = new AsyncLocalStorage<CliIo>();

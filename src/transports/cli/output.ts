@@ -18,8 +18,14 @@ export function printLine(text = ""): void {
  * people search CI logs for.
  */
 export function printNote(text: string): void {
+  if (cliIo().notes === "json") return printJsonEvent({ event: "note", message: text.trim() });
   const wraps = cliIo().stderr.isTTY || cliIo().env.COLUMNS !== undefined;
   cliIo().stderr.write((wraps ? wrapProse(text, outputWidth(cliIo().stderr)) : text) + "\n");
+}
+
+/** One event of `--progress json` on stderr: an object on one line, keys in snake_case. */
+export function printJsonEvent(event: Record<string, unknown>): void {
+  cliIo().stderr.write(JSON.stringify(event) + "\n");
 }
 
 /** A plain table on stdout, no wider than the terminal; colour-free so it reads the same in CI logs. */

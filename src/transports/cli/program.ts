@@ -52,6 +52,10 @@ export function buildProgram(): Command {
       getErrHelpWidth: () => outputWidth(cliIo().stderr),
     })
     .exitOverride()
+    // Under --progress json every line on stderr is a JSON object, notes and errors included (output.ts printNote).
+    .hook("preAction", (_program, action) => {
+      if (action.optsWithGlobals<{ progress?: string }>().progress === "json") cliIo().notes = "json";
+    })
     .addHelpText(
       "after",
       "\nExit codes: 0 ok, 1 the operation failed, 2 bad usage or invalid input, 3 not found, 4 a gate failed, 130 interrupted (Ctrl-C).\n" +

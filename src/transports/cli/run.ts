@@ -3,7 +3,7 @@ import { ChunkevalError, ExitCode } from "../../errors.js";
 import { firstStepsGuide } from "./guide.js";
 import { cliIo, withCliIo, type CliIo } from "./io.js";
 import { buildProgram } from "./program.js";
-import { printNote } from "./output.js";
+import { printJsonEvent, printNote } from "./output.js";
 
 /**
  * Runs the program on `argv` (node's: the first two entries are node and the script) and turns
@@ -29,10 +29,13 @@ export function main(argv: string[], io?: CliIo): Promise<number> {
         return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
       }
       if (error instanceof ChunkevalError) {
-        printNote(`chunkeval: error: ${error.message}`);
+        if (cliIo().notes === "json") printJsonEvent({ event: "error", code: error.code, message: error.message, exit_code: error.exitCode });
+        else printNote(`chunkeval: error: ${error.message}`);
         return error.exitCode;
       }
-      stderr.write(`chunkeval: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      if (cliIo().notes === "json") printJsonEvent({ event: "error", code: "unexpected", message: detail, exit_code: ExitCode.failed });
+      else stderr.write(`chunkeval: unexpected error: ${detail}\n`);
       return ExitCode.failed;
     }
   });

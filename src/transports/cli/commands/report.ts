@@ -6,7 +6,7 @@ import { ValidationError } from "../../../errors.js";
 import type { ReportView } from "../../../reports/render.js";
 import type { ReportFormat, ReportOptions } from "../../../services/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
-import { printJson, printLine, printTable } from "../output.js";
+import { printJson, printLine, printNote, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
@@ -58,7 +58,7 @@ export function registerReportCommands(program: Command): void {
           out: options.out,
           baselineId: options.baseline,
         });
-        if (options.out) cliIo().stderr.write(`wrote ${options.out}\n`);
+        if (options.out) printNote(`wrote ${options.out}`);
         else cliIo().stdout.write(text);
       });
     });
