@@ -95,19 +95,26 @@ test("bench on a pseudo-terminal of 0 columns and rows, and under TERM=dumb: lin
   }
 });
 
-test("on a 0-column terminal, Ctrl-C stops bench (exit 130) and SIGTERM ends it", { skip: !hasScript }, async () => {
+test("on a 0-column terminal and under TERM=dumb, Ctrl-C stops bench (exit 130, acknowledged) and SIGTERM ends it", { skip: !hasScript }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-zero-cols-signal-"));
   try {
     const questions = join(dir, "q.json");
     writeFileSync(questions, readFileSync("questions/harbor-light-handbook.json"));
     const bench = (data: string) => ["bench", HANDBOOK_PATH, "--questions", questions, "-s", "all", "--data-dir", join(dir, data)];
-    const env = { CHUNKEVAL_EMBEDDER: "hash", COLUMNS: undefined, LINES: undefined, TERM: "xterm-256color" };
-    const interrupted = await onTerminal(bench("int"), env, "cols 0 rows 0", "INT");
-    assert.equal(interrupted.code, 130, tail(interrupted.output));
-    assert.ok(interrupted.seconds < 60, `Ctrl-C: ended after ${interrupted.seconds} s`);
-    const terminated = await onTerminal(bench("term"), env, "cols 0 rows 0", "TERM");
-    assert.notEqual(terminated.code, 0, tail(terminated.output));
-    assert.ok(terminated.seconds < 60, `SIGTERM: ended after ${terminated.seconds} s`);
+    const env = { CHUNKEVAL_EMBEDDER: "hash", COLUMNS: undefined, LINES: undefined };
+    for (const [name, size, term] of [
+      ["0 columns and rows", "cols 0 rows 0", "xterm-256color"],
+      ["TERM=dumb", "cols 80 rows 24", "dumb"],
+    ] as const) {
+      const data = name.replace(/\W/g, "");
+      const interrupted = await onTerminal(bench(`${data}-int`), { ...env, TERM: term }, size, "INT");
+      assert.equal(interrupted.code, 130, `${name}: ${tail(interrupted.output)}`);
+      assert.match(interrupted.output, /Ctrl-C: stopping after the step under way/, `${name}: Ctrl-C is acknowledged`);
+      assert.ok(interrupted.seconds < 60, `${name}: Ctrl-C: ended after ${interrupted.seconds} s`);
+      const terminated = await onTerminal(bench(`${data}-term`), { ...env, TERM: term }, size, "TERM");
+      assert.notEqual(terminated.code, 0, `${name}: ${tail(terminated.output)}`);
+      assert.ok(terminated.seconds < 60, `${name}: SIGTERM: ended after ${terminated.seconds} s`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
