@@ -36,6 +36,8 @@ export const DEFAULTS = {
   parseMemoryMb: 512,
   /** Chunking one document with one strategy: linear in its text (tens of MB/s), so minutes mean something is wrong. */
   chunkTimeoutSeconds: 120,
+  /** Running headers, footers and page numbers of PDFs are left out of chunks (strategies/page-furniture.ts). */
+  keepPageFurniture: false,
   /** Largest JSON request body. */
   maxJsonBodyKb: 1024,
   /** Longest upload file name kept; longer names are cut. */

@@ -57,6 +57,8 @@ export interface ChunkevalConfig {
   weights: Record<string, number> | null;
   /** Deadline of chunking one document with one strategy, the worker's own time (strategies/offload.ts). */
   chunkTimeoutSeconds: number;
+  /** Chunk a PDF's running headers, footers and page numbers with its text (strategies/page-furniture.ts); default false. */
+  keepPageFurniture: boolean;
   /** Per-strategy option overrides, e.g. { recursive: { chunk_size: 300 } }. */
   strategyOptions: Record<string, Record<string, number>>;
   /** Absolute paths of strategy modules (docs/strategies.md "Your own chunker") registered beside the built-in strategies. */
@@ -324,6 +326,14 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.chunkTimeoutSeconds,
     max: MAX_TIMER_SECONDS,
     description: "deadline of chunking one document with one strategy, in a worker thread (time spent embedding for it excluded)",
+  }),
+  setting({
+    key: "keep_page_furniture",
+    env: "CHUNKEVAL_KEEP_PAGE_FURNITURE",
+    kind: "bool",
+    path: "keepPageFurniture",
+    default: DEFAULTS.keepPageFurniture,
+    description: "chunk a PDF's running headers, footers and page numbers with its text (they are left out of chunks by default)",
   }),
   setting({
     key: "max_json_body_kb",

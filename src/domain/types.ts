@@ -11,7 +11,12 @@ export type StrategyName = string;
 
 /** A structural unit of an extracted document, with its offsets in the extracted text. */
 export interface Block {
-  kind: "heading" | "paragraph" | "list_item" | "table_row";
+  /**
+   * `furniture`: a running header or footer or a page number repeated across a PDF's pages. It
+   * stays in the text, with its offsets and page; chunking leaves it out unless
+   * `keep_page_furniture` is set (strategies/page-furniture.ts).
+   */
+  kind: "heading" | "paragraph" | "list_item" | "table_row" | "furniture";
   /** Heading level (1-6) for headings; nesting depth for list items; 0 otherwise. */
   level: number;
   text: string;

@@ -3,6 +3,7 @@ import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from ".
 import type { ParseLimits } from "./limits.js";
 import { isUtf8Text } from "./text-family.js";
 import { checkStreams } from "./pdf-streams.js";
+import { markFurniture, pageLines, type Line, type TextItemLike } from "./pdf-layout.js";
 
 const PDF_MAGIC = Buffer.from("%PDF-");
 /** Readers accept the header anywhere in the first KB (junk before it is common). */
@@ -10,72 +11,6 @@ const HEADER_WINDOW = 1024;
 
 /** A bullet glyph and the space after it, opening a list item's first line. */
 const BULLET = /^[•◦▪‣∙●○■□➢►–]\s+/;
-
-/** A line of text rebuilt from pdfjs's text items. */
-interface Line {
-  text: string;
-  /** Baseline from the page's bottom, and the line's largest font height. */
-  y: number;
-  size: number;
-  page: number;
-}
-
-interface TextItemLike {
-  str: string;
-  transform: number[];
-  width: number;
-  height: number;
-  hasEOL: boolean;
-}
-
-/**
- * Lines of one page: items join until one ends a line (hasEOL) or the next sits on another
- * baseline; a space goes between items the text leaves a gap between.
- */
-function pageLines(items: TextItemLike[], page: number): Line[] {
-  const lines: Line[] = [];
-  let current: (Line & { xEnd: number }) | null = null;
-  for (const item of items) {
-    const x = item.transform[4] ?? 0;
-    const y = item.transform[5] ?? 0;
-    const size = Math.abs(item.height) || Math.abs(item.transform[3] ?? 0);
-    if (item.str.length > 0) {
-      if (current && Math.abs(current.y - y) > Math.max(current.size, size) * 0.5) {
-        lines.push(current);
-        current = null;
-      }
-      if (!current) current = { text: item.str, y, size, page, xEnd: x + item.width };
-      else {
-        const gap = x - current.xEnd;
-        current.text += gap > Math.max(1, size * 0.15) && !/\s$/.test(current.text) && !/^\s/.test(item.str) ? ` ${item.str}` : item.str;
-        current.size = Math.max(current.size, size);
-        current.xEnd = x + item.width;
-      }
-    }
-    if (item.hasEOL && current) {
-      lines.push(current);
-      current = null;
-    }
-  }
-  if (current) lines.push(current);
-  return lines.filter((l) => l.text.trim().length > 0);
-}
-
-/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12". */
-const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*\d{1,5}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
-
-/**
- * The lines without the page numbers printed as a page's first or last line: they are layout,
- * and left in they would split paragraphs that run across pages and land in chunks as noise.
- */
-function withoutPageNumbers(lines: Line[]): Line[] {
-  return lines.filter((line, i) => {
-    if (!PAGE_NUMBER.test(line.text.trim())) return true;
-    const first = i === 0 || lines[i - 1]!.page !== line.page;
-    const last = i === lines.length - 1 || lines[i + 1]!.page !== line.page;
-    return !(first || last);
-  });
-}
 
 /** The font height most of the document's characters are set in: the body text. */
 function bodySize(lines: Line[]): number {
@@ -91,7 +26,7 @@ function bodySize(lines: Line[]): number {
  * paragraph set larger than the body text is a heading; the largest heading size is level 1, the
  * next level 2, and so on (at most 6).
  */
-function linesToBlocks(lines: Line[]): BlockDraft[] {
+function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
   const joinLines = lineJoiner(lines);
   const paragraphs: Array<{ lines: Line[] }> = [];
   let prev: Line | null = null;
@@ -100,12 +35,14 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
     const sameSize = prev !== null && Math.abs(prev.size - line.size) <= 0.5;
     const gap = prev !== null ? prev.y - line.y : 0;
     const newItem = BULLET.test(line.text.trimStart());
-    if (!last || !prev || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6 || newItem) paragraphs.push({ lines: [line] });
+    // A header, footer or page number is a block of its own, and no paragraph runs through it.
+    const apart = line.furniture || prev?.furniture;
+    if (!last || !prev || apart || prev.page !== line.page || !sameSize || gap <= 0 || gap > line.size * 1.6 || newItem) paragraphs.push({ lines: [line] });
     else last.lines.push(line);
     prev = line;
   }
-  const body = bodySize(lines);
   const isHeading = (p: { lines: Line[] }) => {
+    if (p.lines[0]!.furniture) return false;
     const size = Math.round(p.lines[0]!.size);
     const length = p.lines.reduce((n, l) => n + l.text.length, 0);
     return body > 0 && size >= body * 1.15 && p.lines.length <= 3 && length <= 200;
@@ -114,6 +51,7 @@ function linesToBlocks(lines: Line[]): BlockDraft[] {
   return paragraphs.map((p) => {
     const text = joinLines(p.lines.map((l) => foldLigatures(l.text.trim())));
     const page = p.lines[0]!.page;
+    if (p.lines[0]!.furniture) return { kind: "furniture" as const, level: 0, text, page };
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
     // A bulleted line starts a list item; the bullet glyph is layout, not text (as mammoth drops Word's).
     if (BULLET.test(text)) return { kind: "list_item" as const, level: 1, text: text.replace(BULLET, ""), page };
@@ -194,11 +132,14 @@ async function extractPdfBlocks(bytes: Buffer, filename: string, limits: ParseLi
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      for (const line of pageLines(content.items.filter((i) => "str" in i) as TextItemLike[], n)) lines.push(line);
+      const [width, height] = [Math.abs((page.view[2] ?? 0) - (page.view[0] ?? 0)), Math.abs((page.view[3] ?? 0) - (page.view[1] ?? 0))];
+      for (const line of pageLines(content.items.filter((i) => "str" in i) as TextItemLike[], n, width, height)) lines.push(line);
       page.cleanup();
     }
     if (lines.length === 0) unusable(filename, "no text layer: run OCR first (the PDF's pages hold no text, only images or drawings)");
-    return linesToBlocks(withoutPageNumbers(lines));
+    const body = bodySize(lines);
+    markFurniture(lines, body);
+    return linesToBlocks(lines, body);
   } catch (error) {
     if (error instanceof ChunkevalError) throw error;
     unusable(filename, `corrupt .pdf file (${conciseReason(error)})`, error);

@@ -231,7 +231,11 @@ async function chunkTextsOf(ctx: ServiceContext, document: StoredDocument, v: St
     throw new Error("the estimate does not embed while cutting chunks");
   };
   try {
-    const drafts = await chunkOffThread(strategy, { document, embed: refuse }, { timeoutSeconds: ctx.config.chunkTimeoutSeconds });
+    const drafts = await chunkOffThread(
+      strategy,
+      { document, embed: refuse, keepPageFurniture: ctx.config.keepPageFurniture },
+      { timeoutSeconds: ctx.config.chunkTimeoutSeconds },
+    );
     return drafts.filter((d) => d.role === "chunk").map(indexedText);
   } catch {
     // Whatever stops the cut now (the embedder refused, or a failure the run will report), sizes stand in.

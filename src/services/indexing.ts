@@ -137,7 +137,14 @@ export async function runIndexing<R>(
   report("chunking");
   const drafts = await chunkOffThread(
     strategy,
-    { document, embed: (texts, s) => embedder.embed(texts, s), llm: input.llm, signal, maxChunks: input.maxChunks },
+    {
+      document,
+      embed: (texts, s) => embedder.embed(texts, s),
+      llm: input.llm,
+      signal,
+      maxChunks: input.maxChunks,
+      keepPageFurniture: ctx.config.keepPageFurniture,
+    },
     { timeoutSeconds: ctx.config.chunkTimeoutSeconds },
   );
   if (drafts.length === 0) throw new ChunkingError(`${input.strategy} produced no chunks`);

@@ -1,6 +1,7 @@
 import { CancelledError, ChunkingError, DocumentLimitError, restoreError } from "../errors.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
 import { blockShapes } from "../domain/blocks.js";
+import { withoutPageFurniture } from "./page-furniture.js";
 import type { ChunkDraft, ChunkingContext, ChunkingStrategy } from "./strategy.js";
 
 const MAX_CHUNK_WORKERS = 2;
@@ -20,7 +21,8 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
     if (payload.complete !== undefined && context.llm) return context.llm.complete(payload.complete, context.signal);
     throw new Error("a chunking worker asked for something this thread does not offer");
   };
-  const document = { ...context.document, blocks: blockShapes(context.document.blocks) };
+  const chunked = context.keepPageFurniture ? context.document : withoutPageFurniture(context.document);
+  const document = { ...chunked, blocks: blockShapes(chunked.blocks) };
   const message = {
     strategy: strategy.name,
     module: strategy.module ?? null,

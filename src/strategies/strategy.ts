@@ -36,6 +36,8 @@ export interface ChunkingContext {
    * strategy with a costly step after cutting (contextual_retrieval's LLM calls) checks before it.
    */
   maxChunks?: ChunkCeiling;
+  /** Chunk a PDF's page furniture with its text (`keep_page_furniture`); by default it is left out (page-furniture.ts). */
+  keepPageFurniture?: boolean;
 }
 
 export type { RetrievalMode };

@@ -26,7 +26,7 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { lines: ["Winter Hours"], size: 16 },
       { lines: ["In winter the lighthouse closes at four."] },
       { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
-      { lines: ["- 2 -"] }, // the page number, printed last on the page, is not text
+      { lines: ["- 2 -"] }, // the page number, printed last on the page: page furniture, kept apart
     ]),
   ]);
   const doc = await parseDocument(bytes, "guide.pdf");
@@ -42,6 +42,7 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       ["paragraph", 0, "In winter the lighthouse closes at four.", 2],
       ["list_item", 1, "Bring a coat", 2],
       ["list_item", 1, "Bring a lamp that lasts an hour", 2],
+      ["furniture", 0, "- 2 -", 2],
     ],
   );
   assertOffsets(doc);

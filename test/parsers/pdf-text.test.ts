@@ -1,10 +1,16 @@
-// Issue 38 item 1 (part): PDF text as a reader copies it. Words broken by a hyphen at a line's end
-// are joined; a hyphen the document spells elsewhere, or one before a capital, stays.
+// Issue 38 item 1: PDF text as a reader copies it. Words broken by a hyphen at a line's end are
+// joined (a hyphen the document spells elsewhere, or one before a capital, stays); running headers,
+// footers and page numbers are page furniture, kept in the text and left out of chunks; a page in
+// two columns is read column by column.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { locateExcerpt } from "../../src/text/locate-excerpt.js";
 import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
+import type { StoredDocument } from "../../src/domain/types.js";
+import { recursiveStrategy } from "../../src/strategies/recursive.js";
+import { chunkOffThread } from "../../src/strategies/offload.js";
+import { withoutPageFurniture } from "../../src/strategies/page-furniture.js";
 
 test("line-end hyphenation is joined as a reader copies it; real hyphens stay", async () => {
   const bytes = buildPdf([
@@ -26,4 +32,108 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   assert.equal(locateExcerpt(doc.text, "closed after the storm, and the federal inspectors")?.method, "exact");
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
   assert.doesNotMatch(doc.text, /af- ter|fed- eral|Sun- Spider/);
+});
+
+/** A page of a report: a running header and footer around `body` paragraphs, the page number in the footer. */
+function reportPage(n: number, body: Array<{ lines: string[] }>) {
+  return [
+    { text: "Harbour Authority · Annual Report 2025", size: 9, y: 810 },
+    ...layoutParagraphs(body, 770),
+    { text: `Confidential draft   ${n}`, size: 9, y: 30 },
+  ];
+}
+
+test("running headers, footers and page numbers are page furniture: kept in the text with their offsets and pages, left out of chunks", async () => {
+  const bytes = buildPdf([
+    reportPage(1, [
+      { lines: ["Annual Report"] },
+      { lines: ["The harbour handled more ships this year than in any", "year before, and the new quay opened in May."] },
+    ]),
+    reportPage(2, [{ lines: ["Dredging of the outer channel finished in June, two", "weeks early, within its budget."] }]),
+    reportPage(3, [{ lines: ["The ferry terminal was repainted and its ramps were", "replaced after the spring inspection."] }]),
+    reportPage(4, [{ lines: ["Next year the authority will extend the north pier."] }]),
+  ]);
+  const doc = await parseDocument(bytes, "report.pdf");
+  const furniture = doc.blocks.filter((b) => b.kind === "furniture");
+  assert.deepEqual(
+    furniture.map((b) => [b.page, b.text]),
+    [1, 2, 3, 4].flatMap((n) => [
+      [n, "Harbour Authority · Annual Report 2025"],
+      [n, `Confidential draft ${n}`],
+    ]),
+  );
+  for (const b of doc.blocks) assert.equal(doc.text.slice(b.start, b.end), b.text, "every block's offsets still hold");
+  assert.ok(!doc.blocks.some((b) => b.kind !== "furniture" && /Confidential|Annual Report 2025/.test(b.text)), "no paragraph carries them");
+
+  // Chunked, none of it reaches a chunk; kept when the setting says so. Offsets stay those of the stored text.
+  const stored = { ...doc, id: "doc_1", filename: "report.pdf", paragraphCount: 0, chunkCounts: {}, createdAt: "" } as unknown as StoredDocument;
+  const strategy = await recursiveStrategy.create({ chunk_size: 24, chunk_overlap: 0 });
+  const chunk = (keepPageFurniture: boolean) =>
+    chunkOffThread(strategy, { document: stored, embed: async () => [], keepPageFurniture }, { timeoutSeconds: 30 });
+  const left = await chunk(false);
+  assert.ok(left.length >= 3, `${left.length} chunks`);
+  assert.ok(!left.some((c) => /Confidential|Harbour Authority/.test(c.text)), left.map((c) => c.text).join(" | "));
+  const blanked = withoutPageFurniture(stored).text;
+  assert.equal(blanked.length, doc.text.length, "blanked, not removed: the offsets are the stored text's");
+  for (const c of left) assert.equal(blanked.slice(c.start, c.end), c.text);
+  assert.ok(
+    (await chunk(true)).some((c) => /Confidential draft 2/.test(c.text)),
+    "keep_page_furniture chunks them with the text",
+  );
+});
+
+test("a heading that opens several pages is not furniture, nor is a line repeated only twice in a long document", async () => {
+  const chapter = (n: number) => [
+    { text: `Chapter ${n}`, size: 20, y: 700 },
+    ...layoutParagraphs([{ lines: [`The text of chapter ${n} begins here and runs on.`] }], 660),
+  ];
+  const doc = await parseDocument(buildPdf([chapter(1), chapter(2), chapter(3), chapter(4), chapter(5)]), "book.pdf");
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind === "heading").map((b) => b.text),
+    ["Chapter 1", "Chapter 2", "Chapter 3", "Chapter 4", "Chapter 5"],
+  );
+  assert.equal(doc.blocks.filter((b) => b.kind === "furniture").length, 0);
+});
+
+/** A two-column page written row by row across the columns (as some PDF writers draw it), under a title across both. */
+function twoColumnPage(left: string[], right: string[]) {
+  const lines = [{ text: "Column Reading in Practice", size: 16, x: 150, y: 790 }];
+  left.forEach((text, i) => {
+    lines.push({ text, size: 10, x: 50, y: 740 - i * 13 });
+    if (right[i]) lines.push({ text: right[i]!, size: 10, x: 310, y: 740 - i * 13 });
+  });
+  return lines;
+}
+
+test("a two-column page is read column by column, even when the file draws it row by row; a table's narrow columns are not", async () => {
+  const left = [
+    "The first column opens the argument and its", // every line runs the column's width
+    "lines run down the left half of the page to", //
+    "its foot before the reader turns to the right.", //
+    "Nothing here belongs to the other column at", //
+    "all, and a reader never mixes the two halves.", //
+  ];
+  const right = [
+    "The second column continues on the right and", //
+    "a reader reaches it only after the left one", //
+    "ends, so its sentences follow the first ones", //
+    "in the text that chunkeval extracts from the", //
+    "page, exactly as a PDF reader copies them.", //
+  ];
+  const doc = await parseDocument(buildPdf([twoColumnPage(left, right)]), "paper.pdf");
+  const body = doc.blocks.filter((b) => b.kind === "paragraph").map((b) => b.text);
+  assert.equal(body.join(" "), [...left, ...right].join(" "));
+  assert.equal(doc.blocks[0]!.text, "Column Reading in Practice", "the title across both columns comes first");
+  assert.equal(locateExcerpt(doc.text, "its foot before the reader turns to the right. Nothing here belongs")?.method, "exact");
+
+  // A two-column table (a short label, a short value) is read row by row, as before.
+  const table = buildPdf([
+    ["Opening hours", "Ticket price", "Guided tours", "Gift shop", "Parking"].flatMap((label, i) => [
+      { text: label, size: 10, x: 50, y: 740 - i * 13 },
+      { text: ["9 to 5", "4 euros", "hourly", "closed", "free"][i]!, size: 10, x: 330, y: 740 - i * 13 },
+    ]),
+  ]);
+  const rows = (await parseDocument(table, "table.pdf")).text;
+  assert.match(rows, /Opening hours 9 to 5/);
+  assert.match(rows, /Parking free/);
 });

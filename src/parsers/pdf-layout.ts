@@ -1,0 +1,183 @@
+// How a PDF page's text items become lines in the order a person reads them: lines rebuilt from
+// pdfjs's items, a two-column page read column by column, and the running headers, footers and
+// page numbers repeated across pages recognised as page furniture (pdf.ts keeps them in the text,
+// as blocks of their own, and chunking leaves them out).
+
+/** A line of text rebuilt from pdfjs's text items. */
+export interface Line {
+  text: string;
+  /** Baseline from the page's bottom, and the line's largest font height. */
+  y: number;
+  size: number;
+  page: number;
+  /** The height of the line's page, in the same units as `y`. */
+  pageHeight: number;
+  /** Left and right edges of the line's text. */
+  x: number;
+  xEnd: number;
+  /** A running header or footer, or a page number, repeated across pages (markFurniture). */
+  furniture?: boolean;
+}
+
+export interface TextItemLike {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  hasEOL: boolean;
+}
+
+const itemX = (item: TextItemLike) => item.transform[4] ?? 0;
+const itemY = (item: TextItemLike) => item.transform[5] ?? 0;
+
+/**
+ * Lines of one run of items: items join until one ends a line (hasEOL) or the next sits on
+ * another baseline; a space goes between items the text leaves a gap between.
+ */
+function linesOf(items: TextItemLike[], page: number, pageHeight: number): Line[] {
+  const lines: Line[] = [];
+  let current: Line | null = null;
+  for (const item of items) {
+    const x = itemX(item);
+    const y = itemY(item);
+    const size = Math.abs(item.height) || Math.abs(item.transform[3] ?? 0);
+    if (item.str.length > 0) {
+      if (current && Math.abs(current.y - y) > Math.max(current.size, size) * 0.5) {
+        lines.push(current);
+        current = null;
+      }
+      if (!current) current = { text: item.str, y, size, page, pageHeight, x, xEnd: x + item.width };
+      else {
+        const gap = x - current.xEnd;
+        current.text += gap > Math.max(1, size * 0.15) && !/\s$/.test(current.text) && !/^\s/.test(item.str) ? ` ${item.str}` : item.str;
+        current.size = Math.max(current.size, size);
+        current.x = Math.min(current.x, x);
+        current.xEnd = x + item.width;
+      }
+    }
+    if (item.hasEOL && current) {
+      lines.push(current);
+      current = null;
+    }
+  }
+  if (current) lines.push(current);
+  return lines.filter((l) => l.text.trim().length > 0);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/** The whole points an item's text covers strictly inside its edges (a point of slack each side). */
+const coveredFrom = (item: TextItemLike) => Math.ceil(itemX(item) + 1);
+const coveredTo = (item: TextItemLike) => Math.floor(itemX(item) + item.width - 1);
+const crosses = (item: TextItemLike, x: number) => coveredFrom(item) <= x && x < coveredTo(item);
+
+/**
+ * Where a page's columns would part: the middle of the widest run of points, between 30 % and
+ * 70 % of the width, that the fewest items cross (counted once per point of width, so a page of
+ * thousands of items costs one pass over them).
+ */
+function gutterOf(items: TextItemLike[], width: number): number | null {
+  const span = Math.ceil(width) + 2;
+  if (!Number.isFinite(span) || span <= 2) return null;
+  const starts = new Int32Array(span + 1);
+  for (const item of items) {
+    const [from, to] = [Math.max(0, coveredFrom(item)), Math.min(span, coveredTo(item))];
+    if (to > from) ((starts[from]! += 1), (starts[to]! -= 1));
+  }
+  let best: { from: number; to: number; crossing: number } | null = null;
+  let crossing = 0;
+  for (let x = 0; x < span; x++) {
+    crossing += starts[x]!;
+    if (x < width * 0.3 || x > width * 0.7) continue;
+    if (!best || crossing < best.crossing) best = { from: x, to: x, crossing };
+    else if (crossing === best.crossing && best.to === x - 1) best.to = x;
+  }
+  return best === null ? null : Math.floor((best.from + best.to) / 2);
+}
+
+/**
+ * A page's lines in reading order. A page set in two columns (a gutter near the middle that
+ * lines of prose on both sides stop at, side by side over the same height) is read column by
+ * column: the lines across both columns above them (a title, an abstract), the left column, the
+ * right one, then the lines across below. pdfjs gives items in the order the file draws them,
+ * which some writers interleave row by row across columns; joined by baseline, the two
+ * columns' lines would read as one. Any other page keeps the file's order.
+ */
+export function pageLines(items: TextItemLike[], page: number, pageWidth: number, pageHeight: number): Line[] {
+  const text = items.filter((i) => i.str.trim().length > 0);
+  const gutter = text.length >= 6 ? gutterOf(text, pageWidth) : null;
+  if (gutter === null) return linesOf(items, page, pageHeight);
+  const across = text.filter((i) => crosses(i, gutter));
+  const left = text.filter((i) => !crosses(i, gutter) && itemX(i) < gutter);
+  const right = text.filter((i) => !crosses(i, gutter) && itemX(i) >= gutter);
+  const [leftLines, rightLines] = [linesOf(left, page, pageHeight), linesOf(right, page, pageHeight)];
+  if (!isColumn(leftLines, gutter - Math.min(...leftLines.map((l) => l.x))) || !isColumn(rightLines, Math.max(...rightLines.map((l) => l.xEnd)) - gutter)) {
+    return linesOf(items, page, pageHeight);
+  }
+  // Side by side: the columns share most of their height.
+  const [leftTop, leftBottom] = [Math.max(...leftLines.map((l) => l.y)), Math.min(...leftLines.map((l) => l.y))];
+  const [rightTop, rightBottom] = [Math.max(...rightLines.map((l) => l.y)), Math.min(...rightLines.map((l) => l.y))];
+  const shared = Math.min(leftTop, rightTop) - Math.max(leftBottom, rightBottom);
+  if (shared < 0.5 * Math.min(leftTop - leftBottom, rightTop - rightBottom)) return linesOf(items, page, pageHeight);
+  const acrossLines = linesOf(across, page, pageHeight);
+  const top = Math.max(leftTop, rightTop);
+  return [...acrossLines.filter((l) => l.y > top), ...leftLines, ...rightLines, ...acrossLines.filter((l) => l.y <= top)];
+}
+
+/** Lines that read as a column of prose `width` wide: enough of them, most running most of its width (a table's narrow cells do not). */
+function isColumn(lines: Line[], width: number): boolean {
+  if (lines.length < 3 || width <= 0) return false;
+  return median(lines.map((l) => l.xEnd - l.x)) >= 0.6 * width;
+}
+
+/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12". */
+const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*\d{1,5}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
+
+/** How many of a page's top and bottom lines (by height on the page) may be a header or a footer. */
+const EDGE_LINES = 2;
+/** The share of a page's height at its top and at its bottom that a running header or footer is printed in. */
+const MARGIN_BAND = 0.15;
+
+/** A header's or footer's text with its numbers as `#`: "Chapter 3 · page 41" repeats as "chapter # · page #". */
+const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
+
+/**
+ * Marks the page furniture among the lines of a whole document: among each page's two top and
+ * two bottom lines, a page number, and a line in the page's top or bottom 15 % whose text
+ * (numbers aside) recurs at the same edge on at least three pages (or on every page of a shorter
+ * document), at about the same height and no larger than the body text (a chapter's heading
+ * opening several pages is larger, or lower).
+ */
+export function markFurniture(lines: Line[], bodySize: number): void {
+  const pages = new Map<number, Line[]>();
+  for (const line of lines) pages.set(line.page, [...(pages.get(line.page) ?? []), line]);
+  const edges: Array<{ line: Line; key: string; inBand: boolean }> = [];
+  for (const pageLines of pages.values()) {
+    const byHeight = [...pageLines].sort((a, b) => b.y - a.y);
+    const top = byHeight.slice(0, EDGE_LINES);
+    const bottom = byHeight.slice(-EDGE_LINES).filter((l) => !top.includes(l));
+    // A page number may sit anywhere at the edge; a running line only in the margin's band.
+    const inBand = (l: Line) => l.pageHeight <= 0 || l.y >= l.pageHeight * (1 - MARGIN_BAND) || l.y <= l.pageHeight * MARGIN_BAND;
+    for (const line of top) edges.push({ line, key: `top ${furnitureKey(line.text)}`, inBand: inBand(line) });
+    for (const line of bottom) edges.push({ line, key: `bottom ${furnitureKey(line.text)}`, inBand: inBand(line) });
+  }
+  const byKey = new Map<string, Line[]>();
+  for (const { line, key, inBand } of edges) if (inBand) byKey.set(key, [...(byKey.get(key) ?? []), line]);
+  const needed = Math.min(3, pages.size);
+  for (const { line, key } of edges) {
+    if (PAGE_NUMBER.test(line.text.trim())) {
+      line.furniture = true;
+      continue;
+    }
+    const same = byKey.get(key);
+    if (!same) continue;
+    const onPages = new Set(same.map((l) => l.page)).size;
+    if (pages.size < 2 || onPages < needed) continue;
+    const height = median(same.map((l) => l.y));
+    const steady = same.every((l) => Math.abs(l.y - height) <= 2 * l.size);
+    if (steady && line.size <= bodySize * 1.05 + 0.5) line.furniture = true;
+  }
+}
