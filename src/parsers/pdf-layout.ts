@@ -79,7 +79,7 @@ const crosses = (item: TextItemLike, x: number) => coveredFrom(item) <= x && x <
  * 70 % of the width, that the fewest items cross (counted once per point of width, so a page of
  * thousands of items costs one pass over them).
  */
-function gutterOf(items: TextItemLike[], width: number): number | null {
+function gutterOf(items: TextItemLike[], width: number): { x: number; width: number } | null {
   const span = Math.ceil(width) + 2;
   if (!Number.isFinite(span) || span <= 2) return null;
   const starts = new Int32Array(span + 1);
@@ -95,24 +95,29 @@ function gutterOf(items: TextItemLike[], width: number): number | null {
     if (!best || crossing < best.crossing) best = { from: x, to: x, crossing };
     else if (crossing === best.crossing && best.to === x - 1) best.to = x;
   }
-  return best === null ? null : Math.floor((best.from + best.to) / 2);
+  return best === null ? null : { x: Math.floor((best.from + best.to) / 2), width: best.to - best.from + 1 };
 }
 
 /**
  * A page's lines in reading order. A page set in two columns (a gutter near the middle that
  * lines of prose on both sides stop at, side by side over the same height) is read column by
- * column: the lines across both columns above them (a title, an abstract), the left column, the
- * right one, then the lines across below. pdfjs gives items in the order the file draws them,
+ * column: top down, a line across both columns (a title, an abstract, a wide figure's caption)
+ * where it stands, and between such lines the left column's stretch, then the right one's. pdfjs gives items in the order the file draws them,
  * which some writers interleave row by row across columns; joined by baseline, the two
  * columns' lines would read as one. Any other page keeps the file's order.
  */
 export function pageLines(items: TextItemLike[], page: number, pageWidth: number, pageHeight: number): Line[] {
   const text = items.filter((i) => i.str.trim().length > 0);
-  const gutter = text.length >= 6 ? gutterOf(text, pageWidth) : null;
-  if (gutter === null) return linesOf(items, page, pageHeight);
-  const across = text.filter((i) => crosses(i, gutter));
-  const left = text.filter((i) => !crosses(i, gutter) && itemX(i) < gutter);
-  const right = text.filter((i) => !crosses(i, gutter) && itemX(i) >= gutter);
+  const found = text.length >= 6 ? gutterOf(text, pageWidth) : null;
+  // A gutter is wider than the space between two words: one em of the text at least (8 points at the
+  // smallest). In a single column the least-crossed points are a word space some lines share.
+  const em = median(text.map((i) => Math.abs(i.height) || Math.abs(i.transform[3] ?? 0)));
+  if (found === null || found.width < Math.max(8, em)) return linesOf(items, page, pageHeight);
+  const gutter = found.x;
+  const acrossRows = rowsAcross(text, gutter, em);
+  const across = text.filter((i) => acrossRows.has(rowOf(i, em)));
+  const left = text.filter((i) => !acrossRows.has(rowOf(i, em)) && itemX(i) < gutter);
+  const right = text.filter((i) => !acrossRows.has(rowOf(i, em)) && itemX(i) >= gutter);
   const [leftLines, rightLines] = [linesOf(left, page, pageHeight), linesOf(right, page, pageHeight)];
   if (!isColumn(leftLines, gutter - Math.min(...leftLines.map((l) => l.x))) || !isColumn(rightLines, Math.max(...rightLines.map((l) => l.xEnd)) - gutter)) {
     return linesOf(items, page, pageHeight);
@@ -122,9 +127,67 @@ export function pageLines(items: TextItemLike[], page: number, pageWidth: number
   const [rightTop, rightBottom] = [Math.max(...rightLines.map((l) => l.y)), Math.min(...rightLines.map((l) => l.y))];
   const shared = Math.min(leftTop, rightTop) - Math.max(leftBottom, rightBottom);
   if (shared < 0.5 * Math.min(leftTop - leftBottom, rightTop - rightBottom)) return linesOf(items, page, pageHeight);
-  const acrossLines = linesOf(across, page, pageHeight);
-  const top = Math.max(leftTop, rightTop);
-  return [...acrossLines.filter((l) => l.y > top), ...leftLines, ...rightLines, ...acrossLines.filter((l) => l.y <= top)];
+  // Top down: a row across the page is read where it stands; between two such rows, the left
+  // column's stretch, then the right one's.
+  const rows = [...new Set(text.map((i) => rowOf(i, em)))].sort((a, b) => b - a);
+  const out: Line[] = [];
+  let section: number[] = [];
+  const flush = () => {
+    const inSection = new Set(section);
+    out.push(
+      ...linesOf(
+        left.filter((i) => inSection.has(rowOf(i, em))),
+        page,
+        pageHeight,
+      ),
+    );
+    out.push(
+      ...linesOf(
+        right.filter((i) => inSection.has(rowOf(i, em))),
+        page,
+        pageHeight,
+      ),
+    );
+    section = [];
+  };
+  for (const row of rows) {
+    if (!acrossRows.has(row)) {
+      section.push(row);
+      continue;
+    }
+    flush();
+    out.push(
+      ...linesOf(
+        across.filter((i) => rowOf(i, em) === row),
+        page,
+        pageHeight,
+      ),
+    );
+  }
+  flush();
+  return out;
+}
+
+/** The row an item's baseline sits on, to half an em. */
+const rowOf = (item: TextItemLike, em: number) => Math.round(itemY(item) / Math.max(1, em / 2));
+
+/**
+ * The rows that run across the gutter rather than stop at it: a row with an item crossing it, or
+ * whose text on either side of it is no further apart than a word space (a full-width line that
+ * the file happened to cut into items there, at a ligature say). A row of two columns leaves the
+ * gutter's width between them.
+ */
+function rowsAcross(items: TextItemLike[], gutter: number, em: number): Set<number> {
+  const rows = new Map<number, { crossing: boolean; leftEnd: number; rightStart: number }>();
+  for (const item of items) {
+    const key = rowOf(item, em);
+    const row = rows.get(key) ?? { crossing: false, leftEnd: -Infinity, rightStart: Infinity };
+    if (crosses(item, gutter)) row.crossing = true;
+    else if (itemX(item) < gutter) row.leftEnd = Math.max(row.leftEnd, itemX(item) + item.width);
+    else row.rightStart = Math.min(row.rightStart, itemX(item));
+    rows.set(key, row);
+  }
+  return new Set([...rows].filter(([, row]) => row.crossing || row.rightStart - row.leftEnd < em).map(([key]) => key));
 }
 
 /** Lines that read as a column of prose `width` wide: enough of them, most running most of its width (a table's narrow cells do not). */
