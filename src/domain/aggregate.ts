@@ -139,12 +139,19 @@ export function compareWithBest(results: Record<string, QuestionResult[]>, best:
 
 /**
  * compareWithBest in turns: the event loop runs between two comparisons (each a bootstrap of its
- * own), so a run that scores many strategies or groups still hears Ctrl-C and its timers.
+ * own), so a run that scores many strategies or groups still hears Ctrl-C and its timers;
+ * `afterTurn` runs after each turn (a caller's check that the run was not cancelled meanwhile).
  */
-export async function compareWithBestInTurns(results: Record<string, QuestionResult[]>, best: string, options: ScoringOptions): Promise<StrategyComparison[]> {
+export async function compareWithBestInTurns(
+  results: Record<string, QuestionResult[]>,
+  best: string,
+  options: ScoringOptions,
+  afterTurn: () => void = () => undefined,
+): Promise<StrategyComparison[]> {
   const comparisons: StrategyComparison[] = [];
   for (const [strategy, other] of othersThanBest(results, best)) {
     await yieldToEventLoop();
+    afterTurn();
     comparisons.push(compareOne(results[best] ?? [], strategy, other, options));
   }
   return comparisons;

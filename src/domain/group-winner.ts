@@ -7,8 +7,13 @@ import type { DocumentBreakdown, QuestionResult } from "./experiment.js";
  * group's own questions (the pooled verdict's rule: compareWithBest, here in turns). Null when they cannot tell
  * (too few questions, a lead within noise) and when only one strategy was benchmarked.
  */
-export async function groupWinner(results: Record<string, QuestionResult[]>, highest: string, options: ScoringOptions): Promise<string | null> {
-  const comparisons = await compareWithBestInTurns(results, highest, options);
+export async function groupWinner(
+  results: Record<string, QuestionResult[]>,
+  highest: string,
+  options: ScoringOptions,
+  afterTurn?: () => void,
+): Promise<string | null> {
+  const comparisons = await compareWithBestInTurns(results, highest, options, afterTurn);
   return comparisons.length > 0 && comparisons.every((c) => c.significant) ? highest : null;
 }
 

@@ -36,13 +36,14 @@ export async function outcomesByRetriever(
   aggregates: Record<string, AggregateMetrics>,
   search: Record<string, { retrieval: SearchMode }>,
   scoring: ScoringOptions,
+  afterTurn?: () => void,
 ): Promise<RetrieverOutcome[] | null> {
   const outcomes: RetrieverOutcome[] = [];
   for (const retrieval of SEARCH_MODES) {
     const variants = Object.keys(aggregates).filter((v) => search[v]?.retrieval === retrieval);
     if (variants.length < 2) continue;
     const highest = bestStrategy(Object.fromEntries(variants.map((v) => [v, aggregates[v]!])));
-    const winner = await groupWinner(Object.fromEntries(variants.map((v) => [v, results[v] ?? []])), highest, scoring);
+    const winner = await groupWinner(Object.fromEntries(variants.map((v) => [v, results[v] ?? []])), highest, scoring, afterTurn);
     outcomes.push({ retrieval, variants, highest: chunksKey(highest), winner: winner && chunksKey(winner) });
   }
   return outcomes.length >= 2 ? outcomes : null;

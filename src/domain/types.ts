@@ -137,7 +137,8 @@ export interface ProgressEvent {
   /**
    * The step of the run: `upload`, `plan` (a long run's estimate being made), `estimate` (its
    * figures), `index` (chunking and writing; without a strategy, the count of indexes built),
-   * `embed` (a document's chunks embedded, counted), `answer`, `process`, `generating`, `bench`.
+   * `embed` (a document's chunks embedded, counted), `answer`, `score` (the means, intervals and
+   * comparisons after the answers, counted), `process`, `generating`, `bench`.
    */
   stage: string;
   /** The strategy or variant the event is about, when the step runs once per strategy. */

@@ -351,7 +351,9 @@ async function perDocumentBreakdown(
   results: Record<string, QuestionResult[]>,
   scoringOf: (strategy: string) => Omit<AggregateOptions, "costUsd">,
   scoring: Omit<AggregateOptions, "costUsd">,
+  input: Pick<BenchInput, "signal" | "onProgress">,
 ): Promise<DocumentBreakdown[]> {
+  const { signal } = input;
   const groups = new Map<string | null, number[]>();
   questions.forEach((q, i) => {
     const key = q.references.length === 0 ? "(none)" : questionDocument(q);
@@ -359,16 +361,19 @@ async function perDocumentBreakdown(
   });
   const order = [...corpus.documents.map((d) => d.id as string | null), null, "(none)"];
   const breakdown: DocumentBreakdown[] = [];
+  const present = order.filter((key) => groups.has(key));
   for (const key of order) {
     const indices = groups.get(key);
     if (!indices) continue;
+    const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
+    input.onProgress?.({ stage: "score", message: `per document: ${filename}`, done: breakdown.length, total: present.length });
     const groupResults = Object.fromEntries(Object.entries(results).map(([strategy, list]) => [strategy, indices.flatMap((i) => (list[i] ? [list[i]!] : []))]));
     const aggregateMetrics: Record<string, AggregateMetrics> = {};
     for (const [strategy, list] of Object.entries(groupResults)) {
       await yieldToEventLoop();
+      throwIfCancelled(signal);
       aggregateMetrics[strategy] = aggregate(list, { ...scoringOf(strategy), costUsd: 0 });
     }
-    const filename = key === null ? "(several documents)" : key === "(none)" ? "(no references)" : corpus.documents.find((d) => d.id === key)!.filename;
     const highest = bestStrategy(aggregateMetrics);
     breakdown.push({
       documentId: key === "(none)" ? null : key,
@@ -376,9 +381,10 @@ async function perDocumentBreakdown(
       questions: indices.length,
       aggregateMetrics,
       bestStrategy: highest,
-      winner: await groupWinner(groupResults, highest, scoring),
+      winner: await groupWinner(groupResults, highest, scoring, () => throwIfCancelled(signal)),
     });
   }
+  input.onProgress?.({ stage: "score", message: "per document: done", done: present.length, total: present.length });
   return breakdown;
 }
 
@@ -398,6 +404,8 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const record = await assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
   const gates = input.checkGates?.(record, answered.results) ?? [];
   if (gates.length > 0) record.details.gates = gates;
+  // Ctrl-C during the scoring: nothing is stored (the run was not finished, as far as its user is concerned).
+  throwIfCancelled(input.signal);
   await plan.ctx.experiments.insert(record, answered.results);
   const total = plan.variants.length * plan.questions.length;
   input.onProgress?.({ stage: "bench", message: "done", done: total, total });
@@ -687,8 +695,10 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
   };
   const compositeNote = gaps.notes.length === 0 ? null : gaps.notes.join(" ");
   const aggregates: Record<string, AggregateMetrics> = {};
-  for (const { key: s, indexKey } of variants) {
+  for (const [k, { key: s, indexKey }] of variants.entries()) {
     await yieldToEventLoop();
+    throwIfCancelled(input.signal);
+    input.onProgress?.({ stage: "score", message: `means and intervals of ${s}`, done: k, total: variants.length });
     const list = results[s]!;
     const idx = indexing.find((x) => x.strategy === indexKey)!;
     const strategyCost =
@@ -706,7 +716,10 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
     aggregates[s] = aggregate(list, { ...scoringOf(s), costUsd: strategyCost });
   }
   const best = bestStrategy(aggregates);
-  return { aggregates, best, comparisons: await compareWithBestInTurns(results, best, scoring), scoring, scoringOf, compositeNote };
+  input.onProgress?.({ stage: "score", message: `comparing every strategy with ${best}`, done: variants.length, total: variants.length + 1 });
+  const comparisons = await compareWithBestInTurns(results, best, scoring, () => throwIfCancelled(input.signal));
+  input.onProgress?.({ stage: "score", message: "strategies scored", done: variants.length + 1, total: variants.length + 1 });
+  return { aggregates, best, comparisons, scoring, scoringOf, compositeNote };
 }
 
 /** What the run spent, by part, with the same work priced at the reference models. */
@@ -767,12 +780,12 @@ async function assembleExperiment(
       .reduce((n, r) => n + r.stageSeconds[k], 0);
   const search = Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.config), topK: v.topK ?? topK }]));
   const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
-  const byRetriever = await outcomesByRetriever(results, aggregates, search, scored.scoring);
+  const byRetriever = await outcomesByRetriever(results, aggregates, search, scored.scoring, () => throwIfCancelled(input.signal));
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
     collection: corpus.collection && { id: corpus.collection.id, name: corpus.collection.name, documents: corpus.collection.documents },
-    perDocument: corpus.collection && (await perDocumentBreakdown(corpus, questions, results, scored.scoringOf, scored.scoring)),
+    perDocument: corpus.collection && (await perDocumentBreakdown(corpus, questions, results, scored.scoringOf, scored.scoring, input)),
     strategiesUsed: strategies,
     questionsCount: questions.length,
     aggregateMetrics: aggregates,

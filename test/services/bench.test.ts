@@ -214,7 +214,7 @@ test("bench with the LLM judge: RAGAS-style verdicts, cached on re-run; an unpar
   }
 });
 
-test("a Ctrl-C during the answers is heard before the next question run, even when no run waits on anything (keyword search, extractive answers)", async () => {
+test("a Ctrl-C during the answers or the scoring stops the run before its next step and stores nothing, even when no step waits on anything", async () => {
   const ws = await createWorkspace({ retrieval: "keyword" });
   try {
     const questions = (await loadQuestionsFile("questions/harbor-light-handbook.json")).slice(0, 8);
@@ -235,6 +235,25 @@ test("a Ctrl-C during the answers is heard before the next question run, even wh
     await assert.rejects(bench, CancelledError);
     assert.ok(runsStarted <= 2, `the run went on for ${runsStarted} questions after Ctrl-C`);
     assert.equal((await ws.app.listExperiments({ offset: 0, limit: 10 })).total, 0);
+
+    // Ctrl-C once every answer is in, while the strategies are scored: the run stops there too, and stores nothing.
+    const scoring = new AbortController();
+    let scoringEvents = 0;
+    await assert.rejects(
+      ws.app.bench({
+        document,
+        questions,
+        questionsSource: "h.json",
+        strategies: ["recursive", "fixed_size"],
+        signal: scoring.signal,
+        onProgress: (event) => {
+          if (event.stage === "score" && ++scoringEvents === 1) setImmediate(() => scoring.abort());
+        },
+      }),
+      CancelledError,
+    );
+    assert.equal(scoringEvents, 1, "stopped at the next scoring step");
+    assert.equal((await ws.app.listExperiments({ offset: 0, limit: 10 })).total, 0, "nothing stored");
   } finally {
     await ws.cleanup();
   }

@@ -192,7 +192,9 @@ function interruptedLine(last: ProgressEvent | undefined, answers: AnswerTally):
             : `while uploading ${last.message}`
           : last.stage === "plan"
             ? "while estimating the run's time and cost"
-            : `while processing ${last.strategy ?? last.stage} (${last.message})`;
+            : last.stage === "score"
+              ? `while scoring (${last.message}), after all ${answers.total} answers`
+              : `while processing ${last.strategy ?? last.stage} (${last.message})`;
   return (
     `chunkeval: interrupted ${where}; no experiment was stored. Kept: the documents, the strategies already processed, ` +
     `cached embeddings and model replies. Run the same command again to resume: it reuses them and asks the questions again.`
