@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { ExperimentRecord, QuestionMetrics, QuestionResult } from "../domain/experiment.js";
 import { hashBytes } from "../domain/hash.js";
 import { METRICS } from "../domain/metric-catalogue.js";
-import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
+import { compositeMetrics, perQuestionMetrics } from "../domain/metric-registry/registry.js";
 import { scoreOf } from "../domain/scoring.js";
 import { type ScoredQuestion } from "../domain/metric-registry/metric.js";
 import { ValidationError } from "../errors.js";
@@ -267,14 +267,13 @@ function configurationChanges(before: BaselineStrategy, after: BaselineStrategy)
     .map((k) => `${k} ${a[k] ?? "unset"} → ${b[k] ?? "unset"}`);
 }
 
-const sameWeights = (a: Baseline, b: Baseline) => JSON.stringify(a.weights) === JSON.stringify(b.weights);
-
 /**
- * Each metric's change per strategy against the baseline (`compareWithBaseline`). When the
- * composite weights differ, a stored composite is not comparable: each strategy's composite
- * change is recomputed from both sides' per-question scores over the questions both asked, with
- * this run's weights and only the metrics both runs measured (as the regression gates score it);
- * null when the strategy cannot be paired.
+ * Each metric's change per strategy against the baseline, as the regression gates measure it:
+ * the quality metrics and the composite rescored from both sides' per-question scores over the
+ * questions both asked, with this run's weights and only the metrics both runs measured; the
+ * rest (latency, cost) from the stored figures (`compareWithBaseline`). A strategy that cannot be
+ * paired (no question in common, or none of that name in the baseline) has no changes: figures
+ * over other questions are not a change.
  */
 export function baselineDeltas(
   experiment: ExperimentRecord,
@@ -283,18 +282,46 @@ export function baselineDeltas(
   scoring: Pick<ScoringOptions, "weights" | "hallucinationThreshold">,
 ): Record<string, Record<string, number | null>> {
   const deltas = compareWithBaseline(experiment, Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics])));
-  if (sameWeights(current, baseline)) return deltas;
   for (const [strategy, change] of Object.entries(deltas)) {
     const pairing = pairStrategy(current, baseline, strategy, true);
     if ("refused" in pairing) {
-      change.composite_score = null;
+      delete deltas[strategy];
       continue;
     }
     const options = { ...scoring, unmeasurable: pairing.unmeasurable };
-    const [now, before] = [scoresOf(pairing.current, options).compositeScore, scoresOf(pairing.baseline, options).compositeScore];
-    change.composite_score = now === null || before === null ? null : now - before;
+    const [now, before] = [scoresOf(pairing.current, options), scoresOf(pairing.baseline, options)];
+    for (const definition of METRICS) {
+      if (!(definition.field in now)) continue;
+      const [a, b] = [now[definition.field as keyof typeof now] ?? null, before[definition.field as keyof typeof before] ?? null];
+      change[definition.key] = a === null || b === null ? null : a - b;
+    }
+    change.composite_score = now.compositeScore === null || before.compositeScore === null ? null : now.compositeScore - before.compositeScore;
   }
   return deltas;
+}
+
+/**
+ * Where the two runs' composites hold different metrics (one measured what the other did not:
+ * context relevance under another embedder or retriever, say), in words, per strategy paired;
+ * their changes above are then over the metrics both measured.
+ */
+export function compositeDifferences(current: Baseline, baseline: Baseline): string[] {
+  const terms = compositeMetrics().map((m) => m.key);
+  const notes: string[] = [];
+  for (const strategy of Object.keys(current.strategies)) {
+    const pairing = pairStrategy(current, baseline, strategy, true);
+    if ("refused" in pairing) continue;
+    const [now, before] = [current.strategies[strategy]!.metrics, baseline.strategies[pairing.baselineStrategy]!.metrics];
+    const onlyNow = terms.filter((k) => (now[k] ?? null) !== null && (before[k] ?? null) === null);
+    const onlyBefore = terms.filter((k) => (now[k] ?? null) === null && (before[k] ?? null) !== null);
+    if (onlyNow.length + onlyBefore.length === 0) continue;
+    const parts = [
+      ...(onlyBefore.length > 0 ? [`${onlyBefore.join(", ")} in the baseline's only`] : []),
+      ...(onlyNow.length > 0 ? [`${onlyNow.join(", ")} in this run's only`] : []),
+    ];
+    notes.push(`${strategy}: the composites hold different metrics (${parts.join("; ")}): its changes are over the metrics both runs measured`);
+  }
+  return notes;
 }
 
 /** What differs between the runs as a whole (embedder, judge, weights, questions), in words. */
@@ -304,7 +331,7 @@ export function runDifferences(current: Baseline, baseline: Baseline): string[] 
   if (current.embedder !== baseline.embedder) notes.push(`the embedder differs: ${baseline.embedder} in the baseline, ${current.embedder} now`);
   if (current.judge !== baseline.judge) notes.push(`the judge differs: ${baseline.judge} in the baseline, ${current.judge} now`);
   if (current.generator !== baseline.generator) notes.push(`the generator differs: ${baseline.generator} in the baseline, ${current.generator} now`);
-  if (!sameWeights(current, baseline)) {
+  if (JSON.stringify(current.weights) !== JSON.stringify(baseline.weights)) {
     notes.push("the composite weights differ from the baseline's: both sides' composites are recomputed with this run's weights");
   }
   if (current.chunkevalVersion !== baseline.chunkevalVersion)

@@ -62,6 +62,10 @@ test("baseline changes under other weights: the composite's change is rescored f
       );
       assert.equal(report.baseline.deltas[s]!.avg_recall, 0);
     }
+    // The Markdown report shows the same changes as the HTML one (it showed none).
+    const markdown = (await ws.app.renderReport(now.experimentId, { format: "md", baselineId: before.experimentId })).body as string;
+    assert.match(markdown, /Changes in brackets are against the baseline exp_\w+/);
+    assert.match(markdown, /\| recursive[^\n]*\(\+0\.00\)/, "the composite's change beside it");
   } finally {
     await ws.cleanup();
   }

@@ -1,7 +1,19 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { QuestionMetrics } from "../../src/domain/experiment.js";
-import { pairStrategy, parseBaselineFile, baselineFileText, questionKeys, runDifferences, type Baseline } from "../../src/services/baseline.js";
+import type { ExperimentRecord, QuestionMetrics } from "../../src/domain/experiment.js";
+import { questionResult } from "../helpers/question-result.js";
+import { aggregate } from "../../src/domain/aggregate.js";
+import { defaultWeights } from "../../src/domain/scoring.js";
+import {
+  baselineDeltas,
+  compositeDifferences,
+  pairStrategy,
+  parseBaselineFile,
+  baselineFileText,
+  questionKeys,
+  runDifferences,
+  type Baseline,
+} from "../../src/services/baseline.js";
 
 const scores = (recall: number): QuestionMetrics => ({
   recall,
@@ -83,4 +95,31 @@ test("pairing says what is not like for like, and refuses what cannot be paired"
   assert.ok(!("refused" in fallback));
   assert.equal(fallback.baselineStrategy, "recursive");
   assert.match(fallback.notes[0]!, /the baseline has no strategy semantic: compared with the baseline's best, recursive/);
+});
+
+test("changes against a baseline are the gates' paired ones: over the metrics both runs measured, and none where no question is shared", () => {
+  const questions = ["q1", "q2", "q3", "q4", "q5", "q6"];
+  const before = baseline(questions, { weights: defaultWeights() });
+  // The same per-question scores, plus context relevance this run measured and the baseline did not.
+  const now = baseline(questions, { weights: defaultWeights() });
+  const recursive = now.strategies.recursive!;
+  for (const q of Object.values(recursive.questions)) q.metrics = { ...q.metrics, contextRelevance: 9 };
+  recursive.metrics = { ...recursive.metrics, composite_score: 7, avg_context_relevance: 9 };
+  const scoring = { weights: defaultWeights(), hallucinationThreshold: 5 };
+  const aggregateMetrics = {
+    recursive: aggregate(
+      Object.values(recursive.questions).map((q) => questionResult(q.metrics)),
+      { ...scoring, costUsd: 0, unmeasurable: {} },
+    ),
+  };
+  const experiment = { strategiesUsed: ["recursive"], aggregateMetrics } as unknown as ExperimentRecord;
+  assert.ok(aggregateMetrics.recursive.compositeScore! - 5 > 1, "the stored composites differ by more than a point");
+  const deltas = baselineDeltas(experiment, now, before, scoring);
+  assert.equal(deltas.recursive!.composite_score, 0, "over the metrics both measured, nothing changed");
+  assert.equal(deltas.recursive!.avg_recall, 0);
+  assert.deepEqual(compositeDifferences(now, before), [
+    "recursive: the composites hold different metrics (avg_context_relevance in this run's only): its changes are over the metrics both runs measured",
+  ]);
+  // Other questions altogether: no change is shown at all.
+  assert.deepEqual(baselineDeltas(experiment, now, baseline(["other 1", "other 2"], { weights: defaultWeights() }), scoring), {});
 });

@@ -10,6 +10,7 @@ import { renderJunit } from "../../reports/junit.js";
 import {
   baselineDeltas,
   baselineFromExperiment,
+  compositeDifferences,
   isBaselineFile,
   readBaselineFile,
   runDifferences,
@@ -98,7 +99,7 @@ export function compareRun(experiment: ExperimentRecord, results: Record<string,
     baseline: {
       source: baseline.source,
       deltas: baselineDeltas(experiment, current, baseline, scoring),
-      notes: runDifferences(current, baseline),
+      notes: [...runDifferences(current, baseline), ...compositeDifferences(current, baseline)],
       loaded: baseline,
     },
   };
