@@ -8,7 +8,7 @@ import { runCli } from "../helpers/cli.js";
 
 const QUESTIONS = readFileSync("questions/harbor-light-handbook.json", "utf8");
 
-test("bench refuses an output file that is one of its inputs (symlinks followed), writing nothing", { timeout: 60_000 }, async () => {
+test("bench refuses an output file that is one of its inputs (symlinks followed) or cannot be written, writing nothing", { timeout: 60_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-clash-"));
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
   try {
@@ -27,6 +27,9 @@ test("bench refuses an output file that is one of its inputs (symlinks followed)
       [["--summary", "handbook.docx"], /--summary handbook\.docx is the document .*handbook\.docx/],
       [["--save-baseline", baseline, "--baseline", baseline], /--save-baseline .*baseline\.json is the baseline file/],
       [["--out", join(dir, "r.md"), "--summary", join(dir, "r.md")], /--out .*r\.md and --summary .*r\.md are the same file/],
+      // An output that cannot be written is refused before the run, not found after it.
+      [["--out", join(dir, "missing", "r.html")], /--out .*missing\/r\.html: the folder .*missing does not exist; create it first/],
+      [["--junit", dir], /--junit .* is a folder; name a file/],
     ];
     for (const [extra, message] of cases) {
       const r = await bench(...extra);

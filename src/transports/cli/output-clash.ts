@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { ValidationError } from "../../errors.js";
 
@@ -49,4 +49,25 @@ export function refuseOutputClashes(outputs: OutputFile[], inputs: InputFile[]):
     const other = written.slice(0, i).find((p) => p.real === o.real);
     if (other) throw new ValidationError(`${other.flag} ${other.path} and ${o.flag} ${o.path} are the same file: choose a file for each`);
   });
+}
+
+/**
+ * Refuses (usage error, before any work) an output that cannot be written: its folder missing or
+ * not writable, or the path a folder. Found after a long run, it cost the run's report and its
+ * gates' lines (an unexpected error, exit 1).
+ */
+export function refuseUnwritableOutputs(outputs: OutputFile[]): void {
+  for (const { flag, path } of outputs) {
+    if (!path) continue;
+    const absolute = resolve(path);
+    const folder = dirname(absolute);
+    if (!existsSync(folder) || !statSync(folder).isDirectory())
+      throw new ValidationError(`${flag} ${path}: the folder ${folder} does not exist; create it first`);
+    if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new ValidationError(`${flag} ${path} is a folder; name a file`);
+    try {
+      accessSync(existsSync(absolute) ? absolute : folder, constants.W_OK);
+    } catch {
+      throw new ValidationError(`${flag} ${path}: cannot write there (permission denied); choose another file`);
+    }
+  }
 }

@@ -23,7 +23,7 @@ import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
 import { interruptible } from "../interrupt.js";
-import { refuseOutputClashes } from "../output-clash.js";
+import { refuseOutputClashes, refuseUnwritableOutputs } from "../output-clash.js";
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
@@ -367,21 +367,20 @@ export function registerBenchCommand(program: Command): void {
       const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
       const chunks = await Promise.all(options.chunks.map(loadChunks));
+      const outputs = [
+        { flag: "--out", path: options.out },
+        { flag: "--junit", path: options.junit },
+        { flag: "--summary", path: options.summary },
+        { flag: "--save-baseline", path: options.saveBaseline },
+      ];
+      refuseUnwritableOutputs(outputs);
       await withChunkeval(command, async (app) => {
-        refuseOutputClashes(
-          [
-            { flag: "--out", path: options.out },
-            { flag: "--junit", path: options.junit },
-            { flag: "--summary", path: options.summary },
-            { flag: "--save-baseline", path: options.saveBaseline },
-          ],
-          [
-            { what: "the questions file", path: questionsPath },
-            ...targets.map((path) => ({ what: "the document", path })),
-            ...(options.baseline ? [{ what: "the baseline file", path: options.baseline }] : []),
-            ...options.chunks.map((spec) => ({ what: "the chunks file", path: spec.slice(spec.indexOf("=") + 1) })),
-          ],
-        );
+        refuseOutputClashes(outputs, [
+          { what: "the questions file", path: questionsPath },
+          ...targets.map((path) => ({ what: "the document", path })),
+          ...(options.baseline ? [{ what: "the baseline file", path: options.baseline }] : []),
+          ...options.chunks.map((spec) => ({ what: "the chunks file", path: spec.slice(spec.indexOf("=") + 1) })),
+        ]);
         const selection = {
           strategies: options.strategies ?? (options.sweep.length > 0 ? undefined : "all"),
           sweep: options.sweep,

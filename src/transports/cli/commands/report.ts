@@ -1,3 +1,4 @@
+import { refuseUnwritableOutputs } from "../output-clash.js";
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Command } from "commander";
@@ -28,6 +29,7 @@ export async function writeReport(
   id: string,
   options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"]; gates?: ReportOptions["gates"] },
 ): Promise<string> {
+  refuseUnwritableOutputs([{ flag: "--out", path: options.out }]);
   const { body } = await app.renderReport(id, options);
   const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";
   if (options.out) await writeFile(options.out, text);
