@@ -49,7 +49,7 @@ function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
     environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: kind === "html", throwOnUndefined: false });
     environments.set(kind, environment);
     environment.addFilter("num", (v: number | null | undefined, digits = 2) =>
-      v === null || v === undefined || !Number.isFinite(v) ? "n/a" : v.toFixed(digits),
+      v === null || v === undefined || !Number.isFinite(v) ? "n/a" : fixed(v, digits),
     );
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
     environment.addFilter("usd", usd);
@@ -130,6 +130,12 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
   return segments;
 }
 
+/** A number to `digits` places, never "-0.00": a difference that rounds to nothing has no sign. */
+function fixed(v: number, digits = 2): string {
+  const text = v.toFixed(digits);
+  return Number(text) === 0 ? (0).toFixed(digits) : text;
+}
+
 /**
  * The managerial box's line of confidence under the answer: the highest composite with its
  * interval and how far the runner-up is behind, from measured numbers only; empty when nothing was
@@ -140,7 +146,7 @@ function confidenceLine(e: ExperimentRecord): string {
   const best = e.aggregateMetrics[e.bestStrategy]!;
   if (best.compositeScore === null) return "";
   const interval = best.confidenceIntervals?.composite_score;
-  const range = interval ? ` (95 % interval ${interval[0].toFixed(2)} to ${interval[1].toFixed(2)})` : "";
+  const range = interval ? ` (95 % interval ${fixed(interval[0])} to ${fixed(interval[1])})` : "";
   const inseparable = e.verdictStatus === "no_clear_winner" ? e.inseparableFromBest : [];
   const compared = (e.comparisons ?? []).filter((c) => c.difference !== null && (inseparable.length === 0 || inseparable.includes(c.strategy)));
   const nearest = compared.sort((a, b) => a.difference! - b.difference!)[0];
@@ -148,7 +154,7 @@ function confidenceLine(e: ExperimentRecord): string {
   if (!nearest) return `Composite score of ${e.bestStrategy}: ${score}.`;
   const line = `Highest composite score: ${e.bestStrategy}, ${score}`;
   const ci = nearest.confidenceInterval;
-  const difference = ci ? ` (interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
+  const difference = ci ? ` (interval of the difference ${fixed(ci[0])} to ${fixed(ci[1])})` : "";
   if (inseparable.length === 0) return `${line}; the runner-up, ${nearest.strategy}, ${nearest.difference!.toFixed(2)} lower${difference}.`;
   const others = inseparable.length > 1 ? `, nor can ${inseparable.length - 1} other${inseparable.length > 2 ? "s" : ""}` : "";
   return `${line}; ${nearest.strategy}, ${nearest.difference!.toFixed(2)} lower${difference}, cannot be separated from it${others}.`;
@@ -194,14 +200,19 @@ function recommendation(e: ExperimentRecord): string[] {
   const runnerUp = e.comparisons?.filter((c) => c.difference !== null).sort((a, b) => a.difference! - b.difference!)[0];
   if (runnerUp) {
     const ci = runnerUp.confidenceInterval;
-    const range = ci ? ` (95 % interval of the difference ${ci[0].toFixed(2)} to ${ci[1].toFixed(2)})` : "";
+    const range = ci ? ` (95 % interval of the difference ${fixed(ci[0])} to ${fixed(ci[1])})` : "";
     const answerable = runnerUp.answerableQuestions ?? runnerUp.questions;
+    // Paired tests: the runner-up may be separated while a strategy further down is not; then the lead over it decides nothing.
+    const inseparable = e.verdictStatus === "no_clear_winner" ? e.inseparableFromBest.filter((s) => s !== runnerUp.strategy) : [];
     const lead = runnerUp.significant
-      ? "a significant lead"
+      ? inseparable.length > 0
+        ? `a significant lead over it, but not over ${listWords(inseparable)}, ` +
+          `which the questions cannot separate from ${e.bestStrategy}: hence no clear winner`
+        : "a significant lead"
       : answerable < MIN_PAIRED_QUESTIONS
         ? `too few questions to tell (${answerable} answerable; at least ${MIN_PAIRED_QUESTIONS} are needed)`
         : "within noise";
-    lines.push(`The runner-up, ${runnerUp.strategy}, scored ${runnerUp.difference!.toFixed(2)} lower${range}: ${lead}.`);
+    lines.push(`The runner-up, ${runnerUp.strategy}, scored ${fixed(runnerUp.difference!)} lower${range}: ${lead}.`);
   }
   return lines;
 }

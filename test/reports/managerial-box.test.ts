@@ -88,10 +88,22 @@ test("the managerial box: the answer first, a line of confidence, at most three 
         },
       ],
     };
+    const mixedReport = managerial(mixed, tiedResults);
     assert.match(
-      managerial(mixed, tiedResults).paragraphs[1]!,
+      mixedReport.paragraphs[1]!,
       new RegExp(`; ${second}, 0\\.09 lower \\(interval of the difference -0\\.02 to 0\\.20\\), cannot be separated from it\\.$`),
     );
+    // Under Why, the runner-up's significant lead is not left standing as if it settled the answer.
+    assert.ok(
+      mixedReport.whyText.includes(
+        `The runner-up, ${first}, scored 0.06 lower (95 % interval of the difference 0.03 to 0.10): a significant lead over it, ` +
+          `but not over ${second}, which the questions cannot separate from ${tied.bestStrategy}: hence no clear winner.`,
+      ),
+      mixedReport.whyText,
+    );
+    // An interval's end that rounds to nothing has no sign.
+    const nearZero = { ...mixed, comparisons: [{ ...mixed.comparisons[1]!, confidenceInterval: [-0.001, 0.2] as [number, number] }] };
+    assert.match(managerial(nearZero, tiedResults).paragraphs[1]!, /interval of the difference 0\.00 to 0\.20/);
     assert.ok(noWinner.paragraphs.length <= 2 + 3, `at most three notes in the box: ${JSON.stringify(noWinner.paragraphs)}`);
     assert.match(noWinner.box, /<svg[^>]*>[\s\S]*Composite score per strategy/, "one picture in the box");
     assert.equal(noWinner.marked, 1 + tied.inseparableFromBest.length, "the strategies that cannot be separated are marked");
