@@ -2,7 +2,7 @@ import type { ChunkHealth } from "./experiment.js";
 import type { Block } from "./types.js";
 import { listWords } from "./list-words.js";
 import { quantile } from "./statistics.js";
-import { indexKeyOf } from "./variant-key.js";
+import { indexKeyOf, type SearchMode } from "./variant-key.js";
 
 /** A chunk under this share of the strategy's target size is tiny: too little text to answer from, or a scrap left at a boundary. */
 export const TINY_SHARE_OF_TARGET = 0.25;
@@ -133,12 +133,17 @@ export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): ChunkWa
 
 /**
  * Warnings for variants whose top_k is at least the number of chunks a search can return (over
- * every document searched): every search returns everything, so recall is trivially 1. A strategy
- * that makes a single chunk of every document is left out: the shorter-than-one-chunk warning says it.
+ * every document searched): every dense or hybrid search returns everything, so recall is
+ * trivially 1. A keyword search returns only the chunks that share a term with the question, so
+ * it still chooses, and is left out; so is a strategy that makes a single chunk of every document
+ * (the shorter-than-one-chunk warning says it).
  */
-export function topKCoversEveryChunkWarnings(outlines: ChunkingOutline[], variants: Array<{ key: string; indexKey: string; topK: number }>): ChunkWarning[] {
+export function topKCoversEveryChunkWarnings(
+  outlines: ChunkingOutline[],
+  variants: Array<{ key: string; indexKey: string; topK: number; retrieval: SearchMode }>,
+): ChunkWarning[] {
   const byTopK = new Map<string, string[]>();
-  for (const v of variants) {
+  for (const v of variants.filter((v) => v.retrieval !== "keyword")) {
     const own = outlines.filter((o) => o.strategy === v.indexKey);
     const total = own.reduce((n, o) => n + o.chunks, 0);
     if (own.length === 0 || own.every((o) => o.chunks === 1) || v.topK < total) continue;
@@ -150,7 +155,7 @@ export function topKCoversEveryChunkWarnings(outlines: ChunkingOutline[], varian
     return {
       message:
         `top_k ${topK} is at least the ${total} chunks ${listWords(keys)} ${keys.length > 1 ? "each make" : "makes"} of the documents searched: ` +
-        `every search returns all of them, so recall is trivially 1 and the comparison cannot tell strategies apart.`,
+        `every dense or hybrid search returns all of them, so recall is trivially 1 and the comparison cannot tell strategies apart.`,
       strategies: keys,
     };
   });

@@ -4,6 +4,7 @@ import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
+import { defaultSearchMode } from "../domain/default-search-mode.js";
 import type { StrategyVariant } from "./variants.js";
 
 /**
@@ -43,7 +44,7 @@ export async function chunkHealthOfRun(
       });
     }
   }
-  const searched = variants.map((v) => ({ key: v.key, indexKey: v.indexKey, topK: v.topK ?? topK }));
+  const searched = variants.map((v) => ({ key: v.key, indexKey: v.indexKey, topK: v.topK ?? topK, retrieval: v.retrieval ?? defaultSearchMode(ctx.config) }));
   const degenerate = degenerateChunkingWarnings(outlines);
   const topKWarnings = topKCoversEveryChunkWarnings(outlines, searched);
   // Degenerate-chunking warnings name indexes (every variant searching one is concerned); top_k warnings name variants.

@@ -119,19 +119,22 @@ test("a top_k that reaches every chunk a strategy made is warned about: every se
     { strategy: "structure", document: "b.md", chunks: 1, signature: "t" },
   ];
   const warnings = topKCoversEveryChunkWarnings(outlines, [
-    { key: "recursive", indexKey: "recursive", topK: 5 },
-    { key: "recursive@top_k=4", indexKey: "recursive", topK: 4 },
-    { key: "semantic", indexKey: "semantic", topK: 5 },
-    { key: "structure", indexKey: "structure", topK: 5 },
+    { key: "recursive", indexKey: "recursive", topK: 5, retrieval: "dense" },
+    { key: "recursive@top_k=4", indexKey: "recursive", topK: 4, retrieval: "dense" },
+    { key: "semantic", indexKey: "semantic", topK: 5, retrieval: "dense" },
+    { key: "structure", indexKey: "structure", topK: 5, retrieval: "dense" },
   ]);
   assert.deepEqual(warnings, [
     {
       message:
-        "top_k 5 is at least the 5 chunks recursive makes of the documents searched: every search returns all of them, " +
+        "top_k 5 is at least the 5 chunks recursive makes of the documents searched: every dense or hybrid search returns all of them, " +
         "so recall is trivially 1 and the comparison cannot tell strategies apart.",
       strategies: ["recursive"],
     },
   ]);
   // top_k 4 of 5 chunks still chooses; 5 of 13 does; one chunk per document is the shorter-than-one-chunk warning's to say.
-  assert.deepEqual(topKCoversEveryChunkWarnings(outlines, [{ key: "recursive", indexKey: "recursive", topK: 4 }]), []);
+  assert.deepEqual(topKCoversEveryChunkWarnings(outlines, [{ key: "recursive", indexKey: "recursive", topK: 4, retrieval: "dense" }]), []);
+  // A keyword search returns only the chunks sharing a term with the question: it still chooses.
+  assert.deepEqual(topKCoversEveryChunkWarnings(outlines, [{ key: "recursive@retrieval=keyword", indexKey: "recursive", topK: 5, retrieval: "keyword" }]), []);
+  assert.equal(topKCoversEveryChunkWarnings(outlines, [{ key: "recursive", indexKey: "recursive", topK: 5, retrieval: "hybrid" }]).length, 1);
 });

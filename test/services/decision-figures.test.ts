@@ -150,28 +150,37 @@ test("bench: negative controls do not make up the minimum of questions, and a ch
   }
 });
 
-test("bench warns when top_k reaches every chunk a strategy made: recall is trivially 1", async () => {
+test("bench warns when top_k reaches every chunk a strategy made and the search returns them all: recall is trivially 1", async () => {
   const ws = await createWorkspace();
   try {
     const text = Array.from({ length: 12 }, (_, i) => `Pier ${i} opens at ${i + 6} in the morning and closes at ${i + 1} at night.`).join(" ") + "\n";
-    const e = await ws.app.bench({
-      document: { filename: "piers.txt", bytes: Buffer.from(text) },
-      questions: [{ question: "When does pier 3 open?", expectedAnswer: null, references: [{ text: "Pier 3 opens at 9 in the morning" }] }],
-      questionsSource: "inline",
-      strategies: ["recursive@chunk_size=64:chunk_overlap=0", "recursive@chunk_size=32:chunk_overlap=0"],
-      topK: 5,
-    });
-    const chunks = (s: string) => e.details.chunkHealth![s]!.chunks;
+    const bench = (strategies: string[]) =>
+      ws.app.bench({
+        document: { filename: "piers.txt", bytes: Buffer.from(text) },
+        questions: [{ question: "When does pier 3 open?", expectedAnswer: null, references: [{ text: "Pier 3 opens at 9 in the morning" }] }],
+        questionsSource: "inline",
+        strategies,
+        topK: 5,
+      });
     const [coarse, fine] = ["recursive@chunk_size=64:chunk_overlap=0", "recursive@chunk_size=32:chunk_overlap=0"];
+    // A dense search returns every chunk there is, up to top_k: the coarse variant's recall says nothing.
+    const dense = await bench([`${coarse}:retrieval=dense`, fine]);
+    const chunks = (s: string) => dense.details.chunkHealth![s]!.chunks;
     assert.ok(chunks(coarse) > 1 && chunks(coarse) <= 5 && chunks(fine) > 5, `${chunks(coarse)} and ${chunks(fine)} chunks`);
     assert.deepEqual(
-      e.details.chunkWarnings!.filter((w) => w.startsWith("top_k")),
+      dense.details.chunkWarnings!.filter((w) => w.startsWith("top_k")),
       [
-        `top_k 5 is at least the ${chunks(coarse)} chunks ${coarse} makes of the documents searched: every search returns all of them, ` +
-          "so recall is trivially 1 and the comparison cannot tell strategies apart.",
+        `top_k 5 is at least the ${chunks(coarse)} chunks ${coarse}:retrieval=dense makes of the documents searched: ` +
+          "every dense or hybrid search returns all of them, so recall is trivially 1 and the comparison cannot tell strategies apart.",
       ],
     );
-    assert.doesNotMatch(e.headline, /^Use /);
+    assert.doesNotMatch(dense.headline, /^Use /);
+    // The workspace's keyword search returns only the chunks sharing a term with the question: it still chooses, no warning.
+    const e = await bench([coarse, fine]);
+    assert.deepEqual(
+      e.details.chunkWarnings!.filter((w) => w.startsWith("top_k")),
+      [],
+    );
     // Searched by keywords only, no question was embedded: the shared time says warming up alone, not "embedding the 0 questions".
     assert.equal(e.details.sharedSeconds!.questionsEmbedded, 0);
     const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
