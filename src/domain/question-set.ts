@@ -42,11 +42,11 @@ export interface QuestionSetProfile {
   leak: VocabularyLeak;
 }
 
-/** "LLM-generated (gpt-4o-mini)", "template", "hand-written (no generator recorded)". */
+/** "LLM-generated (gpt-4o-mini)", "template", "taken as hand-written (no generator recorded in the file)". */
 export function provenanceWords(profile: QuestionSetProfile): string {
   if (profile.provenance === "llm") return `LLM-generated${profile.model ? ` (${profile.model})` : ""}`;
   if (profile.provenance === "template") return `template (offline generator${profile.provenanceFrom === "wording" ? ", recognised by its wording" : ""})`;
-  return "hand-written (no generator recorded)";
+  return "taken as hand-written (no generator recorded in the file)";
 }
 
 /** "average 0.41; 3 of 20 questions copy ≥ 75 % of their content words from their excerpt". */

@@ -37,7 +37,7 @@ test("verdict basis: a lead within noise over the runner-up is no clear winner, 
   assert.deepEqual(basis.inseparableFromBest, ["b", "d"]);
   assert.doesNotMatch(basis.headline, /^Use /);
   assert.deepEqual(basis.notes, [
-    "Questions: hand-written (no generator recorded); vocabulary leak: average 30 % of a question's content words copied " +
+    "Questions: taken as hand-written (no generator recorded in the file); vocabulary leak: average 30 % of a question's content words copied " +
       "from its excerpt; 3 of 30 questions copy ≥ 75 %.",
   ]);
 
