@@ -149,6 +149,21 @@ test("lines mode: a long document's embedding count gives its time left, from th
   ]);
 });
 
+test("lines mode: the heartbeat names every strategy's step under way, not only the one that reported last", () => {
+  const { lines, c, tick, progress } = heartbeatProgress();
+  progress.onProgress({ stage: "index", strategy: "semantic", message: "document 1 of 5 (finance.md): chunking" });
+  progress.onProgress({ stage: "embed", strategy: "recursive", message: "finance.md: embedding 780 chunks", done: 128, total: 780 });
+  c.advance(10_000);
+  progress.onProgress({ stage: "embed", strategy: "recursive", message: "finance.md: embedding 780 chunks", done: 256, total: 780 });
+  c.advance(15_000);
+  tick();
+  assert.equal(
+    lines.at(-1),
+    "  still working: embed recursive: finance.md: embedding 780 chunks; index semantic: document 1 of 5 (finance.md): chunking, " +
+      "25.0 s since the start; embed recursive 256/780, about 102.3 s left",
+  );
+});
+
 test("json mode: one parseable object per event, start and end included", () => {
   const lines: string[] = [];
   const c = clock();

@@ -133,8 +133,10 @@ export function lineProgress(
   const stopHeartbeat = every(() => {
     const t = now();
     if (t - lastLine < heartbeatMs - tickMs) return;
-    const state = latest === undefined ? undefined : groups.get(latest);
-    const step = state && !state.ended ? `${latest}: ${state.last.message}, ` : "";
+    // The step that reported last, and the other strategies' steps still under way (one chunks while another embeds).
+    const under = [...groups].filter(([group, g]) => !g.ended && (group === latest || g.last.strategy !== undefined));
+    const named = under.sort(([a, ga], [b, gb]) => (a === latest ? -1 : b === latest ? 1 : gb.reported - ga.reported)).slice(0, 3);
+    const step = named.map(([group, g]) => `${group}: ${g.last.message}`).join("; ") + (named.length > 0 ? ", " : "");
     write(`  still working: ${step}${seconds(t - started)} since the start${timeLeft(t)}`);
     lastLine = t;
   }, tickMs);
