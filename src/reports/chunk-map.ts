@@ -1,14 +1,21 @@
 import type { QuestionResult } from "../domain/experiment.js";
 import { pageLabel, type PageSpan } from "../domain/pages.js";
 
-/** What the chunk map is drawn from: the document's extracted text and each strategy's chunks. */
-export interface ChunkMapSource {
+/** One document of a chunk map: its extracted text and each strategy's chunks of it. */
+export interface ChunkMapDocument {
+  /** In a collection, the document drawn (references and retrieved chunks of the others are left out of its map); absent for a single document. */
+  document?: { id: string; filename: string };
   text: string;
   chunks: Record<string, Array<{ start: number; end: number; role: "chunk" | "parent" }>>;
-  /** Said above the map, e.g. that chunks were re-processed after the experiment. */
-  note: string | null;
   /** Where each page's blocks lie in the text (PDF documents; empty or absent otherwise), for page labels. */
   pages?: PageSpan[];
+}
+
+/** What the chunk map is drawn from: the experiment's document, or each document of its collection. */
+export interface ChunkMapSource {
+  documents: ChunkMapDocument[];
+  /** Said above the map, e.g. that chunks were re-processed after the experiment. */
+  note: string | null;
 }
 
 /** A run of text whose chunk coverage, reference marking and retrieving questions are the same. */
@@ -28,10 +35,14 @@ export interface MapSegment {
 
 export interface ChunkMapView {
   note: string | null;
-  /** Set when only windows around the references are shown (a document over LONG_DOCUMENT_PAGES). */
-  windowNote: string | null;
   questionCount: number;
-  strategies: Array<{ strategy: string; chunkCount: number; parentCount: number; pieces: Array<{ gap: number } | { segments: MapSegment[] }> }>;
+  documents: Array<{
+    /** The document's file name in a collection; null for a single document. */
+    filename: string | null;
+    /** Set when only windows around the references are shown (a document over LONG_DOCUMENT_PAGES). */
+    windowNote: string | null;
+    strategies: Array<{ strategy: string; chunkCount: number; parentCount: number; pieces: Array<{ gap: number } | { segments: MapSegment[] }> }>;
+  }>;
 }
 
 /** Characters per page for the page estimate, and the length from which only windows are shown. */
@@ -120,26 +131,35 @@ function segmentWindow(
  */
 export function buildChunkMap(source: ChunkMapSource, strategies: string[], results: Record<string, QuestionResult[]>): ChunkMapView {
   const first = results[strategies[0]!] ?? [];
-  const references = first.flatMap((r) => r.references.map((x) => ({ start: x.start, end: x.end })));
-  const { windows, note } = visibleWindows(source.text, references);
   return {
     note: source.note,
-    windowNote: note,
     questionCount: first.length,
-    strategies: strategies.map((strategy) => {
-      const all = [...(source.chunks[strategy] ?? [])].sort((a, b) => a.start - b.start || a.end - b.end);
-      const chunks = all.filter((c) => c.role === "chunk").map((c) => ({ ...c, pages: pageLabel(source.pages ?? [], c.start, c.end) }));
-      const parents = all.filter((c) => c.role === "parent");
-      const retrieved = (results[strategy] ?? []).flatMap((r, i) => r.retrieved.map((c) => ({ question: i + 1, span: { start: c.start, end: c.end } })));
-      const pieces: ChunkMapView["strategies"][number]["pieces"] = [];
-      let shownTo = 0;
-      for (const w of windows) {
-        if (w.start > shownTo) pieces.push({ gap: w.start - shownTo });
-        pieces.push({ segments: segmentWindow(source.text, w, chunks, parents, references, retrieved) });
-        shownTo = w.end;
-      }
-      if (shownTo < source.text.length) pieces.push({ gap: source.text.length - shownTo });
-      return { strategy, chunkCount: chunks.length, parentCount: parents.length, pieces };
+    documents: source.documents.map((d) => {
+      // In a collection, a document's map holds its own references and the chunks retrieved from it.
+      const own = <T extends { documentId?: string }>(list: T[]) => (d.document ? list.filter((x) => x.documentId === d.document!.id) : list);
+      const references = first.flatMap((r) => own(r.references).map((x) => ({ start: x.start, end: x.end })));
+      const { windows, note } = visibleWindows(d.text, references);
+      return {
+        filename: d.document?.filename ?? null,
+        windowNote: note,
+        strategies: strategies.map((strategy) => {
+          const all = [...(d.chunks[strategy] ?? [])].sort((a, b) => a.start - b.start || a.end - b.end);
+          const chunks = all.filter((c) => c.role === "chunk").map((c) => ({ ...c, pages: pageLabel(d.pages ?? [], c.start, c.end) }));
+          const parents = all.filter((c) => c.role === "parent");
+          const retrieved = (results[strategy] ?? []).flatMap((r, i) =>
+            own(r.retrieved).map((c) => ({ question: i + 1, span: { start: c.start, end: c.end } })),
+          );
+          const pieces: ChunkMapView["documents"][number]["strategies"][number]["pieces"] = [];
+          let shownTo = 0;
+          for (const w of windows) {
+            if (w.start > shownTo) pieces.push({ gap: w.start - shownTo });
+            pieces.push({ segments: segmentWindow(d.text, w, chunks, parents, references, retrieved) });
+            shownTo = w.end;
+          }
+          if (shownTo < d.text.length) pieces.push({ gap: d.text.length - shownTo });
+          return { strategy, chunkCount: chunks.length, parentCount: parents.length, pieces };
+        }),
+      };
     }),
   };
 }

@@ -361,7 +361,10 @@ function viewModel(input: ReportInput, view: ReportView) {
   const strategies = e.strategiesUsed;
   // In a collection, references and chunks are named by their document's file name, and paged by their document's pages.
   const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
-  const pagesOf = (documentId: string | undefined) => (documentId ? input.documentPages?.[documentId] : undefined) ?? input.chunkMap?.pages ?? [];
+  const pagesOf = (documentId: string | undefined) =>
+    (documentId ? input.documentPages?.[documentId] : undefined) ??
+    input.chunkMap?.documents.find((d) => d.document === undefined || d.document.id === documentId)?.pages ??
+    [];
   const agg = (s: string) => e.aggregateMetrics[s]!;
   // The highest composite, marked in tables and charts only where there is something it leads.
   const highest = strategies.length > 1 ? e.bestStrategy : null;
@@ -454,7 +457,7 @@ function viewModel(input: ReportInput, view: ReportView) {
           ...c,
           rank: rank + 1,
           documentName: c.documentId ? documentName.get(c.documentId) : undefined,
-          // Pages of a single document's chunks (a collection's chunk map is not drawn, so it has none).
+          // Pages of the chunk's own document.
           pages: pageLabel(pagesOf(c.documentId), c.start, c.end),
           // Only references of the chunk's own document can overlap it.
           segments: highlight(

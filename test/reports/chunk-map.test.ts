@@ -17,22 +17,26 @@ test("chunk map: runs cover the text, chunks alternate, overlaps and parents are
   const text = "0123456789".repeat(10);
   const map = buildChunkMap(
     {
-      text,
       note: null,
-      chunks: {
-        fixed: [
-          { start: 0, end: 40, role: "chunk" },
-          { start: 30, end: 70, role: "chunk" },
-          { start: 60, end: 100, role: "chunk" },
-        ],
-        parent_child: [
-          { start: 0, end: 50, role: "parent" },
-          { start: 50, end: 100, role: "parent" },
-          { start: 0, end: 25, role: "chunk" },
-          { start: 25, end: 50, role: "chunk" },
-          { start: 50, end: 100, role: "chunk" },
-        ],
-      },
+      documents: [
+        {
+          text,
+          chunks: {
+            fixed: [
+              { start: 0, end: 40, role: "chunk" },
+              { start: 30, end: 70, role: "chunk" },
+              { start: 60, end: 100, role: "chunk" },
+            ],
+            parent_child: [
+              { start: 0, end: 50, role: "parent" },
+              { start: 50, end: 100, role: "parent" },
+              { start: 0, end: 25, role: "chunk" },
+              { start: 25, end: 50, role: "chunk" },
+              { start: 50, end: 100, role: "chunk" },
+            ],
+          },
+        },
+      ],
     },
     ["fixed", "parent_child"],
     {
@@ -40,9 +44,9 @@ test("chunk map: runs cover the text, chunks alternate, overlaps and parents are
       parent_child: [result([[35, 45]], [[0, 50]]), result([[80, 90]], [[50, 100]])],
     },
   );
-  assert.equal(map.windowNote, null);
+  assert.equal(map.documents[0]!.windowNote, null);
   assert.equal(map.questionCount, 2);
-  const [fixed, pc] = map.strategies;
+  const [fixed, pc] = map.documents[0]!.strategies;
   const runs = segmentsOf(fixed!.pieces);
   assert.equal(runs.map((s) => s.text).join(""), text, "the runs spell the whole text");
   const at = (runs: MapSegment[], offset: number) => {
@@ -78,11 +82,11 @@ test("chunk map: runs cover the text, chunks alternate, overlaps and parents are
 
 test("chunk map: a document over the page limit shows windows around the references and says so", () => {
   const text = "word ".repeat(((LONG_DOCUMENT_PAGES + 20) * PAGE_CHARS) / 5);
-  const map = buildChunkMap({ text, note: null, chunks: { fixed: [{ start: 0, end: text.length, role: "chunk" }] } }, ["fixed"], {
+  const map = buildChunkMap({ note: null, documents: [{ text, chunks: { fixed: [{ start: 0, end: text.length, role: "chunk" }] } }] }, ["fixed"], {
     fixed: [result([[300_000, 300_050]], [])],
   });
-  assert.match(map.windowNote!, /about 220 pages long .* only the text within 1500 characters of a reference excerpt/);
-  const pieces = map.strategies[0]!.pieces;
+  assert.match(map.documents[0]!.windowNote!, /about 220 pages long .* only the text within 1500 characters of a reference excerpt/);
+  const pieces = map.documents[0]!.strategies[0]!.pieces;
   assert.deepEqual(
     pieces.map((p) => ("gap" in p ? "gap" : "text")),
     ["gap", "text", "gap"],

@@ -137,6 +137,17 @@ test("a collection benchmark searches every document, pools span metrics and bre
     }
     const technical = (await ws.app.renderReport(e.experimentId, { view: "technical" })).body as string;
     assert.match(technical, /Reference in bakery\.docx \[/, "the drill-down names each reference's document");
+    // A chunk map per document of the collection (issue 38, item 5), each with its own text, references and retrieved chunks.
+    assert.deepEqual(
+      [...technical.matchAll(/<h3 class="cm-document">([^<]+)<\/h3>/g)].map((m) => m[1]),
+      ["lighthouse.docx", "bakery.docx", "orchard.docx"],
+    );
+    const maps = technical.split('<h3 class="cm-document">').slice(1);
+    assert.match(maps[1]!, /<h3>bakery\.docx: <span class="key" title="recursive@chunk_size=32:chunk_overlap=0">/);
+    const text = (map: string) => map.replace(/<sup[^>]*>[^<]*<\/sup>/g, "").replace(/<[^>]+>/g, "");
+    assert.ok(text(maps[1]!).includes("Loaves proof for fourteen hours") && !text(maps[1]!).includes("lighthouse lamp"), "the bakery's map holds its text");
+    assert.match(maps[1]!, /class="c[01][^"]*\bref\b[^"]*"[^>]*>[^<]*Loaves proof/, "its reference excerpt is marked");
+    assert.doesNotMatch(maps[2]!, /\bref\b[^"]*"[^>]*>[^<]*Loaves/, "not in another document's map");
     assert.match(
       (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string,
       /### Per document \(3 documents of farm-and-sea searched together/,
