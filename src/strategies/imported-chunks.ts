@@ -77,24 +77,31 @@ function checkChunk(value: unknown, fail: (problem: string) => ValidationError):
 
 /**
  * Reads a JSONL file of chunks (one `{document?, text, start?, end?}` per line; blank lines are
- * skipped, other fields ignored). A line that is not JSON or lacks a field is a ValidationError
- * naming the file and the line; so is a file without chunks.
+ * skipped, other fields ignored). Every line that is not JSON or lacks a field is named, with the
+ * file and its line, in one ValidationError (up to MAX_REPORTED_CHUNK_PROBLEMS; the rest
+ * counted); so is a file without chunks.
  */
 export function parseChunksJsonl(name: string, source: string, content: string): ChunksImport {
   const chunks: ImportedChunk[] = [];
   const places: string[] = [];
+  const problems: string[] = [];
   content.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === "") return;
-    const fail = (problem: string) => new ValidationError(`chunks file ${source}, line ${i + 1}: ${problem}`);
-    let value: unknown;
+    const fail = (problem: string) => new ValidationError(`line ${i + 1}: ${problem}`);
     try {
-      value = JSON.parse(line);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        throw fail(`not valid JSON (${messageOf(error)})`);
+      }
+      chunks.push(checkChunk(value, fail));
+      places.push(`line ${i + 1}`);
     } catch (error) {
-      throw fail(`not valid JSON (${messageOf(error)})`);
+      problems.push((error as Error).message);
     }
-    chunks.push(checkChunk(value, fail));
-    places.push(`line ${i + 1}`);
   });
+  throwProblems(`chunks file ${source}`, problems, "line");
   if (chunks.length === 0) throw new ValidationError(`chunks file ${source}: no chunks (one {"document", "text", "start"?, "end"?} object per line)`);
   return { name, source: `chunks file ${source}`, chunks, places };
 }
@@ -103,8 +110,40 @@ export function parseChunksJsonl(name: string, source: string, content: string):
 export function chunksFromList(name: string, source: string, list: unknown): ChunksImport {
   if (!Array.isArray(list)) throw new ValidationError(`${source}: must be an array of {document, text, start?, end?}`);
   if (list.length === 0) throw new ValidationError(`${source}: no chunks`);
-  const chunks = list.map((value, i) => checkChunk(value, (problem) => new ValidationError(`${source}, item ${i + 1}: ${problem}`)));
+  const problems: string[] = [];
+  const chunks = list.flatMap((value, i) => {
+    try {
+      return [checkChunk(value, (problem) => new ValidationError(`item ${i + 1}: ${problem}`))];
+    } catch (error) {
+      problems.push((error as Error).message);
+      return [];
+    }
+  });
+  throwProblems(source, problems, "item");
   return { name, source, chunks, places: chunks.map((_, i) => `item ${i + 1}`) };
+}
+
+/** One ValidationError for every bad line or item of `source`: the first MAX_REPORTED_CHUNK_PROBLEMS, the rest counted; nothing when there is none. */
+function throwProblems(source: string, problems: string[], unit: "line" | "item"): void {
+  if (problems.length === 0) return;
+  if (problems.length === 1) throw new ValidationError(`${source}, ${problems[0]}`);
+  const shown = problems.slice(0, MAX_REPORTED_CHUNK_PROBLEMS);
+  const more = problems.length - shown.length;
+  throw new ValidationError(`${source}: ${problems.length} bad ${unit}s:\n  ${shown.join("\n  ")}${more > 0 ? `\n  … and ${more} more` : ""}`);
+}
+
+/**
+ * `read` applied to every import: the results, or, when any failed, one error naming every
+ * import's problem (each import's message on a line of its own), so one run reports every file
+ * with a problem. An error that is not a ValidationError is thrown as it is.
+ */
+export async function eachImport<T, R>(imports: readonly T[], read: (imp: T) => R | Promise<R>): Promise<R[]> {
+  const settled = await Promise.allSettled(imports.map(async (imp) => read(imp)));
+  const errors = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+  if (errors.length === 0) return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+  const other = errors.find((e) => !(e instanceof ValidationError));
+  if (other !== undefined || errors.length === 1) throw other ?? errors[0];
+  throw new ValidationError(errors.map((e) => (e as ValidationError).message).join("\n"));
 }
 
 /** The documents of `documents` a chunk's `document` names: by id, file name, or file name without its folder. */

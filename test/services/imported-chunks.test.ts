@@ -280,6 +280,30 @@ test("bad imported chunks are refused before anything is processed or stored, na
         );
       }
     }
+    // Every bad line of a file is named in one error, not only the first.
+    writeJsonl(file, ["{ not json", good, { document: "bakery.docx" }, "[1, 2", goodBakery]);
+    assert.throws(
+      () => importFile("mine", file),
+      (e: Error) =>
+        e instanceof ValidationError &&
+        /bad\.jsonl: 3 bad lines:\n {2}line 1: not valid JSON .*\n {2}line 3: "text" is missing or not a string\n {2}line 4: not valid JSON/.test(e.message),
+    );
+    // Several imports with problems: each is named in one run.
+    const other = join(ws.dir, "other.jsonl");
+    writeJsonl(file, [good, { document: "bakery.docx", text: "Croissants are laminated with butter." }]);
+    writeJsonl(other, [{ document: "orchard.docx", text: "apples" }, goodBakery, good]);
+    await assert.rejects(
+      ws.app.bench({
+        collection: { name: "farm-and-sea" },
+        questions: COLLECTION_QUESTIONS,
+        questionsSource: "q",
+        chunks: [importFile("mine", file), importFile("theirs", other)],
+      }),
+      (e: Error) =>
+        e instanceof ValidationError &&
+        /bad\.jsonl, line 2: the text is not in bakery\.docx/.test(e.message) &&
+        /other\.jsonl, line 1: no document "orchard\.docx"/.test(e.message),
+    );
     writeJsonl(file, [good, goodBakery]);
     for (const [name, problem] of [
       ["recursive", /the name "recursive" is taken by another strategy/],

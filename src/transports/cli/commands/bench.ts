@@ -366,7 +366,8 @@ export function registerBenchCommand(program: Command): void {
       // Loaded here, not at start: it stems words, which `--help` does not need (cli-start.test.ts).
       const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
-      const chunks = await Promise.all(options.chunks.map(loadChunks));
+      const { eachImport } = await import("../../../strategies/imported-chunks.js");
+      const chunks = await eachImport(options.chunks, loadChunks);
       const outputs = [
         { flag: "--out", path: options.out },
         { flag: "--junit", path: options.junit },

@@ -9,7 +9,7 @@ import { toWire } from "../../serialize.js";
 import { withRequestCallBudget } from "../../request-call-budget.js";
 import { ValidationError } from "../../../errors.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
-import { chunksFromList } from "../../../strategies/imported-chunks.js";
+import { chunksFromList, eachImport } from "../../../strategies/imported-chunks.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
 import type { SearchMode } from "../../../domain/variant-key.js";
@@ -63,7 +63,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         maxVariants,
         topK: body.top_k,
         dryRun: body.dry_run,
-        chunks: Object.entries(body.chunks ?? {}).map(([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
+        chunks: await eachImport(Object.entries(body.chunks ?? {}), ([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
       };
       if (!(request.query as { background: boolean }).background) {
         return reply
