@@ -173,7 +173,7 @@ export interface ImportPlacement {
  * file order per document: with offsets, the text there must equal the chunk's up to white
  * space; without, the chunk is found as a reference is (`locateExcerpt`: as written, up to white
  * space and typography, or as the same words, a word hyphenated at a line end joined), the
- * occurrence nearest the end of the chunk before it. Every document must get a chunk. What is
+ * first occurrence after the start of the chunk before it (else the nearest before). Every document must get a chunk. What is
  * wrong is one ValidationError listing every chunk that could not be placed (up to
  * MAX_REPORTED_CHUNK_PROBLEMS, with the closest passage of the document where the text is not there).
  */
@@ -209,7 +209,9 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
       located.offsets = (located.offsets ?? 0) + 1;
       return;
     }
-    const found = locateExcerpt(document.text, chunk.text, list.at(-1)?.end, wordsOf(document));
+    // In file order: the first occurrence after the previous chunk's start (chunks may overlap), else the nearest before it.
+    const previous = list.at(-1);
+    const found = locateExcerpt(document.text, chunk.text, previous && { from: previous.start + 1 }, wordsOf(document));
     if (!found) return problem(() => `the text is not in ${document.filename}: ${preview(chunk.text)}${closestPassage(document, chunk.text)}`);
     list.push({ start: found.start, end: found.end });
     located[found.method] = (located[found.method] ?? 0) + 1;

@@ -35,9 +35,9 @@ function exactOccurrences(text: string, excerpt: string, limit: number): Span[] 
  * a common phrase made one excerpt cost a thousand scans. Null when there is none, or when its
  * pattern is too large for the engine (V8 says so when it first runs it, not when it is made).
  */
-function normalisedOccurrence(text: string, excerpt: string, sameWords: Span[], near: number | undefined): Span | null {
+function normalisedOccurrence(text: string, excerpt: string, sameWords: Span[], near: Near | undefined): Span | null {
   const margin = 64 + 4 * excerpt.length;
-  const distance = (s: Span) => (near === undefined ? s.start : Math.abs(s.start - near));
+  const distance = distanceFrom(near);
   try {
     const pattern = new RegExp(looseExcerptPattern(excerpt), "gu");
     for (const words of [...sameWords].sort((a, b) => distance(a) - distance(b)).slice(0, NORMALISED_TRIES)) {
@@ -54,8 +54,25 @@ function normalisedOccurrence(text: string, excerpt: string, sameWords: Span[], 
   return null;
 }
 
-const nearest = (spans: Span[], near: number | undefined) =>
-  near === undefined ? spans[0]! : spans.reduce((best, s) => (Math.abs(s.start - near) < Math.abs(best.start - near) ? s : best));
+/**
+ * Where an excerpt is expected: near an offset (a reference's recorded start: either direction),
+ * or `{ from }`, at or after an offset (a chunk after the one before it in a file: the first
+ * occurrence from there on, else the nearest before).
+ */
+export type Near = number | { from: number };
+
+/** How far an occurrence is from where it is expected: what orders candidates (without a hint, text order). */
+function distanceFrom(near: Near | undefined): (s: Span) => number {
+  if (near === undefined) return (s) => s.start;
+  if (typeof near === "number") return (s) => Math.abs(s.start - near);
+  // Any occurrence from `from` on comes before any occurrence behind it.
+  return (s) => (s.start >= near.from ? s.start - near.from : Number.MAX_SAFE_INTEGER / 2 + (near.from - s.start));
+}
+
+const nearest = (spans: Span[], near: Near | undefined) => {
+  const distance = distanceFrom(near);
+  return spans.reduce((best, s) => (distance(s) < distance(best) ? s : best));
+};
 
 /**
  * Finds an excerpt in a text: as written first, then ignoring differences in white space and
@@ -65,13 +82,13 @@ const nearest = (spans: Span[], near: number | undefined) =>
  * another order are not the same words, so such an excerpt is not found. A word hyphenated at a
  * line end in the excerpt ("com- pile") is also looked for joined ("compile"), as the same words,
  * while a compound broken there ("trace- based") may stay one. With `near`, of several
- * occurrences the one starting nearest it is taken. `words` gives the text's word index, built
+ * occurrences the one starting nearest it is taken (or, with `{ from }`, the first from there on). `words` gives the text's word index, built
  * only when the first two steps fail (a caller may keep one per text).
  */
 export function locateExcerpt(
   text: string,
   excerpt: string,
-  near?: number,
+  near?: Near,
   words: () => WordSequence = () => new WordSequence(text),
 ): (Span & { method: ExcerptLocation }) | null {
   const found = locateAsGiven(text, excerpt, near, words);
@@ -98,7 +115,7 @@ export function locateExcerpt(
   return null;
 }
 
-function locateAsGiven(text: string, excerpt: string, near: number | undefined, words: () => WordSequence): (Span & { method: ExcerptLocation }) | null {
+function locateAsGiven(text: string, excerpt: string, near: Near | undefined, words: () => WordSequence): (Span & { method: ExcerptLocation }) | null {
   const exact = exactOccurrences(text, excerpt, near === undefined ? 1 : MAX_OCCURRENCES);
   if (exact.length > 0) return { ...nearest(exact, near), method: "exact" };
   // What differs only in white space and typography has the same words in the same order: the

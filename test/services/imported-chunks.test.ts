@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
 import { ValidationError } from "../../src/errors.js";
-import { parseChunksJsonl } from "../../src/strategies/imported-chunks.js";
+import { locateImportedChunks, parseChunksJsonl } from "../../src/strategies/imported-chunks.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 
@@ -393,4 +393,18 @@ test("chunks from another extraction are placed like references (typography, mar
   } finally {
     await ws.cleanup();
   }
+});
+
+test("a chunk whose text occurs twice is placed after the chunk before it in the file, even when the earlier occurrence is nearer", () => {
+  const note = "Safety note: wear a helmet on the quay.";
+  const long = "The crane schedule is posted every Monday. ".repeat(20).trim();
+  const text = `${note}\n\nThe ferry leaves at nine.\n\n${long}\n\n${note}`;
+  const document = { id: "doc_1", filename: "quay.txt", text };
+  // The user's pipeline dropped the long paragraph: the second note follows the ferry line in their file.
+  const imp = { name: "mine", source: "chunks file mine.jsonl", chunks: [{ text: "The ferry leaves at nine." }, { text: note }] };
+  const spans = locateImportedChunks(imp, [document]).spans.get("doc_1")!;
+  assert.deepEqual(
+    spans.map((s) => s.start),
+    [text.indexOf("The ferry"), text.lastIndexOf(note)],
+  );
 });
