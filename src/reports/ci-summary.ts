@@ -1,3 +1,5 @@
+import { NO_CHANGES_AGAINST_BASELINE } from "../domain/baseline-words.js";
+import { signedFixed } from "../domain/number-words.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { compositeBasis } from "./composite-basis.js";
@@ -57,13 +59,17 @@ export function renderCiSummary(input: CiSummaryInput): string {
     const values = columns.map(([key, digits]) => {
       const v = metricValue(m, key);
       const d = input.baseline?.deltas[s]?.[key];
-      return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`);
+      return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${signedFixed(d, digits)})`);
     });
     // One strategy benchmarked leads nothing: no row is marked.
     const marked = s === e.bestStrategy && e.strategiesUsed.length > 1;
     lines.push(`| ${cell(s)}${marked ? " ★" : ""} | ${values.join(" | ")} | ${m.failedQuestions}/${m.totalQuestions} |`);
   }
-  const against = input.baseline ? `; changes in brackets against the baseline ${code(input.baseline.source)}` : "";
+  const against = !input.baseline
+    ? ""
+    : Object.keys(input.baseline.deltas).length > 0
+      ? `; changes in brackets against the baseline ${code(input.baseline.source)}`
+      : `; baseline ${code(input.baseline.source)}: ${NO_CHANGES_AGAINST_BASELINE}`;
   const star = e.strategiesUsed.length > 1 ? "★ highest composite (the headline says whether that is a recommendation); " : "";
   const basis = compositeBasis(e);
   lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.${basis ? ` ${cell(basis)}.` : ""}`, "");

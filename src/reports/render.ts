@@ -1,3 +1,5 @@
+import { NO_CHANGES_AGAINST_BASELINE } from "../domain/baseline-words.js";
+import { fixed, signedFixed } from "../domain/number-words.js";
 import { fileURLToPath } from "node:url";
 import { describeNegativeControls } from "../domain/negative-controls.js";
 import nunjucks from "nunjucks";
@@ -27,7 +29,7 @@ export interface ReportInput {
   experiment: ExperimentRecord;
   results: Record<string, QuestionResult[]>;
   /** Per strategy and metric: current minus baseline (from compareWithBaseline). */
-  baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
+  baseline?: { id: string; deltas: Record<string, Record<string, number | null>>; notes?: string[] };
   /** The document text and chunks behind the technical view's chunk map (no map without it). */
   chunkMap?: ChunkMapSource | null;
   /** The page spans of each document of the experiment (PDF documents; empty for other formats), for the drill-down. */
@@ -55,9 +57,7 @@ function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
     environment.addFilter("usd", usd);
     environment.addFilter("metric", (v: number | null | undefined, key: string) => formatMetric(v, metricDefinition(key)!));
     environment.addFilter("key", (key: string) => new nunjucks.runtime.SafeString(keyHtml(key)));
-    environment.addFilter("delta", (v: number | null | undefined, digits = 2) =>
-      v === null || v === undefined ? "" : `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`,
-    );
+    environment.addFilter("change", (v: number | null | undefined, key: string) => formatChange(v, metricDefinition(key)!));
   }
   return environment;
 }
@@ -74,6 +74,13 @@ function formatMetric(v: number | null | undefined, d: MetricDefinition): string
   return v.toFixed(d.scorecardDigits ?? (d.scale === "0-10" ? 2 : 3));
 }
 
+/** A metric's change against a baseline in its value's unit: percentage points beside a percentage, else signed digits. */
+function formatChange(v: number | null | undefined, d: MetricDefinition): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "";
+  if (d.format === "percent") return `${signedFixed(100 * v, 1)} pts`;
+  return signedFixed(v, d.scale === "0-10" ? 2 : 3);
+}
+
 /**
  * The report scorecards' metric columns (HTML and Markdown): every metric with a `reportColumn`, in registry
  * order. A change against a baseline is shown for the scores computed from the questions (not latency or cost).
@@ -85,7 +92,6 @@ function reportColumns() {
     htmlHeading: d.reportColumn!,
     heading: metricName(d),
     delta: scores.has(d.key),
-    deltaDigits: d.scale === "0-10" ? 2 : 3,
   }));
 }
 
@@ -128,12 +134,6 @@ function highlight(chunk: { start: number; end: number; text: string }, referenc
   }
   if (at < chunk.text.length) segments.push({ text: chunk.text.slice(at), mark: false });
   return segments;
-}
-
-/** A number to `digits` places, never "-0.00": a difference that rounds to nothing has no sign. */
-function fixed(v: number, digits = 2): string {
-  const text = v.toFixed(digits);
-  return Number(text) === 0 ? (0).toFixed(digits) : text;
 }
 
 /**
@@ -514,6 +514,8 @@ function viewModel(input: ReportInput, view: ReportView) {
     documentName: e.details.documentName ?? input.documentName ?? null,
     questions,
     baseline: input.baseline,
+    // No strategy paired with the baseline (no question in common): said instead of an empty "changes in brackets".
+    baselineUnpaired: input.baseline && Object.keys(input.baseline.deltas).length === 0 ? NO_CHANGES_AGAINST_BASELINE : null,
     gates: input.gates ?? [],
     gatesHeadline: gatesHeadline(input.gates ?? []),
     gatesFailed: (input.gates ?? []).some((g) => !g.passed),

@@ -698,7 +698,8 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
   for (const [k, { key: s, indexKey }] of variants.entries()) {
     await yieldToEventLoop();
     throwIfCancelled(input.signal);
-    input.onProgress?.({ stage: "score", message: `means and intervals of ${s}`, done: k, total: variants.length });
+    // One count over the scoring's steps: each strategy's means, then the comparisons.
+    input.onProgress?.({ stage: "score", message: `means and intervals of ${s}`, done: k, total: variants.length + 1 });
     const list = results[s]!;
     const idx = indexing.find((x) => x.strategy === indexKey)!;
     const strategyCost =

@@ -1,3 +1,4 @@
+import { signedFixed as signed } from "../domain/number-words.js";
 import { pairedResampleDifference, resampleScorer, type PairedDifference, type ResampleScorer, type ScoringOptions } from "../domain/aggregate.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import type { GateOutcome } from "../domain/gate-outcome.js";
@@ -121,8 +122,6 @@ export function parseMaxDrop(raw: string): MaxDrop {
 
 /** A bootstrap p-value has a resolution of 1/BOOTSTRAP_RESAMPLES: none of the resamples on the other side reads as below that. */
 const formatP = (p: number | null) => (p === null ? "n/a" : p === 0 ? `< ${(1 / BOOTSTRAP_RESAMPLES).toFixed(4)}` : `= ${p.toFixed(3)}`);
-
-const signed = (v: number, digits: number) => `${v >= 0 ? "+" : ""}${v.toFixed(digits)}`;
 
 /**
  * Checks each regression target (paired bootstrap: it fails when the 95 % interval of the

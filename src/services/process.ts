@@ -113,7 +113,13 @@ export async function processVariant(
     (plan) => generationSink(ctx, store, document, key, plan),
   );
   const chunks = searchable.length;
-  options.onProgress?.({ stage: "index", strategy: key, message: `${chunks} chunks of ${document.filename} indexed`, done: chunks, total: chunks });
+  options.onProgress?.({
+    stage: "index",
+    strategy: key,
+    message: `${chunks} chunk${chunks === 1 ? "" : "s"} of ${document.filename} indexed`,
+    done: chunks,
+    total: chunks,
+  });
   return {
     strategy: key,
     status: "completed",

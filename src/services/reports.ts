@@ -2,11 +2,11 @@ import type { GateOutcome } from "../domain/gate-outcome.js";
 import { ValidationError } from "../errors.js";
 import type { ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { pageSpans, type PageSpan } from "../domain/pages.js";
-import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportView } from "../reports/render.js";
+import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportInput, type ReportView } from "../reports/render.js";
 import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "./context.js";
 import { experimentResults, experimentView, getExperiment } from "./experiments.js";
-import { baselineDeltas, baselineFromExperiment } from "./baseline.js";
+import { baselineDeltas, baselineFromExperiment, compositeDifferences, runDifferences } from "./baseline.js";
 
 export const REPORT_FORMATS = ["html", "md", "json"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -17,7 +17,7 @@ export interface ReportOptions {
   /** An earlier experiment to show every metric's change against. */
   baselineId?: string;
   /** Or a baseline already loaded (a baseline file): its name and the changes against it. */
-  baseline?: { id: string; deltas: Record<string, Record<string, number | null>> };
+  baseline?: ReportInput["baseline"];
   /** The gates the run checked (bench with CI options writing its report): shown first in HTML and Markdown. */
   gates?: GateOutcome[];
 }
@@ -49,7 +49,12 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
 async function storedBaseline(ctx: ServiceContext, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, id: string) {
   const before = baselineFromExperiment(await getExperiment(ctx, id), await experimentResults(ctx, id));
   const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
-  return { id, deltas: baselineDeltas(experiment, baselineFromExperiment(experiment, results), before, scoring) };
+  const current = baselineFromExperiment(experiment, results);
+  return {
+    id,
+    deltas: baselineDeltas(experiment, current, before, scoring),
+    notes: [...runDifferences(current, before), ...compositeDifferences(current, before)],
+  };
 }
 
 export async function renderReport(

@@ -10,9 +10,14 @@ const CHILD = fileURLToPath(new URL("../helpers/interruptible-child.ts", import.
  * again once it says "aborted" (the first handled, its step still under way): two signals, never
  * one pending signal absorbing another.
  */
-function run(workMs: number, twice: boolean): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; ms: number }> {
+function run(
+  workMs: number,
+  twice: boolean,
+  notes = "text",
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD], { env: { ...process.env, WORK_MS: String(workMs) }, stdio: ["ignore", "pipe", "pipe"] });
+  const env = { ...process.env, WORK_MS: String(workMs), NOTES: notes };
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD], { env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -37,6 +42,19 @@ test("a second Ctrl-C while the first waits for the step under way stops at once
       "\nchunkeval: second Ctrl-C: stopping now, without finishing the step under way. What was stored before it is kept " +
       "and nothing is left half-written (the step is simply not stored); run the same command again to resume.\n",
   );
+
+  // Under --progress json the same two Ctrl-C are JSON lines, and the last one says the run ended.
+  const json = await run(30_000, true, "json");
+  assert.equal(json.code, 130, json.stderr);
+  const events = json.stderr
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { event: string; ok?: boolean; interrupted?: boolean });
+  assert.deepEqual(
+    events.map((e) => e.event),
+    ["note", "note", "end"],
+  );
+  assert.deepEqual(events.at(-1), { event: "end", ok: false, interrupted: true });
 
   // One Ctrl-C: acknowledged at once, then the step under way is waited for and the work reports it was interrupted.
   const once = await run(1_000, false);

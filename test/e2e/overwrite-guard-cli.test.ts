@@ -30,11 +30,20 @@ test("bench refuses an output file that is one of its inputs (symlinks followed)
       // An output that cannot be written is refused before the run, not found after it.
       [["--out", join(dir, "missing", "r.html")], /--out .*missing\/r\.html: the folder .*missing does not exist; create it first/],
       [["--junit", dir], /--junit .* is a folder; name a file/],
+      [["--summary", join(dir, "q.json", "s.md")], /--summary .*q\.json\/s\.md: .*q\.json is a file, not a folder/],
     ];
     for (const [extra, message] of cases) {
       const r = await bench(...extra);
       assert.equal(r.code, 2, `${extra.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, message);
+    }
+    // A write that fails once the run is done (a full device): said in one line, exit 1, the rest of the output still comes.
+    if (existsSync("/dev/full")) {
+      const full = await runCli(["bench", doc, "--questions", questions, "-s", "recursive", "--junit", "/dev/full"], env, dir);
+      assert.equal(full.code, 1, full.stderr);
+      assert.match(full.stderr, /chunkeval: error: cannot write --junit \/dev\/full \(ENOSPC\); the experiment exp_\w+ is stored/);
+      assert.doesNotMatch(full.stderr, /unexpected error|\n\s+at /, "no stack");
+      assert.match(full.stdout, /experiment: exp_\w+/, "the scorecard still comes");
     }
     assert.equal(readFileSync(questions, "utf8"), QUESTIONS, "the questions file is untouched");
     assert.deepEqual(readFileSync(doc), readFileSync(HANDBOOK_PATH), "the document is untouched");

@@ -5,6 +5,10 @@
  * like a step under way that the first Ctrl-C must wait for.
  */
 import { interruptible } from "../../src/transports/cli/interrupt.js";
+import { cliIo } from "../../src/transports/cli/io.js";
+
+// NOTES=json: as under `--progress json`, every line on stderr is a JSON object.
+if (process.env.NOTES === "json") cliIo().notes = "json";
 
 const result = await interruptible((signal) => {
   signal.addEventListener("abort", () => process.stdout.write("aborted\n"));

@@ -1,3 +1,4 @@
+import { writeOutputFile } from "./output.js";
 import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
@@ -121,10 +122,16 @@ export async function writeCiFiles(
   outcomes: GateOutcome[],
   options: CiOptions & { reports: string[] },
 ): Promise<void> {
-  if (options.junit) await writeFile(options.junit, renderJunit({ experiment, outcomes }));
+  const again = `; the experiment ${experiment.experimentId} is stored`;
+  if (options.junit) await writeOutputFile("--junit", options.junit, () => writeFile(options.junit!, renderJunit({ experiment, outcomes })), again);
   if (options.summary) {
     const reports = options.reports.map((file) => ({ label: file, href: artifactLink(file) }));
-    await writeFile(options.summary, renderCiSummary({ experiment, outcomes, reports, baseline: run.baseline }));
+    await writeOutputFile(
+      "--summary",
+      options.summary,
+      () => writeFile(options.summary!, renderCiSummary({ experiment, outcomes, reports, baseline: run.baseline })),
+      again,
+    );
   }
-  if (options.saveBaseline) await saveBaselineFile(options.saveBaseline, run.current);
+  if (options.saveBaseline) await writeOutputFile("--save-baseline", options.saveBaseline, () => saveBaselineFile(options.saveBaseline!, run.current), again);
 }

@@ -1,5 +1,6 @@
 import { ExitCode } from "../../errors.js";
-import { printNote } from "./output.js";
+import { printJsonEvent, printNote } from "./output.js";
+import { cliIo } from "./io.js";
 
 /**
  * What a second Ctrl-C says before the process ends. It is true because the stores are
@@ -32,6 +33,8 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
       return controller.abort();
     }
     printNote(`\n${STOPPING_NOW}`);
+    // A reader of --progress json gets its last event: the run ended, not well.
+    if (cliIo().notes === "json") printJsonEvent({ event: "end", ok: false, interrupted: true });
     // The one exit outside main(): waiting for the wind-down is what the user just declined.
     process.exit(ExitCode.interrupted);
   };

@@ -61,8 +61,8 @@ export function refuseUnwritableOutputs(outputs: OutputFile[]): void {
     if (!path) continue;
     const absolute = resolve(path);
     const folder = dirname(absolute);
-    if (!existsSync(folder) || !statSync(folder).isDirectory())
-      throw new ValidationError(`${flag} ${path}: the folder ${folder} does not exist; create it first`);
+    if (!existsSync(folder)) throw new ValidationError(`${flag} ${path}: the folder ${folder} does not exist; create it first`);
+    if (!statSync(folder).isDirectory()) throw new ValidationError(`${flag} ${path}: ${folder} is a file, not a folder`);
     if (existsSync(absolute) && statSync(absolute).isDirectory()) throw new ValidationError(`${flag} ${path} is a folder; name a file`);
     try {
       accessSync(existsSync(absolute) ? absolute : folder, constants.W_OK);

@@ -1,6 +1,7 @@
 import { toWire } from "../serialize.js";
 import { outputWidth, renderTable, wrapProse } from "./layout.js";
 import { cliIo } from "./io.js";
+import { ExitCode } from "../../errors.js";
 
 /** Prints a value as the spec's snake_case JSON on stdout (the only output of --json). */
 export function printJson(value: unknown): void {
@@ -46,4 +47,22 @@ export function formatNumber(n: number, digits = 3): string {
 export function shorten(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+/**
+ * Writes a file a flag named (a report, the JUnit XML, a summary, a baseline). A write that fails
+ * once the work is done (a device that refuses it, a full disk: what no check up front can see)
+ * is said in one line with the reason and `afterwards` (how to get the file again), and the run
+ * ends with exit 1; the rest of its output still comes. Returns whether the file was written.
+ */
+export async function writeOutputFile(flag: string, path: string, write: () => Promise<void>, afterwards = ""): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    printNote(`chunkeval: error: cannot write ${flag} ${path} (${reason})${afterwards}`);
+    cliIo().exitCode = ExitCode.failed;
+    return false;
+  }
 }

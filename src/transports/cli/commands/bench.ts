@@ -1,3 +1,5 @@
+import { NO_CHANGES_AGAINST_BASELINE } from "../../../domain/baseline-words.js";
+import { signedFixed } from "../../../domain/number-words.js";
 import { winnerThere } from "../../../domain/group-winner.js";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
@@ -58,7 +60,7 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
     return (
       (v === null ? "n/a" : v.toFixed(digits)) +
       (interval ? ` [${interval[0].toFixed(digits)}, ${interval[1].toFixed(digits)}]` : "") +
-      (d === undefined || d === null ? "" : ` (${d >= 0 ? "+" : ""}${d.toFixed(digits)})`)
+      (d === undefined || d === null ? "" : ` (${signedFixed(d, digits)})`)
     );
   };
   const header = (key: string) => {
@@ -125,7 +127,9 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
       ? `collection: ${nameWithId(e.collection.name, e.collection.id)}, ${e.collection.documents.length} documents`
       : `document: ${nameWithId(e.details.documentName, e.documentId)}`,
   );
-  printLine(`experiment: ${e.experimentId}${deltas ? " (changes against the baseline in brackets)" : ""}`);
+  const against =
+    deltas === undefined ? "" : Object.keys(deltas).length > 0 ? " (changes against the baseline in brackets)" : ` (${NO_CHANGES_AGAINST_BASELINE})`;
+  printLine(`experiment: ${e.experimentId}${against}`);
 }
 
 /** A collection's results per document: which strategy wins where, with its composite and recall there. */
@@ -455,17 +459,21 @@ export function registerBenchCommand(program: Command): void {
         progress.succeed(`experiment ${experiment.experimentId}`);
         if (!compared) throw new Error("the benchmark finished without checking its gates");
         const deltas = compared.baseline?.deltas;
-        await writeCiFiles(experiment, compared, outcomes, { ...options, reports: options.out ? [options.out] : [] });
+        // The report first: the summary links it only once it is written.
+        let reportWritten = false;
         if (options.out && reportFormat) {
-          await writeReport(app, experiment.experimentId, {
-            format: reportFormat,
-            view: options.view,
-            out: options.out,
-            baseline: compared.baseline && { id: compared.baseline.source, deltas: compared.baseline.deltas },
-            // A gated run's report says the gates' result first (a failed gate's HTML never mentioned it).
-            gates: outcomes,
-          });
+          reportWritten = (
+            await writeReport(app, experiment.experimentId, {
+              format: reportFormat,
+              view: options.view,
+              out: options.out,
+              baseline: compared.baseline && { id: compared.baseline.source, deltas: compared.baseline.deltas, notes: compared.baseline.notes },
+              // A gated run's report says the gates' result first (a failed gate's HTML never mentioned it).
+              gates: outcomes,
+            })
+          ).written;
         }
+        await writeCiFiles(experiment, compared, outcomes, { ...options, reports: reportWritten ? [options.out!] : [] });
         if (globals.json) {
           // stdout holds only the JSON; the warnings the scorecard would print go to stderr.
           for (const warning of experiment.details.chunkWarnings ?? []) printNote(`warning: ${warning}`);
@@ -484,7 +492,7 @@ export function registerBenchCommand(program: Command): void {
           }
           printScorecard(experiment, deltas);
           for (const note of compared.baseline?.notes ?? []) printLine(`baseline: ${note}`);
-          if (options.out) printLine(`report: ${options.out}`);
+          if (reportWritten) printLine(`report: ${options.out}`);
         }
         const missed = missedGates(experiment, gates);
         for (const g of missed) {

@@ -1,3 +1,4 @@
+import { writeOutputFile } from "../output.js";
 import { refuseUnwritableOutputs } from "../output-clash.js";
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
@@ -23,17 +24,19 @@ export function reportFormatOf(out: string): ReportFormat {
   return format;
 }
 
-/** Renders an experiment in a format and writes it to a file, or returns it when no file is given. */
+/** Renders an experiment in a format and writes it to a file (`written` says whether it could be), or returns it when no file is given. */
 export async function writeReport(
   app: Chunkeval,
   id: string,
   options: { format: ReportFormat; view: ReportView; out?: string; baselineId?: string; baseline?: ReportOptions["baseline"]; gates?: ReportOptions["gates"] },
-): Promise<string> {
+): Promise<{ text: string; written: boolean }> {
   refuseUnwritableOutputs([{ flag: "--out", path: options.out }]);
   const { body } = await app.renderReport(id, options);
   const text = typeof body === "string" ? body : JSON.stringify(toWire(body), null, 2) + "\n";
-  if (options.out) await writeFile(options.out, text);
-  return text;
+  const out = options.out;
+  const written =
+    out !== undefined && (await writeOutputFile("--out", out, () => writeFile(out, text), `; write it elsewhere with chunkeval report ${id} --out FILE`));
+  return { text, written };
 }
 
 export function registerReportCommands(program: Command): void {
@@ -54,13 +57,13 @@ export function registerReportCommands(program: Command): void {
       if (byName && format !== byName)
         throw new ValidationError(`--format ${format} does not match --out ${options.out}: name the file .${format}, or leave --format out`);
       await withChunkeval(command, async (app) => {
-        const text = await writeReport(app, id, {
+        const { text, written } = await writeReport(app, id, {
           format: format as ReportFormat,
           view: options.view as "managerial" | "technical",
           out: options.out,
           baselineId: options.baseline,
         });
-        if (options.out) printNote(`wrote ${options.out}`);
+        if (written) printNote(`wrote ${options.out}`);
         else cliIo().stdout.write(text);
       });
     });
