@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { renderHtmlReport } from "../../src/reports/render.js";
+import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
@@ -25,10 +25,18 @@ test("baseline changes: a measured change is shown in brackets, a change that co
       experiment.strategiesUsed.map((s) => [s, { ...Object.fromEntries(METRICS.map((m) => [m.key, null])), composite_score: 0.25 }]),
     );
     for (const view of ["managerial", "technical"] as const) {
-      const html = renderHtmlReport({ experiment, results, baseline: { id: "earlier", deltas } }, view);
+      const html = renderHtmlReport(
+        { experiment, results, baseline: { id: "earlier", deltas, notes: ["the embedder differs: use in the baseline, hash now"] } },
+        view,
+      );
       assert.doesNotMatch(html, /\(\s*\)/, `${view}: no empty brackets`);
       assert.match(html, /\(\+0\.25\)/, `${view}: the composite's change is shown`);
+      assert.match(html, /Not like for like with the baseline: the embedder differs: use in the baseline, hash now\./, `${view}: what differs is said`);
     }
+    // No strategy paired with the baseline: the report says no changes are shown, not that they are in brackets.
+    const unpaired = renderMarkdownReport({ experiment, results, baseline: { id: "earlier", deltas: {} } });
+    assert.match(unpaired, /Baseline earlier: no changes are shown: no question of this run was asked in the baseline\./);
+    assert.doesNotMatch(unpaired, /Changes in brackets/);
   } finally {
     await ws.cleanup();
   }
