@@ -196,8 +196,8 @@ function isColumn(lines: Line[], width: number): boolean {
   return median(lines.map((l) => l.xEnd - l.x)) >= 0.6 * width;
 }
 
-/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12". */
-const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*\d{1,5}\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
+/** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12", "iv". */
+const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*(?:\d{1,5}|[ivxlc]{1,7})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
 
 /** How many of a page's top and bottom lines (by height on the page) may be a header or a footer. */
 const EDGE_LINES = 2;
@@ -209,7 +209,7 @@ const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g,
 
 /**
  * Marks the page furniture among the lines of a whole document: among each page's two top and
- * two bottom lines, a page number, and a line in the page's top or bottom 15 % whose text
+ * two bottom lines, in the page's top or bottom 15 %, a page number, and a line whose text
  * (numbers aside) recurs at the same edge on at least three pages (or on every page of a shorter
  * document), at about the same height and no larger than the body text (a chapter's heading
  * opening several pages is larger, or lower).
@@ -230,8 +230,9 @@ export function markFurniture(lines: Line[], bodySize: number): void {
   const byKey = new Map<string, Line[]>();
   for (const { line, key, inBand } of edges) if (inBand) byKey.set(key, [...(byKey.get(key) ?? []), line]);
   const needed = Math.min(3, pages.size);
-  for (const { line, key } of edges) {
-    if (PAGE_NUMBER.test(line.text.trim())) {
+  for (const { line, key, inBand } of edges) {
+    // In the margin only: a lone number near a page's edge inside the body is an equation's or a table's.
+    if (inBand && PAGE_NUMBER.test(line.text.trim())) {
       line.furniture = true;
       continue;
     }

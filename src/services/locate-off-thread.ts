@@ -2,6 +2,8 @@ import { restoreError, ServerBusyError, ValidationError } from "../errors.js";
 import type { CorpusDocument, Question, QuestionInput } from "../evaluators/questions.js";
 import type { ChunksImport, ImportPlacement } from "../strategies/imported-chunks.js";
 import { WorkerPool, WorkerTaskFailure } from "../worker-threads.js";
+import { withoutPageFurniture } from "../strategies/page-furniture.js";
+import type { StoredDocument } from "../domain/types.js";
 
 /**
  * How long locating a run's references and imported chunks may take. Linear work on a corpus
@@ -25,8 +27,15 @@ export async function locateOffThread(
   chunks: readonly ChunksImport[] | undefined,
   documents: readonly CorpusDocument[],
 ): Promise<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }> {
-  // Only what locating reads crosses to the worker (a stored document carries more).
-  const corpus = documents.map((d) => ({ id: d.id, filename: d.filename, text: d.text }));
+  // Only what locating reads crosses to the worker (a stored document carries more). References
+  // and chunks are looked for in the text as chunking sees it, page furniture blanked (offsets are
+  // the same): a passage copied across a page break, from a reader or from pdftotext, has no
+  // running header or page number in its middle.
+  const corpus = documents.map((d) => ({
+    id: d.id,
+    filename: d.filename,
+    text: "blocks" in d ? withoutPageFurniture(d as CorpusDocument & Pick<StoredDocument, "blocks">).text : d.text,
+  }));
   try {
     // The wait for the worker is bounded too: requests queued behind a long one are refused, not piled up.
     return await pool.run<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }>(

@@ -7,7 +7,7 @@ import type { StoredDocument } from "../domain/types.js";
  * same character of the stored text (references, chunk maps and pages stay true). The document
  * itself is not changed.
  */
-export function withoutPageFurniture(document: StoredDocument): StoredDocument {
+export function withoutPageFurniture<D extends Pick<StoredDocument, "text" | "blocks">>(document: D): D {
   const furniture = document.blocks.filter((b) => b.kind === "furniture");
   if (furniture.length === 0) return document;
   let text = "";

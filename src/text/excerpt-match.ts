@@ -12,6 +12,8 @@ export interface ExcerptMatch extends Span {
 
 /** Candidate window starts examined by the fuzzy step: bounds its cost on long documents. */
 const FUZZY_CANDIDATES = 24;
+/** The most words a fuzzy candidate's start and end are moved either way to fit the excerpt. */
+const MAX_SLACK_WORDS = 8;
 /** Excerpts longer than this are not fuzzy-matched (a quote that long is either there or useless). */
 const FUZZY_MAX_CHARS = 2000;
 
@@ -81,7 +83,10 @@ function fuzzyMatch(text: string, excerpt: string): ExcerptMatch | null {
   }
   scores.sort((a, b) => b.shared - a.shared || a.start - b.start);
   const excerptGrams = bigrams(excerpt);
-  const slack = Math.max(1, Math.round(n * 0.2));
+  // Each candidate is scored at its start and length give or take a fifth of the excerpt's words,
+  // at most MAX_SLACK_WORDS: the square of that is the number of windows scored, so a 330-word
+  // excerpt with a slack of 67 scored 18,000 windows a candidate (80 s for one chunk of a manual).
+  const slack = Math.min(MAX_SLACK_WORDS, Math.max(1, Math.round(n * 0.2)));
   let best: ExcerptMatch | null = null;
   for (const candidate of scores.slice(0, FUZZY_CANDIDATES)) {
     if (candidate.shared === 0) break;

@@ -108,5 +108,5 @@ const NOT_SUPERSCRIPT_OR_SUBSCRIPT = new RegExp(`[^${SUPERSCRIPTS_AND_SUBSCRIPTS
  * carry words the extracted text does not have.
  */
 function stripLinkTargets(excerpt: string): string {
-  return excerpt.replace(/\]\([^)]*\)/g, "]").replace(/<[^>]*>/g, " ");
+  return excerpt.replace(/\]\([^)]*\)/g, "]").replace(/<\/?[A-Za-z][^<>]*>/g, " ");
 }

@@ -22,12 +22,14 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { lines: ["The lighthouse opens at dawn and", "closes at dusk (except Mondays)."] },
       { lines: ["Tickets cost four euros."] },
     ]),
-    layoutParagraphs([
-      { lines: ["Winter Hours"], size: 16 },
-      { lines: ["In winter the lighthouse closes at four."] },
-      { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
-      { lines: ["- 2 -"] }, // the page number, printed last on the page: page furniture, kept apart
-    ]),
+    [
+      ...layoutParagraphs([
+        { lines: ["Winter Hours"], size: 16 },
+        { lines: ["In winter the lighthouse closes at four."] },
+        { lines: ["\u2022 Bring a coat", "\u2022 Bring a lamp that", "lasts an hour"] },
+      ]),
+      { text: "- 2 -", y: 40 }, // the page number, in the bottom margin: page furniture, kept apart
+    ],
   ]);
   const doc = await parseDocument(bytes, "guide.pdf");
   assert.equal(doc.format, "pdf");

@@ -11,6 +11,7 @@ import type { StoredDocument } from "../../src/domain/types.js";
 import { recursiveStrategy } from "../../src/strategies/recursive.js";
 import { chunkOffThread } from "../../src/strategies/offload.js";
 import { withoutPageFurniture } from "../../src/strategies/page-furniture.js";
+import { locateOffThread } from "../../src/services/locate-off-thread.js";
 
 test("line-end hyphenation is joined as a reader copies it; real hyphens stay", async () => {
   const bytes = buildPdf([
@@ -51,16 +52,28 @@ test("running headers, footers and page numbers are page furniture: kept in the 
     ]),
     reportPage(2, [{ lines: ["Dredging of the outer channel finished in June, two", "weeks early, within its budget."] }]),
     reportPage(3, [{ lines: ["The ferry terminal was repainted and its ramps were", "replaced after the spring inspection."] }]),
-    reportPage(4, [{ lines: ["Next year the authority will extend the north pier."] }]),
+    [
+      ...reportPage(4, [{ lines: ["Next year the authority will extend the north pier."] }]),
+      // A lone number low in the body (an equation's limit, a table's cell) is text; a roman page number in the margin is not.
+      { text: "0", size: 10, y: 400 },
+      { text: "iv", size: 9, y: 16 },
+    ],
   ]);
   const doc = await parseDocument(bytes, "report.pdf");
   const furniture = doc.blocks.filter((b) => b.kind === "furniture");
   assert.deepEqual(
     furniture.map((b) => [b.page, b.text]),
-    [1, 2, 3, 4].flatMap((n) => [
-      [n, "Harbour Authority · Annual Report 2025"],
-      [n, `Confidential draft ${n}`],
-    ]),
+    [
+      ...[1, 2, 3, 4].flatMap((n) => [
+        [n, "Harbour Authority · Annual Report 2025"],
+        [n, `Confidential draft ${n}`],
+      ]),
+      [4, "iv"],
+    ],
+  );
+  assert.ok(
+    doc.blocks.some((b) => b.kind === "paragraph" && b.text === "0"),
+    "the lone number in the body stays text",
   );
   for (const b of doc.blocks) assert.equal(doc.text.slice(b.start, b.end), b.text, "every block's offsets still hold");
   assert.ok(!doc.blocks.some((b) => b.kind !== "furniture" && /Confidential|Annual Report 2025/.test(b.text)), "no paragraph carries them");
@@ -79,6 +92,26 @@ test("running headers, footers and page numbers are page furniture: kept in the 
   assert.ok(
     (await chunk(true)).some((c) => /Confidential draft 2/.test(c.text)),
     "keep_page_furniture chunks them with the text",
+  );
+  // A passage copied across a page break, as a reader gives it (no footer or header in its middle), is found as a reference.
+  const [question] = (
+    await locateOffThread(
+      "q.json",
+      [
+        {
+          question: "When did dredging finish?",
+          expectedAnswer: null,
+          references: [{ text: "and the new quay opened in May. Dredging of the outer channel" }],
+        },
+      ],
+      [],
+      [stored],
+    )
+  ).questions;
+  const reference = question!.references[0]!;
+  assert.match(
+    doc.text.slice(reference.start, reference.end),
+    /^and the new quay opened in May\.[\s\S]*Confidential draft 1[\s\S]*Dredging of the outer channel$/,
   );
 });
 

@@ -38,3 +38,8 @@ test("an excerpt cut inside its first or last word (a reference cut at a fixed l
   // Too few words to try cut edges: "and swin" alone would match too much.
   assert.deepEqual(found(text, "humans and swin"), []);
 });
+
+test("an R assignment arrow is not an HTML tag: the words after '<-' are kept", () => {
+  const text = "Three useful forms are > df <- data.frame(a = I(1)) > write.table(df) and more.";
+  assert.equal(new WordSequence(text).find("forms are\n> df <- data.frame(a = I(1))\n> write.table(df)").length, 1);
+});
