@@ -122,6 +122,8 @@ export function pageLines(items: TextItemLike[], page: number, pageWidth: number
   if (!isColumn(leftLines, gutter - Math.min(...leftLines.map((l) => l.x))) || !isColumn(rightLines, Math.max(...rightLines.map((l) => l.xEnd)) - gutter)) {
     return linesOf(items, page, pageHeight);
   }
+  // A wide table's cells leave gaps inside each side's rows too; prose runs on with word spaces.
+  if (isTabular(left, em) || isTabular(right, em)) return linesOf(items, page, pageHeight);
   // Side by side: the columns share most of their height.
   const [leftTop, leftBottom] = [Math.max(...leftLines.map((l) => l.y)), Math.min(...leftLines.map((l) => l.y))];
   const [rightTop, rightBottom] = [Math.max(...rightLines.map((l) => l.y)), Math.min(...rightLines.map((l) => l.y))];
@@ -188,6 +190,21 @@ function rowsAcross(items: TextItemLike[], gutter: number, em: number): Set<numb
     rows.set(key, row);
   }
   return new Set([...rows].filter(([, row]) => row.crossing || row.rightStart - row.leftEnd < em).map(([key]) => key));
+}
+
+/**
+ * Whether one side's rows are a table's: more than a fifth of its rows of several items hold a gap
+ * wider than an em and a half between two items (cells), where a column of prose has word spaces.
+ */
+function isTabular(items: TextItemLike[], em: number): boolean {
+  const rows = new Map<number, TextItemLike[]>();
+  for (const item of items) rows.set(rowOf(item, em), [...(rows.get(rowOf(item, em)) ?? []), item]);
+  const several = [...rows.values()].filter((row) => row.length > 1);
+  const gapped = several.filter((row) => {
+    const sorted = [...row].sort((a, b) => itemX(a) - itemX(b));
+    return sorted.slice(1).some((item, i) => itemX(item) - (itemX(sorted[i]!) + sorted[i]!.width) > 1.5 * em);
+  });
+  return several.length > 0 && gapped.length > several.length / 5;
 }
 
 /** Lines that read as a column of prose `width` wide: enough of them, most running most of its width (a table's narrow cells do not). */
