@@ -64,6 +64,13 @@ function linesOf(items: TextItemLike[], page: number, pageHeight: number): Line[
   return lines.filter((l) => l.text.trim().length > 0);
 }
 
+/** Appends to the list under `key` in place: copying the list on every item made a page of many items cost their square. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)]!;
@@ -198,7 +205,7 @@ function rowsAcross(items: TextItemLike[], gutter: number, em: number): Set<numb
  */
 function isTabular(items: TextItemLike[], em: number): boolean {
   const rows = new Map<number, TextItemLike[]>();
-  for (const item of items) rows.set(rowOf(item, em), [...(rows.get(rowOf(item, em)) ?? []), item]);
+  for (const item of items) pushTo(rows, rowOf(item, em), item);
   const several = [...rows.values()].filter((row) => row.length > 1);
   const gapped = several.filter((row) => {
     const sorted = [...row].sort((a, b) => itemX(a) - itemX(b));
@@ -233,7 +240,7 @@ const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g,
  */
 export function markFurniture(lines: Line[], bodySize: number): void {
   const pages = new Map<number, Line[]>();
-  for (const line of lines) pages.set(line.page, [...(pages.get(line.page) ?? []), line]);
+  for (const line of lines) pushTo(pages, line.page, line);
   const edges: Array<{ line: Line; key: string; inBand: boolean }> = [];
   for (const pageLines of pages.values()) {
     const byHeight = [...pageLines].sort((a, b) => b.y - a.y);
@@ -245,7 +252,7 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     for (const line of bottom) edges.push({ line, key: `bottom ${furnitureKey(line.text)}`, inBand: inBand(line) });
   }
   const byKey = new Map<string, Line[]>();
-  for (const { line, key, inBand } of edges) if (inBand) byKey.set(key, [...(byKey.get(key) ?? []), line]);
+  for (const { line, key, inBand } of edges) if (inBand) pushTo(byKey, key, line);
   const needed = Math.min(3, pages.size);
   for (const { line, key, inBand } of edges) {
     // In the margin only: a lone number near a page's edge inside the body is an equation's or a table's.
