@@ -10,10 +10,29 @@ import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_thr
 export function startSiblingWorker(callerUrl: string, name: string, options: WorkerOptions = {}): Worker {
   const extension = extname(fileURLToPath(callerUrl));
   const workerFile = new URL(`./${name}${extension}`, callerUrl);
-  if (extension !== ".ts") return new Worker(workerFile, options);
+  if (extension !== ".ts") return new Worker(workerFile, { execArgv: withoutPreloads(process.execArgv), ...options });
   // Node 20 workers do not inherit tsx's loader, so a .ts worker registers it first.
   return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { ...options, eval: true });
 }
+
+/**
+ * The process's flags without its preloads (`--import`, `--require`, `--loader`): a built worker
+ * runs only chunkeval's own JavaScript, and a worker otherwise repeats every preload of the
+ * process that started it. Under the test runner those were tsx and a module-hooks loader, which
+ * started a loader thread of their own in every worker (about 0.4 s of CPU each, a few hundred
+ * workers per `npm test`).
+ */
+export function withoutPreloads(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    if (PRELOADS.includes(flag)) i++;
+    else if (!PRELOADS.some((name) => flag.startsWith(`${name}=`))) kept.push(flag);
+  }
+  return kept;
+}
+
+const PRELOADS = ["--import", "--require", "-r", "--loader", "--experimental-loader"];
 
 /** Why a task did not return: its deadline, its heap limit, its signal, a crash, an error it threw, or no free worker within its wait. */
 export class WorkerTaskFailure extends Error {

@@ -21,6 +21,7 @@ export const FAST = EXCEPT(
     "test/config/",
     "test/domain/",
     "test/errors.test.ts",
+    "test/worker-threads.test.ts",
     "test/evaluators/",
     "test/helpers/rank-correlation.test.ts",
     "test/services/gates.test.ts",

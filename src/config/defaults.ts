@@ -29,6 +29,11 @@ export const DEFAULTS = {
    * far deeper than any real page (browsers' own parsers cap nesting at 512).
    */
   maxPdfPages: 2000,
+  /**
+   * A document of fewer visible characters is refused as almost empty: a page number or stray marks
+   * is nothing to chunk (pdf.js's own test corpus holds 240 PDFs whose text layer is under 20).
+   */
+  minTextCharacters: 20,
   maxHtmlElements: 200_000,
   maxHtmlDepth: 256,
   /** The parsing worker: its deadline and its heap (a 50,000-paragraph .docx needs about 320 MB). */

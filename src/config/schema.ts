@@ -33,6 +33,7 @@ export interface ChunkevalConfig {
     maxCompressionRatio: number;
     maxZipEntries: number;
     maxPdfPages: number;
+    minTextCharacters: number;
     maxHtmlElements: number;
     maxHtmlDepth: number;
     timeoutSeconds: number;
@@ -281,6 +282,15 @@ export const SETTINGS: SettingDeclaration[] = [
     default: DEFAULTS.maxPdfPages,
     min: 1,
     description: "most pages of a PDF, read from its page tree before any page is",
+  }),
+  setting({
+    key: "min_text_characters",
+    env: "CHUNKEVAL_MIN_TEXT_CHARACTERS",
+    kind: "int",
+    path: "parsing.minTextCharacters",
+    default: DEFAULTS.minTextCharacters,
+    min: 1,
+    description: "fewest visible (non-space) characters a document's text must hold; fewer is refused as almost empty",
   }),
   setting({
     key: "max_html_elements",

@@ -33,6 +33,8 @@ export interface ParsedDocument {
   title: string;
   text: string;
   blocks: Block[];
+  /** What the parser left out and why (unreadable pages), for the user to read; none when it kept everything. */
+  warnings?: string[];
 }
 
 /** The Document of SPEC §2, exactly. */

@@ -12,6 +12,8 @@ export interface ParseLimits {
   zip: ZipLimits;
   /** `max_pdf_pages`. */
   maxPdfPages: number;
+  /** `min_text_characters`: a document's text holds at least this many visible characters. */
+  minTextCharacters: number;
   /** `max_html_elements` and `max_html_depth`. */
   maxHtmlElements: number;
   maxHtmlDepth: number;
@@ -30,6 +32,7 @@ export function parseLimitsOf(config: Pick<ChunkevalConfig, "maxUploadMb" | "par
       maxEntries: config.parsing.maxZipEntries,
     },
     maxPdfPages: config.parsing.maxPdfPages,
+    minTextCharacters: config.parsing.minTextCharacters,
     maxHtmlElements: config.parsing.maxHtmlElements,
     maxHtmlDepth: config.parsing.maxHtmlDepth,
     timeoutSeconds: config.parsing.timeoutSeconds,
@@ -44,6 +47,7 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = parseLimitsOf({
     maxCompressionRatio: DEFAULTS.maxCompressionRatio,
     maxZipEntries: DEFAULTS.maxZipEntries,
     maxPdfPages: DEFAULTS.maxPdfPages,
+    minTextCharacters: DEFAULTS.minTextCharacters,
     maxHtmlElements: DEFAULTS.maxHtmlElements,
     maxHtmlDepth: DEFAULTS.maxHtmlDepth,
     timeoutSeconds: DEFAULTS.parseTimeoutSeconds,

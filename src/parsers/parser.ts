@@ -4,7 +4,8 @@ import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
 import { DOCUMENT_FORMATS } from "./registry.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
-import { refuseUnreadableText } from "./readability.js";
+import { readableText } from "./readability.js";
+import { isUtf8WithoutNul } from "./text-family.js";
 
 /** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
 export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
@@ -28,6 +29,10 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
   if (!format) {
     // Every text format accepts valid UTF-8, so what is left is binary or text in another encoding.
     const ext = extname(filename).toLowerCase();
+    // Valid UTF-8 that no text format takes holds too many control characters to be text.
+    if (isUtf8WithoutNul(bytes)) {
+      unusable(filename, `${filename}'s text is glyph codes or control characters, not text: is it a binary file saved under a text format?`);
+    }
     unusable(
       filename,
       `not a supported document (${SUPPORTED_FORMATS_TEXT}): its bytes match none of them${ext ? `, whatever its ${ext} name says` : ""} ` +
@@ -37,8 +42,9 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
   const drafts = await format.parse(bytes, filename, limits);
   const nonEmpty = drafts.filter((b) => b.text.length > 0);
   if (nonEmpty.length === 0) unusable(filename, "the document contains no text");
-  refuseUnreadableText(filename, format.name, nonEmpty);
-  return assembleDocument(format.name, nonEmpty, filename);
+  const readable = readableText(filename, format.name, nonEmpty, limits.minTextCharacters);
+  const parsed = assembleDocument(format.name, readable.drafts, filename);
+  return readable.warnings.length > 0 ? { ...parsed, warnings: readable.warnings } : parsed;
 }
 
 /** Normalises block texts to single lines and joins them with blank lines, recording offsets. */

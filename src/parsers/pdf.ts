@@ -49,7 +49,8 @@ function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
   };
   const headingSizes = [...new Set(paragraphs.filter(isHeading).map((p) => Math.round(p.lines[0]!.size)))].sort((a, b) => b - a);
   return paragraphs.map((p) => {
-    const text = joinLines(p.lines.map((l) => foldLigatures(l.text.trim())));
+    // A soft hyphen inside a line is invisible to a reader (the joiner used those at line ends).
+    const text = joinLines(p.lines.map((l) => foldLigatures(l.text.trim()))).replace(SOFT_HYPHENS, "");
     const page = p.lines[0]!.page;
     if (p.lines[0]!.furniture) return { kind: "furniture" as const, level: 0, text, page };
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
@@ -62,6 +63,8 @@ function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
 /** The typographic ligatures a PDF's fonts map single glyphs to (ﬁ, ﬂ, ﬀ, ﬃ, ﬄ, ﬅ, ﬆ): a reader copies their letters. */
 const LIGATURE = /[\uFB00-\uFB06]/g;
 const foldLigatures = (text: string) => text.replace(LIGATURE, (c) => c.normalize("NFKC"));
+
+const SOFT_HYPHENS = /\u00AD/g;
 
 /** A line that ends inside a word broken by a hyphen (or a soft hyphen) at the line's end: "Af-", "com\u00AD". */
 const BROKEN_WORD_END = /([\p{L}]+)(-|\u00AD)$/u;

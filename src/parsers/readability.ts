@@ -11,17 +11,64 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** A page whose visible characters are at least this share junk is not text. */
 const UNREADABLE_SHARE = 0.3;
 
+/**
+ * Letters in no language's pattern: a font whose table maps its glyphs to the wrong letters gives
+ * letters where a reader sees words ("Wkh kduerxu slorw"). Two independent signs, both required,
+ * over a page's Latin letters (accents folded) and only where there are enough of them to count:
+ * the share of its letters that are among the eleven commonest in the languages written in Latin
+ * letters (e a i o n s r t l u d: 70-86 % in samples of English, German, French, Finnish, Czech,
+ * Croatian, Hungarian, Turkish, Vietnamese or Welsh, 60 % of Polish, 57 % of a list of gene names;
+ * 42 % of letters drawn at random, as of English shifted three letters on), and the share of its
+ * words of two or more letters with no vowel (a, e, i, o, u, y: at most 11 % in those languages,
+ * about a third of random words, half of shifted English). Code (two-thirds of its words without a
+ * vowel) passes the first; a page of another script is not judged. Measured on the samples in
+ * test/parsers/unreadable-text.test.ts.
+ */
+const SHAPE_MIN_LETTERS = 200;
+const COMMON_LETTERS = new Set("eaionsrtlud");
+const VOWELS = /[aeiouy]/;
+const MAX_COMMON_SHARE = 0.5;
+const MIN_VOWELLESS_SHARE = 0.2;
+
+interface PageCounts {
+  visible: number;
+  junk: number;
+  /** The page's text, kept only while it is short enough to judge its letters (see lettersOutOfPattern). */
+  texts: string[];
+}
+
 /** Visible (non-space) characters and the junk among them, in one pass without copies (texts can be large). */
-function count(text: string): { visible: number; junk: number } {
-  let visible = 0;
-  let junk = 0;
+function count(text: string, into: PageCounts): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (isSpace(c)) continue;
-    visible++;
-    if (isJunk(c)) junk++;
+    into.visible++;
+    if (isJunk(c)) into.junk++;
   }
-  return { visible, junk };
+}
+
+/** Letters to judge per page: the shape of a few thousand letters is as clear as that of a million. */
+const SHAPE_SAMPLE = 20_000;
+
+/** True when a page's Latin letters follow no language's pattern (see SHAPE_MIN_LETTERS). */
+export function lettersOutOfPattern(text: string): boolean {
+  const folded = text.slice(0, SHAPE_SAMPLE).normalize("NFD").toLowerCase();
+  const words = folded.match(/[a-z]+/g) ?? [];
+  let letters = 0;
+  let common = 0;
+  let longWords = 0;
+  let vowelless = 0;
+  for (const word of words) {
+    letters += word.length;
+    for (const letter of word) if (COMMON_LETTERS.has(letter)) common++;
+    if (word.length < 2) continue;
+    longWords++;
+    if (!VOWELS.test(word)) vowelless++;
+  }
+  // Another script's page (its letters are not [a-z] once accents are folded) is not judged.
+  const allLetters = folded.match(/\p{L}/gu)?.length ?? 0;
+  if (letters < SHAPE_MIN_LETTERS || letters < allLetters / 2 || longWords === 0) return false;
+  return common / letters < MAX_COMMON_SHARE && vowelless / longWords >= MIN_VOWELLESS_SHARE;
 }
 
 /** "2-23", "4", "2-5, 9 and 11": page numbers as ranges. */
@@ -36,40 +83,57 @@ function pageRanges(pages: number[]): string {
   return runs.length <= 1 ? runs.join("") : `${runs.slice(0, -1).join(", ")} and ${runs[runs.length - 1]}`;
 }
 
+/** What a readable document keeps: its readable blocks, and a warning for each thing left out. */
+export interface ReadableText {
+  drafts: BlockDraft[];
+  warnings: string[];
+}
+
 /**
- * Refuses a document whose text is not readable: when most of its visible characters lie on
- * pages (or, without pages, in a text) that are glyph codes rather than letters, naming those
- * pages; and a text with no letter or digit at all (a PDF's stray marks). A few unreadable pages in a
- * readable document are kept.
+ * The document's readable text. Refuses it when most of its visible characters lie on pages (or,
+ * without pages, in a text) that are not text, naming those pages: glyph codes (control,
+ * private-use or replacement characters) or letters in no language's pattern; and when its text is
+ * fewer than `minCharacters` visible characters (`min_text_characters`: no letter or digit, or a handful). A few unreadable
+ * pages in a readable document are left out, with a warning that names them.
  */
-export function refuseUnreadableText(filename: string, format: string, drafts: BlockDraft[]): void {
-  const byPage = new Map<number, { visible: number; junk: number }>();
+export function readableText(filename: string, format: string, drafts: BlockDraft[], minCharacters: number): ReadableText {
+  const byPage = new Map<number, PageCounts>();
   let total = 0;
-  let hasLetter = false;
   for (const d of drafts) {
     const page = d.page ?? 0;
-    const counts = byPage.get(page) ?? { visible: 0, junk: 0 };
-    const { visible, junk } = count(d.text);
-    counts.visible += visible;
-    counts.junk += junk;
-    byPage.set(page, counts);
-    total += visible;
-    // Counted only up to what the checks below need.
-    hasLetter ||= LETTER_OR_DIGIT.test(d.text);
+    let counts = byPage.get(page);
+    if (!counts) byPage.set(page, (counts = { visible: 0, junk: 0, texts: [] }));
+    const before = counts.visible;
+    count(d.text, counts);
+    total += counts.visible - before;
+    if (before < SHAPE_SAMPLE) counts.texts.push(d.text);
   }
-  const unreadable = [...byPage.entries()].filter(([, c]) => c.visible > 0 && c.junk / c.visible >= UNREADABLE_SHARE);
-  const unreadableChars = unreadable.reduce((n, [, c]) => n + c.visible, 0);
-  if (total > 0 && unreadableChars / total >= 0.5) {
-    const pages = unreadable.map(([p]) => p).filter((p) => p > 0);
-    const where =
-      pages.length === 0
-        ? `${filename}'s text is`
-        : pages.length === 1
-          ? `page ${pages[0]} of ${filename} is`
-          : `pages ${pageRanges(pages)} of ${filename} are`;
+  const unreadable = new Set(
+    [...byPage.entries()]
+      .filter(([, c]) => c.visible > 0 && (c.junk / c.visible >= UNREADABLE_SHARE || lettersOutOfPattern(c.texts.join("\n"))))
+      .map(([p]) => p),
+  );
+  const unreadableChars = [...unreadable].reduce((n, p) => n + byPage.get(p)!.visible, 0);
+  const pages = [...unreadable].filter((p) => p > 0).sort((a, b) => a - b);
+  const where = pages.length === 1 ? `page ${pages[0]} of ${filename} is` : `pages ${pageRanges(pages)} of ${filename} are`;
+  if (unreadable.size > 0 && (unreadableChars / total >= 0.5 || pages.length === 0)) {
     const hint = format === "pdf" ? "run OCR first (its fonts map their glyphs to no readable text)" : "is it a binary file saved under a text format?";
-    unusable(filename, `${where} glyph codes or control characters, not text: ${hint}`);
+    unusable(filename, `${pages.length === 0 ? `${filename}'s text is` : where} glyph codes or control characters, not text: ${hint}`);
   }
-  // A few letters stay a document (a one-line note is one); none is no text, whatever the marks.
-  if (!hasLetter) unusable(filename, `the document contains no text: no letter or digit${format === "pdf" ? " (a scanned document? run OCR first)" : ""}`);
+  const scanned = format === "pdf" ? " (a scanned document? run OCR first)" : "";
+  // A handful of characters is no document either; none is no text, whatever the marks.
+  if (!drafts.some((d) => LETTER_OR_DIGIT.test(d.text))) unusable(filename, `the document contains no text: no letter or digit${scanned}`);
+  if (total < minCharacters) {
+    const text = drafts.map((d) => d.text.replace(/\s+/g, " ").trim()).join(" ");
+    unusable(
+      filename,
+      `the document contains almost no text (${total} characters: ${JSON.stringify(text)}; min_text_characters is ${minCharacters}): ` +
+        `too little to chunk${scanned}`,
+    );
+  }
+  if (unreadable.size === 0) return { drafts, warnings: [] };
+  return {
+    drafts: drafts.filter((d) => !unreadable.has(d.page ?? 0)),
+    warnings: [`${where} glyph codes or control characters, not text: left out of the document (run OCR first for ${pages.length === 1 ? "it" : "them"})`],
+  };
 }

@@ -23,8 +23,12 @@ export function isDocumentPath(path: string): boolean {
   return SUPPORTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
 }
 
-/** What an upload returns: the document it stored, or the one already stored with the same bytes. */
-export type UploadedDocument = DocumentRecord & { alreadyStored: boolean };
+/**
+ * What an upload returns: the document it stored, or the one already stored with the same bytes;
+ * with what its parsing left out (unreadable pages), said when it was parsed (an upload of known
+ * bytes parses nothing and says nothing).
+ */
+export type UploadedDocument = DocumentRecord & { alreadyStored: boolean; warnings: string[] };
 
 export interface UploadOptions {
   /** Store a new document even when the same bytes are stored already (`upload --new`, `POST /documents?new=true`). */
@@ -70,7 +74,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
     await ctx.originals.remove(filePath);
     throw error;
   }
-  if (stored === null) return { ...(await ctx.documents.record(id))!, alreadyStored: false };
+  if (stored === null) return { ...(await ctx.documents.record(id))!, alreadyStored: false, warnings: parsed.warnings ?? [] };
   await ctx.originals.remove(filePath);
   // Deleted by another process since the transaction found it: store these bytes after all.
   return (await storedRecord(ctx, stored)) ?? uploadDocument(ctx, input, options);
@@ -78,7 +82,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
 
 async function storedRecord(ctx: ServiceContext, id: string | null): Promise<UploadedDocument | null> {
   const record = id === null ? null : await ctx.documents.record(id);
-  return record && { ...record, alreadyStored: true };
+  return record && { ...record, alreadyStored: true, warnings: [] };
 }
 
 /** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */

@@ -32,6 +32,12 @@ export interface ChunksImport {
   chunks: ImportedChunk[];
   /** What each chunk is called in errors, e.g. `line 3` (file) or `item 3` (request); by default `line n`. */
   places?: string[];
+  /**
+   * The lines (or items) that could not be read as chunks, each `line 3: why`: they are reported
+   * with the chunks that cannot be placed, in one error of `locateImportedChunks`, so that one run
+   * names every bad line of the file, whatever is wrong with it.
+   */
+  unread?: string[];
 }
 
 /** A document of the benchmarked corpus, as imported chunks are matched against it. */
@@ -77,9 +83,10 @@ function checkChunk(value: unknown, fail: (problem: string) => ValidationError):
 
 /**
  * Reads a JSONL file of chunks (one `{document?, text, start?, end?}` per line; blank lines are
- * skipped, other fields ignored). Every line that is not JSON or lacks a field is named, with the
- * file and its line, in one ValidationError (up to MAX_REPORTED_CHUNK_PROBLEMS; the rest
- * counted); so is a file without chunks.
+ * skipped, other fields ignored). Every line that is not JSON or lacks a field is kept in `unread`,
+ * for `locateImportedChunks` to report with the chunks it cannot place; a file without a good line
+ * is one ValidationError naming every bad line (up to MAX_REPORTED_CHUNK_PROBLEMS; the rest
+ * counted), or saying it holds no chunks.
  */
 export function parseChunksJsonl(name: string, source: string, content: string): ChunksImport {
   const chunks: ImportedChunk[] = [];
@@ -101,9 +108,11 @@ export function parseChunksJsonl(name: string, source: string, content: string):
       problems.push((error as Error).message);
     }
   });
-  throwProblems(`chunks file ${source}`, problems, "line");
-  if (chunks.length === 0) throw new ValidationError(`chunks file ${source}: no chunks (one {"document", "text", "start"?, "end"?} object per line)`);
-  return { name, source: `chunks file ${source}`, chunks, places };
+  if (chunks.length === 0) {
+    throwProblems(`chunks file ${source}`, problems, "line");
+    throw new ValidationError(`chunks file ${source}: no chunks (one {"document", "text", "start"?, "end"?} object per line)`);
+  }
+  return { name, source: `chunks file ${source}`, chunks, places, unread: problems };
 }
 
 /** Chunks given inline (an HTTP request's `chunks: {name: [...]}`), checked as a file's lines are. */
@@ -119,8 +128,9 @@ export function chunksFromList(name: string, source: string, list: unknown): Chu
       return [];
     }
   });
-  throwProblems(source, problems, "item");
-  return { name, source, chunks, places: chunks.map((_, i) => `item ${i + 1}`) };
+  if (chunks.length === 0) throwProblems(source, problems, "item");
+  const places = list.flatMap((_, i) => (problems.some((p) => p.startsWith(`item ${i + 1}:`)) ? [] : [`item ${i + 1}`]));
+  return { name, source, chunks, places, unread: problems };
 }
 
 /** One ValidationError for every bad line or item of `source`: the first MAX_REPORTED_CHUNK_PROBLEMS, the rest counted; nothing when there is none. */
@@ -180,8 +190,9 @@ export interface ImportPlacement {
 export function locateImportedChunks(imp: ChunksImport, documents: readonly ImportTarget[]): ImportPlacement {
   const spans = new Map<string, Span[]>(documents.map((d) => [d.id, []]));
   const located: ImportPlacement["located"] = {};
-  const problems: string[] = [];
-  let unreported = 0;
+  const unread = imp.unread ?? [];
+  const problems: string[] = unread.slice(0, MAX_REPORTED_CHUNK_PROBLEMS).map((problem) => `${imp.source}, ${problem}`);
+  let unreported = unread.length - problems.length;
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   // Each document's word index is built once, for every chunk that needs it.
   const wordIndexes = new Map<ImportTarget, WordSequence>();
@@ -218,10 +229,15 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
   });
   if (problems.length > 0) {
     const count = problems.length + unreported;
-    throw new ValidationError(
-      `${imp.source}: ${count} chunk${count === 1 ? "" : "s"} could not be placed:\n  ${problems.join("\n  ")}` +
-        (unreported > 0 ? `\n  … and ${unreported} more` : ""),
-    );
+    const unplaced = count - unread.length;
+    const unit = `${imp.places?.[0]?.startsWith("item") ? "item" : "line"}${count === 1 ? "" : "s"}`;
+    const what =
+      unread.length === 0
+        ? `${count} chunk${count === 1 ? "" : "s"} could not be placed`
+        : unplaced === 0
+          ? `${count} bad ${unit}`
+          : `${count} bad ${unit} (${unread.length} not read as a chunk, ${unplaced} not placed)`;
+    throw new ValidationError(`${imp.source}: ${what}:\n  ${problems.join("\n  ")}` + (unreported > 0 ? `\n  … and ${unreported} more` : ""));
   }
   for (const d of documents) {
     if (spans.get(d.id)!.length === 0) {
@@ -295,7 +311,8 @@ export function importedChunksDefinition(imp: ChunksImport, taken: readonly stri
       // This document's chunks (those naming it, or naming none).
       const chunksOf = (document: ImportTarget): ChunksImport => {
         const mine = imp.chunks.flatMap((c, i) => (c.document === undefined || named([document], c.document).length > 0 ? [i] : []));
-        return { ...imp, chunks: mine.map((i) => imp.chunks[i]!), places: mine.map((i) => imp.places?.[i] ?? `line ${i + 1}`) };
+        // The file's unread lines were reported over the whole corpus before any document is chunked.
+        return { ...imp, chunks: mine.map((i) => imp.chunks[i]!), places: mine.map((i) => imp.places?.[i] ?? `line ${i + 1}`), unread: [] };
       };
       const strategy: ChunkingStrategy = {
         name,

@@ -80,7 +80,7 @@ test("chunkeval bench FOLDER / several files / a quoted glob / --collection benc
     const noMatch = await cli("bench", "docs/*.pdf", ...common);
     assert.equal(noMatch.code, 2);
     assert.match(noMatch.stderr, /docs\/\*\.pdf: no file matches/);
-    writeFileSync(join(docs, "more", "tides.docx"), await buildDocx([{ p: "Another tides file." }]));
+    writeFileSync(join(docs, "more", "tides.docx"), await buildDocx([{ p: "Another tides file, for the south pier." }]));
     const clash = await cli("bench", "docs", ...common);
     assert.equal(clash.code, 2);
     assert.match(clash.stderr, /two documents named tides\.docx/);

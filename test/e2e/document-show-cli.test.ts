@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../helpers/cli.js";
-import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
+import { buildGlyphCodePdf, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
 test("documents show prints the extracted text with pages and headings; chunks lists a strategy's chunks with offsets and pages", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-document-show-"));
@@ -54,6 +54,20 @@ test("documents show prints the extracted text with pages and headings; chunks l
       new RegExp(`${chunks.chunks.length} chunks of harbour\\.pdf by recursive@chunk_size=16:chunk_overlap=0 \\(${chunks.chunks.length} searched\\)`),
     );
     assert.equal((await runCli(["documents", "show", "doc_0000000000000000"], env)).code, 3);
+
+    // Issue 38 item 2: a page of glyph codes among readable ones is left out, and the upload says so
+    // on stderr (JSON alone on stdout, with the warning in it); the same bytes again parse nothing and say nothing.
+    const page = (lines: string[], glyphCodes = false) => ({ lines, glyphCodes });
+    const readable = ["The harbour pilot boards ships at the outer buoy.", "Tugs take over at the north quay in any weather."];
+    const mixed = join(dir, "mixed.pdf");
+    writeFileSync(mixed, buildGlyphCodePdf([page(readable), page(readable), page(readable), page(["THE HARBOUR PILOT BOARDS SHIPS"], true)]));
+    const warned = await runCli(["upload", mixed, "--json"], env);
+    assert.equal(warned.code, 0, warned.stderr);
+    const warning = "page 4 of mixed.pdf is glyph codes or control characters, not text: left out of the document (run OCR first for it)";
+    assert.equal(warned.stderr, `warning: ${warning}\n`);
+    assert.deepEqual(JSON.parse(warned.stdout).warnings, [warning]);
+    const again = await runCli(["upload", mixed], env);
+    assert.doesNotMatch(again.stderr + again.stdout, /warning/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

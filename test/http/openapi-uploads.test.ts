@@ -30,7 +30,7 @@ test("the served OpenAPI document describes the upload routes' request bodies: m
     assert.equal(files.properties.domain.type, "string");
 
     // Documented only: the routes still read (and refuse) their bodies themselves, as before.
-    const uploaded = await t.upload("note.txt", Buffer.from("Some text to keep."));
+    const uploaded = await t.upload("note.txt", Buffer.from("Some text to keep, long enough to chunk."));
     assert.equal(uploaded.status, 201);
     const form = new FormData();
     form.append("other", "x");

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { SNIPPET_LIMITS } from "../helpers/snippet-limits.js";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { ChunkingError, DocumentLimitError } from "../../src/errors.js";
-import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
 import type { ParsedDocument } from "../../src/domain/types.js";
 import { buildDocx } from "../helpers/documents.js";
 import { buildGraphicsStateBomb, buildLzwBomb, buildLzwPdf, flateBombStream } from "../helpers/pdf.js";
@@ -31,7 +31,7 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
       { text: "- 2 -", y: 40 }, // the page number, in the bottom margin: page furniture, kept apart
     ],
   ]);
-  const doc = await parseDocument(bytes, "guide.pdf");
+  const doc = await parseDocument(bytes, "guide.pdf", SNIPPET_LIMITS);
   assert.equal(doc.format, "pdf");
   assert.equal(doc.title, "Harbor Guide");
   assert.deepEqual(
@@ -49,11 +49,11 @@ test("a PDF yields its text layer with pages on every block, a heading from its 
   );
   assertOffsets(doc);
   // Deterministic: the same bytes give the same document.
-  assert.deepEqual(await parseDocument(bytes, "guide.pdf"), doc);
+  assert.deepEqual(await parseDocument(bytes, "guide.pdf", SNIPPET_LIMITS), doc);
 });
 
 test("a PDF named .docx is read as a PDF (bytes decide, never the name)", async () => {
-  const doc = await parseDocument(buildPdf([layoutParagraphs([{ lines: ["Only the bytes count."] }])]), "x.docx");
+  const doc = await parseDocument(buildPdf([layoutParagraphs([{ lines: ["Only the bytes count."] }])]), "x.docx", SNIPPET_LIMITS);
   assert.equal(doc.format, "pdf");
   assert.equal(doc.blocks[0]!.page, 1);
 });
@@ -85,7 +85,7 @@ test("Markdown: headings with levels, nested lists, table rows, code, quotes; in
     "<div>Grown <b>indoors</b> &copy; 2024</div>",
     "",
   ].join("\n");
-  const doc = await parseDocument(Buffer.from(md), "guide.md");
+  const doc = await parseDocument(Buffer.from(md), "guide.md", SNIPPET_LIMITS);
   assert.equal(doc.format, "md");
   assert.equal(doc.title, "Plant Guide");
   assert.deepEqual(shape(doc), [
@@ -104,11 +104,11 @@ test("Markdown: headings with levels, nested lists, table rows, code, quotes; in
   ]);
   assertOffsets(doc);
   assert.ok(!doc.text.includes("https://"), "link URLs are not text");
-  assert.deepEqual(await parseDocument(Buffer.from(md), "guide.md"), doc);
+  assert.deepEqual(await parseDocument(Buffer.from(md), "guide.md", SNIPPET_LIMITS), doc);
 });
 
 test("Markdown: YAML front matter is metadata, not a heading", async () => {
-  const doc = await parseDocument(Buffer.from("---\ntitle: Ferry notes\ndate: 2024-05-01\n---\n\n# Ferry\n\nLeaves at noon.\n"), "post.md");
+  const doc = await parseDocument(Buffer.from("---\ntitle: Ferry notes\ndate: 2024-05-01\n---\n\n# Ferry\n\nLeaves at noon.\n"), "post.md", SNIPPET_LIMITS);
   assert.deepEqual(shape(doc), [
     ["heading", 1, "Ferry"],
     ["paragraph", 0, "Leaves at noon."],
@@ -117,7 +117,7 @@ test("Markdown: YAML front matter is metadata, not a heading", async () => {
 
 test("the same text is Markdown when named .md and plain text otherwise (no invented headings)", async () => {
   const bytes = Buffer.from("# Not a heading in text\n\nSecond paragraph\nwrapped here.\n\n- one\n  - two\n- three\n");
-  const text = await parseDocument(bytes, "notes.txt");
+  const text = await parseDocument(bytes, "notes.txt", SNIPPET_LIMITS);
   assert.equal(text.format, "txt");
   assert.deepEqual(shape(text), [
     ["paragraph", 0, "# Not a heading in text"],
@@ -128,13 +128,17 @@ test("the same text is Markdown when named .md and plain text otherwise (no inve
     ["list_item", 1, "- three"],
   ]);
   assertOffsets(text);
-  assert.equal((await parseDocument(bytes, "notes.markdown")).blocks[0]!.kind, "heading");
+  assert.equal((await parseDocument(bytes, "notes.markdown", SNIPPET_LIMITS)).blocks[0]!.kind, "heading");
   // A .docx name does not make text a Word file either.
-  assert.equal((await parseDocument(bytes, "notes.docx")).format, "txt");
+  assert.equal((await parseDocument(bytes, "notes.docx", SNIPPET_LIMITS)).format, "txt");
 });
 
 test("plain text: CRLF line endings and a BOM are read as text", async () => {
-  const doc = await parseDocument(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("First line\r\nsame paragraph\r\n\r\nSecond\r\n")]), "crlf.txt");
+  const doc = await parseDocument(
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("First line\r\nsame paragraph\r\n\r\nSecond\r\n")]),
+    "crlf.txt",
+    SNIPPET_LIMITS,
+  );
   assert.deepEqual(shape(doc), [
     ["paragraph", 0, "First line same paragraph"],
     ["paragraph", 0, "Second"],
@@ -153,7 +157,7 @@ test("HTML: headings, paragraphs, nested list items, table rows; script, style a
 <table><tr><th>Plant</th><th>Light</th></tr><tr><td>Fern</td><td><p>Shade</p></td></tr></table>
 <noscript>Enable JavaScript</noscript><template><p>never shown</p></template>
 </body></html>`;
-  const doc = await parseDocument(Buffer.from(html), "page.txt");
+  const doc = await parseDocument(Buffer.from(html), "page.txt", SNIPPET_LIMITS);
   assert.equal(doc.format, "html");
   assert.deepEqual(shape(doc), [
     ["heading", 1, "Plant & Garden"],
@@ -168,25 +172,19 @@ test("HTML: headings, paragraphs, nested list items, table rows; script, style a
   ]);
   assertOffsets(doc);
   assert.doesNotMatch(doc.text, /secret|color|Ignored title|JavaScript|never shown/);
-  assert.deepEqual(await parseDocument(Buffer.from(html), "page.html"), doc);
+  assert.deepEqual(await parseDocument(Buffer.from(html), "page.html", SNIPPET_LIMITS), doc);
 });
 
 test("a .md file that merely contains HTML tags further down stays Markdown; an .html file without HTML markup is text", async () => {
-  assert.equal((await parseDocument(Buffer.from("Intro\n\n<b>bold</b>\n"), "a.md")).format, "md");
-  assert.equal((await parseDocument(Buffer.from("no markup at all"), "a.html")).format, "txt");
+  assert.equal((await parseDocument(Buffer.from("Intro\n\n<b>bold</b>\n"), "a.md", SNIPPET_LIMITS)).format, "md");
+  assert.equal((await parseDocument(Buffer.from("no markup at all"), "a.html", SNIPPET_LIMITS)).format, "txt");
   const xhtml =
     '<?xml version="1.0" encoding="UTF-8"?>\n<!-- x -->\n<html xmlns="http://www.w3.org/1999/xhtml"><body><p>XHTML &#233;t&eacute;</p></body></html>';
-  const doc = await parseDocument(Buffer.from(xhtml), "page.xhtml");
+  const doc = await parseDocument(Buffer.from(xhtml), "page.xhtml", SNIPPET_LIMITS);
   assert.deepEqual([doc.format, doc.text], ["html", "XHTML été"]);
 });
 
-const rejects = async (
-  bytes: Buffer,
-  filename: string,
-  type: typeof ChunkingError | typeof DocumentLimitError,
-  message: RegExp,
-  limits = DEFAULT_PARSE_LIMITS,
-) =>
+const rejects = async (bytes: Buffer, filename: string, type: typeof ChunkingError | typeof DocumentLimitError, message: RegExp, limits = SNIPPET_LIMITS) =>
   assert.rejects(parseDocument(bytes, filename, limits), (error: unknown) => {
     assert.ok(error instanceof type, `${filename}: ${String(error)}`);
     assert.match((error as Error).message, message);
@@ -206,7 +204,10 @@ for (const cipher of ["rc4-40", "aes-128", "aes-256"] as const) {
   });
 
   test(`an encrypted PDF (${cipher}) that opens without a password is read, and a bomb inside it is still refused`, async () => {
-    assert.equal((await parseDocument(buildEncryptedPdf({ cipher, userPassword: "" }), "restricted.pdf")).text, "Quarterly results are confidential.");
+    assert.equal(
+      (await parseDocument(buildEncryptedPdf({ cipher, userPassword: "" }), "restricted.pdf", SNIPPET_LIMITS)).text,
+      "Quarterly results are confidential.",
+    );
     const bomb = buildEncryptedPdf({ cipher, userPassword: "", content: flateBombStream(300) });
     await rejects(bomb, "restricted-bomb.pdf", DocumentLimitError, /restricted-bomb\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb/);
   });
@@ -220,7 +221,7 @@ test("a PDF whose page tree declares a million pages is refused from its page co
   const started = performance.now();
   await rejects(buildPageTreeBomb(1000), "pages.pdf", DocumentLimitError, /pages\.pdf: the PDF has 1000000 pages, more than max_pdf_pages \(2000\)/);
   assert.ok(performance.now() - started < 10_000);
-  await rejects(buildManyPagesPdf(30), "thirty.pdf", DocumentLimitError, /max_pdf_pages \(20\)/, { ...DEFAULT_PARSE_LIMITS, maxPdfPages: 20 });
+  await rejects(buildManyPagesPdf(30), "thirty.pdf", DocumentLimitError, /max_pdf_pages \(20\)/, { ...SNIPPET_LIMITS, maxPdfPages: 20 });
 });
 
 test("a PDF whose content stream inflates past max_unpacked_mb is refused before pdfjs reads it, in bounded memory", async () => {
@@ -230,12 +231,12 @@ test("a PDF whose content stream inflates past max_unpacked_mb is refused before
   await rejects(bytes, "bomb.pdf", DocumentLimitError, /bomb\.pdf: the PDF's compressed streams unpack to more than max_unpacked_mb \(100 MB\)/);
   assert.ok(process.memoryUsage().rss - before < 250 * 1024 * 1024);
   // Under the limit it is read (the one text operator after 20 MB of spaces).
-  const small = await parseDocument(buildFlateBomb(20), "small.pdf");
+  const small = await parseDocument(buildFlateBomb(20), "small.pdf", SNIPPET_LIMITS);
   assert.equal(small.text, "bomb");
 });
 
 test("LZW content is read; an LZW bomb is refused at max_unpacked_mb like a Flate one", async () => {
-  assert.equal((await parseDocument(buildLzwPdf("Text coded with LZW."), "lzw.pdf")).text, "Text coded with LZW.");
+  assert.equal((await parseDocument(buildLzwPdf("Text coded with LZW."), "lzw.pdf", SNIPPET_LIMITS)).text, "Text coded with LZW.");
   const bomb = buildLzwBomb(300);
   assert.ok(bomb.length < 512 * 1024, `${bomb.length} bytes`);
   const started = performance.now();
@@ -252,7 +253,7 @@ test("a content stream nesting graphics states 100,000 deep (minutes of pdfjs CP
     /nested\.pdf: a content stream nests graphics states \(q operators\) more than 256 deep/,
   );
   assert.ok(performance.now() - started < 5_000);
-  assert.equal((await parseDocument(buildGraphicsStateBomb(20), "ok.pdf")).text, "nested");
+  assert.equal((await parseDocument(buildGraphicsStateBomb(20), "ok.pdf", SNIPPET_LIMITS)).text, "nested");
 });
 
 test("HTML bombs are refused at the element or depth limit, fast", async () => {
@@ -288,7 +289,7 @@ test("Markdown bombs: quote and list nesting past max_html_depth and cells past 
 
 test("a 1 MB Markdown paragraph of emphasis markers (quadratic in marked) is read in bounded time", async () => {
   const started = performance.now();
-  const doc = await parseDocument(Buffer.from(`Intro with *emphasis* kept short.\n\n${"*a".repeat(500_000)}`), "stars.md");
+  const doc = await parseDocument(Buffer.from(`Intro with *emphasis* kept short.\n\n${"*a".repeat(500_000)}`), "stars.md", SNIPPET_LIMITS);
   assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
   assert.equal(doc.blocks[0]!.text, "Intro with emphasis kept short.");
   assert.equal(doc.blocks[1]!.text, "a".repeat(500_000));
@@ -308,9 +309,9 @@ test("bytes that are neither a known signature nor UTF-8 text are refused, namin
     /latin1\.txt: not a supported document.*not UTF-8 text\?/,
   );
   // Valid UTF-8 without a NUL, but control bytes throughout: binary, not text.
-  await rejects(Buffer.alloc(4096, 0x01), "ones.txt", ChunkingError, /ones\.txt: not a supported document/);
+  await rejects(Buffer.alloc(4096, 0x01), "ones.txt", ChunkingError, /ones\.txt: ones\.txt's text is glyph codes or control characters, not text/);
 });
 
 test("a Word file is still Word", async () => {
-  assert.equal((await parseDocument(await buildDocx([{ p: "hello" }]), "x.pdf")).format, "docx");
+  assert.equal((await parseDocument(await buildDocx([{ p: "hello" }]), "x.pdf", SNIPPET_LIMITS)).format, "docx");
 });

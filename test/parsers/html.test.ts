@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { SNIPPET_LIMITS } from "../helpers/snippet-limits.js";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { htmlBlocks } from "../../src/parsers/html.js";
 import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
@@ -12,7 +13,7 @@ import type { ParsedDocument } from "../../src/domain/types.js";
 // white space exactly, on both paths, so that a faster parser cannot yield anything else.
 
 const page = (body: string) => `<!DOCTYPE html>\n<html><head><title>t</title></head><body>\n${body}\n</body></html>\n`;
-const parse = (html: string) => parseDocument(Buffer.from(html), "page.html");
+const parse = (html: string) => parseDocument(Buffer.from(html), "page.html", SNIPPET_LIMITS);
 const rows = (doc: ParsedDocument) => doc.blocks.map((b) => [b.kind, b.level, b.text, b.start, b.end]);
 
 test("HTML blocks at exact offsets: heading levels and paths, paragraphs, nested and ordered list items, table rows", async () => {

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { SNIPPET_LIMITS } from "../helpers/snippet-limits.js";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { DocumentLimitError } from "../../src/errors.js";
-import { DEFAULT_PARSE_LIMITS } from "../../src/parsers/limits.js";
 import { countControls } from "../../src/parsers/text-family.js";
 import { collapseWhitespace } from "../../src/parsers/whitespace.js";
 import type { ParsedDocument } from "../../src/domain/types.js";
@@ -110,7 +110,7 @@ test("generated Markdown, single-spaced or not: every block is a single line at 
     const md = blocks.join(pick(["\n\n", "\n \n", "\r\n\r\n"]));
     let doc: ParsedDocument;
     try {
-      doc = await parseDocument(Buffer.from(md), `generated-${n}.md`);
+      doc = await parseDocument(Buffer.from(md), `generated-${n}.md`, SNIPPET_LIMITS);
     } catch (error) {
       assert.match(String(error), /contains no text/);
       continue;
@@ -120,7 +120,7 @@ test("generated Markdown, single-spaced or not: every block is a single line at 
 });
 
 test("Markdown nesting: a line is measured only when its prefix can reach max_html_depth, and a tab counts four columns", async () => {
-  const limits = { ...DEFAULT_PARSE_LIMITS, maxHtmlDepth: 10 };
+  const limits = { ...SNIPPET_LIMITS, maxHtmlDepth: 10 };
   // Five tabs are 20 columns: depth 11, refused, though the prefix is only five characters long.
   await assert.rejects(parseDocument(Buffer.from(`intro\n\n\t\t\t\t\t- deep`), "tabs.md", limits), DocumentLimitError);
   // Four tabs: depth 9, read.

@@ -1,8 +1,10 @@
 // Issue 38 item 2 (part): a text layer of glyph codes is refused with the pages it covers, like an
-// image-only PDF; a text with no letter or digit is refused as empty; a few bad pages are kept.
+// image-only PDF, and so are letters in no language's pattern; a text of no letter or digit, or of a
+// handful of characters, is refused as empty; a few bad pages are left out with a warning naming them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
+import { lettersOutOfPattern } from "../../src/parsers/readability.js";
 import { ChunkingError } from "../../src/errors.js";
 import { buildGlyphCodePdf, buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 
@@ -26,6 +28,56 @@ test("a PDF whose pages from page 2 on are glyph codes is refused, naming the pa
   await refused(buildGlyphCodePdf([page("Contents of the paper."), page(GLYPHS, true)]), "half.pdf", /page 2 of half\.pdf is glyph codes/);
   const mostlyReadable = await parseDocument(buildGlyphCodePdf([page(READABLE), page(READABLE), page(READABLE), page(GLYPHS, true)]), "mostly.pdf");
   assert.ok(mostlyReadable.text.includes("outer buoy"));
+  // The unreadable page is left out, and the warning names it; a readable document has none.
+  assert.ok(!/[\uE000-\uF8FF]/.test(mostlyReadable.text), "no glyph code is kept");
+  assert.deepEqual([...new Set(mostlyReadable.blocks.map((b) => b.page))], [1, 2, 3]);
+  assert.deepEqual(mostlyReadable.warnings, [
+    "page 4 of mostly.pdf is glyph codes or control characters, not text: left out of the document (run OCR first for it)",
+  ]);
+  assert.equal((await parseDocument(buildGlyphCodePdf([page(READABLE), page(READABLE)]), "clean.pdf")).warnings, undefined);
+});
+
+test("letters in no language's pattern are refused like glyph codes; real prose, code and acronyms in any Latin-script language are not", async () => {
+  // A font table that maps each glyph to the letter three places on (the sentence shifted by 3), and letters drawn at random.
+  const shifted = (text: string) => text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 3) % 26) + 97));
+  const prose =
+    "The harbour pilot boards ships at the outer buoy and guides them past the breakwater to the north quay, where the tugs take over. " +
+    "In fog the pilot waits at the signal station until the visibility is above half a mile, and the harbour master records every delay.";
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const soup = Array.from({ length: 60 }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 6) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join(""),
+  ).join(" ");
+  for (const [name, text] of [
+    ["shifted.txt", shifted(prose)],
+    ["soup.txt", soup],
+  ] as const) {
+    assert.equal(lettersOutOfPattern(text), true, name);
+    await refused(Buffer.from(text), name, new RegExp(`${name.replace(".", "\\.")}'s text is glyph codes or control characters, not text`));
+  }
+  const readable = [
+    prose,
+    // German, French, Spanish, Polish, Czech, Finnish
+    "Der Lotse geht an der äußeren Boje an Bord und führt die Schiffe an der Mole vorbei zum Nordkai, wo " +
+      "die Schlepper übernehmen. Bei Nebel wartet er an der Signalstation.",
+    "Le pilote monte à bord des navires à la bouée extérieure et les guide le long de la digue jusqu'au quai " +
+      "nord, où les remorqueurs prennent le relais par temps de brouillard.",
+    "El práctico sube a bordo de los barcos en la boya exterior y los guía más allá del rompeolas hasta el " +
+      "muelle norte, donde los remolcadores toman el relevo con niebla.",
+    "Pilot wchodzi na pokład statków przy zewnętrznej boi i prowadzi je obok falochronu do północnego nabrzeża, " +
+      "gdzie przejmują je holowniki. W czasie mgły czeka na stacji sygnałowej.",
+    "Lodivod vstoupí na palubu lodí u vnější bóje a provede je kolem vlnolamu k severnímu molu, kde je převezmou " +
+      "remorkéry. Za mlhy čeká na signální stanici, až se zlepší viditelnost.",
+    "Luotsi nousee laivoihin ulkopoijulla ja ohjaa ne aallonmurtajan ohi pohjoislaiturille, jossa hinaajat ottavat " +
+      "ne vastaan. Sumussa luotsi odottaa merkkiasemalla näkyvyyden paranemista.",
+    // code, and a page of acronyms and gene names
+    "const ctx = cfg.src ? pkg.cmd(str, fn) : npm.run(tsx, dst); for (let i = 0; i < n; i++) { sum += xs[i] * ws[i]; } return fmt(sum, dp); ".repeat(3),
+    (
+      "BRCA1 TP53 MYC KRAS PTEN EGFR HER2 CDKN2A SMAD4 NRAS BRAF PIK3CA APC VHL RB1 WT1 " +
+      "NF1 NF2 RET KIT PDGFRA ALK ROS1 MET ERBB2 FGFR3 IDH1 IDH2 JAK2 MPL CALR "
+    ).repeat(3),
+  ];
+  for (const text of readable) assert.equal(lettersOutOfPattern(text), false, text.slice(0, 40));
 });
 
 test("a text layer with no letter or digit is refused as empty; text of private-use characters is refused too", async () => {
@@ -34,8 +86,20 @@ test("a text layer with no letter or digit is refused as empty; text of private-
     "scan.pdf",
     /contains no text: no letter or digit \(a scanned document\? run OCR first\)/,
   );
-  // A handful of letters is still a document: a one-line note is one.
-  assert.equal((await parseDocument(buildPdf([layoutParagraphs([{ lines: ["p. 7"] }])]), "note.pdf")).text, "p. 7");
+  // A handful of characters is no document to chunk (pdf.js's corpus has 240 files of under 20).
+  await refused(
+    buildPdf([layoutParagraphs([{ lines: ["p. 7"] }])]),
+    "note.pdf",
+    new RegExp(
+      'note\\.pdf: the document contains almost no text \\(3 characters: "p\\. 7"; min_text_characters is 20\\): ' +
+        "too little to chunk \\(a scanned document\\? run OCR first\\)",
+    ),
+  );
+  await refused(
+    Buffer.from("Only a line.\n"),
+    "line.txt",
+    /almost no text \(10 characters: "Only a line\."; min_text_characters is 20\): too little to chunk$/,
+  );
   // Private-use characters are valid UTF-8, so the file is read as text, then refused (control characters are not UTF-8 text at all).
   await refused(
     Buffer.from("\uE000\uE001\uE002 \uE003\uE004\n\n\uE005\uE006 \uE007\n"),
@@ -44,5 +108,11 @@ test("a text layer with no letter or digit is refused as empty; text of private-
   );
   await refused(Buffer.from("... --- !!! ???\n"), "marks.txt", /contains no text: no letter or digit/);
   // A short but real text file stays a document.
-  assert.equal((await parseDocument(Buffer.from("Only the bytes count."), "short.txt")).text, "Only the bytes count.");
+  assert.equal((await parseDocument(Buffer.from("Only the bytes count here."), "short.txt")).text, "Only the bytes count here.");
+  // Control characters in valid UTF-8 (no format takes them as text) are said to be what they are, not a wrong encoding.
+  await refused(
+    Buffer.from("\x01\x02\x03 \x04\x05\x06\x07\n".repeat(20)),
+    "codes.txt",
+    /codes\.txt: codes\.txt's text is glyph codes or control characters, not text: is it a binary file saved under a text format\?/,
+  );
 });

@@ -119,9 +119,14 @@ const documentSchema = object(["id", "filename", "created_at"], {
   chunk_counts: { type: "object", description: "chunks stored per strategy or variant", additionalProperties: integer },
   created_at: string,
 });
-const uploadedSchema = object(["id", "filename", "created_at", "already_stored"], {
+const uploadedSchema = object(["id", "filename", "created_at", "already_stored", "warnings"], {
   ...documentSchema.properties,
   already_stored: { type: "boolean", description: "true when these bytes were stored already and this is the document that holds them" },
+  warnings: {
+    type: "array",
+    items: string,
+    description: "what parsing left out of the document and why (pages of glyph codes, not text); empty when it kept everything or parsed nothing",
+  },
 });
 const enqueuedSchema = object(["job_id", "job_type", "status", "poll_url"], {
   job_id: string,

@@ -53,6 +53,8 @@ export function registerDocumentCommands(program: Command): void {
           if (json) cliIo().stderr.write(`${note}\n`);
           else printLine(note);
         }
+        // Warnings go to stderr, beside the record (and its JSON) on stdout.
+        for (const warning of doc.warnings) cliIo().stderr.write(`warning: ${warning}\n`);
         if (json) printJson(doc);
         else printDocument(doc);
       });
