@@ -6,6 +6,15 @@ import type { ParseLimits } from "./limits.js";
 export type BlockDraft = Omit<Block, "start" | "end">;
 
 /**
+ * A document whose text is its source as written (plain text): the blocks are spans of `text`
+ * (`text.slice(start, end) === block.text`), not single lines joined by blank lines.
+ */
+export interface SourceDocument {
+  text: string;
+  blocks: Block[];
+}
+
+/**
  * A document format chunkeval reads (port). Adding a format is one file exporting one of these
  * and one line in registry.ts.
  */
@@ -23,10 +32,11 @@ export interface DocumentFormat {
    */
   detect(bytes: Buffer, filename: string): boolean;
   /**
-   * The document's blocks in reading order. Every way the file can be unusable is thrown as
-   * {@link unusable} with a reason a user can act on.
+   * The document's blocks in reading order, for parser.ts to join into its text; or its text as
+   * written with the blocks' spans in it ({@link SourceDocument}). Every way the file can be
+   * unusable is thrown as {@link unusable} with a reason a user can act on.
    */
-  parse(bytes: Buffer, filename: string, limits: ParseLimits): Promise<BlockDraft[]>;
+  parse(bytes: Buffer, filename: string, limits: ParseLimits): Promise<BlockDraft[] | SourceDocument>;
 }
 
 /**

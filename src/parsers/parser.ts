@@ -39,11 +39,14 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
         "(not UTF-8 text? save text as UTF-8)",
     );
   }
-  const drafts = await format.parse(bytes, filename, limits);
+  const read = await format.parse(bytes, filename, limits);
+  const drafts = Array.isArray(read) ? read : read.blocks;
   const nonEmpty = drafts.filter((b) => b.text.length > 0);
   if (nonEmpty.length === 0) unusable(filename, "the document contains no text");
   const readable = readableText(filename, format.name, nonEmpty, limits.minTextCharacters);
-  const parsed = assembleDocument(format.name, readable.drafts, filename);
+  const parsed = Array.isArray(read)
+    ? assembleDocument(format.name, readable.drafts, filename)
+    : { format: format.name, title: titleOf(readable.drafts as Block[], filename), text: read.text, blocks: readable.drafts as Block[] };
   return readable.warnings.length > 0 ? { ...parsed, warnings: readable.warnings } : parsed;
 }
 
@@ -67,8 +70,10 @@ export function assembleDocument(format: string, drafts: BlockDraft[], filename:
         : { kind: draft.kind, level: draft.level, text: clean, page: draft.page, start, end: length },
     );
   }
-  const text = parts.join("\n\n");
-  const firstHeading = blocks.find((b) => b.kind === "heading");
-  const title = firstHeading?.text ?? filename.replace(/\.[^.]+$/, "");
-  return { format, title, text, blocks };
+  return { format, title: titleOf(blocks, filename), text: parts.join("\n\n"), blocks };
+}
+
+/** A document's title: its first heading, else its file name without the extension. */
+function titleOf(blocks: Block[], filename: string): string {
+  return blocks.find((b) => b.kind === "heading")?.text ?? filename.replace(/\.[^.]+$/, "");
 }

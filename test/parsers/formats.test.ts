@@ -121,13 +121,15 @@ test("the same text is Markdown when named .md and plain text otherwise (no inve
   assert.equal(text.format, "txt");
   assert.deepEqual(shape(text), [
     ["paragraph", 0, "# Not a heading in text"],
-    ["paragraph", 0, "Second paragraph wrapped here."],
+    // Its lines as written: a wrapped line keeps its line break.
+    ["paragraph", 0, "Second paragraph\nwrapped here."],
     // Plain text keeps its list markers (the text as written); Markdown drops them as markup.
     ["list_item", 1, "- one"],
     ["list_item", 2, "- two"],
     ["list_item", 1, "- three"],
   ]);
   assertOffsets(text);
+  assert.equal(text.text, bytes.toString(), "the text is the file's");
   assert.equal((await parseDocument(bytes, "notes.markdown", SNIPPET_LIMITS)).blocks[0]!.kind, "heading");
   // A .docx name does not make text a Word file either.
   assert.equal((await parseDocument(bytes, "notes.docx", SNIPPET_LIMITS)).format, "txt");
@@ -140,9 +142,10 @@ test("plain text: CRLF line endings and a BOM are read as text", async () => {
     SNIPPET_LIMITS,
   );
   assert.deepEqual(shape(doc), [
-    ["paragraph", 0, "First line same paragraph"],
+    ["paragraph", 0, "First line\nsame paragraph"],
     ["paragraph", 0, "Second"],
   ]);
+  assert.equal(doc.text, "First line\nsame paragraph\n\nSecond\n", "line endings normalised, the mark dropped, nothing else changed");
 });
 
 test("HTML: headings, paragraphs, nested list items, table rows; script, style and head ignored; entities decoded", async () => {

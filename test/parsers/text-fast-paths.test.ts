@@ -133,7 +133,7 @@ test("Markdown nesting: a line is measured only when its prefix can reach max_ht
   assert.equal((await parseDocument(Buffer.from(`${">".repeat(8)}   - x`), "mixed.md", limits)).format, "md");
 });
 
-test("plain text stays plain: a .txt file's list markers are kept in its text, the items still marked as list items (issue 38)", async () => {
+test("plain text stays plain: a .txt file's text is the file as written (line endings as \\n), its blocks spans of it (issue 38)", async () => {
   const txt = [
     "Influenza, 1918",
     "",
@@ -144,10 +144,16 @@ test("plain text stays plain: a .txt file's list markers are kept in its text, t
     "",
     "1. Frost WH. Statistics of influenza.",
     "2) Jordan EO.",
+    "   Epidemic influenza: a survey,",
+    "\t  Chicago, 1927.   ",
+    "",
+    "",
   ];
   for (const source of [txt.join("\n"), txt.join("\r\n")]) {
     const doc = await parseDocument(Buffer.from(source), "notes.txt");
-    for (const line of txt.filter((l) => l !== "")) assert.ok(doc.text.includes(line.trim()), `${JSON.stringify(line)} is in the text`);
+    assert.equal(doc.text, txt.join("\n"), "the text is the file's, character for character");
+    // A wrapped list item keeps its lines and their indents; a block ends at its last visible character.
+    assert.equal(doc.blocks.at(-1)!.text, "2) Jordan EO.\n   Epidemic influenza: a survey,\n\t  Chicago, 1927.");
     assert.deepEqual(
       doc.blocks.map((b) => [b.kind, b.level]),
       [
