@@ -223,6 +223,9 @@ function isColumn(lines: Line[], width: number): boolean {
 /** A line that is only a page number: "7", "- 7 -", "Page 7", "7 of 12", "Page 7 of 12", "iv". */
 const PAGE_NUMBER = /^(?:page\s+)?[-–—(]?\s*(?:\d{1,5}|[ivxlc]{1,7})\s*[-–—)]?(?:\s*(?:of|\/)\s*\d{1,5})?$/i;
 
+/** A line set at least this many times the body text's size is a heading's size (pdf.ts). */
+export const HEADING_SIZE_RATIO = 1.15;
+
 /** How many of a page's top and bottom lines (by height on the page) may be a header or a footer. */
 const EDGE_LINES = 2;
 /** The share of a page's height at its top and at its bottom that a running header or footer is printed in. */
@@ -235,8 +238,8 @@ const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g,
  * Marks the page furniture among the lines of a whole document: among each page's two top and
  * two bottom lines, in the page's top or bottom 15 %, a page number, and a line whose text
  * (numbers aside) recurs at the same edge on at least three pages (or on every page of a shorter
- * document), at about the same height and no larger than the body text (a chapter's heading
- * opening several pages is larger, or lower).
+ * document), at about the same height and smaller than a heading (a chapter's heading opening
+ * several pages is larger, or lower).
  */
 export function markFurniture(lines: Line[], bodySize: number): void {
   const pages = new Map<number, Line[]>();
@@ -266,6 +269,8 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     if (pages.size < 2 || onPages < needed) continue;
     const height = median(same.map((l) => l.y));
     const steady = same.every((l) => Math.abs(l.y - height) <= 2 * l.size);
-    if (steady && line.size <= bodySize * 1.05 + 0.5) line.furniture = true;
+    // Set smaller than a heading (a repeated line at a heading's size is a heading); a header set a
+    // little larger than the body text is common (11.4 pt over 10 pt body in the dccpaper class).
+    if (steady && line.size < bodySize * HEADING_SIZE_RATIO + 0.5) line.furniture = true;
   }
 }

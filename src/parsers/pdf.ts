@@ -3,7 +3,7 @@ import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from ".
 import type { ParseLimits } from "./limits.js";
 import { isUtf8Text } from "./text-family.js";
 import { checkStreams } from "./pdf-streams.js";
-import { markFurniture, pageLines, type Line, type TextItemLike } from "./pdf-layout.js";
+import { HEADING_SIZE_RATIO, markFurniture, pageLines, type Line, type TextItemLike } from "./pdf-layout.js";
 
 const PDF_MAGIC = Buffer.from("%PDF-");
 /** Readers accept the header anywhere in the first KB (junk before it is common). */
@@ -45,7 +45,7 @@ function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
     if (p.lines[0]!.furniture) return false;
     const size = Math.round(p.lines[0]!.size);
     const length = p.lines.reduce((n, l) => n + l.text.length, 0);
-    return body > 0 && size >= body * 1.15 && p.lines.length <= 3 && length <= 200;
+    return body > 0 && size >= body * HEADING_SIZE_RATIO && p.lines.length <= 3 && length <= 200;
   };
   const headingSizes = [...new Set(paragraphs.filter(isHeading).map((p) => Math.round(p.lines[0]!.size)))].sort((a, b) => b - a);
   return paragraphs.map((p) => {
