@@ -27,7 +27,7 @@ test("upload, process, ask, show, list and delete the bundled handbook (hash emb
     const up = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
     assert.equal(up.code, 0, up.stderr);
     const doc = JSON.parse(up.stdout);
-    assert.deepEqual(Object.keys(doc).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.deepEqual(Object.keys(doc).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count", "warnings"]);
     assert.match(doc.id, /^doc_/);
     assert.equal(doc.filename, "harbor-light-handbook.docx");
     assert.deepEqual([doc.chunk_counts, doc.already_stored], [{}, false]);

@@ -166,7 +166,8 @@ const CASES: HostileCase[] = [
         Buffer.concat([
           Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${NS}><w:body><w:p><w:r><w:t>caf`),
           Buffer.from([0xc3, 0x28, 0xff, 0xfe]),
-          Buffer.from(" au lait</w:t></w:r></w:p></w:body></w:document>"),
+          // Enough text after it to be a document (min_text_characters).
+          Buffer.from(" au lait, served at the harbour cafe</w:t></w:r></w:p></w:body></w:document>"),
         ]),
       ),
     documents: { status: 201, type: "" },

@@ -23,7 +23,8 @@ test("every evaluation route answers with the spec's shapes and status codes", a
     copyFileSync("questions/harbor-light-handbook.json", join(t.ws.dir, "questions", "handbook.json"));
     const up = await t.upload("handbook.docx", handbookBytes());
     assert.equal(up.status, 201);
-    assert.deepEqual(Object.keys(up.body).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count"]);
+    assert.deepEqual(Object.keys(up.body).sort(), ["already_stored", "chunk_counts", "created_at", "filename", "id", "paragraph_count", "warnings"]);
+    assert.deepEqual(up.body.warnings, []);
     assert.equal(up.body.already_stored, false);
     assert.match(up.body.created_at, ISO);
     const id = up.body.id;
