@@ -5,7 +5,7 @@ import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limit
 import { DOCUMENT_FORMATS } from "./registry.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { readableText } from "./readability.js";
-import { isUtf8WithoutNul } from "./text-family.js";
+import { countControls, isUtf8WithoutNul, MAX_CONTROL_SHARE } from "./text-family.js";
 
 /** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
 export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
@@ -29,9 +29,14 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
   if (!format) {
     // Every text format accepts valid UTF-8, so what is left is binary or text in another encoding.
     const ext = extname(filename).toLowerCase();
-    // Valid UTF-8 that no text format takes holds too many control characters to be text.
+    // Valid UTF-8 that no text format takes holds too many control characters to be text: say how many.
     if (isUtf8WithoutNul(bytes)) {
-      unusable(filename, `${filename}'s text is glyph codes or control characters, not text: is it a binary file saved under a text format?`);
+      const share = countControls(bytes) / bytes.length;
+      unusable(
+        filename,
+        `${Math.max(1, Math.round(share * 100))} % of its bytes are control characters, more than text holds ` +
+          `(${MAX_CONTROL_SHARE * 100} %): a binary file, or a terminal log with colour codes? (save it without them)`,
+      );
     }
     unusable(
       filename,

@@ -269,8 +269,10 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     if (pages.size < 2 || onPages < needed) continue;
     const height = median(same.map((l) => l.y));
     const steady = same.every((l) => Math.abs(l.y - height) <= 2 * l.size);
-    // Set smaller than a heading (a repeated line at a heading's size is a heading); a header set a
-    // little larger than the body text is common (11.4 pt over 10 pt body in the dccpaper class).
-    if (steady && line.size < bodySize * HEADING_SIZE_RATIO + 0.5) line.furniture = true;
+    // Set smaller than a heading, by the heading rule's own measure (pdf.ts: the rounded size against
+    // the rounded body size), so a line is never both: a header a little larger than the body text
+    // is common (11.4 pt over a 10 pt body in the dccpaper class), "Lesson 3" at 13 pt over 11 pt
+    // opening every page is a heading.
+    if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) line.furniture = true;
   }
 }

@@ -22,7 +22,7 @@ const UNREADABLE_SHARE = 0.3;
  * words of two or more letters with no vowel (a, e, i, o, u, y: at most 11 % in those languages,
  * about a third of random words, half of shifted English). Code (two-thirds of its words without a
  * vowel) passes the first; a page of another script is not judged. Measured on the samples in
- * test/parsers/unreadable-text.test.ts.
+ * test/parsers/unreadable-text.test.ts. Judged on PDF pages only (readableText).
  */
 const SHAPE_MIN_LETTERS = 200;
 const COMMON_LETTERS = new Set("eaionsrtlud");
@@ -99,6 +99,9 @@ export interface ReadableText {
 export function readableText(filename: string, format: string, drafts: BlockDraft[], minCharacters: number): ReadableText {
   const byPage = new Map<number, PageCounts>();
   let total = 0;
+  // Letters mapped wrong come from a PDF's font tables; in a text format the same letter shapes are
+  // a key, a certificate or base64 data inside a readable document (a SECURITY.md's PGP block).
+  const judgeLetters = format === "pdf";
   for (const d of drafts) {
     const page = d.page ?? 0;
     let counts = byPage.get(page);
@@ -110,7 +113,7 @@ export function readableText(filename: string, format: string, drafts: BlockDraf
   }
   const unreadable = new Set(
     [...byPage.entries()]
-      .filter(([, c]) => c.visible > 0 && (c.junk / c.visible >= UNREADABLE_SHARE || lettersOutOfPattern(c.texts.join("\n"))))
+      .filter(([, c]) => c.visible > 0 && (c.junk / c.visible >= UNREADABLE_SHARE || (judgeLetters && lettersOutOfPattern(c.texts.join("\n")))))
       .map(([p]) => p),
   );
   const unreadableChars = [...unreadable].reduce((n, p) => n + byPage.get(p)!.visible, 0);

@@ -4,7 +4,7 @@ import { startsWithBytes } from "./format.js";
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Control characters other than tab, line feed, form feed and carriage return, per byte of text, that text may hold. */
-const MAX_CONTROL_SHARE = 0.01;
+export const MAX_CONTROL_SHARE = 0.01;
 /** 1 for those control characters, by byte: all below 0x20 but tab, line feed, form feed and carriage return, and DEL. */
 const IS_CONTROL = Uint8Array.from({ length: 256 }, (_, b) => ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0c && b !== 0x0d) || b === 0x7f ? 1 : 0));
 

@@ -92,22 +92,26 @@ export function parseChunksJsonl(name: string, source: string, content: string):
   const chunks: ImportedChunk[] = [];
   const places: string[] = [];
   const problems: string[] = [];
-  content.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === "") return;
-    const fail = (problem: string) => new ValidationError(`line ${i + 1}: ${problem}`);
-    try {
-      let value: unknown;
+  // A byte-order mark (Windows PowerShell's `Out-File -Encoding utf8` writes one) is not part of line 1.
+  content
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      if (line.trim() === "") return;
+      const fail = (problem: string) => new ValidationError(`line ${i + 1}: ${problem}`);
       try {
-        value = JSON.parse(line);
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch (error) {
+          throw fail(`not valid JSON (${messageOf(error)})`);
+        }
+        chunks.push(checkChunk(value, fail));
+        places.push(`line ${i + 1}`);
       } catch (error) {
-        throw fail(`not valid JSON (${messageOf(error)})`);
+        problems.push((error as Error).message);
       }
-      chunks.push(checkChunk(value, fail));
-      places.push(`line ${i + 1}`);
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  });
+    });
   if (chunks.length === 0) {
     throwProblems(`chunks file ${source}`, problems, "line");
     throw new ValidationError(`chunks file ${source}: no chunks (one {"document", "text", "start"?, "end"?} object per line)`);
@@ -156,6 +160,11 @@ export async function eachImport<T, R>(imports: readonly T[], read: (imp: T) => 
   throw new ValidationError(errors.map((e) => (e as ValidationError).message).join("\n"));
 }
 
+/** The line (or item) number a place or problem names: "chunks file x, line 12: …" → 12. */
+function lineNumber(place: string): number {
+  return Number(/\b(?:line|item) (\d+)/.exec(place)?.[1] ?? 0);
+}
+
 /** The documents of `documents` a chunk's `document` names: by id, file name, or file name without its folder. */
 function named(documents: readonly ImportTarget[], name: string): ImportTarget[] {
   const byId = documents.filter((d) => d.id === name);
@@ -191,17 +200,17 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
   const spans = new Map<string, Span[]>(documents.map((d) => [d.id, []]));
   const located: ImportPlacement["located"] = {};
   const unread = imp.unread ?? [];
-  const problems: string[] = unread.slice(0, MAX_REPORTED_CHUNK_PROBLEMS).map((problem) => `${imp.source}, ${problem}`);
-  let unreported = unread.length - problems.length;
+  // Every bad line, in file order; a message (a closest passage costs a search) is made only for those reported.
+  const bad: Array<{ line: number; message: () => string }> = unread.map((problem) => ({
+    line: lineNumber(problem),
+    message: () => `${imp.source}, ${problem}`,
+  }));
   const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   // Each document's word index is built once, for every chunk that needs it.
   const wordIndexes = new Map<ImportTarget, WordSequence>();
   const wordsOf = (d: ImportTarget) => () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!;
   imp.chunks.forEach((chunk, i) => {
-    const problem = (text: () => string) => {
-      if (problems.length < MAX_REPORTED_CHUNK_PROBLEMS) problems.push(`${placeOf(imp, i)}: ${text()}`);
-      else unreported++;
-    };
+    const problem = (text: () => string) => bad.push({ line: lineNumber(placeOf(imp, i)), message: () => `${placeOf(imp, i)}: ${text()}` });
     const document = documentOf(chunk, documents, problem);
     if (!document) return;
     const list = spans.get(document.id)!;
@@ -227,8 +236,13 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
     list.push({ start: found.start, end: found.end });
     located[found.method] = (located[found.method] ?? 0) + 1;
   });
-  if (problems.length > 0) {
-    const count = problems.length + unreported;
+  if (bad.length > 0) {
+    const count = bad.length;
+    const problems = bad
+      .sort((a, b) => a.line - b.line)
+      .slice(0, MAX_REPORTED_CHUNK_PROBLEMS)
+      .map((p) => p.message());
+    const unreported = count - problems.length;
     const unplaced = count - unread.length;
     const unit = `${imp.places?.[0]?.startsWith("item") ? "item" : "line"}${count === 1 ? "" : "s"}`;
     const what =

@@ -126,6 +126,19 @@ test("a heading that opens several pages is not furniture, nor is a line repeate
     ["Chapter 1", "Chapter 2", "Chapter 3", "Chapter 4", "Chapter 5"],
   );
   assert.equal(doc.blocks.filter((b) => b.kind === "furniture").length, 0);
+
+  // A heading at the top margin of every page, at Word's Heading 2 over Normal (13 pt over 11 pt):
+  // heading-sized, so a heading, though it recurs at the same edge and height.
+  const lesson = (n: number) => [
+    { text: `Lesson ${n}`, size: 13, y: 790 },
+    ...layoutParagraphs([{ lines: [`The lesson ${n} starts with a short reading.`, "Then the class works through the exercises."], size: 11 }], 740),
+  ];
+  const lessons = await parseDocument(buildPdf([lesson(1), lesson(2), lesson(3), lesson(4)]), "lessons.pdf");
+  assert.deepEqual(
+    lessons.blocks.filter((b) => b.kind === "heading").map((b) => b.text),
+    ["Lesson 1", "Lesson 2", "Lesson 3", "Lesson 4"],
+  );
+  assert.equal(lessons.title, "Lesson 1");
 });
 
 /** A two-column page written row by row across the columns (as some PDF writers draw it), under a title across both. */

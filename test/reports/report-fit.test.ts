@@ -136,10 +136,17 @@ const measure = (page: Page, width: number) => page.evaluate(`(${MEASURE})(${wid
  * The page down to the technical view's question drill-down (every table and chart; the drill-down and the chunk
  * maps below it are text, and would make the image tens of thousands of pixels tall); the PDF has it all.
  */
+const SCREENSHOT_TIMEOUT_MS = 180_000;
 async function screenshot(page: Page, path: string) {
   const end = await page.$$eval("h2", (hs) => hs.find((h) => h.textContent === "Questions")?.offsetTop);
   const width = page.viewportSize()!.width;
-  await page.screenshot(end === undefined ? { path, fullPage: true } : { path, fullPage: true, clip: { x: 0, y: 0, width, height: end } });
+  // Evidence, not a measured bound: a tall page took Chromium over playwright's default 30 s on a
+  // two-core machine busy with the other lanes (a fresh-clone run failed there), so it gets longer.
+  await page.screenshot(
+    end === undefined
+      ? { path, fullPage: true, timeout: SCREENSHOT_TIMEOUT_MS }
+      : { path, fullPage: true, timeout: SCREENSHOT_TIMEOUT_MS, clip: { x: 0, y: 0, width, height: end } },
+  );
 }
 
 test("reports fit the page at 1280 px and in print, from 1 strategy to 30 variants with 60-character keys", async () => {
