@@ -109,7 +109,7 @@ export function readableText(filename: string, format: string, drafts: BlockDraf
     const before = counts.visible;
     count(d.text, counts);
     total += counts.visible - before;
-    if (before < SHAPE_SAMPLE) counts.texts.push(d.text);
+    if (judgeLetters && before < SHAPE_SAMPLE) counts.texts.push(d.text);
   }
   const unreadable = new Set(
     [...byPage.entries()]
