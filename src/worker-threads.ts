@@ -10,9 +10,24 @@ import { Worker, type ResourceLimits, type WorkerOptions } from "node:worker_thr
 export function startSiblingWorker(callerUrl: string, name: string, options: WorkerOptions = {}): Worker {
   const extension = extname(fileURLToPath(callerUrl));
   const workerFile = new URL(`./${name}${extension}`, callerUrl);
-  if (extension !== ".ts") return new Worker(workerFile, { execArgv: withoutPreloads(process.execArgv), ...options });
+  if (extension !== ".ts") return startBuiltWorker(workerFile, options);
   // Node 20 workers do not inherit tsx's loader, so a .ts worker registers it first.
   return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(workerFile.href)}); });`, { ...options, eval: true });
+}
+
+/** A built worker, started without the process's preloads (withoutPreloads) when it has any. */
+function startBuiltWorker(workerFile: URL, options: WorkerOptions): Worker {
+  const execArgv = withoutPreloads(process.execArgv);
+  if (execArgv.length === process.execArgv.length) return new Worker(workerFile, options);
+  try {
+    return new Worker(workerFile, { execArgv, ...options });
+  } catch (error) {
+    // Node 24's test runner gives its test processes per-process flags (--v8-pool-size,
+    // --secure-heap…) that a worker refuses when they are passed to it, and leaves out when it
+    // inherits them: there the worker inherits, preloads and all.
+    if ((error as { code?: string }).code === "ERR_WORKER_INVALID_EXEC_ARGV") return new Worker(workerFile, options);
+    throw error;
+  }
 }
 
 /**
