@@ -124,16 +124,17 @@ export function chunksFromList(name: string, source: string, list: unknown): Chu
   if (!Array.isArray(list)) throw new ValidationError(`${source}: must be an array of {document, text, start?, end?}`);
   if (list.length === 0) throw new ValidationError(`${source}: no chunks`);
   const problems: string[] = [];
-  const chunks = list.flatMap((value, i) => {
+  const chunks: ImportedChunk[] = [];
+  const places: string[] = [];
+  list.forEach((value, i) => {
     try {
-      return [checkChunk(value, (problem) => new ValidationError(`item ${i + 1}: ${problem}`))];
+      chunks.push(checkChunk(value, (problem) => new ValidationError(`item ${i + 1}: ${problem}`)));
+      places.push(`item ${i + 1}`);
     } catch (error) {
       problems.push((error as Error).message);
-      return [];
     }
   });
   if (chunks.length === 0) throwProblems(source, problems, "item");
-  const places = list.flatMap((_, i) => (problems.some((p) => p.startsWith(`item ${i + 1}:`)) ? [] : [`item ${i + 1}`]));
   return { name, source, chunks, places, unread: problems };
 }
 
