@@ -278,7 +278,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */
     checkBench: async (input: BenchInput): Promise<void> => void (await checkBenchInput(context, input)),
     /** A bench's variant keys; an unknown strategy is invalid input (exit 2), checked before anything is read. */
-    planBench: (input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers">) => planBenchVariants(context, input),
+    planBench: (input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers" | "embedders">) =>
+      planBenchVariants(context, input),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),

@@ -2,7 +2,7 @@ import type { ChunkHealth } from "./experiment.js";
 import type { Block } from "./types.js";
 import { listWords } from "./list-words.js";
 import { quantile } from "./statistics.js";
-import { indexKeyOf, type SearchMode } from "./variant-key.js";
+import { EMBEDDER_PARAMETER, indexKeyOf, withoutParameter, type SearchMode } from "./variant-key.js";
 
 /** A chunk under this share of the strategy's target size is tiny: too little text to answer from, or a scrap left at a boundary. */
 export const TINY_SHARE_OF_TARGET = 0.25;
@@ -111,7 +111,8 @@ export function degenerateChunkingWarnings(outlines: ChunkingOutline[]): ChunkWa
   const groups = new Map<string, string[]>();
   for (const s of strategies) groups.set(whole(s), [...(groups.get(whole(s)) ?? []), s]);
   for (const same of groups.values()) {
-    if (same.length < 2) continue;
+    // Indexes that differ only in their embedder are one chunking embedded twice (`--embedders`): their chunks are meant to be alike.
+    if (new Set(same.map((s) => withoutParameter(s, EMBEDDER_PARAMETER))).size < 2) continue;
     warnings.push({
       message: `${listWords(same)} made identical chunks (same spans and embedded text in every document): the comparison cannot tell their chunking apart.`,
       strategies: same,

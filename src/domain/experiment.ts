@@ -185,7 +185,7 @@ export interface ExperimentDetails {
   judge: string;
   strategyOptions: Record<string, Record<string, number>>;
   /** How each variant was searched (absent in experiments from before variants existed). */
-  search?: Record<string, { retrieval: SearchMode; topK: number }>;
+  search?: Record<string, { retrieval: SearchMode; topK: number; embedder?: string }>;
   weights: Record<string, number>;
   hallucinationThreshold: number;
   /** How confidence intervals and comparisons were computed. */

@@ -13,6 +13,13 @@ export const SEARCH_MODES: readonly SearchMode[] = ["dense", "keyword", "hybrid"
 /** Parameters every strategy takes that act at search time, not at chunking time. */
 export const SEARCH_PARAMETERS = ["retrieval", "top_k"] as const;
 
+/**
+ * The parameter every strategy takes that names the embedder its chunks are embedded (and, for the
+ * semantic strategies, cut) with: part of the index key, since other vectors are another index.
+ * Its value may hold the separator (`embedder=openai:text-embedding-3-small`).
+ */
+export const EMBEDDER_PARAMETER = "embedder";
+
 export type ParameterValue = number | string;
 
 export interface VariantKeyParts {
@@ -40,14 +47,32 @@ export function splitVariantSpec(spec: string): { strategy: string; parameters: 
   if (at < 0) return { strategy, parameters: [] };
   const body = spec.slice(at + 1);
   if (body.trim() === "") throw new Error(`nothing after "${VARIANT_SEPARATOR}"; write ${strategy}@parameter=value`);
-  const parameters = body.split(PARAMETER_SEPARATOR).map((part): [string, string] => {
+  const parameters: Array<[string, string]> = [];
+  for (const part of splitParameters(body)) {
     const eq = part.indexOf("=");
     const name = (eq < 0 ? part : part.slice(0, eq)).trim();
     const value = eq < 0 ? "" : part.slice(eq + 1).trim();
     if (!name || eq < 0 || value === "") throw new Error(`"${part}" is not parameter=value`);
-    return [name, value];
-  });
+    parameters.push([name, value]);
+  }
   return { strategy, parameters };
+}
+
+/**
+ * `a=1:embedder=openai:model:b=2` into `a=1`, `embedder=openai:model`, `b=2`: a piece without
+ * `=` after an embedder's value continues that value (an embedder spec is `provider:model`).
+ */
+function splitParameters(body: string): string[] {
+  const parts: string[] = [];
+  for (const piece of body.split(PARAMETER_SEPARATOR)) {
+    const previous = parts.at(-1);
+    if (previous !== undefined && !piece.includes("=") && piece.trim() !== "" && previous.trim().startsWith(`${EMBEDDER_PARAMETER}=`)) {
+      parts[parts.length - 1] = `${previous}${PARAMETER_SEPARATOR}${piece}`;
+    } else {
+      parts.push(piece);
+    }
+  }
+  return parts;
 }
 
 /** Reads a stored key back into its parts, numbers as numbers (reports group variants with it). */
@@ -70,19 +95,16 @@ export function parseSweepSpec(spec: string): SweepSpec {
   const cut = spec.search(/[:@]/);
   if (cut < 0) throw new Error(`"${spec}" sweeps nothing; write name:parameter=value,value`);
   const strategy = spec.slice(0, cut).trim();
-  const axes = spec
-    .slice(cut + 1)
-    .split(PARAMETER_SEPARATOR)
-    .map((part) => {
-      const eq = part.indexOf("=");
-      const name = part.slice(0, Math.max(0, eq)).trim();
-      const values = part
-        .slice(eq + 1)
-        .split(",")
-        .map((v) => v.trim());
-      if (eq < 1 || values.some((v) => v === "")) throw new Error(`"${part}" is not parameter=value,value,…`);
-      return { name, values: [...new Set(values)] };
-    });
+  const axes = splitParameters(spec.slice(cut + 1)).map((part) => {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, Math.max(0, eq)).trim();
+    const values = part
+      .slice(eq + 1)
+      .split(",")
+      .map((v) => v.trim());
+    if (eq < 1 || values.some((v) => v === "")) throw new Error(`"${part}" is not parameter=value,value,…`);
+    return { name, values: [...new Set(values)] };
+  });
   const names = axes.map((a) => a.name);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated) throw new Error(`parameter "${repeated}" is swept twice`);
@@ -101,6 +123,15 @@ export function expandSweep({ strategy, axes }: SweepSpec): string[] {
   return grid.map((point) => `${strategy}${VARIANT_SEPARATOR}${point.join(PARAMETER_SEPARATOR)}`);
 }
 
+/** A variant's key without one parameter: the same variant, whatever that parameter is. */
+export function withoutParameter(variant: string, parameter: string): string {
+  const { strategy, parameters } = parseVariantKey(variant);
+  return formatVariantKey(
+    strategy,
+    parameters.filter(([name]) => name !== parameter),
+  );
+}
+
 /** The key a variant's chunks are stored under: its key without the search-time parameters. */
 export function indexKeyOf(key: string): string {
   const { strategy, parameters } = parseVariantKey(key);
@@ -108,4 +139,27 @@ export function indexKeyOf(key: string): string {
     strategy,
     parameters.filter(([name]) => !(SEARCH_PARAMETERS as readonly string[]).includes(name)),
   );
+}
+
+/**
+ * The embedders these variant specs and sweeps name (`@embedder=`, a sweep's `embedder=a,b`), as
+ * written; a spec that does not parse names none (its planning refuses it).
+ */
+export function embeddersNamedIn(variants: string[], sweeps: string[]): string[] {
+  const named: string[] = [];
+  for (const spec of variants) {
+    try {
+      for (const [name, value] of splitVariantSpec(spec).parameters) if (name === EMBEDDER_PARAMETER) named.push(value);
+    } catch {
+      // malformed: refused with its reason when the variants are planned
+    }
+  }
+  for (const sweep of sweeps) {
+    try {
+      for (const axis of parseSweepSpec(sweep).axes) if (axis.name === EMBEDDER_PARAMETER) named.push(...axis.values);
+    } catch {
+      // as above
+    }
+  }
+  return named;
 }

@@ -48,29 +48,36 @@ const LEXICAL_EMBEDDERS = new Set(["hash"]);
 /**
  * Which evidence can judge context relevance independently of how the context was retrieved:
  * evidence the retriever did not rank by, so that a context does not score well merely for being
- * what the retriever preferred. Dense retrieval with a semantic embedder ranks by embeddings:
- * judged by lexical evidence (lexical-evidence.ts). Keyword retrieval ranks by BM25 word overlap:
- * judged by the embedder, when it is semantic. Hybrid retrieval ranks by both, and a lexical
- * embedder's dense retrieval by word overlap: no offline evidence is left that the retriever did
- * not use, so context relevance is not measured (null, with the reason).
+ * what the retriever preferred. `judgeEmbedder` is the judge's embedder, `retrieverEmbedder` the one
+ * the context was searched with (the same unless a variant names its own: `@embedder=`). A retriever
+ * ranks by embeddings when it searches densely with a semantic embedder: judged by lexical evidence
+ * (lexical-evidence.ts). It ranks by word overlap when it searches by keyword (BM25), or densely
+ * with a word-overlap embedder (`hash`): judged by the judge's embedder, when that is semantic.
+ * Hybrid retrieval with a semantic embedder ranks by both: no offline evidence is left that the
+ * retriever did not use, so context relevance is not measured (null, with the reason).
  */
-export function contextRelevanceEvidence(retrieval: SearchMode, embedder: string): { evidence: "lexical" | "embedding" } | { unmeasurable: string } {
-  const lexicalEmbedder = LEXICAL_EMBEDDERS.has(embedder);
-  if (retrieval === "hybrid") {
-    return {
-      unmeasurable:
-        "hybrid retrieval ranks by both embeddings and keywords, so the offline judge has no evidence the retriever did not use " +
-        "(judge with an LLM, or compare recall)",
-    };
-  }
-  if (lexicalEmbedder) {
-    return {
-      unmeasurable:
-        `the ${embedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence ` +
-        "(use a semantic embedder or an LLM judge)",
-    };
-  }
-  return { evidence: retrieval === "dense" ? "lexical" : "embedding" };
+export function contextRelevanceEvidence(
+  retrieval: SearchMode,
+  judgeEmbedder: string,
+  retrieverEmbedder: string = judgeEmbedder,
+): { evidence: "lexical" | "embedding" } | { unmeasurable: string } {
+  const semanticRetriever = !LEXICAL_EMBEDDERS.has(retrieverEmbedder);
+  const ranksByEmbeddings = retrieval !== "keyword" && semanticRetriever;
+  const ranksByWords = retrieval !== "dense" || !semanticRetriever;
+  const hybrid = {
+    unmeasurable:
+      "hybrid retrieval ranks by both embeddings and keywords, so the offline judge has no evidence the retriever did not use " +
+      "(judge with an LLM, or compare recall)",
+  };
+  if (ranksByEmbeddings && ranksByWords) return hybrid;
+  if (ranksByEmbeddings) return { evidence: "lexical" };
+  if (!LEXICAL_EMBEDDERS.has(judgeEmbedder)) return { evidence: "embedding" };
+  if (retrieval === "hybrid") return hybrid;
+  return {
+    unmeasurable:
+      `the ${judgeEmbedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence ` +
+      "(use a semantic embedder or an LLM judge)",
+  };
 }
 
 /**
@@ -144,19 +151,19 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
   const lexicalEvidence = createLexicalEvidence();
   return {
     name: "embedding",
-    contextRelevanceUnmeasurable(retrieval) {
-      const chosen = contextRelevanceEvidence(retrieval, embedder.name);
+    contextRelevanceUnmeasurable(retrieval, retrieverEmbedder) {
+      const chosen = contextRelevanceEvidence(retrieval, embedder.name, retrieverEmbedder);
       return "unmeasurable" in chosen ? chosen.unmeasurable : null;
     },
-    contextRelevanceJudgedBy(retrieval) {
-      const chosen = contextRelevanceEvidence(retrieval, embedder.name);
+    contextRelevanceJudgedBy(retrieval, retrieverEmbedder) {
+      const chosen = contextRelevanceEvidence(retrieval, embedder.name, retrieverEmbedder);
       if ("unmeasurable" in chosen) return null;
       return chosen.evidence === "lexical"
         ? "lexical evidence (the question's rare words, sentence by sentence)"
         : `the ${embedder.name} embedder's relatedness`;
     },
     async judge(input, signal) {
-      const chosen = contextRelevanceEvidence(input.retrieval, embedder.name);
+      const chosen = contextRelevanceEvidence(input.retrieval, embedder.name, input.retrieverEmbedder);
       const embeddingRelevance = "evidence" in chosen && chosen.evidence === "embedding";
       const judgingStatements = input.answered && input.measureFaithfulness;
       // The context is embedded only for what reads its vectors: faithfulness, and relevance by the embedder.

@@ -14,7 +14,7 @@ import { barChart, escape, histogram, scatterChart } from "./charts.js";
 import { buildChunkMap, type ChunkMapSource } from "./chunk-map.js";
 import type { PageSpan } from "../domain/pages.js";
 import { sweepFamilies } from "./sweep.js";
-import { retrieverTable } from "./retriever-table.js";
+import { axisTables } from "./axis-tables.js";
 import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
@@ -500,7 +500,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     },
     charts,
     sweeps: sweepFamilies(e),
-    retrieverTable: retrieverTable(e),
+    axisTables: axisTables(e),
     perDocument: e.perDocument ? perDocumentRows(e) : null,
     perDocumentBlocks: strategyBlocks(strategies, STRATEGY_COLUMNS.perDocument),
     everyMetric: view === "technical" ? everyMetricBlocks(e) : [],

@@ -14,7 +14,7 @@ import type {
 } from "../domain/experiment.js";
 import { aggregate, compareWithBestInTurns, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { groupWinner } from "../domain/group-winner.js";
-import { outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever-agreement.js";
+import { agreementNote, EMBEDDER_AXIS, outcomesAcross, outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever-agreement.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
@@ -39,7 +39,7 @@ import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
 import { estimateIfLong } from "./long-run-estimate.js";
 import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits } from "./processing-units.js";
-import { planVariants, type StrategyVariant, type VariantPlan } from "./variants.js";
+import { embedderOf, planVariants, searchConfigOf, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
 import { mapWithConcurrency, yieldToEventLoop } from "../domain/concurrency.js";
 import type { SearchMode } from "../domain/variant-key.js";
@@ -75,6 +75,8 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   topK?: number | number[];
   /** Search modes to run every variant under (`--retrievers dense,keyword,hybrid`); the verdict says whether it holds under each. */
   retrievers?: SearchMode[];
+  /** Embedders to run every variant with (`--embedders use,hash`); the verdict says whether it holds with each. */
+  embedders?: string[];
   /** Refuse a grid of more variants than this (default: the configuration's max_sweep_variants). */
   maxVariants?: number;
   dryRun?: boolean;
@@ -117,7 +119,7 @@ async function ensureProcessed(
   ctx: ServiceContext,
   documents: StoredDocument[],
   variants: StrategyVariant[],
-  embedder: CachedEmbedder,
+  embedderFor: (variant: StrategyVariant) => CachedEmbedder,
   options: RunOptions,
   units: ProcessingUnits,
 ): Promise<IndexingRun[]> {
@@ -125,10 +127,10 @@ async function ensureProcessed(
   const pending: ProcessingUnit[] = [];
   for (const variant of indexes)
     for (const [n, document] of documents.entries()) {
-      if (await isIndexCurrent(ctx, document, variant, embedder.name)) continue;
+      if (await isIndexCurrent(ctx, document, variant)) continue;
       pending.push({ document, variant, ...(documents.length > 1 ? { label: `document ${n + 1} of ${documents.length} (${document.filename})` } : {}) });
     }
-  const outcomes = await units.run(pending, embedder, options).catch((error: unknown) => {
+  const outcomes = await units.run(pending, embedderFor, options).catch((error: unknown) => {
     if (!(error instanceof UnitFailure)) throw error;
     const unit = pending[error.index]!;
     const where = documents.length > 1 ? ` for ${unit.document.filename}` : "";
@@ -147,7 +149,8 @@ async function ensureProcessed(
       seconds: own.reduce((n, o) => n + o.seconds, 0),
       embeddedTokens,
       costUsd:
-        costOf(embedder.name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) + costOf(ctx.config.generator, contextUsage),
+        costOf(embedderFor(variant).name, { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens }) +
+        costOf(ctx.config.generator, contextUsage),
       tokenSizes,
       reused: own.length === 0,
       contextTokens: contextUsage.totalTokens,
@@ -182,6 +185,8 @@ async function retrievableSpans(ctx: ServiceContext, documents: StoredDocument[]
 /** One variant as the question loop runs it: its indexes in every document, and how it searches. */
 interface VariantRun {
   variant: StrategyVariant;
+  /** The embedder it searches with (its `@embedder=`, else the run's). */
+  embedder: string;
   states: StrategyState[];
   search: SearchPlan;
   topK: number;
@@ -189,22 +194,23 @@ interface VariantRun {
   units: Awaited<ReturnType<typeof retrievableSpans>>;
 }
 
-/** What the strategies share: each question's vector (or why it could not be embedded), and the time that took. */
+/** What the strategies share: each question's vector per embedder (or why it could not be embedded), and the time that took. */
 interface SharedWork {
-  vectors: Array<Float32Array | Error> | null;
+  vectors: Map<string, Array<Float32Array | Error>>;
   seconds: SharedSeconds;
 }
 
 /**
  * Work every strategy shares, done and timed once before any question is timed, so that none of
  * them is charged for it (it used to fall on whichever strategy ran first): the questions are
- * embedded once, in one call (every dense or hybrid search uses the same vector of a question),
+ * embedded once per embedder, in one call (every dense or hybrid search with it uses the same vector of a question),
  * and each variant searches once untimed for the first question (opening the vector table,
  * loading models, compiling the search code), answered once when the generator is local (a
  * hosted model would bill the call, and its cached reply would make the timed answer a cache hit).
  */
 async function sharedWork(
   deps: Parameters<typeof retrieve>[0],
+  embedders: Map<string, CachedEmbedder>,
   runs: VariantRun[],
   questions: Question[],
   generator: Generator | null,
@@ -212,7 +218,11 @@ async function sharedWork(
 ): Promise<SharedWork> {
   const started = performance.now();
   const texts = questions.map((q) => q.question);
-  const vectors = runs.some((r) => r.search.mode !== "keyword") ? await embedEach(deps.embedder, texts, signal) : null;
+  const vectors = new Map<string, Array<Float32Array | Error>>();
+  for (const run of runs) {
+    if (run.search.mode === "keyword" || vectors.has(run.embedder)) continue;
+    vectors.set(run.embedder, await embedEach(embedders.get(run.embedder)!, texts, signal));
+  }
   const embedded = performance.now();
   for (const run of runs) {
     throwIfCancelled(signal);
@@ -229,7 +239,7 @@ async function sharedWork(
     vectors,
     seconds: {
       questionEmbedding: (embedded - started) / 1000,
-      questionsEmbedded: vectors ? vectors.filter((v) => !(v instanceof Error)).length : 0,
+      questionsEmbedded: [...vectors.values()].reduce((n, list) => n + list.filter((v) => !(v instanceof Error)).length, 0),
       warmUp: (warmedUp - embedded) / 1000,
     },
   };
@@ -260,7 +270,7 @@ async function embedEach(embedder: Embedder, texts: string[], signal: AbortSigna
 
 /** The shared vector of question `i` for a variant's search (none for keyword search); throws the error embedding it met. */
 function questionVector(shared: Pick<SharedWork, "vectors">, run: VariantRun, i: number): Float32Array | undefined {
-  const vector = run.search.mode === "keyword" ? undefined : shared.vectors?.[i];
+  const vector = run.search.mode === "keyword" ? undefined : shared.vectors.get(run.embedder)?.[i];
   if (vector instanceof Error) throw vector;
   return vector;
 }
@@ -280,7 +290,7 @@ export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): P
  */
 export async function planBenchVariants(
   ctx: ServiceContext,
-  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers">,
+  input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers" | "embedders">,
 ): Promise<string[]> {
   const run = withImportedChunks(ctx, input);
   const plan = await planVariants(run.ctx, { ...variantPlanInput(input), strategies: run.strategies });
@@ -288,11 +298,12 @@ export async function planBenchVariants(
 }
 
 /** What planVariants reads of a benchmark's input (the strategies come from withImportedChunks). */
-const variantPlanInput = (input: Pick<BenchInput, "sweep" | "topK" | "maxVariants" | "retrievers">) => ({
+const variantPlanInput = (input: Pick<BenchInput, "sweep" | "topK" | "maxVariants" | "retrievers" | "embedders">) => ({
   sweep: input.sweep,
   topK: input.topK,
   maxVariants: input.maxVariants,
   retrievers: input.retrievers,
+  embedders: input.embedders,
 });
 
 /** `checkBenchInput` in the run's context (imported chunks registered): what `runBenchmark` plans with. */
@@ -425,7 +436,10 @@ interface BenchPlan {
   textOf: Map<string, string>;
   axis: CorpusOffsets;
   sharedEmbedder: CachedEmbedder;
+  /** The configured embedder, metered for this run (the judge's, and every variant's without its own). */
   embedder: CachedEmbedder;
+  /** Every embedder the run's variants use, by spec, metered for this run (the configured one included). */
+  embedders: Map<string, CachedEmbedder>;
 }
 
 /** Stage 1: the variants to compare, the corpus (uploads stored), the questions resolved against it. */
@@ -438,6 +452,9 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
   const { questions, chunksLocated } = await refusedBeforeWork(corpus, () => locateOffThread(input.questionsSource, input.questions, input.chunks, documents));
   const sharedEmbedder = await ctx.embedder();
+  // This run's embeddings, counted apart from any other run sharing the embedder.
+  const embedders = new Map<string, CachedEmbedder>([[ctx.config.embedder, sharedEmbedder.metered()]]);
+  for (const spec of new Set(variants.map((v) => embedderOf(ctx, v)))) if (!embedders.has(spec)) embedders.set(spec, (await ctx.embedder(spec)).metered());
   return {
     ctx,
     variants,
@@ -449,8 +466,8 @@ async function planRun(shared: ServiceContext, input: BenchInput): Promise<Bench
     textOf: new Map(documents.map((d) => [d.id, d.text])),
     axis: new CorpusOffsets(documents),
     sharedEmbedder,
-    // This run's embeddings, counted apart from any other run sharing the embedder.
-    embedder: sharedEmbedder.metered(),
+    embedder: embedders.get(ctx.config.embedder)!,
+    embedders,
   };
 }
 
@@ -481,7 +498,8 @@ async function indexVariants(plan: BenchPlan, input: BenchInput): Promise<{ inde
   const started = performance.now();
   // Imported chunks exist only in this run's input (and its strategy registry): no other process could build them.
   const units = input.units && !input.chunks?.length ? input.units : inProcessUnits(plan.ctx);
-  const indexing = await ensureProcessed(plan.ctx, plan.corpus.documents, plan.variants, plan.embedder, input, units);
+  const embedderFor = (variant: StrategyVariant) => plan.embedders.get(embedderOf(plan.ctx, variant))!;
+  const indexing = await ensureProcessed(plan.ctx, plan.corpus.documents, plan.variants, embedderFor, input, units);
   return { indexing, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -514,7 +532,7 @@ async function runQuestions(plan: BenchPlan, input: BenchInput, models: AnswerMo
   const { questions } = plan;
   const runs = await mapWithConcurrency(plan.variants, 1, (variant) => variantRun(plan, variant));
   const deps = { vectors: await plan.ctx.vectors(), chunks: plan.ctx.chunks, embedder: plan.embedder };
-  const sharedByAll = await sharedWork(deps, runs, questions, models.generator, input.signal);
+  const sharedByAll = await sharedWork(deps, plan.embedders, runs, questions, models.generator, input.signal);
   const results: Record<string, QuestionResult[]> = Object.fromEntries(runs.map((run) => [run.variant.key, []]));
   let failures = 0;
   let stoppedEarly: string | null = null;
@@ -561,8 +579,9 @@ async function variantRun(plan: BenchPlan, variant: StrategyVariant): Promise<Va
   });
   return {
     variant,
+    embedder: embedderOf(ctx, variant),
     states,
-    search: searchPlan(variant.retrieval, ctx.config),
+    search: searchPlan(variant.retrieval, searchConfigOf(ctx, variant)),
     topK: variant.topK ?? plan.topK,
     units: await retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis),
   };
@@ -650,6 +669,7 @@ async function answerQuestion(
           measureFaithfulness: generator.isLlm,
           contexts: retrieval.chunks.map((c) => c.text),
           retrieval: run.search.mode,
+          ...(run.variant.embedder ? { retrieverEmbedder: run.variant.embedder } : {}),
           document: judgedText(q, retrieval.chunks, plan.textOf),
           target: judgeTarget(q),
         },
@@ -683,7 +703,14 @@ async function scoreStrategies(plan: BenchPlan, input: BenchInput, models: Answe
   const { variants } = plan;
   const { results, runs } = answered;
   const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
-  const gaps = strategyGaps(runs.map((r) => ({ key: r.variant.key, judge: models.judge, retrieval: r.search.mode })));
+  const gaps = strategyGaps(
+    runs.map((r) => ({
+      key: r.variant.key,
+      judge: models.judge,
+      retrieval: r.search.mode,
+      ...(r.variant.embedder ? { retrieverEmbedder: r.variant.embedder } : {}),
+    })),
+  );
   const scoring = {
     weights: gaps.leftOut.length === 0 ? weights : { ...weights, ...Object.fromEntries(gaps.leftOut.map((w) => [w, 0])) },
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
@@ -729,12 +756,13 @@ function runCost(plan: BenchPlan, models: AnswerModels, results: Record<string, 
   const answerUsage = all.reduce((u, r) => addUsage(u, r.answerTokens), ZERO_USAGE);
   const judgeUsage = all.reduce((u, r) => addUsage(u, r.judgeTokens), ZERO_USAGE);
   const contextUsage = indexing.reduce((u, x) => addUsage(u, x.contextUsage), ZERO_USAGE);
-  const embeddedTokens = plan.embedder.stats.computedTokens;
-  const embeddingUsage = { promptTokens: embeddedTokens, completionTokens: 0, totalTokens: embeddedTokens };
+  const embedded = [...plan.embedders.values()];
+  const tokensUsage = (tokens: number) => ({ promptTokens: tokens, completionTokens: 0, totalTokens: tokens });
+  const embeddingUsage = tokensUsage(embedded.reduce((n, e) => n + e.stats.computedTokens, 0));
   return {
     answersUsd: costOf(models.generatorSpec, answerUsage),
     judgingUsd: plan.dryRun ? 0 : costOf(models.judgeSpec, judgeUsage),
-    embeddingsUsd: costOf(plan.embedder.name, embeddingUsage),
+    embeddingsUsd: embedded.reduce((usd, e) => usd + costOf(e.name, tokensUsage(e.stats.computedTokens)), 0),
     contextualisationUsd: costOf(models.generatorSpec, contextUsage),
     referenceModel: `${REFERENCE_CHAT_MODEL} + ${REFERENCE_EMBEDDING_MODEL}`,
     referenceUsd:
@@ -779,9 +807,25 @@ async function assembleExperiment(
     Object.values(results)
       .flat()
       .reduce((n, r) => n + r.stageSeconds[k], 0);
-  const search = Object.fromEntries(variants.map((v) => [v.key, { retrieval: v.retrieval ?? defaultSearchMode(ctx.config), topK: v.topK ?? topK }]));
+  const search: NonNullable<ExperimentDetails["search"]> = Object.fromEntries(
+    variants.map((v) => [
+      v.key,
+      { retrieval: v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)), topK: v.topK ?? topK, ...(v.embedder ? { embedder: v.embedder } : {}) },
+    ]),
+  );
   const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
-  const byRetriever = await outcomesByRetriever(results, aggregates, search, scored.scoring, () => throwIfCancelled(input.signal));
+  const afterTurn = () => throwIfCancelled(input.signal);
+  const byRetriever = await outcomesByRetriever(results, aggregates, search, scored.scoring, afterTurn);
+  const embedderNames = [...plan.embedders.keys()];
+  const byEmbedder = await outcomesAcross(
+    EMBEDDER_AXIS,
+    embedderNames,
+    results,
+    aggregates,
+    (v) => search[v]?.embedder ?? ctx.config.embedder,
+    scored.scoring,
+    afterTurn,
+  );
   const experiment: Experiment = {
     experimentId: newId("exp"),
     documentId: corpus.collection?.id ?? documents[0]!.id,
@@ -802,8 +846,9 @@ async function assembleExperiment(
     ...withNotes(
       verdictFields(best, comparisons, aggregates, search, profileQuestionSet(input.questions, input.questionsOrigin), chunking.cannotTellApart),
       scored.compositeNote,
-      models.judge && contextJudgeNote(search, (mode) => models.judge!.contextRelevanceJudgedBy(mode)),
+      models.judge && contextJudgeNote(search, (mode, embedder) => models.judge!.contextRelevanceJudgedBy(mode, embedder)),
       byRetriever && retrieverAgreementNote(byRetriever),
+      byEmbedder && agreementNote(EMBEDDER_AXIS, byEmbedder),
     ),
     tags: input.tags ?? {},
   };
@@ -833,7 +878,10 @@ async function assembleExperiment(
     fullRunEstimate,
     stageSeconds: { processing: indexed.seconds, retrieval: sumStage("retrieval"), generation: sumStage("generation"), judging: sumStage("judging") },
     sharedSeconds: sharedByAll.seconds,
-    embeddings: { computed: embedder.stats.computed, cached: embedder.stats.cached },
+    embeddings: {
+      computed: [...plan.embedders.values()].reduce((n, e) => n + e.stats.computed, 0),
+      cached: [...plan.embedders.values()].reduce((n, e) => n + e.stats.cached, 0),
+    },
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     ...chunking.figures,
     ...(Object.keys(plan.chunksLocated).length > 0

@@ -5,7 +5,7 @@ import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import { defaultSearchMode } from "../domain/default-search-mode.js";
-import type { StrategyVariant } from "./variants.js";
+import { searchConfigOf, type StrategyVariant } from "./variants.js";
 
 /**
  * Chunk health of every index a benchmark searched (variants that differ only at search time share
@@ -44,7 +44,12 @@ export async function chunkHealthOfRun(
       });
     }
   }
-  const searched = variants.map((v) => ({ key: v.key, indexKey: v.indexKey, topK: v.topK ?? topK, retrieval: v.retrieval ?? defaultSearchMode(ctx.config) }));
+  const searched = variants.map((v) => ({
+    key: v.key,
+    indexKey: v.indexKey,
+    topK: v.topK ?? topK,
+    retrieval: v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)),
+  }));
   const degenerate = degenerateChunkingWarnings(outlines);
   const topKWarnings = topKCoversEveryChunkWarnings(outlines, searched);
   // Degenerate-chunking warnings name indexes (every variant searching one is concerned); top_k warnings name variants.

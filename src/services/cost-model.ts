@@ -20,7 +20,7 @@ import { contextPrompt } from "../strategies/contextual-retrieval.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
-import type { StrategyVariant } from "./variants.js";
+import { embedderOf, searchConfigOf, type StrategyVariant } from "./variants.js";
 import type { TimeParts } from "../domain/time-estimate.js";
 
 export type { TimeParts };
@@ -109,10 +109,11 @@ export function distinctIndexes(variants: StrategyVariant[]): StrategyVariant[] 
   return variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
 }
 
-/** Whether this document's index for the variant is stored, made with its options and this embedder: then a run reuses it. */
-export async function isIndexCurrent(ctx: ServiceContext, document: StoredDocument, v: StrategyVariant, embedderName: string): Promise<boolean> {
+/** Whether this document's index for the variant is stored, made with its options and its embedder: then a run reuses it. */
+export async function isIndexCurrent(ctx: ServiceContext, document: StoredDocument, v: StrategyVariant): Promise<boolean> {
   const state = await ctx.chunks.state(document.id, v.indexKey);
-  return state !== null && state.embedder === embedderName && JSON.stringify(state.options) === JSON.stringify(v.options);
+  if (state === null || JSON.stringify(state.options) !== JSON.stringify(v.options)) return false;
+  return state.embedder === (await ctx.embedder(embedderOf(ctx, v))).name;
 }
 
 /** Estimates what the planned run would spend in money and time, from what the stores hold now. */
@@ -129,7 +130,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const builds: Array<{ v: StrategyVariant; unbuilt: StoredDocument[] }> = [];
   for (const v of indexes) {
     const unbuilt: StoredDocument[] = [];
-    for (const d of documents) if (!(await isIndexCurrent(ctx, d, v, embedder.name))) unbuilt.push(d);
+    for (const d of documents) if (!(await isIndexCurrent(ctx, d, v))) unbuilt.push(d);
     if (unbuilt.length > 0) builds.push({ v, unbuilt });
   }
   // The chunk texts the builds will embed, cut now (side by side, as processing cuts them) where
@@ -164,9 +165,15 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
   // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
   // answers' sentences cannot be known before retrieval: not counted.
-  // Each variant's mode as the run resolves it: its own, else the configured default (domain/default-search-mode.ts).
-  const modes = variants.map((v) => v.retrieval ?? defaultSearchMode(ctx.config));
-  const judgeEmbedsSentences = generatorIsLlm || (modes.includes("keyword") && "evidence" in contextRelevanceEvidence("keyword", embedder.name));
+  // Each variant's mode as the run resolves it: its own, else its embedder's default (domain/default-search-mode.ts).
+  // (Texts other embedders than the run's embed, a variant's `@embedder=`, are counted as the run's embedder's.)
+  const modes = variants.map((v) => v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)));
+  const judgeEmbedsSentences =
+    generatorIsLlm ||
+    variants.some((v, i) => {
+      const evidence = contextRelevanceEvidence(modes[i]!, embedder.name, embedderOf(ctx, v));
+      return "evidence" in evidence && evidence.evidence === "embedding";
+    });
   // Questions are embedded only for a dense or hybrid search.
   const questionTexts = modes.some((m) => m !== "keyword") ? questions.map((q) => q.question) : [];
   const judgeTexts =

@@ -12,6 +12,7 @@ import {
 } from "./cost-model.js";
 import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ServiceContext } from "./context.js";
+import { embedderOf } from "./variants.js";
 
 /**
  * Embedding seconds per token the quick guess assumes, by the embedder's kind: a model on this
@@ -35,15 +36,16 @@ const CHARACTERS_PER_TOKEN = 4;
  */
 export async function quickGuessSeconds(ctx: ServiceContext, embedder: CachedEmbedder, plan: RunPlan): Promise<number> {
   const full = !plan.dryRun;
-  let unbuiltCharacters = 0;
+  let unbuiltSeconds = 0;
   for (const v of distinctIndexes(plan.variants))
-    for (const d of plan.documents) if (!(await isIndexCurrent(ctx, d, v, embedder.name))) unbuiltCharacters += d.text.length;
+    for (const d of plan.documents)
+      if (!(await isIndexCurrent(ctx, d, v))) unbuiltSeconds += (d.text.length / CHARACTERS_PER_TOKEN) * guessedEmbedSecondsPerToken(embedderOf(ctx, v));
   const runs = plan.variants.length * plan.questions.length;
   const measured = await measuredRunSeconds(ctx, runStack(ctx, embedder.name, full));
   // A measured run holds its chat calls; unmeasured, they are priced as the cost model prices them.
   const chatCalls = measured === null ? chatCallsPerRun(ctx, full) : 0;
   const runSeconds = (measured ?? ASSUMED_RETRIEVAL_SECONDS) + chatCalls * LLM_CALL_SECONDS;
-  return (unbuiltCharacters / CHARACTERS_PER_TOKEN) * guessedEmbedSecondsPerToken(embedder.name) + runs * runSeconds;
+  return unbuiltSeconds + runs * runSeconds;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { VectorStore } from "../stores/vectors/vector-store.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { runIndexing, type IndexPlan, type IndexSink } from "./indexing.js";
-import { planVariants, type StrategyVariant } from "./variants.js";
+import { embedderOf, planVariants, type StrategyVariant } from "./variants.js";
 
 export interface ProcessOptions extends RunOptions {
   /** Per-strategy option overrides on top of the configuration's, for plain names (a variant carries its own). */
@@ -156,8 +156,11 @@ export async function processDocument(
   options: ProcessOptions = {},
 ): Promise<ProcessResult> {
   const { variants, document } = await checkProcessInput(ctx, documentId, strategies);
-  const embedder = await ctx.embedder();
-  const notCachedBefore = embedder.stats.notCached;
+  // Each variant is embedded with its own embedder (`@embedder=`), else the configured one.
+  const embedders = new Map<string, CachedEmbedder>();
+  for (const spec of new Set(variants.map((v) => embedderOf(ctx, v)))) embedders.set(spec, await ctx.embedder(spec));
+  const notCachedNow = () => [...embedders.values()].reduce((n, e) => n + e.stats.notCached, 0);
+  const notCachedBefore = notCachedNow();
   const llm = await ctx.llm();
   let done = 0;
   options.onProgress?.({ stage: "process", message: `${variants.length} to process`, done: 0, total: variants.length });
@@ -167,7 +170,7 @@ export async function processDocument(
     async (variant): Promise<StrategyRunSummary | StrategyFailure> => {
       try {
         return await processVariant(ctx, document, variant, {
-          embedder,
+          embedder: embedders.get(embedderOf(ctx, variant))!,
           llm,
           strategyOptions: variant.indexKey === variant.strategy ? options.strategyOptions?.[variant.strategy] : undefined,
           signal: options.signal,
@@ -188,7 +191,7 @@ export async function processDocument(
   const completed = outcomes.filter((o): o is StrategyRunSummary => "status" in o);
   const failed = outcomes.filter((o): o is StrategyFailure => "error" in o);
   options.onProgress?.({ stage: "process", message: "done", done: variants.length, total: variants.length });
-  const notCached = embedder.stats.notCached - notCachedBefore;
+  const notCached = notCachedNow() - notCachedBefore;
   const notes = notCached > 0 ? [cacheNotUpdatedNote(notCached)] : [];
   return { documentId, strategiesCompleted: completed, strategiesFailed: failed, ...(notes.length > 0 ? { notes } : {}) };
 }

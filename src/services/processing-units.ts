@@ -8,7 +8,7 @@ import type { ChunkingLlm } from "../strategies/strategy.js";
 import type { ServiceContext } from "./context.js";
 import { requireDocument } from "./documents.js";
 import { processVariant, PROCESS_CONCURRENCY } from "./process.js";
-import type { StrategyVariant } from "./variants.js";
+import { embedderOf, type StrategyVariant } from "./variants.js";
 
 /** One (document, variant) pair whose index a benchmark needs (re)built. */
 export interface ProcessingUnit {
@@ -28,11 +28,12 @@ export interface UnitOutcome {
 /**
  * Where a benchmark's processing units run: in this process (SQLite, the CLI, a synchronous
  * request), or as jobs of the shared PostgreSQL queue that any worker claims (a background
- * benchmark there). Either way every unit's embeddings are counted in `embedder` (the run's
- * metered embedder), and the first failure rejects with an error naming document and variant.
+ * benchmark there). Either way every unit's embeddings are counted in `embedderFor(variant)` (the
+ * run's metered embedder of that variant's embedder), and the first failure rejects with an error
+ * naming document and variant.
  */
 export interface ProcessingUnits {
-  run(units: ProcessingUnit[], embedder: CachedEmbedder, options: RunOptions): Promise<UnitOutcome[]>;
+  run(units: ProcessingUnit[], embedderFor: (variant: StrategyVariant) => CachedEmbedder, options: RunOptions): Promise<UnitOutcome[]>;
 }
 
 /** The configured LLM (if any) wrapped to count the tokens one unit's contextualisation spends. */
@@ -85,7 +86,7 @@ export class UnitFailure extends Error {
  */
 export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
   return {
-    async run(units, embedder, options) {
+    async run(units, embedderFor, options) {
       const byVariant = new Map<string, number[]>();
       units.forEach((u, i) => byVariant.set(u.variant.indexKey, [...(byVariant.get(u.variant.indexKey) ?? []), i]));
       const outcomes: UnitOutcome[] = new Array(units.length);
@@ -100,7 +101,7 @@ export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
           for (const i of indices) {
             throwIfCancelled(options.signal);
             try {
-              outcomes[i] = await processUnit(ctx, units[i]!, embedder, options);
+              outcomes[i] = await processUnit(ctx, units[i]!, embedderFor(units[i]!.variant), options);
               built++;
               if (units.length > 1) count();
             } catch (error) {
@@ -117,7 +118,7 @@ export function inProcessUnits(ctx: ServiceContext): ProcessingUnits {
   };
 }
 
-/** What a `process_unit` job stores: the unit, and the embedder and generator of the benchmark that queued it. */
+/** What a `process_unit` job stores: the unit, and the embedder (the variant's) and generator of the benchmark that queued it. */
 export interface ProcessUnitInput {
   documentId: string;
   variant: StrategyVariant;
@@ -146,17 +147,22 @@ export async function runQueuedUnit(ctx: ServiceContext, input: ProcessUnitInput
  */
 export function queuedUnits(ctx: ServiceContext, children: ChildJobs): ProcessingUnits {
   return {
-    async run(units, embedder, options) {
+    async run(units, embedderFor, options) {
       const requests = units.map((u): JobRequest => ({
         jobType: "process_unit",
         params: { document_id: u.document.id, document_name: u.document.filename, strategy: u.variant.indexKey },
-        input: { documentId: u.document.id, variant: u.variant, embedder: ctx.config.embedder, generator: ctx.config.generator } satisfies ProcessUnitInput,
+        input: {
+          documentId: u.document.id,
+          variant: u.variant,
+          embedder: embedderOf(ctx, u.variant),
+          generator: ctx.config.generator,
+        } satisfies ProcessUnitInput,
       }));
       const outcomes = (await children.run(requests, { signal: options.signal, concurrency: PROCESS_CONCURRENCY }).catch((error: unknown) => {
         throw error instanceof ChildJobFailed ? new UnitFailure(error.index, error.reason) : error;
       })) as UnitOutcome[];
       // Units run elsewhere embedded for this run too: counted in the run's embedder as if here.
-      for (const o of outcomes) embedder.record(o.embedded);
+      outcomes.forEach((o, i) => embedderFor(units[i]!.variant).record(o.embedded));
       return outcomes;
     },
   };

@@ -7,6 +7,7 @@ import {
   parseSweepSpec,
   SEARCH_MODES,
   SEARCH_PARAMETERS,
+  EMBEDDER_PARAMETER,
   splitVariantSpec,
   sweepGridSize,
   type ParameterValue,
@@ -26,7 +27,7 @@ export interface StrategyVariant {
   key: string;
   /** The registry name, e.g. `recursive`. */
   strategy: string;
-  /** The key of the chunks: the strategy with its non-default chunking parameters only. */
+  /** The key of the chunks: the strategy with its non-default chunking parameters (and embedder) only. */
   indexKey: string;
   /** Chunking options in effect (configuration and defaults included), as the strategy records them. */
   options: Record<string, number>;
@@ -34,6 +35,18 @@ export interface StrategyVariant {
   retrieval: SearchMode | null;
   /** Chunks retrieved per question; null keeps the run's. */
   topK: number | null;
+  /** The embedder its chunks are embedded (and semantic strategies cut) with; null is the configured one. */
+  embedder: string | null;
+}
+
+/** The embedder a variant's chunks are embedded with: its own, else the configured one. */
+export function embedderOf(ctx: Pick<ServiceContext, "config">, variant: Pick<StrategyVariant, "embedder">): string {
+  return variant.embedder ?? ctx.config.embedder;
+}
+
+/** The configuration a variant is searched under: the run's, with the variant's embedder (its default mode and fusion share are the embedder's). */
+export function searchConfigOf(ctx: Pick<ServiceContext, "config">, variant: Pick<StrategyVariant, "embedder">) {
+  return { ...ctx.config, embedder: embedderOf(ctx, variant) };
 }
 
 /** What a variant's parameters are compared with: a parameter equal to its default is left out of the key. */
@@ -67,6 +80,7 @@ export async function resolveVariant(
   const chunking: Record<string, number> = {};
   let retrieval: SearchMode | null = null;
   let topK: number | null = null;
+  let embedder: string | null = null;
   const seen = new Set<string>();
   for (const [name, raw] of parts.parameters) {
     if (seen.has(name)) throw usage(spec, `parameter "${name}" is given twice`);
@@ -80,12 +94,23 @@ export async function resolveVariant(
       } catch (error) {
         throw usage(spec, (error as Error).message);
       }
+    } else if (name === EMBEDDER_PARAMETER) {
+      try {
+        // Made now (opened lazily): an unknown embedder or a model that cannot load is refused before any work.
+        await ctx.embedder(raw);
+      } catch (error) {
+        throw usage(spec, `embedder "${raw}": ${(error as Error).message}`);
+      }
+      embedder = raw;
     } else if (chunkingNames.includes(name)) {
       const n = Number(raw);
       if (!Number.isFinite(n)) throw usage(spec, `parameter "${name}" must be a number, got "${raw}"`);
       chunking[name] = n;
     } else {
-      throw usage(spec, `unknown parameter "${name}" (valid for ${parts.strategy}: ${[...chunkingNames, "retrieval", "top_k"].join(", ")})`);
+      throw usage(
+        spec,
+        `unknown parameter "${name}" (valid for ${parts.strategy}: ${[...chunkingNames, EMBEDDER_PARAMETER, "retrieval", "top_k"].join(", ")})`,
+      );
     }
   }
   const configured = ctx.config.strategyOptions[parts.strategy] ?? {};
@@ -98,8 +123,10 @@ export async function resolveVariant(
   }
   // Only what differs from the defaults names the variant: equal to them, it is the plain strategy.
   const changed: Array<[string, ParameterValue]> = chunkingNames.filter((n) => strategy.options[n] !== plain.options[n]).map((n) => [n, strategy.options[n]!]);
+  if (embedder === ctx.config.embedder) embedder = null;
+  if (embedder !== null) changed.push([EMBEDDER_PARAMETER, embedder]);
   const indexKey = formatVariantKey(parts.strategy, changed);
-  if (retrieval === defaultSearchMode(ctx.config)) retrieval = null;
+  if (retrieval === defaultSearchMode(searchConfigOf(ctx, { embedder }))) retrieval = null;
   if (topK === defaults.topK) topK = null;
   const searchParts: Array<[string, ParameterValue]> = [
     ...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []),
@@ -112,6 +139,7 @@ export async function resolveVariant(
     options: { ...strategy.options },
     retrieval,
     topK,
+    embedder,
   };
 }
 
@@ -126,6 +154,8 @@ export interface VariantPlanInput {
   maxVariants?: number;
   /** Search modes to run every variant under (one that names its own `retrieval` keeps it): the verdict then says whether it holds under each. */
   retrievers?: SearchMode[];
+  /** Embedders to run every variant with (one that names its own `embedder` keeps it): the verdict then says whether it holds with each. */
+  embedders?: string[];
 }
 
 export interface VariantPlan {
@@ -164,7 +194,7 @@ function readSweep(ctx: ServiceContext, sweep: string, UnknownName: new (message
   }
   const names = ctx.strategies.names();
   if (!names.includes(spec.strategy)) throw new UnknownName(`unknown strategy "${spec.strategy}" (valid: ${names.join(", ")}, or all)`);
-  const valid = [...ctx.strategies.get(spec.strategy).parameters.map((p) => p.name), ...SEARCH_PARAMETERS];
+  const valid = [...ctx.strategies.get(spec.strategy).parameters.map((p) => p.name), EMBEDDER_PARAMETER, ...SEARCH_PARAMETERS];
   const unknown = spec.axes.find((axis) => !valid.includes(axis.name));
   if (unknown) throw new ValidationError(`sweep "${sweep}": unknown parameter "${unknown.name}" (valid for ${spec.strategy}: ${valid.join(", ")})`);
   return spec;
@@ -191,7 +221,12 @@ export async function planVariants(
   const retrievers = [...new Set(input.retrievers ?? [])];
   const unknownMode = retrievers.find((m) => !SEARCH_MODES.includes(m));
   if (unknownMode) throw new ValidationError(`unknown retriever "${unknownMode}" (valid: ${SEARCH_MODES.join(", ")})`);
-  const gridSize = sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) * Math.max(1, topKs.length) * Math.max(1, retrievers.length);
+  const embedders = [...new Set((input.embedders ?? []).map((e) => e.trim()).filter(Boolean))];
+  const gridSize =
+    sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) *
+    Math.max(1, topKs.length) *
+    Math.max(1, retrievers.length) *
+    Math.max(1, embedders.length);
   checkGridSize(gridSize, input.maxVariants);
   for (const sweep of sweeps) specs.push(...expandSweep(sweep));
   const defaults = { topK: runTopK };
@@ -200,7 +235,10 @@ export async function planVariants(
   const keys = new Set<string>();
   const withParameter = (key: string, parameter: string) => `${key}${key.includes("@") ? ":" : "@"}${parameter}`;
   for (const v of resolved) {
-    const searched = retrievers.length > 0 && v.retrieval === null ? retrievers.map((m) => withParameter(v.key, `retrieval=${m}`)) : [v.key];
+    const embedded = embedders.length > 0 && v.embedder === null ? embedders.map((e) => withParameter(v.key, `${EMBEDDER_PARAMETER}=${e}`)) : [v.key];
+    const searched = embedded.flatMap((key) =>
+      retrievers.length > 0 && v.retrieval === null ? retrievers.map((m) => withParameter(key, `retrieval=${m}`)) : [key],
+    );
     const copies = await Promise.all(
       searched
         .flatMap((key) => (topKs.length > 1 && v.topK === null ? topKs.map((k) => withParameter(key, `top_k=${k}`)) : [key]))

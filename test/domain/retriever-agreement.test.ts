@@ -36,7 +36,7 @@ test("the same winner under every retriever is said to hold; named by its chunks
     "recursive@retrieval=dense": ["dense", base],
   }))!;
   assert.deepEqual(
-    found.map((o) => [o.retrieval, o.highest, o.winner]),
+    found.map((o) => [o.value, o.highest, o.winner]),
     [
       ["dense", "structure", "structure"],
       ["keyword", "structure", "structure"],

@@ -52,3 +52,32 @@ test("bench --retrievers dense,keyword,hybrid: one table of strategy × retrieve
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("bench --embedders: each strategy with each embedder, a strategy × embedder table, and whether the winner holds with each", async () => {
+  const { startOpenAiStub } = await import("../helpers/openai-server.js");
+  const stub = await startOpenAiStub();
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-embedders-cli-"));
+  const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" };
+  try {
+    const html = join(dir, "report.html");
+    const args = ["bench", HANDBOOK, "--questions", QUESTIONS, "-s", "recursive,structure", "--embedders", "hash,openai:stub", "--retrievers", "dense"];
+    const bench = await runCli([...args, "--dry-run", "--yes", "--out", html], env);
+    assert.equal(bench.code, 0, bench.stderr);
+    for (const key of ["recursive@retrieval=dense", "recursive@embedder=openai:stub:retrieval=dense", "structure@embedder=openai:stub:retrieval=dense"])
+      assert.ok(bench.stdout.includes(key), key);
+    const table = bench.stdout.slice(bench.stdout.indexOf("strategy × embedder, composite (* the highest with that embedder)"));
+    assert.match(table, /│ strategy\s+│ hash\s+│ openai:stub\s+│/);
+    assert.match(table, /│ recursive@retrieval=dense\s+│ \d+\.\d\d( \*)?\s+│ \d+\.\d\d( \*)?\s+│/);
+    assert.match(bench.stdout, /(The chunking verdict holds across embedders: [^\n]+ wins with each of hash and openai:stub|Across embedders [^\n]+)/);
+    assert.doesNotMatch(bench.stdout, /made identical chunks/, "one chunking embedded twice is not a degenerate comparison");
+    assert.match(readFileSync(html, "utf8"), /<h2>Strategy × embedder<\/h2>/);
+    // The grid is estimated before it runs, like any sweep.
+    assert.match(bench.stderr, /4 variants/);
+    const bad = await runCli(["bench", HANDBOOK, "--questions", QUESTIONS, "-s", "recursive", "--embedders", "hash,nope", "--dry-run", "--yes"], env);
+    assert.equal(bad.code, 2, bad.stdout);
+    assert.match(bad.stderr, /strategy variant "recursive@embedder=nope": embedder "nope": unknown embedder "nope" \(valid: use, hash, hf, openai\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await stub.close();
+  }
+});

@@ -152,6 +152,28 @@ test("context relevance (offline judge): null with the reason where no evidence 
   assert.ok(verdict.answerSimilarity! >= 8);
 });
 
+test("context relevance (offline judge): judged by what the retriever's own embedder did not rank by (a variant's @embedder=)", async () => {
+  const judge = createEmbeddingJudge(embedder); // the use embedder: semantic
+  // Dense search with the word-overlap embedder ranks by words: the judge's embedder judges it (lexical evidence would be its own ranking).
+  assert.equal(judge.contextRelevanceUnmeasurable("dense", "hash"), null);
+  assert.equal(judge.contextRelevanceJudgedBy("dense", "hash"), "the use embedder's relatedness");
+  assert.equal(judge.contextRelevanceJudgedBy("dense"), "lexical evidence (the question's rare words, sentence by sentence)");
+  // Hybrid search with it ranks by words twice: still judged by the embedder; with a semantic embedder, by nothing left.
+  assert.equal(judge.contextRelevanceJudgedBy("hybrid", "hash"), "the use embedder's relatedness");
+  assert.equal(judge.contextRelevanceJudgedBy("hybrid", "openai:text-embedding-3-small"), null);
+  assert.equal(judge.contextRelevanceJudgedBy("dense", "openai:text-embedding-3-small"), "lexical evidence (the question's rare words, sentence by sentence)");
+  const byWords = await judge.judge(input({ retrieval: "dense", retrieverEmbedder: "hash" }));
+  const byEmbeddings = await judge.judge(input({ retrieval: "dense" }));
+  assert.equal(typeof byWords.contextRelevance, "number");
+  assert.equal(typeof byEmbeddings.contextRelevance, "number");
+  // A word-overlap judge has nothing independent of a search that ranked by words.
+  const hashJudge = createEmbeddingJudge(
+    await hashEmbedder.create("", { workers: 0, batchSize: 32, openai: { maxRetries: 0, timeoutSeconds: 1 }, huggingFace: { allowRemote: false } }),
+  );
+  assert.equal(hashJudge.contextRelevanceUnmeasurable("dense", "use"), null, "dense search with use ranks by embeddings: lexical evidence judges it");
+  assert.match(hashJudge.contextRelevanceUnmeasurable("keyword", "use")!, /the hash embedder is word overlap, so keyword retrieval ranks by/);
+});
+
 test("context relevance (lexical evidence): the rare words of the question together in one sentence, and the kind of answer it asks for", () => {
   const relevance = createLexicalEvidence();
   const question = "When does the night tariff apply?";

@@ -253,3 +253,41 @@ test("a benchmark or processing request stops at http_max_llm_calls chat-model c
     await stub.close();
   }
 });
+
+test("a caller cannot name an embedder the operator did not configure (benchmarks, processing, queries, chunks); the bundled ones it can", async () => {
+  const t = await startTestServer();
+  try {
+    const documentId = await withDocument(t);
+    const refused = /embedder "openai:text-embedding-3-large" cannot be named over HTTP: a request may use the server's embedder \(hash\) or the bundled ones/;
+    const asked = [
+      await t.request("POST", "/benchmarks?background=true", {
+        document_id: documentId,
+        strategies: ["recursive"],
+        embedders: ["hash", "openai:text-embedding-3-large"],
+        dry_run: true,
+      }),
+      await t.request("POST", "/benchmarks", { document_id: documentId, strategies: ["recursive@embedder=openai:text-embedding-3-large"], dry_run: true }),
+      await t.request("POST", "/benchmarks", { document_id: documentId, sweep: ["recursive:embedder=hash,openai:text-embedding-3-large"], dry_run: true }),
+      await t.request("POST", `/documents/${documentId}/process`, { strategies: ["recursive@embedder=openai:text-embedding-3-large"] }),
+      await t.request("POST", "/queries", { document_id: documentId, strategy: "recursive@embedder=openai:text-embedding-3-large", question: "When?" }),
+      await t.request("GET", `/documents/${documentId}/chunks?strategy=${encodeURIComponent("recursive@embedder=openai:text-embedding-3-large")}`),
+    ];
+    for (const response of asked) {
+      assert.equal(response.status, 422, response.text);
+      assert.match(response.body.detail, refused);
+    }
+    const tooMany = await t.request("POST", "/benchmarks", {
+      document_id: documentId,
+      strategies: ["recursive"],
+      embedders: ["hash", "use", "a", "b", "c"],
+      dry_run: true,
+    });
+    assert.equal(tooMany.status, 422, tooMany.text);
+    // The configured embedder (hash) names the plain index; processing is allowed and keyed as usual.
+    const processed = await t.request("POST", `/documents/${documentId}/process`, { strategies: ["recursive@embedder=hash"] });
+    assert.equal(processed.status, 200, processed.text);
+    assert.equal(processed.body.strategies_completed[0].strategy, "recursive");
+  } finally {
+    await t.close();
+  }
+});

@@ -102,7 +102,7 @@ test("variants resolve to stable keys: defaults collapse to the plain name, bad 
     };
     await refused(
       "recursive@chunk_sze=128",
-      /variant "recursive@chunk_sze=128": unknown parameter "chunk_sze" \(valid for recursive: chunk_size, chunk_overlap, retrieval, top_k\)/,
+      /variant "recursive@chunk_sze=128": unknown parameter "chunk_sze" \(valid for recursive: chunk_size, chunk_overlap, embedder, retrieval, top_k\)/,
     );
     await refused("recursive@chunk_size=abc", /variant "recursive@chunk_size=abc": parameter "chunk_size" must be a number/);
     await refused("recursive@chunk_size=32:chunk_overlap=32", /variant "recursive@chunk_size=32:chunk_overlap=32": .*chunk_overlap/);

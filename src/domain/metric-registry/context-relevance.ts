@@ -9,7 +9,7 @@ export const contextRelevance: Metric = {
   perQuestion: { field: "contextRelevance", stage: "answer", compute: (q) => q.verdict.contextRelevance },
   needsAnswers: true,
   // Whether the judge has evidence the retriever did not use depends on the strategy's search mode.
-  unmeasurableFor: ({ judge, retrieval }) => judge?.contextRelevanceUnmeasurable(retrieval) ?? null,
+  unmeasurableFor: ({ judge, retrieval, retrieverEmbedder }) => judge?.contextRelevanceUnmeasurable(retrieval, retrieverEmbedder) ?? null,
   reportColumn: "context rele\u00ADvance",
   scorecardDigits: 2,
   composite: { weight: "context_relevance", defaultWeight: 0.15, factor: 1, order: 3 },

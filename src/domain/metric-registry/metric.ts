@@ -24,6 +24,8 @@ export type PerQuestionRule =
 export interface StrategyMeasuring {
   judge: Pick<Judge, "contextRelevanceUnmeasurable"> | null;
   retrieval: SearchMode;
+  /** The embedder it searched with, when not the run's (a variant's `@embedder=`). */
+  retrieverEmbedder?: string;
 }
 
 /**

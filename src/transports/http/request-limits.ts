@@ -15,6 +15,8 @@ export const REQUEST_LIMITS = {
   /** Strategies, sweeps and document ids of one request. */
   listItems: 100,
   sweeps: 16,
+  /** Embedders of one benchmark (`embedders`): each builds every strategy's index again. */
+  embedders: 4,
   /** A question, and a /v1 search query. */
   question: 2000,
   /** An expected answer, a reference's text, an imported chunk's text. */

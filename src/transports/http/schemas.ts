@@ -119,6 +119,16 @@ export const benchmarkBody = {
       uniqueItems: true,
       description: "run every strategy under each of these search modes; the verdict says whether the winner holds under each",
     },
+    embedders: {
+      type: "array",
+      items: boundedString(LIMIT.name),
+      minItems: 1,
+      maxItems: LIMIT.embedders,
+      uniqueItems: true,
+      description:
+        "run every strategy with each of these embedders (each its own index): the verdict says whether the winner holds with each. " +
+        "Over HTTP: the server's configured embedder and the bundled ones (use, hash)",
+    },
     max_variants: {
       type: "integer",
       minimum: 1,

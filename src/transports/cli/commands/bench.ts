@@ -29,7 +29,7 @@ import { refuseOutputClashes, refuseUnwritableOutputs } from "../output-clash.js
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
-import { retrieverTable } from "../../../reports/retriever-table.js";
+import { axisTables } from "../../../reports/axis-tables.js";
 import { compositeBasis } from "../../../reports/composite-basis.js";
 
 interface BenchOptions extends CiOptions {
@@ -39,6 +39,7 @@ interface BenchOptions extends CiOptions {
   sweep: string[];
   topK?: number[];
   retrievers?: SearchMode[];
+  embedders?: string[];
   yes?: boolean;
   maxVariants?: number;
   dryRun?: boolean;
@@ -82,12 +83,11 @@ function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<stri
   printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
   const basis = compositeBasis(e);
   if (basis) printLine(basis);
-  const byRetriever = retrieverTable(e);
-  if (byRetriever) {
-    printLine("strategy × retriever, composite (* the highest under that retriever):");
+  for (const table of axisTables(e)) {
+    printLine(`strategy × ${table.axis}, composite (* the highest ${table.axis === "embedder" ? "with" : "under"} that ${table.axis}):`);
     printTable(
-      ["strategy", ...byRetriever.retrievers],
-      byRetriever.rows.map((row) => [row.chunks, ...row.cells.map((c) => (c.value === null ? "n/a" : `${c.value.toFixed(2)}${c.best ? " *" : ""}`))]),
+      ["strategy", ...table.columns],
+      table.rows.map((row) => [row.chunks, ...row.cells.map((c) => (c.value === null ? "n/a" : `${c.value.toFixed(2)}${c.best ? " *" : ""}`))]),
     );
   }
   if (e.collection && e.perDocument) printPerDocument(e);
@@ -241,25 +241,43 @@ function parseIntegerList(name: string) {
   return (value: string): number[] => value.split(",").map((v) => one(v.trim()));
 }
 
-/** `--retrievers dense,keyword`: search modes, each once; an unknown one is bad usage. */
-function parseRetrievers(value: string): SearchMode[] {
-  const modes = [
+/** A comma-separated option's distinct items, blanks dropped. */
+function distinctItems(value: string): string[] {
+  return [
     ...new Set(
       value
         .split(",")
-        .map((m) => m.trim())
+        .map((item) => item.trim())
         .filter(Boolean),
     ),
   ];
+}
+
+/** `--retrievers dense,keyword`: search modes, each once; an unknown one is bad usage. */
+function parseRetrievers(value: string): SearchMode[] {
+  const modes = distinctItems(value);
   const unknown = modes.find((m) => !SEARCH_MODES.includes(m as SearchMode));
   if (modes.length === 0 || unknown !== undefined)
     throw new ValidationError(`--retrievers takes ${SEARCH_MODES.join(", ")} (comma-separated), not "${unknown ?? value}"`);
   return modes as SearchMode[];
 }
 
+/** `--embedders use,hash`: embedder specs, each once (checked against the registry when the variants are planned). */
+function parseEmbedders(value: string): string[] {
+  const specs = distinctItems(value);
+  if (specs.length === 0) throw new ValidationError(`--embedders takes embedder specs (comma-separated: use,hash,openai:MODEL,hf:MODEL), not "${value}"`);
+  return specs;
+}
+
 /** A run that compares parameter settings, not just strategies: it is estimated and bounded first. */
 function isSweep(options: BenchOptions): boolean {
-  return options.sweep.length > 0 || (options.topK?.length ?? 0) > 1 || (options.retrievers?.length ?? 0) > 1 || (options.strategies ?? "").includes("@");
+  return (
+    options.sweep.length > 0 ||
+    (options.topK?.length ?? 0) > 1 ||
+    (options.retrievers?.length ?? 0) > 1 ||
+    (options.embedders?.length ?? 0) > 1 ||
+    (options.strategies ?? "").includes("@")
+  );
 }
 
 /**
@@ -303,6 +321,13 @@ export function registerBenchCommand(program: Command): void {
       "--retrievers <list>",
       "run every strategy under each search mode (dense,keyword,hybrid): the verdict says whether the winner holds under each",
       parseRetrievers,
+    )
+    .option(
+      "--embedders <list>",
+      "run every strategy with each embedder (use,hash,openai:MODEL,hf:MODEL), each its own index and cache: " +
+        "the verdict says whether the winner holds with each " +
+        "(the bundled embedders are searched by keyword unless --retrievers or @retrieval= says otherwise)",
+      parseEmbedders,
     )
     .option("-y, --yes", "run a large sweep without asking (needed without a terminal)")
     .option("--max-variants <n>", `refuse a benchmark of more variants than this (default ${DEFAULTS.maxSweepVariants})`, parseInteger("--max-variants"))
@@ -391,6 +416,7 @@ export function registerBenchCommand(program: Command): void {
           sweep: options.sweep,
           topK: options.topK?.length === 1 ? options.topK[0] : options.topK,
           retrievers: options.retrievers,
+          embedders: options.embedders,
           chunks,
         };
         // A misspelt strategy is bad usage, refused before a file is read or a line of progress printed.

@@ -13,6 +13,7 @@ import { chunksFromList, eachImport } from "../../../strategies/imported-chunks.
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
 import type { SearchMode } from "../../../domain/variant-key.js";
+import { refuseClientEmbedders } from "../client-embedders.js";
 
 /** The variant limit of a request: its max_variants, which may not pass the server's http_max_variants (the default is capped to it). */
 function variantLimit(asked: number | undefined, serverLimit: number): number {
@@ -34,6 +35,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         strategies?: string[];
         sweep?: string[];
         retrievers?: SearchMode[];
+        embedders?: string[];
         max_variants?: number;
         questions_file?: string;
         questions?: unknown;
@@ -41,6 +43,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         dry_run: boolean;
         chunks?: Record<string, unknown>;
       };
+      refuseClientEmbedders(chunkeval.config.embedder, { variants: body.strategies, sweeps: body.sweep, embedders: body.embedders });
       const { questions, source, origin } = await questionsFromRequest(chunkeval.config.questionsDir, {
         questionsFile: body.questions_file,
         questions: body.questions,
@@ -60,6 +63,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         strategies: body.strategies ?? (body.sweep ? undefined : "all"),
         sweep: body.sweep,
         retrievers: body.retrievers,
+        embedders: body.embedders,
         maxVariants,
         topK: body.top_k,
         dryRun: body.dry_run,
@@ -81,6 +85,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         strategies: input.strategies ?? null,
         sweep: body.sweep ?? null,
         retrievers: body.retrievers ?? null,
+        embedders: body.embedders ?? null,
         questions_file: body.questions_file ?? null,
         top_k: body.top_k ?? null,
         dry_run: body.dry_run,

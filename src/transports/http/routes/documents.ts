@@ -9,6 +9,7 @@ import { withRequestCallBudget } from "../../request-call-budget.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import type { ProcessJobInput } from "../../job-handlers.js";
 import { readMultipartUpload } from "../multipart.js";
+import { refuseClientEmbedders } from "../client-embedders.js";
 
 export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { chunkeval, jobs, admission } = deps;
@@ -63,7 +64,9 @@ export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
     async (request) => {
       const { doc_id: documentId } = request.params as { doc_id: string };
-      return toWire(await chunkeval.documentChunks(documentId, (request.query as { strategy: string }).strategy));
+      const { strategy } = request.query as { strategy: string };
+      refuseClientEmbedders(chunkeval.config.embedder, { variants: strategy });
+      return toWire(await chunkeval.documentChunks(documentId, strategy));
     },
   );
 
@@ -92,6 +95,7 @@ export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const documentId = (request.params as { doc_id: string }).doc_id;
       const strategies = (request.body as { strategies?: string[] } | undefined)?.strategies ?? "all";
+      refuseClientEmbedders(chunkeval.config.embedder, { variants: strategies });
       if (!(request.query as { background: boolean }).background) {
         return toWire(
           await admission.runSync(reply, (signal) => withRequestCallBudget(chunkeval.config, () => chunkeval.process(documentId, strategies, { signal }))),

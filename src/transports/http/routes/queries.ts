@@ -3,6 +3,7 @@ import type { RouteDeps } from "../route-deps.js";
 import { idParams, queryBody } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { withRequestCallBudget } from "../../request-call-budget.js";
+import { refuseClientEmbedders } from "../client-embedders.js";
 
 export function queryRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): void {
   app.get("/strategies", { schema: { tags: ["strategies"], summary: "List the chunking strategies" } }, async () => ({ strategies: chunkeval.strategies() }));
@@ -12,6 +13,7 @@ export function queryRoutes(app: FastifyInstance, { chunkeval }: RouteDeps): voi
     { schema: { tags: ["queries"], summary: "Ask a question about a document with one strategy", body: queryBody } },
     async (request, reply) => {
       const body = request.body as { document_id: string; strategy: string; question: string; top_k?: number };
+      refuseClientEmbedders(chunkeval.config.embedder, { variants: body.strategy });
       const query = await withRequestCallBudget(chunkeval.config, () =>
         chunkeval.ask({ documentId: body.document_id, strategy: body.strategy, question: body.question, topK: body.top_k }),
       );
