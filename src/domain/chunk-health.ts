@@ -14,14 +14,6 @@ export interface ChunkedDocument {
   chunks: Array<{ start: number; end: number; tokenCount: number }>;
 }
 
-/**
- * The size a strategy's searchable chunks aim at, by the names the built-in strategies give it: a
- * parent-child strategy searches its children (child_size), not its parents (max_tokens).
- */
-export function targetTokens(options: Record<string, number> | undefined): number | null {
-  return options?.chunk_size ?? options?.child_size ?? options?.max_tokens ?? null;
-}
-
 const SENTENCE_END = /[.!?…。][)\]"'’”»]*$/;
 
 /**

@@ -1,4 +1,5 @@
-import { chunkHealth, degenerateChunkingWarnings, targetTokens, topKCoversEveryChunkWarnings, type ChunkingOutline } from "../domain/chunk-health.js";
+import { chunkHealth, degenerateChunkingWarnings, topKCoversEveryChunkWarnings, type ChunkingOutline } from "../domain/chunk-health.js";
+import { targetSize } from "../strategies/strategy.js";
 import { type ChunkHealth } from "../domain/experiment.js";
 import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
@@ -26,7 +27,7 @@ export async function chunkHealthOfRun(
     const searchable = stored.map(({ document, chunks }) => ({ document, chunks: chunks.filter((c) => c.role === "chunk") }));
     health[variant.indexKey] = chunkHealth(
       searchable.map(({ document, chunks }) => ({ text: document.text, blocks: document.blocks, chunks })),
-      targetTokens(variant.options),
+      targetSize(ctx.strategies.get(variant.strategy), variant.options)?.size ?? null,
     );
     for (const { document, chunks } of stored) {
       const spanOf = new Map(chunks.map((c) => [c.id, `${c.start}-${c.end}`]));

@@ -17,6 +17,7 @@ import { mapWithConcurrency } from "../domain/concurrency.js";
 import { PROCESS_CONCURRENCY } from "./process.js";
 import { ANSWER_SYSTEM_PROMPT } from "../generators/prompt.js";
 import { contextPrompt } from "../strategies/contextual-retrieval.js";
+import { targetSize } from "../strategies/strategy.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
@@ -71,7 +72,7 @@ const PROBE_BATCHES = 2;
 const RUN_RATE_LOOKBACK = 20;
 /** Completion tokens assumed for one contextualisation call (a sentence or two of context). */
 const CONTEXT_COMPLETION_TOKENS = 60;
-/** Chunk size assumed for strategies without a size parameter (semantic's chunks vary). */
+/** Chunk size assumed for strategies that declare no target size (imported chunks, a module without `targetTokens`). */
 const UNSIZED_CHUNK_TOKENS = 256;
 /** Completion tokens assumed per answer when the model estimates the bill of a full run. */
 export const ANSWER_COMPLETION_TOKENS = 120;
@@ -89,11 +90,9 @@ export const ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS = 0.005;
 /** How a dry run records its generator and judge. */
 export const DRY_RUN_LABEL = "none (dry run)";
 
-function chunkSize(variant: StrategyVariant): { size: number; overlap: number } {
-  const o = variant.options;
-  const size = o.chunk_size ?? o.child_size ?? o.max_tokens ?? UNSIZED_CHUNK_TOKENS;
-  const overlap = o.chunk_overlap ?? o.child_overlap ?? 0;
-  return { size, overlap: Math.min(overlap, size - 1) };
+/** The size a variant's chunks aim at and their overlap, as its strategy declares them; an assumed size when it declares none. */
+function chunkSize(ctx: ServiceContext, variant: StrategyVariant): { size: number; overlap: number } {
+  return targetSize(ctx.strategies.get(variant.strategy), variant.options) ?? { size: UNSIZED_CHUNK_TOKENS, overlap: 0 };
 }
 
 const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({
@@ -136,20 +135,20 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   // The chunk texts the builds will embed, cut now (side by side, as processing cuts them) where
   // the strategy needs no model to cut them; the others (semantic, contextual with a chat model)
   // are counted from their size and overlap.
-  const contextualByLlm = (v: StrategyVariant) => v.strategy === "contextual_retrieval" && generatorIsLlm;
+  const contextualByLlm = (v: StrategyVariant) => ctx.strategies.get(v.strategy).callsLlm === true && generatorIsLlm;
   const pairs = builds.flatMap(({ v, unbuilt }) => unbuilt.map((document) => ({ v, document })));
   const cuts = await mapWithConcurrency(pairs, PROCESS_CONCURRENCY, async ({ v, document }) => (contextualByLlm(v) ? null : chunkTextsOf(ctx, document, v)));
   const chunkTexts: string[] = [];
   let sizedTokens = 0;
   let contextUsage = ZERO_USAGE;
   pairs.forEach(({ v, document }, i) => {
-    const { size, overlap } = chunkSize(v);
+    const { size, overlap } = chunkSize(ctx, v);
     const docTokens = tokensOf.get(document.id)!;
     const tokens = (docTokens * size) / (size - overlap);
     const cut = cuts[i];
     if (cut) chunkTexts.push(...cut);
-    // semantic strategies embed every sentence window before they embed their chunks
-    else sizedTokens += tokens + (v.strategy.startsWith("semantic") ? docTokens : 0);
+    // a strategy that embeds every sentence (semantic) does so before it embeds its chunks
+    else sizedTokens += tokens + (ctx.strategies.get(v.strategy).embedsSentences ? docTokens : 0);
     if (contextualByLlm(v)) {
       // Each chunk's context prompt holds its own document.
       const chunks = Math.ceil(tokens / size);
@@ -157,7 +156,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     }
   });
   const runs = variants.length * questions.length;
-  const promptTokens = plan.answerPromptTokens ?? sizedPromptTokens(variants, plan.topK, questions);
+  const promptTokens = plan.answerPromptTokens ?? sizedPromptTokens(ctx, variants, plan.topK, questions);
   const answers = usage(promptTokens, ANSWER_COMPLETION_TOKENS * runs);
   const judging = judgeIsLlm ? times(answers, LLM_JUDGE_CALLS) : ZERO_USAGE;
   // The other texts the run embeds, looked up in the cache: the questions (dense or hybrid retrieval), and for the
@@ -217,13 +216,13 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
 }
 
 /** The answer prompts' tokens of every run when each retrieves top-k chunks of its variant's size. */
-function sizedPromptTokens(variants: StrategyVariant[], topK: number, questions: Question[]): number {
+function sizedPromptTokens(ctx: ServiceContext, variants: StrategyVariant[], topK: number, questions: Question[]): number {
   const systemTokens = countTokens(ANSWER_SYSTEM_PROMPT);
   const questionTokens = questions.map((q) => countTokens(q.question));
   let total = 0;
   for (const v of variants) {
     const k = v.topK ?? topK;
-    total += questionTokens.reduce((n, q) => n + systemTokens + q + k * chunkSize(v).size, 0);
+    total += questionTokens.reduce((n, q) => n + systemTokens + q + k * chunkSize(ctx, v).size, 0);
   }
   return total;
 }

@@ -93,6 +93,8 @@ export const contextualRetrievalStrategy: StrategyDefinition = {
     "Recursive chunks, each prefixed with a short context situating it in the document (LLM-written when one is configured) " +
     "before embedding and keyword indexing; searched like every other strategy (docs/benchmarks.md: Retrieval).",
   parameters: recursiveParameters,
+  sizing: { target: "chunk_size", overlap: "chunk_overlap" },
+  callsLlm: true,
   async create(given) {
     const options = resolveOptions("contextual_retrieval", recursiveParameters, given);
     checkSizeAndOverlap("contextual_retrieval", options.chunk_size!, options.chunk_overlap!);

@@ -12,6 +12,7 @@ export const fixedSizeStrategy: StrategyDefinition = {
   name: "fixed_size",
   description: "Fixed windows of chunk_size tokens with overlap, ignoring headings and paragraphs; windows end between words, never inside one.",
   parameters,
+  sizing: { target: "chunk_size", overlap: "chunk_overlap" },
   async create(given) {
     const options = resolveOptions("fixed_size", parameters, given);
     checkSizeAndOverlap("fixed_size", options.chunk_size!, options.chunk_overlap!);

@@ -62,6 +62,7 @@ export const recursiveStrategy: StrategyDefinition = {
   description:
     "Splits on paragraphs, then lines, sentences and words, packing pieces up to chunk_size tokens with overlap (LangChain's recursive splitter, in tokens).",
   parameters: recursiveParameters,
+  sizing: { target: "chunk_size", overlap: "chunk_overlap" },
   async create(given) {
     const options = resolveOptions("recursive", recursiveParameters, given);
     checkSizeAndOverlap("recursive", options.chunk_size!, options.chunk_overlap!);

@@ -15,6 +15,9 @@ export const semanticParentChildStrategy: StrategyDefinition = {
   description:
     "Semantic chunks are parents; small windows inside each are the children that are embedded and searched, and a matching child answers with its parent.",
   parameters,
+  // The children are what is searched.
+  sizing: { target: "child_size", overlap: "child_overlap" },
+  embedsSentences: true,
   async create(given) {
     const options = resolveOptions("semantic_parent_child", parameters, given);
     checkSemanticOptions("semantic_parent_child", options);

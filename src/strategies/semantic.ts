@@ -106,6 +106,8 @@ export const semanticStrategy: StrategyDefinition = {
   description:
     "Embeds sentences and cuts where the meaning shifts: between sentence windows whose distance is above a percentile (Kamradt), within min and max sizes.",
   parameters: semanticParameters,
+  sizing: { target: "max_tokens" },
+  embedsSentences: true,
   async create(given) {
     const options = resolveOptions("semantic", semanticParameters, given);
     checkSemanticOptions("semantic", options);

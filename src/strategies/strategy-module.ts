@@ -11,6 +11,7 @@ import { resolveOptions } from "./options.js";
 import { spansToDrafts } from "./packing.js";
 import { startSiblingWorker } from "../worker-threads.js";
 import type { ChunkingStrategy, StrategyDefinition, StrategyParameter } from "./strategy.js";
+import { EMBEDDER_PARAMETER } from "../domain/variant-key.js";
 
 /**
  * What a strategy module's `chunk` is given: the extracted text, its structure, and the options in
@@ -49,6 +50,13 @@ export interface StrategyModule<P extends string = string> {
   name: string;
   description: string;
   parameters?: Array<StrategyModuleParameter<P>>;
+  /**
+   * Optional: the parameter holding the size in tokens the chunks aim at, and the one holding the
+   * tokens neighbours share. Chunk health measures the share of tiny chunks against it, and the cost
+   * estimate sizes the chunks by it; without it they take no target (a size in sentences is none).
+   */
+  targetTokens?: P;
+  overlapTokens?: P;
   /** Optional: throws to refuse options (a usage error naming the strategy) before any document is chunked. */
   validate?(options: Record<P, number>): void;
   chunk(input: StrategyModuleInput<P>): StrategyModuleChunk[] | Promise<StrategyModuleChunk[]>;
@@ -66,7 +74,7 @@ export const MODULE_HASH_OPTION = "module_hash";
 /** What a user-named strategy (module or imported chunks) may be called: lowercase letters, digits and `_`, starting with a letter. */
 export const STRATEGY_NAME = /^[a-z][a-z0-9_]*$/;
 const NAME = STRATEGY_NAME;
-const RESERVED_PARAMETERS = ["retrieval", "top_k", MODULE_HASH_OPTION];
+const RESERVED_PARAMETERS = ["retrieval", "top_k", EMBEDDER_PARAMETER, MODULE_HASH_OPTION];
 const PREVIEW_CHARACTERS = 60;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -173,6 +181,9 @@ function checkShape(exported: unknown, fail: (problem: string) => ValidationErro
     if (typeof q.description !== "string") throw fail(`${which}: "description" must be a string`);
     if (typeof q.default !== "number" || !Number.isFinite(q.default)) throw fail(`${which}: "default" must be a finite number`);
   }
+  for (const key of ["targetTokens", "overlapTokens"]) {
+    if (m[key] !== undefined && !seen.has(m[key] as string)) throw fail(`"${key}", if given, must name one of its parameters; got ${JSON.stringify(m[key])}`);
+  }
   return m as unknown as StrategyModule;
 }
 
@@ -184,6 +195,7 @@ function definitionOf(module: StrategyModule, path: string, hash: number): Strat
     name,
     description: module.description,
     parameters,
+    ...(module.targetTokens ? { sizing: { target: module.targetTokens, ...(module.overlapTokens ? { overlap: module.overlapTokens } : {}) } } : {}),
     async create(given = {}) {
       const { [MODULE_HASH_OPTION]: pinned, ...rest } = given;
       // Options recorded by another load of the module (the chunking worker gets the options this

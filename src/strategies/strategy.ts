@@ -72,10 +72,40 @@ export interface StrategyParameter {
   default: number;
 }
 
+/**
+ * The size a strategy's searchable chunks aim at, as the strategy declares it: the parameter holding
+ * it in tokens (a parent-child strategy's children, which are what is searched), and the one holding
+ * the tokens neighbours share, if any.
+ */
+export interface StrategySizing {
+  target: string;
+  overlap?: string;
+}
+
 export interface StrategyDefinition {
   name: StrategyName;
   description: string;
   parameters: StrategyParameter[];
+  /**
+   * What the strategy says of itself, so that nothing guesses it from its name or its options' names
+   * (the cost model, chunk health). `sizing`: absent when its chunks aim at no size in tokens.
+   */
+  sizing?: StrategySizing;
+  /** Chunking asks the configured chat model (per section), when one is configured: contextual_retrieval. */
+  callsLlm?: boolean;
+  /** Chunking embeds every sentence of the document before its chunks: the semantic strategies. */
+  embedsSentences?: boolean;
   /** Validates options (unknown keys, ranges) and builds the strategy. */
   create(options?: Record<string, unknown>): Promise<ChunkingStrategy>;
+}
+
+/** The size in tokens a strategy's searchable chunks aim at under these options, and their overlap; null when it declares none. */
+export function targetSize(
+  definition: Pick<StrategyDefinition, "sizing">,
+  options: Readonly<Record<string, number>>,
+): { size: number; overlap: number } | null {
+  const size = definition.sizing ? options[definition.sizing.target] : undefined;
+  if (size === undefined) return null;
+  const overlap = definition.sizing?.overlap ? (options[definition.sizing.overlap] ?? 0) : 0;
+  return { size, overlap: Math.min(overlap, size - 1) };
 }

@@ -105,6 +105,7 @@ export const structureStrategy: StrategyDefinition = {
     "One chunk per section along the heading path (heading included); larger sections split at subsections, " +
     "tables (kept whole if they fit) and then recursively; small sections merged.",
   parameters,
+  sizing: { target: "max_tokens" },
   async create(given) {
     const options = resolveOptions("structure", parameters, given);
     const max = options.max_tokens!;

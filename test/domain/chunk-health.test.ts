@@ -1,13 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  chunkHealth,
-  degenerateChunkingWarnings,
-  endsMidSentence,
-  tableSpans,
-  targetTokens,
-  topKCoversEveryChunkWarnings,
-} from "../../src/domain/chunk-health.js";
+import { chunkHealth, degenerateChunkingWarnings, endsMidSentence, tableSpans, topKCoversEveryChunkWarnings } from "../../src/domain/chunk-health.js";
 
 // A heading line, a paragraph of two sentences, and a two-row table.
 const text = "Opening hours\nThe library opens at nine. It closes at six.\n| day | hours |\n| Mon | 9-6 |\nEnd.";
@@ -64,10 +57,6 @@ test("chunk health by hand: tiny chunks, mid-sentence ends, median and middle ha
   // Imported chunks have no target: no tiny share, the rest still measured.
   const noTarget = chunkHealth([{ text, blocks, chunks }], null);
   assert.deepEqual([noTarget.tinyShare, noTarget.midSentenceShare], [null, 0.5]);
-  assert.deepEqual(
-    [targetTokens({ chunk_size: 256 }), targetTokens({ max_tokens: 512 }), targetTokens({ child_size: 64, max_tokens: 512 }), targetTokens({})],
-    [256, 512, 64, null],
-  );
   const empty = chunkHealth([], 40);
   assert.deepEqual([empty.tinyShare, empty.midSentenceShare, empty.medianTokens, empty.tablesSplitShare], [null, null, null, null]);
 });

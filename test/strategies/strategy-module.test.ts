@@ -166,6 +166,14 @@ test("modules are checked on load: exports, names, parameters, and clashes", asy
         /parameter 2 \("n"\): declared twice/,
       ],
       [`export default { name: "x", description: "x", chunk() {}, parameters: [{ name: "n", description: "" }] };`, /"default" must be a finite number/],
+      [
+        `export default { name: "x", description: "x", chunk() {}, parameters: [{ name: "embedder", description: "", default: 1 }] };`,
+        /"embedder" is reserved/,
+      ],
+      [
+        `export default { name: "x", description: "x", chunk() {}, targetTokens: "size", parameters: [{ name: "n", description: "", default: 1 }] };`,
+        /"targetTokens", if given, must name one of its parameters; got "size"/,
+      ],
       [`throw new Error("boom at import");`, /cannot import it: boom at import/],
     ];
     for (const [i, [source, message]] of cases.entries()) {
