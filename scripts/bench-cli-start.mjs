@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// How long the built CLI takes to answer `--help`, `--version`, `config` and every command's
-// `--help`, next to `node -e 0` measured in the same run (the floor: starting Node itself).
+// How long the built CLI takes to answer `--help`, `--version`, `config`, every command's `--help`,
+// and two commands that open the stores and count nothing (`jobs list`, `documents`), next to
+// `node -e 0` measured in the same run (the floor: starting Node itself).
 // Prints the median of several runs of each and its ratio to that floor.
 //
 //   npm run build && npm run bench:cli [-- --runs 15]
@@ -20,7 +21,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "chunkeval-bench-cli-"));
 const paths = (command, prefix = []) => command.commands.flatMap((c) => [[...prefix, c.name()], ...paths(c, [...prefix, c.name()])]);
 const cases = [
   ["node -e 0", ["-e", "0"]],
-  ...[["--help"], ["--version"], ["config"], ...paths(buildProgram()).map((p) => [...p, "--help"])].map((args) => [
+  ...[["--help"], ["--version"], ["config"], ["jobs", "list"], ["documents"], ...paths(buildProgram()).map((p) => [...p, "--help"])].map((args) => [
     `chunkeval ${args.join(" ")}`,
     [bin, ...args],
   ]),

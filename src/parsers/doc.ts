@@ -1,5 +1,9 @@
-import CFB from "cfb";
-import WordExtractor from "word-extractor";
+import type CFB from "cfb";
+import type WordExtractor from "word-extractor";
+import { lazyRequire } from "../lazy-require.js";
+
+const cfbLibrary = lazyRequire<typeof CFB>("cfb");
+const wordExtractorLibrary = lazyRequire<typeof WordExtractor>("word-extractor");
 import { conciseReason, startsWithBytes, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -13,7 +17,8 @@ const FIB_ENCRYPTED_BIT = 0x0100;
  * table cells (tab-separated in its output) become one table row.
  */
 async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
-  const document = await new WordExtractor().extract(bytes);
+  const WordExtractorClass = wordExtractorLibrary();
+  const document = await new WordExtractorClass().extract(bytes);
   return document
     .getBody()
     .split(/\r?\n/)
@@ -38,7 +43,7 @@ async function extractDocBlocks(bytes: Buffer): Promise<BlockDraft[]> {
 function checkOleContainer(bytes: Buffer, filename: string): void {
   let container: CFB.CFB$Container;
   try {
-    container = CFB.read(bytes, { type: "buffer" });
+    container = cfbLibrary().read(bytes, { type: "buffer" });
   } catch (error) {
     unusable(filename, `corrupt .doc file (${conciseReason(error)})`, error);
   }
@@ -47,7 +52,7 @@ function checkOleContainer(bytes: Buffer, filename: string): void {
   if (names.has("EncryptedPackage") || names.has("EncryptionInfo")) {
     unusable(filename, "the document is encrypted (password-protected); save it without a password and upload again");
   }
-  const wordStream = CFB.find(container, "WordDocument");
+  const wordStream = cfbLibrary().find(container, "WordDocument");
   if (!wordStream?.content || wordStream.content.length < FIB_FLAGS_OFFSET + 2) {
     unusable(filename, "not a Word document: an OLE file without a Word document stream");
   }

@@ -1,4 +1,6 @@
-import mammoth from "mammoth";
+import { lazyRequire } from "../lazy-require.js";
+
+const mammothLibrary = lazyRequire<typeof import("mammoth")>("mammoth");
 import { conciseReason, startsWithBytes, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { inspectZip, verifyZipContents } from "./zip-guard.js";
@@ -27,6 +29,7 @@ function decodeEntities(text: string): string {
  * a tag walker is enough and keeps heading levels, list nesting and table rows.
  */
 async function extractDocxBlocks(bytes: Buffer): Promise<BlockDraft[]> {
+  const mammoth = mammothLibrary();
   const { value: html } = await mammoth.convertToHtml(
     { buffer: bytes },
     // Title and subtitle paragraphs are headings of the document, not body text.

@@ -1,8 +1,10 @@
-import { Parser } from "htmlparser2";
+import { lazyRequire } from "../lazy-require.js";
 import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
 import { decodeUtf8, isUtf8WithoutNul, singleSpacedSource } from "./text-family.js";
+
+const htmlparser2 = lazyRequire<typeof import("htmlparser2")>("htmlparser2");
 import { collapseWhitespace, isWhitespace, SingleLineDraft } from "./whitespace.js";
 
 /** Elements whose content is never text of the document. */
@@ -161,6 +163,7 @@ export function htmlBlocks(html: string, filename: string, limits: Pick<ParseLim
     }
     cell += text;
   };
+  const { Parser } = htmlparser2();
   const parser = new Parser(
     {
       // onopentagname, not onopentag: the parser builds an attributes object per tag only for the latter.

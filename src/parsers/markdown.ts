@@ -1,8 +1,11 @@
-import { Lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
+import { lazyRequire } from "../lazy-require.js";
 import { DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import { htmlBlocks } from "./html.js";
 import type { ParseLimits } from "./limits.js";
+
+const markedLibrary = lazyRequire<typeof import("marked")>("marked");
 import { decodeUtf8, extensionOf, isUtf8Text, singleSpacedSource } from "./text-family.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 
@@ -221,6 +224,7 @@ function withoutFrontMatter(text: string): string {
  * without emphasis; `edited` when there was such a run (its tokens are not pieces of the source).
  */
 function lexMarkdown(text: string): { tokens: Token[]; edited: boolean } {
+  const { Lexer } = markedLibrary();
   const lexer = new Lexer({ gfm: true });
   const tokens = lexer.blockTokens(text, lexer.tokens);
   let edited = false;

@@ -2,7 +2,8 @@ import { NO_CHANGES_AGAINST_BASELINE } from "../domain/baseline-words.js";
 import { fixed, signedFixed } from "../domain/number-words.js";
 import { fileURLToPath } from "node:url";
 import { describeNegativeControls } from "../domain/negative-controls.js";
-import nunjucks from "nunjucks";
+import type nunjucks from "nunjucks";
+import { lazyRequire } from "../lazy-require.js";
 import type { AggregateMetrics, ExperimentRecord, QuestionResult } from "../domain/experiment.js";
 import { ValidationError } from "../errors.js";
 import { listWords } from "../domain/list-words.js";
@@ -43,12 +44,15 @@ export interface ReportInput {
 // Templates stay in src/reports/templates, found the same way from src/ (tsx) and dist/ (built).
 const TEMPLATES = fileURLToPath(new URL("../../src/reports/templates/", import.meta.url));
 const environments = new Map<"html" | "markdown", nunjucks.Environment>();
+/** The template engine, loaded when a report is first rendered. */
+const nunjucksLibrary = lazyRequire<typeof nunjucks>("nunjucks");
 
 /** The templates' environment: HTML escapes what it prints; Markdown prints text as it is (`document's`, never `document&#39;s`). */
 function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
   let environment = environments.get(kind);
   if (!environment) {
-    environment = new nunjucks.Environment(new nunjucks.FileSystemLoader(TEMPLATES), { autoescape: kind === "html", throwOnUndefined: false });
+    const engine = nunjucksLibrary();
+    environment = new engine.Environment(new engine.FileSystemLoader(TEMPLATES), { autoescape: kind === "html", throwOnUndefined: false });
     environments.set(kind, environment);
     environment.addFilter("num", (v: number | null | undefined, digits = 2) =>
       v === null || v === undefined || !Number.isFinite(v) ? "n/a" : fixed(v, digits),
@@ -56,7 +60,7 @@ function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
     environment.addFilter("usd", usd);
     environment.addFilter("metric", (v: number | null | undefined, key: string) => formatMetric(v, metricDefinition(key)!));
-    environment.addFilter("key", (key: string) => new nunjucks.runtime.SafeString(keyHtml(key)));
+    environment.addFilter("key", (key: string) => new engine.runtime.SafeString(keyHtml(key)));
     environment.addFilter("change", (v: number | null | undefined, key: string) => formatChange(v, metricDefinition(key)!));
   }
   return environment;

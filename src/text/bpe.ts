@@ -1,6 +1,15 @@
-import { countTokens as countWithGptTokenizer } from "gpt-tokenizer";
-import o200kRanks from "gpt-tokenizer/bpeRanks/o200k_base";
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+import { lazyRequire } from "../lazy-require.js";
+
+/**
+ * gpt-tokenizer and o200k's ranks, loaded on first use: building the encoder's 200,000 entries is
+ * most of a second of CPU, which a process that counts nothing (`jobs`, listings, a server until
+ * its first document) need not pay.
+ */
+const gptTokenizer = lazyRequire<{ countTokens(text: string): number }>("gpt-tokenizer");
+const ranksModule = lazyRequire<{ default: Array<string | number[]> }>("gpt-tokenizer/bpeRanks/o200k_base");
+const countWithGptTokenizer = (text: string) => gptTokenizer().countTokens(text);
+const o200kRanks = () => ranksModule().default;
 
 /**
  * o200k's pre-tokeniser: BPE never merges across these pieces (words with their leading space
@@ -96,14 +105,15 @@ class TokenBytes {
   private readonly mask: number;
 
   constructor() {
-    this.count = o200kRanks.length;
+    const all = o200kRanks();
+    this.count = all.length;
     // Written into one buffer: a Uint8Array per token costs more in allocation than the rest.
     let bound = 0;
-    for (const token of o200kRanks) bound += typeof token === "string" ? token.length * 3 : token.length;
+    for (const token of all) bound += typeof token === "string" ? token.length * 3 : token.length;
     const buffer = Buffer.allocUnsafe(bound);
     this.offset = new Int32Array(this.count + 1);
     let at = 0;
-    o200kRanks.forEach((token, rank) => {
+    all.forEach((token, rank) => {
       if (typeof token === "string") at += buffer.write(token, at, "utf8");
       else for (const byte of token) buffer[at++] = byte;
       this.offset[rank + 1] = at;
@@ -336,7 +346,7 @@ function trigramKey(text: string, at: number): number {
 function trigramTable(): Uint8Array {
   if (longestByTrigram) return longestByTrigram;
   longestByTrigram = new Uint8Array(1 << 21);
-  for (const token of o200kRanks) {
+  for (const token of o200kRanks()) {
     if (typeof token !== "string" || token.length < 3 || !/^[\x00-\x7f]+$/.test(token)) continue;
     const key = trigramKey(token, 0);
     longestByTrigram[key] = Math.max(longestByTrigram[key]!, token.length);

@@ -53,6 +53,16 @@ test("--help, --version, config and every command's --help load no parser, token
       assert.equal(code, 0, `chunkeval ${args.join(" ")} exits 0`);
       assert.deepEqual(heavy, [], `chunkeval ${args.join(" ")} loads only commander and the configuration`);
     }
+    // Commands that open the stores and count nothing load no format parser's library, no tokenizer
+    // table and no report engine: those load on first use (src/lazy-require.ts).
+    for (const args of [["jobs", "list"], ["documents"]]) {
+      const { code, heavy } = loadedModules(args, dir);
+      assert.equal(code, 0, `chunkeval ${args.join(" ")} exits 0`);
+      const libraries = heavy.filter((url) =>
+        /\/node_modules\/(gpt-tokenizer\/(cjs|esm)\/(main|bpeRanks)|mammoth|word-extractor|cfb|htmlparser2|marked|nunjucks)\//.test(url),
+      );
+      assert.deepEqual(libraries, [], `chunkeval ${args.join(" ")} loads them`);
+    }
     // The recorder sees what a real command loads: the check above can fail.
     const real = loadedModules(["strategies", "--json"], dir);
     assert.equal(real.code, 0);
@@ -60,6 +70,14 @@ test("--help, --version, config and every command's --help load no parser, token
       real.heavy.some((url) => url.includes("/gpt-tokenizer/")),
       `strategies loads the tokenizer, and the recorder sees it: ${real.heavy.join(", ")}`,
     );
+    // ...and what src/lazy-require.ts loads on first use too (on this thread: parsing runs in a worker the recorder does not enter).
+    const lazy = fileURLToPath(new URL("../../dist/lazy-require.js", import.meta.url));
+    const record = join(dir, "imports-lazy.txt");
+    const loaded = spawnSync(process.execPath, ["--import", RECORDER, "-e", `import(${JSON.stringify(lazy)}).then((m) => m.lazyRequire("nunjucks")())`], {
+      env: { ...process.env, CHUNKEVAL_RECORD_IMPORTS: record },
+    });
+    assert.equal(loaded.status, 0, String(loaded.stderr));
+    assert.ok(readFileSync(record, "utf8").includes("/node_modules/nunjucks/"), "the recorder sees a module loaded by lazyRequire");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
