@@ -2,18 +2,10 @@ import { extname } from "node:path";
 import type { Block, ParsedDocument } from "../domain/types.js";
 import { unusable, type BlockDraft } from "./format.js";
 import { checkUploadSize, DEFAULT_PARSE_LIMITS, type ParseLimits } from "./limits.js";
-import { DOCUMENT_FORMATS } from "./registry.js";
+import { DOCUMENT_FORMATS, SUPPORTED_FORMATS_TEXT } from "./registry.js";
 import { collapseWhitespace, SingleLineDraft } from "./whitespace.js";
 import { readableText } from "./readability.js";
 import { countControls, isUtf8WithoutNul, MAX_CONTROL_SHARE } from "./text-family.js";
-
-/** Upload extensions chunkeval reads, from the format registry (.htm and .markdown included). */
-export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
-
-/** The formats as users name them, for messages: ".docx, .doc, .pdf, .html, .md or .txt". */
-export const SUPPORTED_FORMATS_TEXT = ((names: string[]) => `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`)(
-  DOCUMENT_FORMATS.map((f) => f.extension),
-);
 
 /**
  * Parses an uploaded document. The format is the first registered one whose `detect` accepts

@@ -12,3 +12,15 @@ import { textFormat } from "./text.js";
  * other UTF-8 text. Adding a format is one file exporting a {@link DocumentFormat} and one line here.
  */
 export const DOCUMENT_FORMATS: readonly DocumentFormat[] = [docxFormat, docFormat, pdfFormat, htmlFormat, markdownFormat, textFormat];
+
+/** Upload extensions chunkeval reads (.htm and .markdown included). */
+export const SUPPORTED_EXTENSIONS = DOCUMENT_FORMATS.flatMap((f) => [f.extension, ...(f.extensions ?? [])]);
+
+/**
+ * The formats as people name them, for every list shown to a person (help, messages, the API's
+ * descriptions): ".docx, .doc, .pdf, .html, .md or .txt". Loading this loads the format modules
+ * only: their libraries load when a file is parsed (lazy-require.ts).
+ */
+export const SUPPORTED_FORMATS_TEXT = ((names: string[]) => `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`)(
+  DOCUMENT_FORMATS.map((f) => f.extension),
+);

@@ -3,7 +3,7 @@ import { newId, nowTimestamp } from "../domain/ids.js";
 import type { DocumentRecord, StoredDocument } from "../domain/types.js";
 import { parseInWorker } from "../parsers/parse-pool.js";
 import { parseLimitsOf } from "../parsers/limits.js";
-import { SUPPORTED_EXTENSIONS } from "../parsers/parser.js";
+import { SUPPORTED_EXTENSIONS } from "../parsers/registry.js";
 import { cleanUploadName } from "../domain/filenames.js";
 import { DEFAULTS } from "../config/defaults.js";
 import { hashBytes } from "../domain/hash.js";

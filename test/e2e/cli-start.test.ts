@@ -12,8 +12,9 @@ import { BIN } from "../helpers/cli.js";
 const RECORDER = fileURLToPath(new URL("../helpers/record-imports.mjs", import.meta.url));
 
 /**
- * What `--help`, `--version` and `config` must not load (docs/testing.md "Tests and measurements", bench:cli): the document parsers,
- * the tokenizer's rank table, models, LanceDB, SQLite, the HTTP server, the core itself.
+ * What `--help`, `--version` and `config` must not load (docs/testing.md "Tests and measurements", bench:cli): the document parsers'
+ * libraries, the tokenizer's rank table, models, LanceDB, SQLite, the HTTP server, the core itself. The format registry
+ * (parsers/registry.ts and the format modules it lists, whose libraries load on first use) is allowed: the help's format lists come from it.
  */
 const HEAVY_PACKAGES = [
   ...["gpt-tokenizer", "mammoth", "word-extractor", "cfb", "htmlparser2", "marked", "pdfjs-dist", "@lancedb", "apache-arrow"],
@@ -21,7 +22,7 @@ const HEAVY_PACKAGES = [
 ];
 const HEAVY = [
   new RegExp(`/node_modules/(${HEAVY_PACKAGES.join("|")})/`),
-  /\/dist\/parsers\//,
+  /\/dist\/parsers\/parser\.js$/,
   /\/dist\/embedders\//,
   /\/dist\/text\/bpe\.js$/,
   /\/dist\/chunkeval\.js$/,

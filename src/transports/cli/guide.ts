@@ -1,3 +1,4 @@
+import { SUPPORTED_FORMATS_TEXT } from "../../parsers/registry.js";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,7 +19,7 @@ export function firstStepsGuide(): string {
   const example = shortPath(join(ROOT, "examples", "harbor-light-handbook.docx"));
   const questions = shortPath(join(ROOT, "questions", "harbor-light-handbook.json"));
   return [
-    "chunkeval finds the chunking strategy that gives the best retrieval-augmented answers for your documents (.docx, .doc, .pdf, .md, .txt, .html).",
+    `chunkeval finds the chunking strategy that gives the best retrieval-augmented answers for your documents (${SUPPORTED_FORMATS_TEXT}).`,
     "",
     "First steps (everything runs offline):",
     "  1. Benchmark the bundled example (about 20 s on two cores) and open the report:",

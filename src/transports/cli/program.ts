@@ -1,3 +1,4 @@
+import { SUPPORTED_FORMATS_TEXT } from "../../parsers/registry.js";
 import { Command, Option } from "commander";
 import { CHUNKEVAL_VERSION } from "../../version.js";
 import { PROGRESS_MODES } from "./progress.js";
@@ -20,7 +21,7 @@ import { registerCacheCommand } from "./commands/cache.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")
-    .description("Find the chunking strategy that gives the best retrieval-augmented answers for your documents (Word, PDF, Markdown, HTML, plain text).")
+    .description(`Find the chunking strategy that gives the best retrieval-augmented answers for your documents (${SUPPORTED_FORMATS_TEXT}).`)
     .version(CHUNKEVAL_VERSION)
     .option("--data-dir <dir>", "data directory (env CHUNKEVAL_DATA_DIR, default ./.chunkeval)")
     .option("--config <file>", "configuration file (default chunkeval.config.{json,yaml} in the current folder)")

@@ -1,3 +1,4 @@
+import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { DocumentRecord } from "../../../domain/types.js";
@@ -37,12 +38,12 @@ export function registerDocumentCommands(program: Command): void {
 
   program
     .command("upload")
-    .description("upload a document (.docx, .doc, .pdf, .md, .txt or .html) and print its Document record; bytes already stored return the stored document")
+    .description(`upload a document (${SUPPORTED_FORMATS_TEXT}) and print its Document record; bytes already stored return the stored document`)
     .argument("[file]", "path of the document")
     .option("--new", "store a new document even if the same bytes are stored already (default: return the stored one)")
     .option("--json", "print only JSON on stdout")
     .action(async (fileArg: string | undefined, options: { new?: boolean }, command: Command) => {
-      const file = await requireArgument(fileArg, "file", "Document to upload (.docx, .doc, .pdf, .md, .txt or .html):");
+      const file = await requireArgument(fileArg, "file", `Document to upload (${SUPPORTED_FORMATS_TEXT}):`);
       await withChunkeval(command, async (app) => {
         const bytes = await readInputFile(file, app.config.maxUploadMb);
         const doc = await app.upload({ filename: basename(file), bytes }, { forceNew: options.new });
@@ -104,7 +105,7 @@ export function registerDocumentCommands(program: Command): void {
     await withChunkeval(command, async (app) => {
       const page = await app.listDocuments(checkPage(options));
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(page);
-      if (page.total === 0) return printLine("No documents yet. Upload one with: chunkeval upload FILE (.docx, .doc, .pdf, .md, .txt or .html)");
+      if (page.total === 0) return printLine(`No documents yet. Upload one with: chunkeval upload FILE (${SUPPORTED_FORMATS_TEXT})`);
       if (page.items.length === 0) return printLine(`${page.total} documents; none at offset ${page.offset}`);
       printTable(
         ["id", "filename", "paragraphs", "chunk counts", "created_at"],

@@ -1,3 +1,4 @@
+import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { RouteDeps } from "../route-deps.js";
@@ -24,7 +25,7 @@ export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
       onRequest: async (request, reply) => admission.admitUpload(request, reply),
       schema: {
         tags: ["documents"],
-        summary: "Upload a document: .docx, .doc, .pdf, .md, .txt or .html (multipart/form-data, part `file`)",
+        summary: `Upload a document: ${SUPPORTED_FORMATS_TEXT} (multipart/form-data, part \`file\`)`,
         description:
           "201 with the new document (`already_stored: false`). Bytes already stored are not stored again: 200 with the document " +
           "that holds them (`already_stored: true`, its own file name and id; of several stored copies, the newest with the uploaded file's name, " +

@@ -1,3 +1,4 @@
+import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import { existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chunkeval } from "../../../chunkeval.js";
@@ -155,7 +156,7 @@ export async function v1Plugin(
       },
       schema: {
         tags: ["v1"],
-        summary: "Upload a source file (.docx, .doc, .pdf, .md, .txt or .html) into a domain (files:write): multipart `file` and `domain`",
+        summary: `Upload a source file (${SUPPORTED_FORMATS_TEXT}) into a domain (files:write): multipart \`file\` and \`domain\``,
         consumes: ["multipart/form-data"],
       },
     },
