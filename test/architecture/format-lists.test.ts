@@ -3,20 +3,14 @@
 // is one file and one line there; none is written by hand elsewhere in src/.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SUPPORTED_FORMATS_TEXT } from "../../src/parsers/registry.js";
 import { buildProgram } from "../../src/transports/cli/program.js";
+import { typeScriptFiles } from "../helpers/source-files.js";
 
 const SRC = fileURLToPath(new URL("../../src", import.meta.url));
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /** Lines naming three or more formats in a row by extension or by name: a hand-written list. */
 function handWrittenLists(text: string): string[] {
@@ -26,7 +20,7 @@ function handWrittenLists(text: string): string[] {
 }
 
 test("no format list is written by hand in src/: each is SUPPORTED_FORMATS_TEXT from the registry", () => {
-  const found = sources(SRC)
+  const found = typeScriptFiles(SRC)
     .filter((path) => !path.startsWith(join(SRC, "parsers")))
     .flatMap((path) => handWrittenLists(readFileSync(path, "utf8")).map((line) => `${relative(SRC, path)}: ${line.trim()}`));
   assert.deepEqual(found, []);
