@@ -4,6 +4,11 @@ import type { VectorBackend } from "./backend.js";
 /** Adding a backend is its adapter and one line here; the first one serves local paths. */
 const BACKENDS: readonly VectorBackend[] = [lancedbBackend];
 
+/** Every vector backend, first the one serving local paths (the contract tests run over each: test/helpers/vector-stores.ts). */
+export function vectorBackends(): readonly VectorBackend[] {
+  return BACKENDS;
+}
+
 /** Every URI scheme some backend serves (what `vector_store_uri` may name besides a local path). */
 export function vectorStoreSchemes(): string[] {
   return BACKENDS.flatMap((b) => b.schemes);
