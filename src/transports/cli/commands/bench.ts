@@ -208,13 +208,15 @@ function interruptedLine(last: ProgressEvent | undefined, answers: AnswerTally):
 /** The variant syntax, for --help (docs/benchmarks.md "Variants and sweeps" has the long form). */
 const VARIANT_HELP = `Variants and sweeps:
   A variant is a strategy at given parameters: name@param=value:param=value. Every strategy
-  takes its own chunking parameters (see chunkeval strategies) and two search parameters:
+  takes its own chunking parameters (see chunkeval strategies), embedder=SPEC (the embedder its
+  chunks are embedded and searched with: its own index) and two search parameters:
   retrieval=dense|keyword|hybrid and top_k=N. Results are keyed by the variant; parameters at
   their defaults are left out of the key, so recursive@chunk_size=256 is plain recursive.
     --strategies recursive,recursive@chunk_size=128,recursive@chunk_size=512:chunk_overlap=0
     --strategies semantic@breakpoint_percentile=95,recursive@retrieval=hybrid
     --sweep recursive:chunk_size=128,256,512:chunk_overlap=0,32     (6 variants)
     --sweep recursive:retrieval=dense,keyword,hybrid --top-k 3,5,10  (9 variants)
+    --strategies recursive,structure --embedders use,hash --retrievers dense (4 variants)
   A sweep prints its size and estimated cost and time first; above ${DEFAULTS.confirmSweepVariants} variants, $${DEFAULTS.confirmSweepUsd}
   or ${DEFAULTS.confirmSweepSeconds} s it asks in a terminal (--yes skips; without a terminal --yes is required),
   and above --max-variants (default ${DEFAULTS.maxSweepVariants}) it is refused.`;
