@@ -45,8 +45,3 @@ export interface SearchPlan {
   mode: SearchMode;
   denseWeight: number;
 }
-
-/** The search plan of a variant's mode (null: the configured default) under this configuration. */
-export function searchPlan(mode: SearchMode | null, config: { retrieval: string; hybridDenseWeight: string; embedder: string }): SearchPlan {
-  return { mode: mode ?? defaultSearchMode(config), denseWeight: hybridDenseWeight(config) };
-}

@@ -9,6 +9,8 @@ export interface TimeParts {
   newEmbeddingTokens: number;
   /** Seconds per token measured on this embedder after its load and a first batch; null when nothing needs embedding (nothing is measured). */
   embedSecondsPerToken: number | null;
+  /** What the variants' other embedders (`@embedder=`, `--embedders`) embed: tokens the cache does not hold, and seconds at their kind's usual rate. */
+  otherEmbedders?: { tokens: number; seconds: number };
   runs: number;
   /** Seconds of one question run's local work (retrieval, and a local answer and judging). */
   runSeconds: number;

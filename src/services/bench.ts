@@ -14,7 +14,7 @@ import type {
 } from "../domain/experiment.js";
 import { aggregate, compareWithBestInTurns, verdictSentence, type AggregateOptions } from "../domain/aggregate.js";
 import { groupWinner } from "../domain/group-winner.js";
-import { agreementNote, EMBEDDER_AXIS, outcomesAcross, outcomesByRetriever, retrieverAgreementNote } from "../domain/retriever-agreement.js";
+import { agreementNote, EMBEDDER_AXIS, outcomesAcross, outcomesByRetriever, retrieverAgreementNote, type AxisOutcome } from "../domain/retriever-agreement.js";
 import { CorpusOffsets } from "../domain/corpus-offsets.js";
 import { rankCuts, rankingDepth } from "../domain/rank-metrics.js";
 import { retrievedTokensTradeOff } from "../domain/tokens-trade-off.js";
@@ -39,11 +39,11 @@ import { requireDocument } from "./documents.js";
 import { collectionDocuments, corpusOf, requireCollection, type Corpus, type CorpusTarget } from "./collections.js";
 import { estimateIfLong } from "./long-run-estimate.js";
 import { inProcessUnits, UnitFailure, type ProcessingUnit, type ProcessingUnits } from "./processing-units.js";
-import { embedderOf, planVariants, searchConfigOf, type StrategyVariant, type VariantPlan } from "./variants.js";
+import { embedderOf, planVariants, variantSearchPlan, type StrategyVariant, type VariantPlan } from "./variants.js";
 import { distinctIndexes, DRY_RUN_LABEL, estimateRun, isIndexCurrent } from "./cost-model.js";
 import { mapWithConcurrency, yieldToEventLoop } from "../domain/concurrency.js";
 import type { SearchMode } from "../domain/variant-key.js";
-import { defaultSearchMode, searchPlan, type SearchPlan } from "../domain/default-search-mode.js";
+import type { SearchPlan } from "../domain/default-search-mode.js";
 import type { Embedder } from "../embedders/embedder.js";
 import type { Generator } from "../generators/generator.js";
 import type { Judge } from "../domain/judge.js";
@@ -581,7 +581,7 @@ async function variantRun(plan: BenchPlan, variant: StrategyVariant): Promise<Va
     variant,
     embedder: embedderOf(ctx, variant),
     states,
-    search: searchPlan(variant.retrieval, searchConfigOf(ctx, variant)),
+    search: variantSearchPlan(ctx, variant),
     topK: variant.topK ?? plan.topK,
     units: await retrievableSpans(ctx, corpus.documents, variant.indexKey, plan.axis),
   };
@@ -808,10 +808,7 @@ async function assembleExperiment(
       .flat()
       .reduce((n, r) => n + r.stageSeconds[k], 0);
   const search: NonNullable<ExperimentDetails["search"]> = Object.fromEntries(
-    variants.map((v) => [
-      v.key,
-      { retrieval: v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)), topK: v.topK ?? topK, ...(v.embedder ? { embedder: v.embedder } : {}) },
-    ]),
+    variants.map((v) => [v.key, { retrieval: variantSearchPlan(ctx, v).mode, topK: v.topK ?? topK, ...(v.embedder ? { embedder: v.embedder } : {}) }]),
   );
   const chunking = await chunkHealthOfRun(ctx, documents, variants, topK);
   const afterTurn = () => throwIfCancelled(input.signal);
@@ -849,6 +846,7 @@ async function assembleExperiment(
       models.judge && contextJudgeNote(search, (mode, embedder) => models.judge!.contextRelevanceJudgedBy(mode, embedder)),
       byRetriever && retrieverAgreementNote(byRetriever),
       byEmbedder && agreementNote(EMBEDDER_AXIS, byEmbedder),
+      byEmbedder && embeddersUnderKeywordNote(byEmbedder, search),
     ),
     tags: input.tags ?? {},
   };
@@ -904,6 +902,21 @@ function approximateChunkWarnings(located: Record<string, ImportPlacement["locat
         `(markup, punctuation or line-end hyphenation differ); each is measured as the span those words cover`,
     ];
   });
+}
+
+/**
+ * Said when embedders were compared under keyword search only: BM25 reads no vector, so the
+ * embedder changed nothing but the semantic strategies' cuts, and every other strategy scores the
+ * same with each embedder (ties a verdict cannot break).
+ */
+function embeddersUnderKeywordNote(outcomes: AxisOutcome[], search: Record<string, { retrieval: SearchMode }>): string | null {
+  const compared = outcomes.flatMap((o) => o.variants);
+  if (!compared.every((v) => search[v]?.retrieval === "keyword")) return null;
+  return (
+    "The embedders were compared under keyword search only, which reads no vector: the embedder changed only the cuts of the " +
+    "strategies that embed sentences (semantic), so every other strategy scores the same with each embedder. " +
+    "Compare embedders with --retrievers dense or hybrid (or @retrieval=)."
+  );
 }
 
 /** The verdict fields with one more note, when there is one. */

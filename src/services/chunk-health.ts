@@ -5,8 +5,7 @@ import { hashBytes } from "../domain/hash.js";
 import type { StoredDocument } from "../domain/types.js";
 import type { ServiceContext } from "./context.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
-import { defaultSearchMode } from "../domain/default-search-mode.js";
-import { searchConfigOf, type StrategyVariant } from "./variants.js";
+import { variantSearchPlan, type StrategyVariant } from "./variants.js";
 
 /**
  * Chunk health of every index a benchmark searched (variants that differ only at search time share
@@ -49,7 +48,7 @@ export async function chunkHealthOfRun(
     key: v.key,
     indexKey: v.indexKey,
     topK: v.topK ?? topK,
-    retrieval: v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)),
+    retrieval: variantSearchPlan(ctx, v).mode,
   }));
   const degenerate = degenerateChunkingWarnings(outlines);
   const topKWarnings = topKCoversEveryChunkWarnings(outlines, searched);

@@ -1,6 +1,5 @@
 import { ZERO_USAGE } from "../domain/metrics.js";
 import { defaultWeights } from "../domain/scoring.js";
-import { defaultSearchMode } from "../domain/default-search-mode.js";
 import { perQuestionMetrics } from "../domain/metric-registry/registry.js";
 import { aggregate, compareWithBest } from "../domain/aggregate.js";
 import type { QuestionResult } from "../domain/experiment.js";
@@ -21,7 +20,7 @@ import { targetSize } from "../strategies/strategy.js";
 import { costOf, REFERENCE_CHAT_MODEL, REFERENCE_EMBEDDING_MODEL, referenceCost } from "../generators/pricing.js";
 import { countTokens } from "../text/tokens.js";
 import type { ServiceContext } from "./context.js";
-import { embedderOf, searchConfigOf, type StrategyVariant } from "./variants.js";
+import { embedderOf, variantSearchPlan, type StrategyVariant } from "./variants.js";
 import type { TimeParts } from "../domain/time-estimate.js";
 
 export type { TimeParts };
@@ -103,6 +102,17 @@ const usage = (promptTokens: number, completionTokens: number): TokenUsage => ({
 const times = (u: TokenUsage, n: number): TokenUsage => usage(u.promptTokens * n, u.completionTokens * n);
 const plus = (a: TokenUsage, b: TokenUsage): TokenUsage => usage(a.promptTokens + b.promptTokens, a.completionTokens + b.completionTokens);
 
+/**
+ * Embedding seconds per token a guess assumes (the quick guess of long-run-estimate.ts, and the
+ * variants' other embedders here), by the embedder's kind: a model on this
+ * machine (the bundled one measures about 1 ms per token on two cores: half of that), a remote
+ * service (fast, paid: its probe is spared for runs a guess this low calls short), and the hash
+ * embedder (next to nothing).
+ */
+export function guessedEmbedSecondsPerToken(embedderName: string): number {
+  if (embedderName === "hash") return 0;
+  return embedderName.startsWith("openai:") ? 0.00001 : 0.0005;
+}
 /** The indexes of these variants (variants differing only at search time share one). */
 export function distinctIndexes(variants: StrategyVariant[]): StrategyVariant[] {
   return variants.filter((v, i) => variants.findIndex((w) => w.indexKey === v.indexKey) === i);
@@ -138,17 +148,19 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const contextualByLlm = (v: StrategyVariant) => ctx.strategies.get(v.strategy).callsLlm === true && generatorIsLlm;
   const pairs = builds.flatMap(({ v, unbuilt }) => unbuilt.map((document) => ({ v, document })));
   const cuts = await mapWithConcurrency(pairs, PROCESS_CONCURRENCY, async ({ v, document }) => (contextualByLlm(v) ? null : chunkTextsOf(ctx, document, v)));
-  const chunkTexts: string[] = [];
-  let sizedTokens = 0;
+  // What each embedder embeds (a variant's own `@embedder=`, else the configured one): texts to look up in its cache, tokens sized without a cut.
+  const toEmbed = new Map<string, { texts: string[]; sizedTokens: number }>();
+  const embedding = (spec: string) => toEmbed.get(spec) ?? toEmbed.set(spec, { texts: [], sizedTokens: 0 }).get(spec)!;
   let contextUsage = ZERO_USAGE;
   pairs.forEach(({ v, document }, i) => {
     const { size, overlap } = chunkSize(ctx, v);
     const docTokens = tokensOf.get(document.id)!;
     const tokens = (docTokens * size) / (size - overlap);
     const cut = cuts[i];
-    if (cut) chunkTexts.push(...cut);
+    const own = embedding(embedderOf(ctx, v));
+    if (cut) own.texts.push(...cut);
     // a strategy that embeds every sentence (semantic) does so before it embeds its chunks
-    else sizedTokens += tokens + (ctx.strategies.get(v.strategy).embedsSentences ? docTokens : 0);
+    else own.sizedTokens += tokens + (ctx.strategies.get(v.strategy).embedsSentences ? docTokens : 0);
     if (contextualByLlm(v)) {
       // Each chunk's context prompt holds its own document.
       const chunks = Math.ceil(tokens / size);
@@ -164,29 +176,40 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
   // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
   // answers' sentences cannot be known before retrieval: not counted.
-  // Each variant's mode as the run resolves it: its own, else its embedder's default (domain/default-search-mode.ts).
-  // (Texts other embedders than the run's embed, a variant's `@embedder=`, are counted as the run's embedder's.)
-  const modes = variants.map((v) => v.retrieval ?? defaultSearchMode(searchConfigOf(ctx, v)));
+  // Each variant's mode as the run resolves it: its own, else the run's one way (domain/default-search-mode.ts).
+  const modes = variants.map((v) => variantSearchPlan(ctx, v).mode);
   const judgeEmbedsSentences =
     generatorIsLlm ||
     variants.some((v, i) => {
       const evidence = contextRelevanceEvidence(modes[i]!, embedder.name, embedderOf(ctx, v));
       return "evidence" in evidence && evidence.evidence === "embedding";
     });
-  // Questions are embedded only for a dense or hybrid search.
-  const questionTexts = modes.some((m) => m !== "keyword") ? questions.map((q) => q.question) : [];
-  const judgeTexts =
-    full && !judgeIsLlm
-      ? [...questions.map(judgeTarget).filter((t): t is string => t !== null), ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : [])]
-      : [];
-  const newTexts = await embedder.uncached([...chunkTexts, ...questionTexts, ...judgeTexts]);
-  const newEmbeddingTokens = Math.round(sizedTokens) + newTexts.reduce((n, t) => n + countTokens(t), 0);
-  const embeddings = usage(newEmbeddingTokens, 0);
+  // Questions are embedded, by each variant's embedder, only for a dense or hybrid search.
+  const searchingEmbedders = new Set(variants.filter((_, i) => modes[i] !== "keyword").map((v) => embedderOf(ctx, v)));
+  for (const spec of searchingEmbedders) embedding(spec).texts.push(...questions.map((q) => q.question));
+  // The judge embeds with the configured embedder.
+  if (full && !judgeIsLlm) {
+    embedding(ctx.config.embedder).texts.push(
+      ...questions.map(judgeTarget).filter((t): t is string => t !== null),
+      ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : []),
+    );
+  }
+  // Each embedder's texts its cache does not hold, priced at its rate; the configured one's time
+  // is measured below, the others' guessed by their kind (a remote model is not called to time it).
+  let newEmbeddingTokens = 0;
+  let otherEmbedders = { tokens: 0, seconds: 0 };
+  let embeddingsUsd = 0;
+  for (const [spec, { texts, sizedTokens }] of toEmbed) {
+    const own = spec === ctx.config.embedder ? embedder : await ctx.embedder(spec);
+    const tokens = Math.round(sizedTokens) + (await own.uncached(texts)).reduce((n, t) => n + countTokens(t), 0);
+    embeddingsUsd += costOf(own.name, usage(tokens, 0));
+    if (spec === ctx.config.embedder) newEmbeddingTokens += tokens;
+    else otherEmbedders = { tokens: otherEmbedders.tokens + tokens, seconds: otherEmbedders.seconds + tokens * guessedEmbedSecondsPerToken(own.name) };
+  }
+  const embeddings = usage(newEmbeddingTokens + otherEmbedders.tokens, 0);
   const chat = full ? plus(contextUsage, plus(answers, judging)) : contextUsage;
   const costUsd =
-    costOf(embedder.name, embeddings) +
-    costOf(ctx.config.generator, contextUsage) +
-    (full ? costOf(ctx.config.generator, answers) + costOf(ctx.config.judge, judging) : 0);
+    embeddingsUsd + costOf(ctx.config.generator, contextUsage) + (full ? costOf(ctx.config.generator, answers) + costOf(ctx.config.judge, judging) : 0);
 
   const measured = await measuredRunSeconds(ctx, runStack(ctx, embedder.name, full));
   const contextCalls = generatorIsLlm ? contextUsage.completionTokens / CONTEXT_COMPLETION_TOKENS : 0;
@@ -195,6 +218,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const time: TimeParts = {
     newEmbeddingTokens,
     embedSecondsPerToken: newEmbeddingTokens > 0 ? await measureEmbedRate(embedder, documents) : null,
+    ...(otherEmbedders.tokens > 0 ? { otherEmbedders } : {}),
     runs,
     runSeconds: measured ?? ASSUMED_RETRIEVAL_SECONDS + (full ? ASSUMED_LOCAL_ANSWER_AND_JUDGING_SECONDS : 0),
     runRate: measured === null ? "assumed" : "measured",
@@ -341,7 +365,7 @@ const ms = (seconds: number, digits: number) => `${(seconds * 1000).toFixed(digi
 
 /** The estimate's seconds from its parts, and the parts in words (what is included, at which rate, and what is not). */
 export function estimateSeconds(parts: TimeParts): { seconds: number; includes: string } {
-  const embedSeconds = parts.newEmbeddingTokens * (parts.embedSecondsPerToken ?? 0);
+  const embedSeconds = parts.newEmbeddingTokens * (parts.embedSecondsPerToken ?? 0) + (parts.otherEmbedders?.seconds ?? 0);
   const runSeconds = parts.runs * parts.runSeconds;
   const llmSeconds = parts.llmCalls * LLM_CALL_SECONDS;
   const scoringSeconds = parts.variants * parts.scoringSeconds;
@@ -350,6 +374,10 @@ export function estimateSeconds(parts: TimeParts): { seconds: number; includes: 
       ? "nothing new to embed: the cache holds every text"
       : `embedding ${parts.newEmbeddingTokens} tokens the cache does not hold at ${ms(parts.embedSecondsPerToken, 3)} per token ` +
         `(measured now, past the model's load and first batch)`,
+    parts.otherEmbedders
+      ? `${parts.otherEmbedders.tokens} tokens for the variants' other embedders at their kind's usual rate ` +
+        `(${parts.otherEmbedders.seconds.toFixed(1)} s; not measured)`
+      : null,
     parts.runRate === "measured"
       ? `${parts.runs} question runs at ${ms(parts.runSeconds, 1)} each (the median of the last such benchmark here)`
       : `${parts.runs} question runs at an assumed ${ms(parts.runSeconds, 1)} each of local work ` +

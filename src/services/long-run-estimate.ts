@@ -4,6 +4,7 @@ import {
   chatCallsPerRun,
   distinctIndexes,
   estimateRun,
+  guessedEmbedSecondsPerToken,
   isIndexCurrent,
   measuredRunSeconds,
   runStack,
@@ -14,16 +15,6 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { ServiceContext } from "./context.js";
 import { embedderOf } from "./variants.js";
 
-/**
- * Embedding seconds per token the quick guess assumes, by the embedder's kind: a model on this
- * machine (the bundled one measures about 1 ms per token on two cores: half of that), a remote
- * service (fast, paid: its probe is spared for runs a guess this low calls short), and the hash
- * embedder (next to nothing).
- */
-function guessedEmbedSecondsPerToken(embedderName: string): number {
-  if (embedderName === "hash") return 0;
-  return embedderName.startsWith("openai:") ? 0.00001 : 0.0005;
-}
 /** Characters per token of English text, about. */
 const CHARACTERS_PER_TOKEN = 4;
 

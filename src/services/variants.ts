@@ -1,6 +1,6 @@
 import { DEFAULTS } from "../config/defaults.js";
 import { ValidationError } from "../errors.js";
-import { defaultSearchMode } from "../domain/default-search-mode.js";
+import { defaultSearchMode, hybridDenseWeight, type SearchPlan } from "../domain/default-search-mode.js";
 import {
   expandSweep,
   formatVariantKey,
@@ -35,7 +35,7 @@ export interface StrategyVariant {
   retrieval: SearchMode | null;
   /** Chunks retrieved per question; null keeps the run's. */
   topK: number | null;
-  /** The embedder its chunks are embedded (and semantic strategies cut) with; null is the configured one. */
+  /** The embedder it names (`@embedder=`): its chunks are embedded (and semantic strategies cut) with it; null is the configured one. */
   embedder: string | null;
 }
 
@@ -44,9 +44,13 @@ export function embedderOf(ctx: Pick<ServiceContext, "config">, variant: Pick<St
   return variant.embedder ?? ctx.config.embedder;
 }
 
-/** The configuration a variant is searched under: the run's, with the variant's embedder (its default mode and fusion share are the embedder's). */
-export function searchConfigOf(ctx: Pick<ServiceContext, "config">, variant: Pick<StrategyVariant, "embedder">) {
-  return { ...ctx.config, embedder: embedderOf(ctx, variant) };
+/**
+ * How a variant is searched: its own mode, else the run's one way (the `retrieval` setting, by the
+ * configured embedder), the same for every variant whatever its embedder, so that a comparison of
+ * embedders is not one of search modes too; a hybrid search's dense share is its embedder's own.
+ */
+export function variantSearchPlan(ctx: Pick<ServiceContext, "config">, variant: Pick<StrategyVariant, "embedder" | "retrieval">): SearchPlan {
+  return { mode: variant.retrieval ?? defaultSearchMode(ctx.config), denseWeight: hybridDenseWeight({ ...ctx.config, embedder: embedderOf(ctx, variant) }) };
 }
 
 /** What a variant's parameters are compared with: a parameter equal to its default is left out of the key. */
@@ -123,10 +127,11 @@ export async function resolveVariant(
   }
   // Only what differs from the defaults names the variant: equal to them, it is the plain strategy.
   const changed: Array<[string, ParameterValue]> = chunkingNames.filter((n) => strategy.options[n] !== plain.options[n]).map((n) => [n, strategy.options[n]!]);
-  if (embedder === ctx.config.embedder) embedder = null;
+  // A named embedder stays in the key even when it is the configured one: its index is then the
+  // same whatever embedder is configured later (the plain name's follows the configuration).
   if (embedder !== null) changed.push([EMBEDDER_PARAMETER, embedder]);
   const indexKey = formatVariantKey(parts.strategy, changed);
-  if (retrieval === defaultSearchMode(searchConfigOf(ctx, { embedder }))) retrieval = null;
+  if (retrieval === defaultSearchMode(ctx.config)) retrieval = null;
   if (topK === defaults.topK) topK = null;
   const searchParts: Array<[string, ParameterValue]> = [
     ...(retrieval ? [["retrieval", retrieval] as [string, ParameterValue]] : []),
@@ -222,6 +227,8 @@ export async function planVariants(
   const unknownMode = retrievers.find((m) => !SEARCH_MODES.includes(m));
   if (unknownMode) throw new ValidationError(`unknown retriever "${unknownMode}" (valid: ${SEARCH_MODES.join(", ")})`);
   const embedders = [...new Set((input.embedders ?? []).map((e) => e.trim()).filter(Boolean))];
+  const modelless = embedders.find((e) => e.endsWith(":"));
+  if (modelless) throw new ValidationError(`embedder "${modelless}" names no model: write ${modelless}MODEL`);
   const gridSize =
     sweeps.reduce((n, sweep) => n + sweepGridSize(sweep), specs.length) *
     Math.max(1, topKs.length) *

@@ -2,7 +2,8 @@
 // and a hybrid fusion that weights a weaker dense list down.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { defaultSearchMode, hybridDenseWeight, searchPlan } from "../../src/domain/default-search-mode.js";
+import { defaultSearchMode, hybridDenseWeight } from "../../src/domain/default-search-mode.js";
+import { variantSearchPlan } from "../../src/services/variants.js";
 import { loadConfig } from "../../src/config/load.js";
 import { reciprocalRankFusion } from "../../src/retrieval/fusion.js";
 
@@ -12,9 +13,13 @@ test("retrieval auto: keyword for the bundled embedders, hybrid for the user's o
   assert.equal(defaultSearchMode({ retrieval: "auto", embedder: "openai:text-embedding-3-small" }), "hybrid");
   assert.equal(defaultSearchMode({ retrieval: "auto", embedder: "hf:Xenova/all-MiniLM-L6-v2" }), "hybrid");
   assert.equal(defaultSearchMode({ retrieval: "dense", embedder: "use" }), "dense");
-  const plan = searchPlan(null, { retrieval: "auto", hybridDenseWeight: "auto", embedder: "use" });
-  assert.equal(plan.mode, "keyword");
-  assert.equal(searchPlan("hybrid", { retrieval: "auto", hybridDenseWeight: "auto", embedder: "use" }).mode, "hybrid", "a variant's own mode wins");
+  const { config } = loadConfig({ env: { CHUNKEVAL_EMBEDDER: "use" } });
+  assert.equal(variantSearchPlan({ config }, { retrieval: null, embedder: null }).mode, "keyword");
+  assert.equal(variantSearchPlan({ config }, { retrieval: "hybrid", embedder: null }).mode, "hybrid", "a variant's own mode wins");
+  // A variant's own embedder does not change the run's one way (embedders are compared under one mode), only its hybrid share.
+  const openai = variantSearchPlan({ config }, { retrieval: null, embedder: "openai:text-embedding-3-small" });
+  assert.deepEqual(openai, { mode: "keyword", denseWeight: 0.5 });
+  assert.ok(variantSearchPlan({ config }, { retrieval: "hybrid", embedder: null }).denseWeight < 0.5);
   assert.ok(hybridDenseWeight({ hybridDenseWeight: "auto", embedder: "use" }) < 0.5, "the bundled embedder's vectors weigh less than BM25");
   assert.equal(hybridDenseWeight({ hybridDenseWeight: "auto", embedder: "openai:text-embedding-3-large" }), 0.5);
   assert.equal(hybridDenseWeight({ hybridDenseWeight: "0.8", embedder: "use" }), 0.8);

@@ -63,7 +63,11 @@ test("bench --embedders: each strategy with each embedder, a strategy × embedde
     const args = ["bench", HANDBOOK, "--questions", QUESTIONS, "-s", "recursive,structure", "--embedders", "hash,openai:stub", "--retrievers", "dense"];
     const bench = await runCli([...args, "--dry-run", "--yes", "--out", html], env);
     assert.equal(bench.code, 0, bench.stderr);
-    for (const key of ["recursive@retrieval=dense", "recursive@embedder=openai:stub:retrieval=dense", "structure@embedder=openai:stub:retrieval=dense"])
+    for (const key of [
+      "recursive@embedder=hash:retrieval=dense",
+      "recursive@embedder=openai:stub:retrieval=dense",
+      "structure@embedder=openai:stub:retrieval=dense",
+    ])
       assert.ok(bench.stdout.includes(key), key);
     const table = bench.stdout.slice(bench.stdout.indexOf("strategy × embedder, composite (* the highest with that embedder)"));
     assert.match(table, /│ strategy\s+│ hash\s+│ openai:stub\s+│/);

@@ -12,8 +12,8 @@ export interface Workspace {
   app: Chunkeval;
   /** The stores behind it, for tests that check what was written. */
   internals: ChunkevalInternals;
-  /** Closes the app and reopens it over the same data directory (a process restart). */
-  reopen(): Promise<Chunkeval>;
+  /** Closes the app and reopens it over the same data directory and metadata store (a process restart), with `flags` changed if given. */
+  reopen(flags?: Record<string, string | number>): Promise<Chunkeval>;
   cleanup(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export async function createWorkspace(
   const metadataStoreUri = "metadata_store_uri" in flags ? undefined : await testMetadataStoreUri();
   // ownCache: the default cache folder under this data directory (a test whose subject is what gets cached).
   const cacheDir = options.ownCache ? undefined : sharedCacheDir(flags.cache_dir === undefined ? env.CHUNKEVAL_CACHE_DIR : String(flags.cache_dir));
-  const load = () =>
+  const load = (changed: Record<string, string | number> = {}) =>
     loadConfig({
       cwd: dir,
       env: { CHUNKEVAL_EMBEDDER_WORKERS: "0", ...env },
@@ -44,6 +44,7 @@ export async function createWorkspace(
         ...(metadataStoreUri ? { metadata_store_uri: metadataStoreUri } : {}),
         ...(cacheDir ? { cache_dir: cacheDir } : {}),
         ...flags,
+        ...changed,
       },
     }).config;
   const first = await composeChunkeval(load());
@@ -51,9 +52,9 @@ export async function createWorkspace(
     dir,
     app: first.app,
     internals: first.internals,
-    async reopen() {
+    async reopen(changed) {
       await ws.app.close();
-      const next = await composeChunkeval(load());
+      const next = await composeChunkeval(load(changed));
       ws.app = next.app;
       ws.internals = next.internals;
       return ws.app;

@@ -283,10 +283,10 @@ test("a caller cannot name an embedder the operator did not configure (benchmark
       dry_run: true,
     });
     assert.equal(tooMany.status, 422, tooMany.text);
-    // The configured embedder (hash) names the plain index; processing is allowed and keyed as usual.
+    // The configured embedder (hash) may be named: an index of its own, keyed by it.
     const processed = await t.request("POST", `/documents/${documentId}/process`, { strategies: ["recursive@embedder=hash"] });
     assert.equal(processed.status, 200, processed.text);
-    assert.equal(processed.body.strategies_completed[0].strategy, "recursive");
+    assert.equal(processed.body.strategies_completed[0].strategy, "recursive@embedder=hash");
   } finally {
     await t.close();
   }
