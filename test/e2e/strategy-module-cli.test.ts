@@ -111,7 +111,7 @@ test("process and bench run a strategy module like a built-in strategy, variants
     assert.match(badValue.stderr, /block_groups@size=0.*block_groups: size must be a whole number >= 1/);
     const unknown = await runCli([...flags, "process", doc.id, "-s", "block_groups@width=3"], ws.env);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown parameter "width" \(valid for block_groups: size, retrieval, top_k\)/);
+    assert.match(unknown.stderr, /unknown parameter "width" \(valid for block_groups: size, embedder, retrieval, top_k\)/);
   } finally {
     ws.cleanup();
   }

@@ -98,7 +98,7 @@ test("imported chunks are benchmarked beside a built-in strategy, reused on a re
     assert.deepEqual(variants.strategiesUsed, ["mine@retrieval=dense", "mine@top_k=3"]);
     await assert.rejects(
       ws.app.bench({ document: { id: document.id }, questions, questionsSource: "h", strategies: "mine@chunk_size=64", chunks: [importFile("mine", file)] }),
-      (e: Error) => e instanceof ValidationError && /unknown parameter "chunk_size" \(valid for mine: retrieval, top_k\)/.test(e.message),
+      (e: Error) => e instanceof ValidationError && /unknown parameter "chunk_size" \(valid for mine: embedder, retrieval, top_k\)/.test(e.message),
     );
   } finally {
     await ws.cleanup();
