@@ -9,6 +9,15 @@ export const TOKENIZER_NAME = "o200k_base";
 const matcher = pieceMatcher();
 
 /**
+ * Loads the tokenizer's tables now (they load on the first count: lazy-require.ts). A process that
+ * serves requests or holds job leases calls it before it starts, so that building them (most of a
+ * second, more on a loaded machine) never falls inside a request or between a lease's renewals.
+ */
+export function loadTokenizer(): void {
+  countTokens("warm-up");
+}
+
+/**
  * Exact o200k token count of a text: the sum of its pre-tokeniser pieces' counts. Unlike
  * gpt-tokenizer's countTokens it counts special-token text such as "<|endoftext|>" as plain
  * text instead of refusing it, and long unbroken runs in O(n log n).

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { Chunkeval } from "../../chunkeval.js";
 import { buildApp } from "./app.js";
 import { jobHandlers } from "../job-handlers.js";
-import { countTokens } from "../../text/tokens.js";
+import { loadTokenizer } from "../../text/tokens.js";
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -13,13 +13,12 @@ export interface RunningServer {
 
 /** Starts the evaluation API on host:port (127.0.0.1 unless told otherwise). */
 export async function startServer(chunkeval: Chunkeval, options: { host: string; port: number; logger?: boolean; runJobs?: boolean }): Promise<RunningServer> {
+  // Before the first request or job (text/tokens.ts).
+  loadTokenizer();
   // runJobs false (serve --no-jobs, PostgreSQL only): jobs are enqueued here and run by workers.
   const jobs = await chunkeval.createJobQueue(jobHandlers(chunkeval), { consume: options.runJobs ?? true });
   await chunkeval.recoverIngestions();
   const app = await buildApp({ chunkeval, jobs }, { logger: options.logger });
-  // The tokenizer loads on its first count (lazy-require.ts): here, before the first request, not
-  // during one, where building its tables would hold the event loop for most of a second.
-  countTokens("warm-up");
   // Generous but bounded: a synchronous benchmark can take minutes; idle sockets cannot linger.
   app.server.requestTimeout = 15 * 60 * 1000;
   app.server.keepAliveTimeout = 5000;

@@ -31,6 +31,9 @@ export function registerWorkerCommand(program: Command): void {
         );
       }
       const concurrency = options.concurrency ?? config.maxBackgroundJobs;
+      // Before the first lease is taken (text/tokens.ts): its tables would otherwise load between two renewals.
+      const { loadTokenizer } = await import("../../../text/tokens.js");
+      loadTokenizer();
       const queue = await chunkeval.createJobQueue(jobHandlers(chunkeval), { consume: true, concurrency, leaseMs: options.leaseSeconds * 1000 });
       cliIo().stderr.write(`chunkeval worker running jobs (concurrency ${concurrency}, lease ${options.leaseSeconds} s)\n`);
       await closeOnStopSignal(async () => {
