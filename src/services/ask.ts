@@ -2,10 +2,9 @@ import { NotFoundError, QueryError, ValidationError } from "../errors.js";
 import { newId, nowTimestamp } from "../domain/ids.js";
 import type { QueryRecord } from "../domain/types.js";
 import { retrieve } from "../retrieval/retrieve.js";
-import { defaultSearchMode, hybridDenseWeight } from "../domain/default-search-mode.js";
 import { mapWithConcurrency } from "../domain/concurrency.js";
 import type { ServiceContext } from "./context.js";
-import { resolveVariant } from "./variants.js";
+import { resolveVariant, variantSearchPlan } from "./variants.js";
 import { requireDocument } from "./documents.js";
 import { checkTopK } from "./top-k.js";
 
@@ -63,7 +62,7 @@ export async function askQuestion(ctx: ServiceContext, input: AskInput): Promise
       input.signal,
       // Searched as a benchmark searches it (variants.ts variantSearchPlan): its own mode, else the
       // configured one way; a hybrid search's dense share is that of the embedder that made the vectors.
-      { mode: variant.retrieval ?? defaultSearchMode(ctx.config), denseWeight: hybridDenseWeight({ ...ctx.config, embedder: states[0]!.embedder }) },
+      variantSearchPlan(ctx, { retrieval: variant.retrieval, embedder: states[0]!.embedder }),
     );
   let retrieval = await search();
   // Another process may have re-processed the strategy between reading its state and searching:
