@@ -5,3 +5,5 @@ export type { ChunkevalConfig } from "./config/schema.js";
 export * from "./errors.js";
 export type * from "./domain/types.js";
 export type { StrategyModule, StrategyModuleChunk, StrategyModuleInput, StrategyModuleParameter } from "./strategies/strategy-module.js";
+/** Loads the token-count tables now instead of on the first count (a long-lived process calls it before it serves). */
+export { loadTokenizer } from "./text/tokens.js";

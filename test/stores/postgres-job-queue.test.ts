@@ -233,3 +233,62 @@ test("a job's chat-model calls are counted on its top-level row: its children an
     assert.equal(made, BUDGET + 3 + 2);
   });
 });
+
+test("a parent job's later attempt adopts the children an earlier attempt left, finished ones too: none is queued or run twice", async () => {
+  const ran: number[] = [];
+  const handlers: JobHandlers = {
+    parent: (_input, { signal, children }) =>
+      children!.run(
+        [0, 1, 2].map((n) => ({ jobType: "child", params: { n }, input: { n } })),
+        { signal, concurrency: 2 },
+      ),
+    child: async (input) => {
+      ran.push((input as { n: number }).n);
+      return `run by this attempt`;
+    },
+  };
+  const uri = await (await testPostgres()).createDatabase();
+  const ws = await createWorkspace({ metadata_store_uri: uri });
+  const db = new pg.Client({ connectionString: uri });
+  let consumer: JobQueue | undefined;
+  try {
+    await db.connect();
+    // The parent queued, not yet claimed (a queue that only enqueues), and what an earlier attempt
+    // of it left (its process killed): child 0 finished by another process, child 1 still pending.
+    const producer = await ws.app.createJobQueue(handlers, { consume: false });
+    const parent = await producer.enqueue({ jobType: "parent", params: {}, input: null });
+    const earlier = async (id: string, n: number, status: string, result: string | null) =>
+      db.query(
+        `INSERT INTO jobs (id, job_type, status, params_json, input_json, result_json, created_at, queued, owner_instance, owner_pid, owner_host)
+         VALUES ($1, 'child', $2, $3, $4, $5, $6, true, 'earlier', 1, 'earlier-host')`,
+        [id, status, JSON.stringify({ n, parent_job_id: parent.jobId }), JSON.stringify({ n }), result, new Date().toISOString()],
+      );
+    await earlier("job_earlier_0", 0, "completed", JSON.stringify("finished by the earlier attempt"));
+    await earlier("job_earlier_1", 1, "pending", null);
+    await producer.shutdown();
+    consumer = await ws.app.createJobQueue(handlers, { consume: true, concurrency: 1, leaseMs: 60_000 });
+    const ended = await waitFor(
+      "the parent job to end",
+      async () =>
+        (
+          await db.query<{ status: string; result_json: string | null; error: string | null }>(`SELECT status, result_json, error FROM jobs WHERE id = $1`, [
+            parent.jobId,
+          ])
+        ).rows[0]!,
+      (r) => r.status === "completed" || r.status === "failed",
+    );
+    assert.equal(ended.status, "completed", `error: ${ended.error}`);
+    assert.deepEqual(JSON.parse(ended.result_json!), ["finished by the earlier attempt", "run by this attempt", "run by this attempt"]);
+    assert.deepEqual(ran.sort(), [1, 2], "the finished child is not run again");
+    const rows = await db.query<{ id: string }>(`SELECT id FROM jobs WHERE params_json::jsonb ->> 'parent_job_id' = $1 ORDER BY seq`, [parent.jobId]);
+    assert.equal(rows.rows.length, 3, "one row per child: the earlier two adopted, the third queued");
+    assert.deepEqual(
+      rows.rows.slice(0, 2).map((r) => r.id),
+      ["job_earlier_0", "job_earlier_1"],
+    );
+  } finally {
+    await consumer?.shutdown();
+    await db.end().catch(() => undefined);
+    await ws.cleanup();
+  }
+});

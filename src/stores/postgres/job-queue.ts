@@ -278,18 +278,27 @@ export class PostgresJobQueue implements JobQueue {
     }
   }
 
-  /** The ids of `parentId`'s children for these requests: unfinished ones of an earlier attempt adopted, the others queued; the rest cancelled. */
+  /**
+   * The ids of `parentId`'s children for these requests: those of an earlier attempt adopted, the
+   * others queued; the earlier ones no longer requested and unfinished, cancelled. A finished one is
+   * adopted too: a unit another process completed between this attempt's planning (when its index
+   * was not built yet) and this call would otherwise be queued and built a second time.
+   */
   private async queueChildren(parentId: string, requests: JobRequest[]): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string; params_json: string }>(`SELECT id, params_json FROM jobs WHERE ${UNFINISHED_CHILDREN}`, [parentId]);
-    const earlier = new Map(rows.map((r) => [r.params_json, r.id]));
+    const { rows } = await this.pool.query<{ id: string; params_json: string; status: string }>(
+      `SELECT id, params_json, status FROM jobs WHERE queued AND status IN ('pending', 'running', 'completed') AND params_json::jsonb ->> 'parent_job_id' = $1`,
+      [parentId],
+    );
+    const earlier = new Map(rows.map((r) => [r.params_json, r]));
     const ids: string[] = [];
     for (const request of requests) {
       const params = JSON.stringify({ ...(request.params as object), parent_job_id: parentId });
       const adopted = earlier.get(params);
       earlier.delete(params);
-      ids.push(adopted ?? (await this.insert(request, JSON.parse(params))).jobId);
+      ids.push(adopted?.id ?? (await this.insert(request, JSON.parse(params))).jobId);
     }
-    for (const stale of earlier.values()) await this.failJob(stale, `cancelled: no longer needed by its parent job ${parentId}`);
+    for (const stale of earlier.values())
+      if (stale.status !== "completed") await this.failJob(stale.id, `cancelled: no longer needed by its parent job ${parentId}`);
     await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, parentId]);
     return ids;
   }
