@@ -1,7 +1,7 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
 import { METRICS, metricValue, type MetricDefinition } from "./metric-catalogue.js";
 import { addUsage, mean, ZERO_USAGE } from "./metrics.js";
-import { compositeContributions, compositeScore, qualityMeans, scoreOf, type QualityMeans } from "./scoring.js";
+import { compositeContributions, compositeScore, qualityMeans, questionScore, type QualityMeans } from "./scoring.js";
 import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
 import { type ScoredQuestion } from "./metric-registry/metric.js";
 import { standardDeviation } from "./metrics.js";
@@ -53,8 +53,7 @@ export type ResampleScorer = (indices: readonly number[]) => Scores;
  * What scoresOf gives for `indices.map((i) => results[i])`, to the last bit, without reading the
  * question records again: each plain mean's per-question values are read once into a column
  * (NaN where the question failed or has no value), so a resample only adds up, in the same order
- * as mean() would; the metrics with a rule of their own (`fromQuestions`) still get the resampled
- * questions. The bootstrap scores 2,000 resamples per strategy and per comparison, and
+ * as mean() would (a metric's own `questionValue` too). The bootstrap scores 2,000 resamples per strategy and per comparison, and
  * recomputing every metric from the records was most of a benchmark's scoring time.
  */
 export function resampleScorer(results: ScoredQuestion[], options: ScoringOptions): ResampleScorer {
@@ -62,17 +61,11 @@ export function resampleScorer(results: ScoredQuestion[], options: ScoringOption
   const terms = compositeMetrics();
   const unmeasured = new Set(METRICS.filter((d) => d.key in options.unmeasurable).map((d) => d.field));
   const ok = results.map((r) => r.error === null);
-  const columns = metrics.map((metric) =>
-    metric.fromQuestions ? undefined : resampleColumn(results.map((r, i) => (ok[i] ? scoreOf(r.metrics, metric.perQuestion!.field) : null))),
-  );
-  const needsQuestions = metrics.some((m) => m.fromQuestions !== undefined);
+  const columns = metrics.map((metric) => resampleColumn(results.map((r, i) => (ok[i] ? questionScore(metric, r, options.hallucinationThreshold) : null))));
   return (indices) => {
-    const okQuestions = needsQuestions ? indices.filter((i) => ok[i]).map((i) => results[i]!) : [];
     const means: Record<string, number | null> = {};
     metrics.forEach((metric, at) => {
-      const column = columns[at];
-      const value = column === undefined ? metric.fromQuestions!(okQuestions, options.hallucinationThreshold) : columnMean(column, indices);
-      means[metric.field] = unmeasured.has(metric.field) ? null : value;
+      means[metric.field] = unmeasured.has(metric.field) ? null : columnMean(columns[at]!, indices);
     });
     return { ...(means as unknown as QualityMeans), compositeScore: compositeScore(means, options.weights, terms) };
   };

@@ -2,7 +2,7 @@
 // means, and the best strategy. Above the metrics (metric-registry/), which read only the span
 // arithmetic of ./metrics.ts.
 import type { AggregateMetrics, QuestionMetrics } from "./experiment.js";
-import type { ScoredQuestion } from "./metric-registry/metric.js";
+import type { Metric, ScoredQuestion } from "./metric-registry/metric.js";
 import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
 import { mean } from "./metrics.js";
 
@@ -65,12 +65,17 @@ export function scoreOf(metrics: QuestionMetrics, field: string): number | null 
   return (metrics as unknown as Record<string, number | null | undefined>)[field] ?? null;
 }
 
-/** Means over the questions that did not fail (or a metric's own rule, as the hallucination rate's); a metric no question produced is null. */
+/** What one question counts for a quality metric: its `questionValue` (as the hallucination rate's), else its per-question field. */
+export function questionScore(metric: Metric, question: ScoredQuestion, hallucinationThreshold: number): number | null {
+  return metric.questionValue ? metric.questionValue(question, hallucinationThreshold) : scoreOf(question.metrics, metric.perQuestion!.field);
+}
+
+/** Means over the questions that did not fail of what each counts (questionScore); a metric no question produced is null. */
 export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {
   const ok = results.filter((r) => r.error === null);
-  const valueOf = (metric: ReturnType<typeof qualityMetrics>[number]) =>
-    metric.fromQuestions ? metric.fromQuestions(ok, hallucinationThreshold) : mean(ok.map((r) => scoreOf(r.metrics, metric.perQuestion!.field)));
-  return Object.fromEntries(qualityMetrics().map((metric) => [metric.field, valueOf(metric)])) as unknown as QualityMeans;
+  return Object.fromEntries(
+    qualityMetrics().map((metric) => [metric.field, mean(ok.map((r) => questionScore(metric, r, hallucinationThreshold)))]),
+  ) as unknown as QualityMeans;
 }
 
 /**

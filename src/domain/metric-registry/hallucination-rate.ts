@@ -14,8 +14,6 @@ export const hallucinationRate: Metric = {
   missingReason: (_ok, missing) => missing.avg_faithfulness ?? "no answered question could be judged",
   reportColumn: "hallu\u00ADcination",
   definition: "share of answered questions whose faithfulness is below the hallucination threshold",
-  fromQuestions: (ok, threshold) => {
-    const judged = ok.filter((r) => r.answered && r.metrics.faithfulness !== null);
-    return judged.length === 0 ? null : judged.filter((r) => r.metrics.faithfulness! < threshold).length / judged.length;
-  },
+  // 1 for a judged answer below the threshold, 0 for one at or above it: their mean is the share.
+  questionValue: (r, threshold) => (r.answered && r.metrics.faithfulness !== null ? (r.metrics.faithfulness < threshold ? 1 : 0) : null),
 };

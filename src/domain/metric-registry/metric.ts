@@ -48,11 +48,15 @@ export interface Metric {
   /**
    * Computed per question (its value in each question's `metrics`, under `perQuestion.field`, and in a
    * baseline file's scores under that name in snake_case); the strategy's value is the mean over the
-   * questions that did not fail, unless `fromQuestions` says otherwise.
+   * questions that did not fail, unless `questionValue` says otherwise.
    */
   perQuestion?: PerQuestionRule;
-  /** A quality metric that is not a plain mean: its value over the questions that did not fail. */
-  fromQuestions?: (ok: ScoredQuestion[], hallucinationThreshold: number) => number | null;
+  /**
+   * A quality metric that is not the mean of a `perQuestion` field: what each question that did not
+   * fail counts for it (null: not counted), the strategy's value being their mean. A per-question
+   * value, not a rule over the questions, so that a bootstrap resample only adds up a column.
+   */
+  questionValue?: (question: ScoredQuestion, hallucinationThreshold: number) => number | null;
   /** Measured against reference excerpts: null, with that reason, when no question has one. */
   needsReferences?: boolean;
   /** Needs generated answers: null in a dry run. */

@@ -90,7 +90,7 @@ export function registerAtKMetric(metric: AtKMetric): () => void {
 
 /** The metrics computed from a strategy's question results (means, or their own rule): what a bootstrap resample recomputes. */
 export function qualityMetrics(): Metric[] {
-  return METRIC_REGISTRY.filter((m) => m.perQuestion !== undefined || m.fromQuestions !== undefined);
+  return METRIC_REGISTRY.filter((m) => m.perQuestion !== undefined || m.questionValue !== undefined);
 }
 
 /** The metrics computed for each question, with how. */

@@ -1,5 +1,4 @@
 import type { Metric } from "./metric.js";
-import { mean } from "../metrics.js";
 
 /**
  * Tokens of retrieved context per question: what the answer reads, so what it costs. Not in the composite (more
@@ -14,5 +13,5 @@ export const retrievedTokens: Metric = {
   direction: "lower",
   field: "avgRetrievedTokens",
   definition: "mean tokens of retrieved context the answer reads per question (the first top_k chunks)",
-  fromQuestions: (ok) => mean(ok.flatMap((r) => (r.retrievedTokens === undefined ? [] : [r.retrievedTokens]))),
+  questionValue: (r) => r.retrievedTokens ?? null,
 };
