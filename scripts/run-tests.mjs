@@ -169,7 +169,10 @@ async function runFile(run, env, logDir) {
   const started = Date.now();
   const reporters = ["--test-reporter=spec", `--test-reporter-destination=${specLog}`, "--test-reporter=tap", `--test-reporter-destination=${tapLog}`];
   const store = run.store === "postgres" ? { CHUNKEVAL_TEST_METADATA_STORE: "postgres" } : {};
-  const { code, signal, timedOut, cpuSeconds } = await runProcess([...loaders(), "--test", ...reporters, run.file], { ...env, ...store }, outLog);
+  // The file itself, not `node --test FILE`: that starts a second process (with the loaders again)
+  // to run the file in, about 0.2 s of processor time per file for nothing. Run directly, the file
+  // still reports through the reporters and exits 1 when a test fails.
+  const { code, signal, timedOut, cpuSeconds } = await runProcess([...loaders(), ...reporters, run.file], { ...env, ...store }, outLog);
   const counts = tapCounts(read(tapLog));
   const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
   return {

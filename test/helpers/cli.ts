@@ -42,13 +42,31 @@ const READ_FROM_PROCESS_ENV = /^(AWS_|GOOGLE_|AZURE_|LANCE)/;
  * Runs the CLI with no terminal on stdin, as CI does: in this process (the real program, `main`
  * of src/transports/cli/run.ts, with its own environment and output collectors), so that a test
  * file's runs share the loaded application instead of each starting node, SQLite, LanceDB and the
- * tokenizer tables again. With `cwd`, or variables of READ_FROM_PROCESS_ENV, it runs the built CLI
- * in a process of its own (relative paths resolve against the process's working directory), as
+ * tokenizer tables again. With `cwd`, this process's working directory is `cwd` while the run
+ * lasts (relative paths resolve against it, as in a process started there), one such run at a
+ * time. With variables of READ_FROM_PROCESS_ENV it runs the built CLI in a process of its own, as
  * runCliProcess does.
  */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
-  if (cwd !== undefined || Object.keys(env).some((name) => READ_FROM_PROCESS_ENV.test(name))) return runCliProcess(args, env, cwd);
-  return runCliInProcess(args, env);
+  if (Object.keys(env).some((name) => READ_FROM_PROCESS_ENV.test(name))) return runCliProcess(args, env, cwd);
+  return cwd === undefined ? runCliInProcess(args, env) : inDirectory(cwd, () => runCliInProcess(args, env));
+}
+
+/** The end of the last run inside a working directory of its own: the next one waits for it (a process has one working directory). */
+let directoryRuns: Promise<unknown> = Promise.resolve();
+
+function inDirectory<T>(cwd: string, run: () => Promise<T>): Promise<T> {
+  const result = directoryRuns.then(async () => {
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await run();
+    } finally {
+      process.chdir(before);
+    }
+  });
+  directoryRuns = result.catch(() => undefined);
+  return result;
 }
 
 /** Runs the built CLI (bin/chunkeval.js) in a process of its own: for tests whose subject is the process (exit, signals, start-up, several processes). */
