@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
-import { runCliProcess } from "../helpers/cli.js";
+import { runCli } from "../helpers/cli.js";
 import { spawnServe } from "../helpers/serve-process.js";
 
 const QUESTION = "What number should I call to report a power cut?";
@@ -30,8 +30,10 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
     return ((await (await fetch(`${server.url}/documents${query}`, { method: "POST", body: form })).json()) as { id: string }).id;
   };
+  // The CLI's commands run in this process (each opens the data directory afresh, as a process
+  // would), beside the server's process: two processes on one data directory.
   const cli = async (...args: string[]) => {
-    const r = await runCliProcess(args, env);
+    const r = await runCli(args, env);
     assert.equal(r.code, 0, `chunkeval ${args.join(" ")}: ${r.stderr}`);
     return r.stdout;
   };
@@ -74,7 +76,7 @@ test("serve and a CLI loop on one data directory at once: every committed chunk 
     server.child.kill("SIGTERM");
     assert.equal(await server.exited, 0);
 
-    const doctor = await runCliProcess(["doctor", "--json"], env);
+    const doctor = await runCli(["doctor", "--json"], env);
     const report = JSON.parse(doctor.stdout);
     assert.deepEqual([doctor.code, report.consistent, report.findings], [0, true, []], doctor.stdout);
     assert.ok(report.checked.strategies >= 4 && report.checked.vectors === report.checked.chunks, doctor.stdout);

@@ -6,7 +6,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
-import { runCliProcess } from "../helpers/cli.js";
+import { runCli, runCliProcess } from "../helpers/cli.js";
 
 const vector = () => new Float32Array(512).fill(0.1);
 
@@ -139,10 +139,10 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-doctor-"));
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
   try {
-    const up = await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env);
+    const up = await runCli(["upload", HANDBOOK_PATH, "--json"], env);
     const id = JSON.parse(up.stdout).id as string;
-    assert.equal((await runCliProcess(["process", id, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
-    const clean = await runCliProcess(["doctor"], env);
+    assert.equal((await runCli(["process", id, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
+    const clean = await runCli(["doctor"], env);
     assert.equal(clean.code, 0, clean.stdout + clean.stderr);
     assert.match(clean.stdout, /checked 2 processed strategies, \d+ committed chunks, \d+ vectors, 1 stored originals\nconsistent/);
 
@@ -156,7 +156,7 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
     ]);
     await ws.app.close();
 
-    const broken = await runCliProcess(["doctor", "--json"], env);
+    const broken = await runCli(["doctor", "--json"], env);
     assert.equal(broken.code, 1);
     const report = JSON.parse(broken.stdout);
     assert.equal(report.consistent, false);
@@ -165,14 +165,14 @@ test("chunkeval doctor finds missing and orphan vectors, exits 1, and --repair l
       ["orphan_vectors", "recursive"],
     ]);
 
-    const repaired = await runCliProcess(["doctor", "--repair"], env);
+    const repaired = await runCli(["doctor", "--repair"], env);
     assert.equal(repaired.code, 0, repaired.stdout);
     assert.match(repaired.stdout, /strategy fixed_size: marked for re-processing/);
     assert.match(repaired.stdout, /removed the vectors of 1 abandoned generation/);
     assert.match(repaired.stdout, /\nconsistent\n$/);
-    const ask = await runCliProcess(["ask", id, "What number should I call?", "--strategy", "fixed_size"], env);
+    const ask = await runCli(["ask", id, "What number should I call?", "--strategy", "fixed_size"], env);
     assert.match(ask.stderr, /has not been processed with strategy fixed_size/);
-    assert.equal((await runCliProcess(["ask", id, "What number should I call?", "--strategy", "recursive"], env)).code, 0);
+    assert.equal((await runCli(["ask", id, "What number should I call?", "--strategy", "recursive"], env)).code, 0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -182,7 +182,7 @@ test("two `process` runs at once on one data directory never fail with 'database
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-twoproc-"));
   const env = { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" };
   try {
-    const id = JSON.parse((await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
+    const id = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
     const ROUNDS = 6;
     for (let round = 0; round < ROUNDS; round++) {
       const runs = await Promise.all([
@@ -195,7 +195,7 @@ test("two `process` runs at once on one data directory never fail with 'database
         assert.doesNotMatch(r.stderr, /locked/);
       }
     }
-    const doctor = await runCliProcess(["doctor"], env);
+    const doctor = await runCli(["doctor"], env);
     assert.equal(doctor.code, 0, doctor.stdout);
   } finally {
     rmSync(dir, { recursive: true, force: true });
