@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, mkdirSync, copyFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BIN, runCliProcess } from "../helpers/cli.js";
+import { BIN, runCli } from "../helpers/cli.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startServe } from "../../scripts/load-helpers.js";
 import { spawnServe } from "../helpers/serve-process.js";
@@ -44,19 +44,19 @@ test("chunkeval serve: the URL and where questions_file is read from, jobs from 
       })
     ).json()) as { job_id: string };
 
-    const waited = await runCliProcess(["jobs", "wait", job.job_id, "--server", url, "--interval", "50"], env);
+    const waited = await runCli(["jobs", "wait", job.job_id, "--server", url, "--interval", "50"], env);
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stdout, new RegExp(`${job.job_id}: completed`));
-    const listed = JSON.parse((await runCliProcess(["jobs", "list", "--server", url, "--json"], env)).stdout);
+    const listed = JSON.parse((await runCli(["jobs", "list", "--server", url, "--json"], env)).stdout);
     assert.equal(listed.items[0].job_id, job.job_id);
-    const local = JSON.parse((await runCliProcess(["jobs", "list", "--status", "completed", "--json"], env)).stdout);
+    const local = JSON.parse((await runCli(["jobs", "list", "--status", "completed", "--json"], env)).stdout);
     assert.equal(local.total, 1, "the CLI reads the same job table");
-    const table = await runCliProcess(["jobs", "list", "--server", url], env);
+    const table = await runCli(["jobs", "list", "--server", url], env);
     assert.match(table.stdout, /job_id.*type.*about.*status/);
     assert.match(table.stdout, new RegExp(`${job.job_id} .*process .*handbook\\.docx \\(${doc.id}\\) .*completed`), "the row names the document");
-    const shown = JSON.parse((await runCliProcess(["jobs", "show", job.job_id, "--json"], env)).stdout);
+    const shown = JSON.parse((await runCli(["jobs", "show", job.job_id, "--json"], env)).stdout);
     assert.equal(shown.result.document_id, doc.id);
-    const missing = await runCliProcess(["jobs", "show", "job_nope", "--server", url], env);
+    const missing = await runCli(["jobs", "show", "job_nope", "--server", url], env);
     assert.equal(missing.code, 3);
 
     // A synchronous benchmark in flight when SIGTERM arrives still gets its answer.
@@ -121,16 +121,16 @@ test("jobs list|show|wait --server send CHUNKEVAL_API_KEY to a server that requi
     });
     const job = (await enqueued.json()) as { job_id: string };
 
-    const waited = await runCliProcess(["jobs", "wait", job.job_id, "--server", server.url, "--interval", "50"], env);
+    const waited = await runCli(["jobs", "wait", job.job_id, "--server", server.url, "--interval", "50"], env);
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stdout, new RegExp(`${job.job_id}: completed`));
-    const shown = JSON.parse((await runCliProcess(["jobs", "show", job.job_id, "--server", server.url, "--json"], env)).stdout);
+    const shown = JSON.parse((await runCli(["jobs", "show", job.job_id, "--server", server.url, "--json"], env)).stdout);
     assert.equal(shown.status, "completed");
-    const listed = await runCliProcess(["jobs", "list", "--server", server.url, "--json"], env);
+    const listed = await runCli(["jobs", "list", "--server", server.url, "--json"], env);
     assert.equal(JSON.parse(listed.stdout).items[0].job_id, job.job_id);
 
     const { CHUNKEVAL_API_KEY: _key, ...withoutKey } = env;
-    const refused = await runCliProcess(["jobs", "list", "--server", server.url], withoutKey);
+    const refused = await runCli(["jobs", "list", "--server", server.url], withoutKey);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /refused the request.*set CHUNKEVAL_API_KEY/);
   } finally {
