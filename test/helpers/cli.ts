@@ -44,11 +44,12 @@ const READ_FROM_PROCESS_ENV = /^(AWS_|GOOGLE_|AZURE_|LANCE)/;
  * file's runs share the loaded application instead of each starting node, SQLite, LanceDB and the
  * tokenizer tables again. With `cwd`, this process's working directory is `cwd` while the run
  * lasts (relative paths resolve against it, as in a process started there), one such run at a
- * time. With variables of READ_FROM_PROCESS_ENV it runs the built CLI in a process of its own, as
- * runCliProcess does.
+ * time. With variables of READ_FROM_PROCESS_ENV set otherwise than in this process, it runs the
+ * built CLI in a process of its own, as runCliProcess does.
  */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<CliResult> {
-  if (Object.keys(env).some((name) => READ_FROM_PROCESS_ENV.test(name))) return runCliProcess(args, env, cwd);
+  // (A variable this process has with the same value, as in a caller's `...process.env`, needs no process of its own.)
+  if (Object.entries(env).some(([name, value]) => READ_FROM_PROCESS_ENV.test(name) && process.env[name] !== value)) return runCliProcess(args, env, cwd);
   return cwd === undefined ? runCliInProcess(args, env) : inDirectory(cwd, () => runCliInProcess(args, env));
 }
 
