@@ -9,7 +9,7 @@ import { loadConfig } from "../../src/config/load.js";
 import { INGESTION_INTERRUPTED } from "../../src/services/ingestion.js";
 import { RESTART_ERROR } from "../../src/services/jobs.js";
 import { buildDocx, HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
-import { BIN, runCliProcess } from "../helpers/cli.js";
+import { BIN, runCli, runCliProcess } from "../helpers/cli.js";
 import { spawnServe, type ServeProcess } from "../helpers/serve-process.js";
 import { liveStoredPoints } from "../helpers/stored-points.js";
 
@@ -70,10 +70,11 @@ test(`kill -9 at random points (${TRIALS} trials, seed ${SEED}) loses nothing co
   };
   let server: ServeProcess | undefined;
   try {
-    const doc = JSON.parse((await runCliProcess(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
-    assert.equal((await runCliProcess(["process", doc, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
-    assert.equal((await runCliProcess(["tenants", "create", "acme"], env)).code, 0);
-    const key = await runCliProcess(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write"], env);
+    // The set-up runs in this process; the commands killed and the one timed for them are processes.
+    const doc = JSON.parse((await runCli(["upload", HANDBOOK_PATH, "--json"], env)).stdout).id as string;
+    assert.equal((await runCli(["process", doc, "--strategies", "recursive,fixed_size", "--json"], env)).code, 0);
+    assert.equal((await runCli(["tenants", "create", "acme"], env)).code, 0);
+    const key = await runCli(["keys", "create", "--tenant", "acme", "--scopes", "files:write,domains:read,domains:write"], env);
     const auth = `Bearer ${key.stdout.trim().split("\n").at(-1)}`;
     server = await spawnServe(env);
     const post = (path: string, body: unknown) =>
