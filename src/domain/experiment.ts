@@ -248,7 +248,8 @@ export interface StrategyComparison {
 export interface ExperimentCollection {
   id: string;
   name: string;
-  documents: Array<{ id: string; filename: string }>;
+  /** `warnings`: what reading the document warned of at its upload (pages left out), present only then. */
+  documents: Array<{ id: string; filename: string; warnings?: string[] }>;
 }
 
 /**

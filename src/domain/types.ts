@@ -53,6 +53,8 @@ export interface StoredDocument extends DocumentRecord {
   title: string;
   text: string;
   blocks: Block[];
+  /** What reading the file warned of (pages left out as unreadable), when it did. */
+  warnings?: string[];
 }
 
 /**
@@ -160,8 +162,11 @@ export interface RunOptions {
 export interface CollectionRecord {
   id: string;
   name: string;
-  /** In the order they were added; the file names are the names references use. */
-  documents: Array<{ id: string; filename: string }>;
+  /**
+   * In the order they were added; the file names are the names references use. `warnings`: what
+   * reading the document warned of when it was uploaded (pages left out), present only then.
+   */
+  documents: Array<{ id: string; filename: string; warnings?: string[] }>;
   createdAt: string;
 }
 

@@ -239,7 +239,7 @@ const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g,
  * two bottom lines, in the page's top or bottom 15 %, a page number, and a line whose text
  * (numbers aside) recurs at the same edge on at least three pages (or on every page of a shorter
  * document), at about the same height and smaller than a heading (a chapter's heading opening
- * several pages is larger, or lower).
+ * several pages is larger, or lower), unless it would leave its page without body text.
  */
 export function markFurniture(lines: Line[], bodySize: number): void {
   const pages = new Map<number, Line[]>();
@@ -257,6 +257,7 @@ export function markFurniture(lines: Line[], bodySize: number): void {
   const byKey = new Map<string, Line[]>();
   for (const { line, key, inBand } of edges) if (inBand) pushTo(byKey, key, line);
   const needed = Math.min(3, pages.size);
+  const running = new Set<Line>();
   for (const { line, key, inBand } of edges) {
     // In the margin only: a lone number near a page's edge inside the body is an equation's or a table's.
     if (inBand && PAGE_NUMBER.test(line.text.trim())) {
@@ -273,6 +274,9 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     // the rounded body size), so a line is never both: a header a little larger than the body text
     // is common (11.4 pt over a 10 pt body in the dccpaper class), "Lesson 3" at 13 pt over 11 pt
     // opening every page is a heading.
-    if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) line.furniture = true;
+    if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) running.add(line);
   }
+  // A running line frames a page's body: on a page it would leave without one (a page repeated
+  // whole, a one-line page), it is the page's text, not furniture.
+  for (const line of running) if (pages.get(line.page)!.some((l) => !l.furniture && !running.has(l))) line.furniture = true;
 }

@@ -67,6 +67,7 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
         filePath,
         contentHash,
         createdAt: nowTimestamp(),
+        warnings: parsed.warnings,
       },
       !options.forceNew,
     );

@@ -68,6 +68,38 @@ test("documents show prints the extracted text with pages and headings; chunks l
     assert.deepEqual(JSON.parse(warned.stdout).warnings, [warning]);
     const again = await runCli(["upload", mixed], env);
     assert.doesNotMatch(again.stderr + again.stdout, /warning/);
+
+    // The warning is kept with the document: documents show says it, and so do a collection holding
+    // it and every benchmark of it, one or the collection (the pages are still missing there).
+    const mixedId = JSON.parse(warned.stdout).id as string;
+    const shown = await runCli(["documents", "show", mixedId], env);
+    assert.match(shown.stdout, new RegExp(`\nwarning: ${warning.replace(/[()]/g, "\\$&")}\n$`));
+    assert.deepEqual(JSON.parse((await runCli(["documents", "show", mixedId, "--json"], env)).stdout).warnings, [warning]);
+    assert.equal(JSON.parse((await runCli(["documents", "show", id, "--json"], env)).stdout).warnings, undefined, "a document read without warning has none");
+    const noted = `chunkeval: warning: mixed.pdf: ${warning}\n`;
+    const collection = await runCli(["collections", "create", "harbours", pdf, mixed, "-q"], env);
+    assert.equal(collection.code, 0, collection.stderr);
+    assert.ok(collection.stderr.endsWith(noted), collection.stderr);
+    assert.equal((collection.stderr.match(/warning/g) ?? []).length, 1, "only the document that warned");
+    const listed = JSON.parse((await runCli(["collections", "show", "harbours", "--json"], env)).stdout);
+    assert.deepEqual(
+      listed.documents.map((d: { filename: string; warnings?: string[] }) => [d.filename, d.warnings]),
+      [
+        ["harbour.pdf", undefined],
+        ["mixed.pdf", [warning]],
+      ],
+    );
+    const questions = join(dir, "questions.json");
+    writeFileSync(
+      questions,
+      // No reference: mixed.pdf's three pages are one page repeated, which its running-header detection takes for furniture.
+      JSON.stringify([{ question: "Where does the pilot board ships?" }]),
+    );
+    for (const target of [["--collection", "harbours"], [mixed]]) {
+      const bench = await runCli(["bench", ...target, "--questions", questions, "-s", "recursive", "--json"], env);
+      assert.equal(bench.code, 0, bench.stderr);
+      assert.ok(bench.stderr.includes(noted), `bench ${target.join(" ")}: ${bench.stderr}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -141,6 +141,19 @@ test("a heading that opens several pages is not furniture, nor is a line repeate
   assert.equal(lessons.title, "Lesson 1");
 });
 
+test("a page repeated whole, or a short page's only lines, are the page's text, not furniture: a running line frames body text", async () => {
+  // Three identical pages of two short lines near the top (a form printed three times): every line
+  // recurs at the same edge and height, yet marking them would leave no text to chunk.
+  const page = layoutParagraphs([{ lines: ["The harbour pilot boards ships at the outer buoy.", "Tugs take over at the north quay in any weather."] }]);
+  const doc = await parseDocument(buildPdf([page, page, page]), "form.pdf");
+  assert.equal(doc.blocks.filter((b) => b.kind === "furniture").length, 0);
+  assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 3, "one paragraph a page");
+  const stored = { ...doc, id: "doc_form", filename: "form.pdf", paragraphCount: 0, chunkCounts: {}, createdAt: "" } as unknown as StoredDocument;
+  const strategy = await recursiveStrategy.create({ chunk_size: 24, chunk_overlap: 0 });
+  const chunks = await chunkOffThread(strategy, { document: stored, embed: async () => [], keepPageFurniture: false }, { timeoutSeconds: 30 });
+  assert.ok(chunks.length >= 3, `${chunks.length} chunks`);
+});
+
 /** A two-column page written row by row across the columns (as some PDF writers draw it), under a title across both. */
 function twoColumnPage(left: string[], right: string[]) {
   const lines = [{ text: "Column Reading in Practice", size: 16, x: 150, y: 790 }];

@@ -259,6 +259,23 @@ for (const { name, open } of METADATA_STORES) {
       assert.equal((await store.collections.find("col_1"))?.documents.length, 6, "nothing added by the refused call");
     });
 
+    test("documents: what reading one warned of is kept with it, read back by the document and by a collection holding it", async () => {
+      const warned = ["page 4 of w.pdf is glyph codes or control characters, not text: left out of the document (run OCR first for it)"];
+      await store.documents.insert(newDocument("doc_warned", { warnings: warned }));
+      await store.documents.insert(newDocument("doc_plain", { warnings: [] }));
+      assert.deepEqual((await other.documents.get("doc_warned"))?.warnings, warned);
+      assert.equal((await other.documents.get("doc_plain"))?.warnings, undefined, "no warning: none kept");
+      await store.collections.ensure("col_warned", "warned", "2026-01-01T00:00:00.000Z");
+      await store.collections.addDocuments("col_warned", [
+        { id: "doc_plain", filename: "plain.md" },
+        { id: "doc_warned", filename: "w.pdf" },
+      ]);
+      assert.deepEqual((await other.collections.find("warned"))?.documents, [
+        { id: "doc_plain", filename: "plain.md" },
+        { id: "doc_warned", filename: "w.pdf", warnings: warned },
+      ]);
+    });
+
     test("jobs: a terminal status is final; abandoned jobs of a silent owner are failed, a live owner's are not", async () => {
       const me = currentOwner();
       const silent = { instance: "ins_silent", pid: 1, host: "elsewhere" };

@@ -13,6 +13,8 @@ export interface NewDocument {
   /** SHA-256 of the uploaded bytes, so a benchmark of the same file reuses its document. */
   contentHash: string;
   createdAt: string;
+  /** What reading the file warned of (kept with the document, shown wherever it is used). */
+  warnings?: string[];
 }
 
 /** Stored documents, with their chunk counts per processed strategy. */

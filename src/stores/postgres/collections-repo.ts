@@ -7,16 +7,21 @@ interface CollectionRow {
   id: string;
   name: string;
   created_at: string;
-  documents: Array<{ id: string; filename: string }>;
+  documents: Array<{ id: string; filename: string; warnings: string | null }>;
 }
 
 /** A collection's row with its members in order, as one JSON array. */
 const SELECT_COLLECTION = `SELECT c.id, c.name, c.created_at,
-  COALESCE((SELECT json_agg(json_build_object('id', m.document_id, 'filename', m.filename) ORDER BY m.position)
-            FROM collection_documents m WHERE m.collection_id = c.id), '[]') AS documents
+  COALESCE((SELECT json_agg(json_build_object('id', m.document_id, 'filename', m.filename, 'warnings', d.warnings_json) ORDER BY m.position)
+            FROM collection_documents m JOIN documents d ON d.id = m.document_id WHERE m.collection_id = c.id), '[]') AS documents
   FROM collections c`;
 
-const toRecord = (row: CollectionRow): CollectionRecord => ({ id: row.id, name: row.name, documents: row.documents, createdAt: row.created_at });
+const toRecord = (row: CollectionRow): CollectionRecord => ({
+  id: row.id,
+  name: row.name,
+  documents: row.documents.map((d) => ({ id: d.id, filename: d.filename, ...(d.warnings ? { warnings: JSON.parse(d.warnings) as string[] } : {}) })),
+  createdAt: row.created_at,
+});
 
 /** Rows of `collections` and `collection_documents` <-> collection records. */
 export class PostgresCollectionsRepo implements CollectionsRepo {

@@ -11,6 +11,8 @@ interface DocumentRow {
   paragraph_count: number;
   text: string;
   blocks_json: string;
+  /** What reading the file warned of, as a JSON list; null (or absent, on rows read without it) when nothing. */
+  warnings_json?: string | null;
   file_path: string;
   created_at: string;
   /** Chunk counts by strategy, keyed in strategy-name order (byte order, as the SQLite store sorts them). */
@@ -31,8 +33,8 @@ export class PostgresDocumentsRepo implements DocumentsRepo {
 
   async insert(doc: NewDocument): Promise<void> {
     await this.db.query(
-      `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at, warnings_json)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         doc.id,
         doc.filename,
@@ -44,6 +46,7 @@ export class PostgresDocumentsRepo implements DocumentsRepo {
         doc.filePath,
         doc.contentHash,
         doc.createdAt,
+        doc.warnings && doc.warnings.length > 0 ? JSON.stringify(doc.warnings) : null,
       ],
     );
   }
@@ -91,6 +94,7 @@ export class PostgresDocumentsRepo implements DocumentsRepo {
       title: row.title,
       text: row.text,
       blocks: blocksWithText(JSON.parse(row.blocks_json) as BlockShape[], row.text),
+      ...(row.warnings_json ? { warnings: JSON.parse(row.warnings_json) as string[] } : {}),
     };
   }
 

@@ -250,6 +250,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE jobs ADD COLUMN llm_calls INTEGER NOT NULL DEFAULT 0;
   `,
+  // 8: what reading a document warned of (pages of glyph codes left out), kept so that whoever
+  // uses the document later (a collection, a benchmark, documents show) is told too; NULL: none.
+  `
+  ALTER TABLE documents ADD COLUMN warnings_json TEXT;
+  `,
 ];
 
 /** The advisory lock migrations run under (any fixed number; "chunkeval" in ASCII). */

@@ -76,9 +76,13 @@ export class SqliteCollectionsRepo {
   }
 
   private toRecord(row: CollectionRow): CollectionRecord {
-    const documents = this.db
-      .prepare(`SELECT document_id AS id, filename FROM collection_documents WHERE collection_id = ? ORDER BY position`)
-      .all(row.id) as Array<{ id: string; filename: string }>;
+    const rows = this.db
+      .prepare(
+        `SELECT m.document_id AS id, m.filename, d.warnings_json FROM collection_documents m JOIN documents d ON d.id = m.document_id
+         WHERE m.collection_id = ? ORDER BY m.position`,
+      )
+      .all(row.id) as Array<{ id: string; filename: string; warnings_json: string | null }>;
+    const documents = rows.map((d) => ({ id: d.id, filename: d.filename, ...(d.warnings_json ? { warnings: JSON.parse(d.warnings_json) as string[] } : {}) }));
     return { id: row.id, name: row.name, documents, createdAt: row.created_at };
   }
 }

@@ -237,6 +237,9 @@ const MIGRATIONS: string[] = [
      UNIQUE (collection_id, filename)
    );
    CREATE INDEX collection_documents_by_document ON collection_documents (document_id);`,
+  // What reading a document warned of (pages of glyph codes left out), kept so that whoever uses
+  // the document later (a collection, a benchmark, documents show) is told too; NULL: no warning.
+  `ALTER TABLE documents ADD COLUMN warnings_json TEXT;`,
 ];
 
 /** The data directory's own id (made by its first migration run, then never changed). */

@@ -14,6 +14,8 @@ interface DocumentRow {
   text: string;
   /** Blocks without their text (domain/blocks.ts); older rows carry it, and read the same. */
   blocks_json: string;
+  /** What reading the file warned of, as a JSON list; null (or absent, on rows read without it) when nothing. */
+  warnings_json?: string | null;
   file_path: string;
   created_at: string;
 }
@@ -30,8 +32,8 @@ export class SqliteDocumentsRepo {
   insert(doc: NewDocument): void {
     this.db
       .prepare(
-        `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (id, filename, format, title, paragraph_count, text, blocks_json, file_path, content_hash, created_at, warnings_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         doc.id,
@@ -44,6 +46,7 @@ export class SqliteDocumentsRepo {
         doc.filePath,
         doc.contentHash,
         doc.createdAt,
+        doc.warnings && doc.warnings.length > 0 ? JSON.stringify(doc.warnings) : null,
       );
   }
 
@@ -94,6 +97,7 @@ export class SqliteDocumentsRepo {
       title: row.title,
       text: row.text,
       blocks: blocksWithText(JSON.parse(row.blocks_json) as BlockShape[], row.text),
+      ...(row.warnings_json ? { warnings: JSON.parse(row.warnings_json) as string[] } : {}),
     };
   }
 

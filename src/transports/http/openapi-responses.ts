@@ -216,7 +216,14 @@ const experimentSummarySchema = object(["id", "strategies_used", "created_at"], 
 const collectionSchema = object(["id", "name", "documents", "created_at"], {
   id: string,
   name: string,
-  documents: { type: "array", items: object(["id", "filename"], { id: string, filename: string }) },
+  documents: {
+    type: "array",
+    items: object(["id", "filename"], {
+      id: string,
+      filename: string,
+      warnings: { type: "array", items: string, description: "what reading the document left out at its upload (pages of glyph codes); absent when nothing" },
+    }),
+  },
   created_at: string,
 });
 const questionsFileSchema = object(["metadata", "questions"], {
@@ -311,7 +318,12 @@ const OPERATIONS: Record<string, Operation> = {
     errors: [ChunkingError, DocumentLimitError, ServerBusyError],
   },
   "GET /documents/:doc_id": {
-    success: { 200: { description: "the document with its extracted text and blocks", schema: { type: "object" } } },
+    success: {
+      200: {
+        description: "the document with its extracted text and blocks, and `warnings` when reading it left pages out (glyph codes, not text)",
+        schema: { type: "object" },
+      },
+    },
     errors: [QueryError],
   },
   "GET /documents/:doc_id/chunks": {

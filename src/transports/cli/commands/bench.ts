@@ -19,6 +19,7 @@ import { compareRun, gateOutcomes, loadBaseline, planCi, writeCiFiles, type CiOp
 import type { GateOutcome } from "../../../domain/gate-outcome.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
+import { printDocumentWarnings } from "../document-warnings.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { describeNegativeControls } from "../../../domain/negative-controls.js";
 import { startProgress } from "../progress.js";
@@ -485,6 +486,8 @@ export function registerBenchCommand(program: Command): void {
         }
         const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
+        // Pages a document's upload left out (unreadable text) are missing from what was benchmarked: said at every run.
+        if (!globals.quiet) printDocumentWarnings(experiment.collection?.documents ?? [await app.getDocument(experiment.documentId)]);
         if (!compared) throw new Error("the benchmark finished without checking its gates");
         const deltas = compared.baseline?.deltas;
         // The report first: the summary links it only once it is written.

@@ -6,6 +6,7 @@ import { DEFAULTS } from "../../../config/defaults.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
+import { printDocumentWarnings } from "../document-warnings.js";
 
 function printCollection(c: CollectionRecord): void {
   printLine(`${c.name} (${c.id}): ${c.documents.length} document(s), created ${c.createdAt}`);
@@ -14,6 +15,7 @@ function printCollection(c: CollectionRecord): void {
       ["document", "filename"],
       c.documents.map((d) => [d.id, d.filename]),
     );
+  printDocumentWarnings(c.documents);
 }
 
 /** The collection as JSON (`--json`) or as a line and a table of its documents. */

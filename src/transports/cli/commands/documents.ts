@@ -84,6 +84,8 @@ export function registerDocumentCommands(program: Command): void {
             `format ${doc.format}, title "${doc.title}", ${doc.text.length} characters, ${doc.blocks.length} blocks, ${headings} headings` +
               `${pages > 0 ? `, ${pages} pages` : ""} (--text prints the text, --blocks the blocks)`,
           );
+          // What reading it warned of when it was uploaded (pages left out): still true of the stored text.
+          for (const warning of doc.warnings ?? []) printLine(`warning: ${warning}`);
           return;
         }
         if (options.blocks) {
