@@ -12,7 +12,8 @@ const LIST_ITEM = /^(\s*)(?:[-*+•]|\d{1,3}[.)]|[a-z][.)])\s+\S/;
  * that look like list items are list items (two spaces or a tab of indent per nesting level),
  * their marker in the text: "1. Frost WH." and "+ Case rate 1918" stay what a reader copies (in
  * Markdown the marker is markup, and its parser drops it). Plain text marks no headings, so none
- * are invented.
+ * are invented. A form feed (the page break of text extractions such as pdftotext's) ends a
+ * paragraph and a page, and stays in the text: when a file has one, every block says its page.
  */
 export function textDocument(text: string): SourceDocument {
   // One pass over the lines. A line of only spaces and tabs ends the paragraph (a blank first or
@@ -20,12 +21,16 @@ export function textDocument(text: string): SourceDocument {
   // passed over, and the list regex runs only on lines whose first character can start a list marker.
   const blocks: Block[] = [];
   let current: Block | null = null;
+  const paged = text.includes("\f");
+  let page = 1;
   const close = () => {
-    if (current) blocks.push({ ...current, text: text.slice(current.start, current.end) });
+    if (current) blocks.push({ ...current, text: text.slice(current.start, current.end), ...(paged ? { page } : {}) });
     current = null;
   };
+  const lineBreak = /[\n\f]/g;
   for (let lineStart = 0; lineStart <= text.length;) {
-    const newline = text.indexOf("\n", lineStart);
+    lineBreak.lastIndex = lineStart;
+    const newline = paged ? (lineBreak.exec(text)?.index ?? -1) : text.indexOf("\n", lineStart);
     const lineEnd = newline === -1 ? text.length : newline;
     const line = text.slice(lineStart, lineEnd);
     const first = line.charCodeAt(0);
@@ -47,6 +52,10 @@ export function textDocument(text: string): SourceDocument {
       }
     }
     if (newline === -1) break;
+    if (text.charCodeAt(newline) === 0x0c) {
+      close();
+      page++;
+    }
     lineStart = newline + 1;
   }
   close();

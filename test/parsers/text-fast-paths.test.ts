@@ -168,3 +168,25 @@ test("plain text stays plain: a .txt file's text is the file as written (line en
     for (const b of doc.blocks) assert.equal(doc.text.slice(b.start, b.end), b.text);
   }
 });
+
+test("a form feed in plain text (pdftotext's page break) ends a paragraph and a page; it stays in the text, and every block says its page", async () => {
+  // As pdftotext writes a two-page PDF: a form feed after each page, the last at the end.
+  const source = "Harbour rules\n\nThe pilot boards ships at the outer\nbuoy.\fTugs take over at the north quay.\n\nFees are paid at the gate.\f";
+  const doc = await parseDocument(Buffer.from(source), "rules.txt");
+  assert.equal(doc.text, source, "the text as written, its form feeds too");
+  assert.deepEqual(
+    doc.blocks.map((b) => [b.text, b.page]),
+    [
+      ["Harbour rules", 1],
+      ["The pilot boards ships at the outer\nbuoy.", 1],
+      ["Tugs take over at the north quay.", 2],
+      ["Fees are paid at the gate.", 2],
+    ],
+  );
+  for (const b of doc.blocks) assert.equal(doc.text.slice(b.start, b.end), b.text);
+  // Without a form feed, plain text has no pages.
+  assert.equal(
+    (await parseDocument(Buffer.from("One paragraph.\n\nAnother one."), "plain.txt")).blocks.some((b) => b.page !== undefined),
+    false,
+  );
+});
