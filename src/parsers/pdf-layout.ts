@@ -239,7 +239,7 @@ const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g,
  * two bottom lines, in the page's top or bottom 15 %, a page number, and a line whose text
  * (numbers aside) recurs at the same edge on at least three pages (or on every page of a shorter
  * document), at about the same height and smaller than a heading (a chapter's heading opening
- * several pages is larger, or lower), unless it would leave its page without body text.
+ * several pages is larger, or lower), unless most of its pages hold no other text.
  */
 export function markFurniture(lines: Line[], bodySize: number): void {
   const pages = new Map<number, Line[]>();
@@ -247,7 +247,8 @@ export function markFurniture(lines: Line[], bodySize: number): void {
   const edges: Array<{ line: Line; key: string; inBand: boolean }> = [];
   for (const pageLines of pages.values()) {
     const byHeight = [...pageLines].sort((a, b) => b.y - a.y);
-    const top = byHeight.slice(0, EDGE_LINES);
+    // The upper half's only: on a page of two lines, a footer is not its "top" line.
+    const top = byHeight.slice(0, EDGE_LINES).filter((l) => l.pageHeight <= 0 || l.y >= l.pageHeight / 2);
     const bottom = byHeight.slice(-EDGE_LINES).filter((l) => !top.includes(l));
     // A page number may sit anywhere at the edge; a running line only in the margin's band.
     const inBand = (l: Line) => l.pageHeight <= 0 || l.y >= l.pageHeight * (1 - MARGIN_BAND) || l.y <= l.pageHeight * MARGIN_BAND;
@@ -257,7 +258,8 @@ export function markFurniture(lines: Line[], bodySize: number): void {
   const byKey = new Map<string, Line[]>();
   for (const { line, key, inBand } of edges) if (inBand) pushTo(byKey, key, line);
   const needed = Math.min(3, pages.size);
-  const running = new Set<Line>();
+  // The lines that recur as a running header or footer, by their key.
+  const running = new Map<Line, string>();
   for (const { line, key, inBand } of edges) {
     // In the margin only: a lone number near a page's edge inside the body is an equation's or a table's.
     if (inBand && PAGE_NUMBER.test(line.text.trim())) {
@@ -274,9 +276,18 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     // the rounded body size), so a line is never both: a header a little larger than the body text
     // is common (11.4 pt over a 10 pt body in the dccpaper class), "Lesson 3" at 13 pt over 11 pt
     // opening every page is a heading.
-    if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) running.add(line);
+    if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) running.set(line, key);
   }
-  // A running line frames a page's body: on a page it would leave without one (a page repeated
-  // whole, a one-line page), it is the page's text, not furniture.
-  for (const line of running) if (pages.get(line.page)!.some((l) => !l.furniture && !running.has(l))) line.furniture = true;
+  // A running line frames body text: one whose pages mostly hold nothing else (a page repeated
+  // whole, a form printed several times) is the text, not furniture. Judged per line, over all its
+  // pages, so a report's header stays furniture on its blank or figure-only pages too.
+  const framesBody = new Map<string, boolean>();
+  for (const [line, key] of running) {
+    if (!framesBody.has(key)) {
+      const onPages = new Set([...running].filter(([, k]) => k === key).map(([l]) => l.page));
+      const withBody = [...onPages].filter((page) => pages.get(page)!.some((l) => !l.furniture && !running.has(l))).length;
+      framesBody.set(key, withBody * 2 >= onPages.size && withBody > 0);
+    }
+    if (framesBody.get(key)) line.furniture = true;
+  }
 }

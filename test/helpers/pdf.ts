@@ -75,26 +75,44 @@ function documentObjects(pages: PdfPage[], countOverride?: number): PdfObject[] 
 }
 
 /**
+ * The document's objects with a second font beside the standard one: Helvetica whose ToUnicode
+ * map (a `bfrange` line of a CMap: source codes, then the first Unicode value) says what a reader
+ * extracts, used by the pages `onPage` picks.
+ */
+function withMappedFont(objects: PdfObject[], bfrange: string, onPage: (i: number) => boolean): PdfObject[] {
+  const pageCount = (objects.length - 3) / 2;
+  const cmapAt = objects.length + 1;
+  const fontAt = objects.length + 2;
+  const cmap =
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def " +
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def 1 begincodespacerange <00> <FF> endcodespacerange " +
+    `1 beginbfrange ${bfrange} endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n`;
+  objects.push({ body: "<< >>", stream: Buffer.from(cmap, "latin1") });
+  objects.push({ body: `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode ${cmapAt} 0 R >>` });
+  for (let i = 0; i < pageCount; i++) {
+    if (!onPage(i)) continue;
+    const pageObject = objects[3 + 2 * i]!;
+    pageObject.body = pageObject.body.replace("/F1 3 0 R", `/F1 ${fontAt} 0 R`);
+  }
+  return objects;
+}
+
+/**
  * A PDF whose pages marked `glyphCodes` are set in a font whose ToUnicode map sends every capital
  * letter to the private use area: what a reader extracts from such pages is glyph codes, not text
  * (the font of a PDF made without a usable text mapping). Their lines are written in capitals.
  */
 export function buildGlyphCodePdf(pages: Array<{ lines: string[]; glyphCodes?: boolean }>): Buffer {
   const objects = documentObjects(pages.map((p) => layoutParagraphs([{ lines: p.lines }])));
-  const cmapAt = objects.length + 1;
-  const fontAt = objects.length + 2;
-  const cmap =
-    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def " +
-    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def 1 begincodespacerange <00> <FF> endcodespacerange " +
-    "1 beginbfrange <41> <5A> <E000> endbfrange endcmap CMapName currentdict /CMap defineresource pop end end\n";
-  objects.push({ body: "<< >>", stream: Buffer.from(cmap, "latin1") });
-  objects.push({ body: `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /ToUnicode ${cmapAt} 0 R >>` });
-  pages.forEach((page, i) => {
-    if (!page.glyphCodes) return;
-    const pageObject = objects[3 + 2 * i]!;
-    pageObject.body = pageObject.body.replace("/F1 3 0 R", `/F1 ${fontAt} 0 R`);
-  });
-  return serialise(objects);
+  return serialise(withMappedFont(objects, "<41> <5A> <E000>", (i) => pages[i]!.glyphCodes === true));
+}
+
+/**
+ * A PDF of `paragraphs` whose font maps the byte 0xAD to U+00AD, the soft hyphen (in plain
+ * WinAnsi it is a visible hyphen): "\u00AD" in a line is a break a typesetter allowed, invisible.
+ */
+export function buildSoftHyphenPdf(paragraphs: Array<{ lines: string[] }>): Buffer {
+  return serialise(withMappedFont(documentObjects([layoutParagraphs(paragraphs)]), "<AD> <AD> <00AD>", () => true));
 }
 
 /** A PDF with the given pages. */

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { locateExcerpt } from "../../src/text/locate-excerpt.js";
-import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
+import { buildPdf, buildSoftHyphenPdf, layoutParagraphs } from "../helpers/pdf.js";
 import type { StoredDocument } from "../../src/domain/types.js";
 import { recursiveStrategy } from "../../src/strategies/recursive.js";
 import { chunkOffThread } from "../../src/strategies/offload.js";
@@ -29,6 +29,11 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   assert.equal(paragraphs[1], "A well-known pilot and a well-known captain met the non-European crew at SunSpider quay.");
   // Before a lower-case letter, with neither spelling elsewhere, the break is typesetting's: joined.
   assert.equal(paragraphs[2], "SunSpider quay is the old name; the ferry is selfdriving, and no word of the document says otherwise.");
+  // A soft hyphen (a font mapping it to U+00AD) is invisible to a reader. pdfjs itself leaves it out
+  // of a line's text here (the parser's own removal is for text layers where it stays), so at a
+  // line's end the joiner never sees it: "com\u00AD" + "pass" reads "com pass", a known gap.
+  const soft = await parseDocument(buildSoftHyphenPdf([{ lines: ["The har\u00ADbour master signs the log."] }]), "soft.pdf");
+  assert.equal(soft.text, "The harbour master signs the log.");
   // A sentence copied from a reader (which joins such words) is found as written.
   assert.equal(locateExcerpt(doc.text, "closed after the storm, and the federal inspectors")?.method, "exact");
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
@@ -152,6 +157,14 @@ test("a page repeated whole, or a short page's only lines, are the page's text, 
   const strategy = await recursiveStrategy.create({ chunk_size: 24, chunk_overlap: 0 });
   const chunks = await chunkOffThread(strategy, { document: stored, embed: async () => [], keepPageFurniture: false }, { timeoutSeconds: 30 });
   assert.ok(chunks.length >= 3, `${chunks.length} chunks`);
+
+  // A report's header and footer stay furniture on a page with nothing else (a blank page, a figure's).
+  const body = (n: number) => [{ lines: [`Section ${n} of the report describes the harbour's year in some detail.`] }];
+  const report = await parseDocument(buildPdf([reportPage(1, body(1)), reportPage(2, body(2)), reportPage(3, []), reportPage(4, body(4))]), "report.pdf");
+  assert.deepEqual(
+    report.blocks.filter((b) => b.page === 3).map((b) => b.kind),
+    ["furniture", "furniture"],
+  );
 });
 
 /** A two-column page written row by row across the columns (as some PDF writers draw it), under a title across both. */

@@ -227,8 +227,8 @@ export class PostgresJobQueue implements JobQueue {
   /**
    * A job's work split into child jobs (a benchmark's processing units): queued rows whose params
    * name the parent (`parent_job_id`), claimed by any process under the same lease rules. Children
-   * left unfinished by an earlier attempt of the parent (its process was killed) are adopted, not
-   * queued again. The waiting parent takes part: it holds one of its process's slots while it
+   * an earlier attempt of the parent left (its process was killed), unfinished or finished, are
+   * adopted, not queued again. The waiting parent takes part: it holds one of its process's slots while it
    * waits, and with one slot per worker a parent that only waited would leave its own process
    * idle and all the work to the others. So while its children are unfinished it claims them
    * itself through the same claim, at most `concurrency` at once, not counted against the slots.
@@ -289,16 +289,21 @@ export class PostgresJobQueue implements JobQueue {
       `SELECT id, params_json, status FROM jobs WHERE queued AND status IN ('pending', 'running', 'completed') AND params_json::jsonb ->> 'parent_job_id' = $1`,
       [parentId],
     );
-    const earlier = new Map(rows.map((r) => [r.params_json, r]));
+    // Of several rows for one unit (a finished one and a copy an older version queued again), the one
+    // still running or waiting is adopted; every other unfinished row not adopted is cancelled.
+    const unfinishedFirst = (r: { status: string }) => (r.status === "completed" ? 1 : 0);
+    const earlier = new Map<string, { id: string; status: string }>();
+    for (const row of [...rows].sort((a, b) => unfinishedFirst(a) - unfinishedFirst(b))) if (!earlier.has(row.params_json)) earlier.set(row.params_json, row);
+    const adopted = new Set<string>();
     const ids: string[] = [];
     for (const request of requests) {
       const params = JSON.stringify({ ...(request.params as object), parent_job_id: parentId });
-      const adopted = earlier.get(params);
-      earlier.delete(params);
-      ids.push(adopted?.id ?? (await this.insert(request, JSON.parse(params))).jobId);
+      const row = earlier.get(params);
+      if (row) adopted.add(row.id);
+      ids.push(row?.id ?? (await this.insert(request, JSON.parse(params))).jobId);
     }
-    for (const stale of earlier.values())
-      if (stale.status !== "completed") await this.failJob(stale.id, `cancelled: no longer needed by its parent job ${parentId}`);
+    for (const stale of rows)
+      if (!adopted.has(stale.id) && stale.status !== "completed") await this.failJob(stale.id, `cancelled: no longer needed by its parent job ${parentId}`);
     await this.pool.query(`SELECT pg_notify($1, $2)`, [CHANNEL, parentId]);
     return ids;
   }

@@ -486,8 +486,9 @@ export function registerBenchCommand(program: Command): void {
         }
         const experiment = run.value;
         progress.succeed(`experiment ${experiment.experimentId}`);
-        // Pages a document's upload left out (unreadable text) are missing from what was benchmarked: said at every run.
-        if (!globals.quiet) printDocumentWarnings(experiment.collection?.documents ?? [await app.getDocument(experiment.documentId)]);
+        // Pages a document's upload left out (unreadable text) are missing from what was benchmarked:
+        // said at every run, under -q too, as upload says them. (A document deleted since the run has nothing to say.)
+        printDocumentWarnings(experiment.collection?.documents ?? [await app.getDocument(experiment.documentId).catch(() => ({ filename: "", warnings: [] }))]);
         if (!compared) throw new Error("the benchmark finished without checking its gates");
         const deltas = compared.baseline?.deltas;
         // The report first: the summary links it only once it is written.
