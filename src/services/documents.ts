@@ -81,9 +81,10 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
   return (await storedRecord(ctx, stored)) ?? uploadDocument(ctx, input, options);
 }
 
+/** The stored document that holds these bytes, with what reading them warned of when it was stored (the text still lacks those pages). */
 async function storedRecord(ctx: ServiceContext, id: string | null): Promise<UploadedDocument | null> {
-  const record = id === null ? null : await ctx.documents.record(id);
-  return record && { ...record, alreadyStored: true, warnings: [] };
+  const [record, stored] = id === null ? [null, null] : await Promise.all([ctx.documents.record(id), ctx.documents.get(id)]);
+  return record && { ...record, alreadyStored: true, warnings: stored?.warnings ?? [] };
 }
 
 /** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */

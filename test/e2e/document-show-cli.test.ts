@@ -56,7 +56,8 @@ test("documents show prints the extracted text with pages and headings; chunks l
     assert.equal((await runCli(["documents", "show", "doc_0000000000000000"], env)).code, 3);
 
     // Issue 38 item 2: a page of glyph codes among readable ones is left out, and the upload says so
-    // on stderr (JSON alone on stdout, with the warning in it); the same bytes again parse nothing and say nothing.
+    // on stderr (JSON alone on stdout, with the warning in it); the same bytes again parse nothing and
+    // say the warning stored with the document that holds them.
     const page = (lines: string[], glyphCodes = false) => ({ lines, glyphCodes });
     const readable = ["The harbour pilot boards ships at the outer buoy.", "Tugs take over at the north quay in any weather."];
     const mixed = join(dir, "mixed.pdf");
@@ -66,8 +67,10 @@ test("documents show prints the extracted text with pages and headings; chunks l
     const warning = "page 4 of mixed.pdf is glyph codes or control characters, not text: left out of the document (run OCR first for it)";
     assert.equal(warned.stderr, `warning: ${warning}\n`);
     assert.deepEqual(JSON.parse(warned.stdout).warnings, [warning]);
-    const again = await runCli(["upload", mixed], env);
-    assert.doesNotMatch(again.stderr + again.stdout, /warning/);
+    const again = await runCli(["upload", mixed, "--json"], env);
+    const note = `already stored: these bytes are document ${JSON.parse(warned.stdout).id} "mixed.pdf"; nothing new was stored (--new stores a second copy)`;
+    assert.equal(again.stderr, `${note}\nwarning: ${warning}\n`);
+    assert.deepEqual([JSON.parse(again.stdout).already_stored, JSON.parse(again.stdout).warnings], [true, [warning]]);
 
     // The warning is kept with the document: documents show says it, and so do a collection holding
     // it and every benchmark of it, one or the collection (the pages are still missing there).
