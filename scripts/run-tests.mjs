@@ -17,7 +17,8 @@
 //
 // At its end it prints the wall time, the files and tests run, passed and failed, the ten
 // slowest files, and the plain closing line `N passed, N failed`; it writes every file's
-// duration to test-artifacts/test-durations.json (.ci/run keeps that folder).
+// duration to test-artifacts/test-durations.json (.ci/run keeps that folder), and the log of a
+// passing file that took far longer than its last run to test-artifacts/slow-files/.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -79,6 +80,8 @@ function plan(options) {
 }
 
 const DURATIONS_FILE = "test-artifacts/test-durations.json";
+/** Where the logs of passing files that ran far longer than their last run are kept. */
+const SLOW_LOGS = "test-artifacts/slow-files";
 /** test/durations.json: the figures the order is taken from, committed so that a fresh clone's first run is ordered too. */
 function previousDurations(key = "seconds") {
   for (const file of [DURATIONS_FILE, "test/durations.json"]) {
@@ -183,6 +186,7 @@ async function runFile(run, env, logDir) {
     counts,
     why: timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : code !== 0 ? `exit ${code ?? signal}` : "",
     report: ok ? "" : `${read(specLog)}${read(outLog)}`,
+    logs: [specLog, outLog],
   };
 }
 
@@ -339,6 +343,15 @@ const fileResults = results.filter((r) => r.file !== WARM_UP);
 // A file that failed without a failing test (a crash, a deadline) still counts as one failure.
 const failed = sum("fail") + sum("cancelled") + failedFiles.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
 const slowest = [...fileResults].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+// A file that passed but took far longer than its last recorded run (a wait that ran to near its
+// bound under load, say) keeps its log, which a passing file otherwise does not, for the next
+// person to see what it waited on.
+const earlier = previousDurations();
+const outliers = fileResults.filter(
+  (r) => r.ok && r.logs && earlier[`${r.store} ${r.file}`] !== undefined && r.seconds > Math.max(60, 2.5 * earlier[`${r.store} ${r.file}`]),
+);
+if (outliers.length > 0) mkdirSync(SLOW_LOGS, { recursive: true });
+for (const r of outliers) writeFileSync(join(SLOW_LOGS, `${r.store}-${r.file.replace(/[/.]/g, "_")}.txt`), r.logs.map(read).join(""));
 writeFileSync(
   DURATIONS_FILE,
   JSON.stringify(
@@ -369,6 +382,10 @@ console.log(
   `\nwall time ${(wall / 60).toFixed(1)} min (${wall.toFixed(0)} s); ${fileResults.length} files, ${sum("tests")} tests: ${sum("pass")} passed, ${failed} failed, ${sum("skipped")} skipped`,
 );
 console.log(`per-file durations in ${relative(root, join(root, DURATIONS_FILE))}`);
+for (const r of outliers)
+  console.log(
+    `${r.file}${r.store === "postgres" ? " [postgres]" : ""} passed in ${r.seconds.toFixed(0)} s, its last run ${earlier[`${r.store} ${r.file}`]} s: its log is in ${SLOW_LOGS}/`,
+  );
 if (failedFiles.length > 0) console.log(`failed files: ${failedFiles.map((r) => `${r.file}${r.store === "postgres" ? " [postgres]" : ""}`).join(", ")}`);
 console.log(`${sum("pass")} passed, ${failed} failed`);
 rmSync(logDir, { recursive: true, force: true });
