@@ -281,13 +281,12 @@ export function markFurniture(lines: Line[], bodySize: number): void {
   // A running line frames body text: one whose pages mostly hold nothing else (a page repeated
   // whole, a form printed several times) is the text, not furniture. Judged per line, over all its
   // pages, so a report's header stays furniture on its blank or figure-only pages too.
-  const framesBody = new Map<string, boolean>();
-  for (const [line, key] of running) {
-    if (!framesBody.has(key)) {
-      const onPages = new Set([...running].filter(([, k]) => k === key).map(([l]) => l.page));
-      const withBody = [...onPages].filter((page) => pages.get(page)!.some((l) => !l.furniture && !running.has(l))).length;
-      framesBody.set(key, withBody * 2 >= onPages.size && withBody > 0);
-    }
-    if (framesBody.get(key)) line.furniture = true;
+  const runningByKey = new Map<string, Line[]>();
+  for (const [line, key] of running) pushTo(runningByKey, key, line);
+  const holdsBody = (page: number) => pages.get(page)!.some((l) => !l.furniture && !running.has(l));
+  for (const same of runningByKey.values()) {
+    const onPages = new Set(same.map((l) => l.page));
+    const withBody = [...onPages].filter(holdsBody).length;
+    if (withBody > 0 && withBody * 2 >= onPages.size) for (const line of same) line.furniture = true;
   }
 }

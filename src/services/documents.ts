@@ -83,8 +83,11 @@ export async function uploadDocument(ctx: ServiceContext, input: UploadInput, op
 
 /** The stored document that holds these bytes, with what reading them warned of when it was stored (the text still lacks those pages). */
 async function storedRecord(ctx: ServiceContext, id: string | null): Promise<UploadedDocument | null> {
-  const [record, stored] = id === null ? [null, null] : await Promise.all([ctx.documents.record(id), ctx.documents.get(id)]);
-  return record && { ...record, alreadyStored: true, warnings: stored?.warnings ?? [] };
+  const stored = id === null ? null : await ctx.documents.get(id);
+  if (!stored) return null;
+  // The record without what was extracted (the upload's answer is the record, as for a new document).
+  const { format: _format, title: _title, text: _text, blocks: _blocks, warnings, ...record } = stored;
+  return { ...record, alreadyStored: true, warnings: warnings ?? [] };
 }
 
 /** The id of a document given by id (which must exist), or of an upload: reused when the same bytes were uploaded before. */
