@@ -5,9 +5,11 @@
 // (test/helpers/run-fixtures.ts): a PostgreSQL server with a migrated template database and a
 // warm embedding cache, passed to every test process by environment.
 //
-//   node scripts/run-tests.mjs [--lane fast] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…]
+//   node scripts/run-tests.mjs [--lane fast] [--checks] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…]
 //
 //   --lane fast   only the fast lane (the edit loop: `npm run test:fast`)
+//   --checks      the type check and the format check too (`npm test`), each a process in the
+//                 parallel lane beside the test files, failing the run like a failed file
 //   --store       the metadata store of the service and HTTP files (test/lanes.mjs, POSTGRES_PASS):
 //                 sqlite (the default), postgres (those files only, each workspace on a copy of
 //                 the run's template database: `npm run test:postgres`), or both (every file,
@@ -25,6 +27,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALONE, FAST, MODEL, POSTGRES_PASS, SERIAL, matches } from "../test/lanes.mjs";
+import { buildTests, builtTest } from "./build-tests.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 process.chdir(root);
@@ -33,15 +36,16 @@ process.chdir(root);
 const FILE_DEADLINE_MS = 15 * 60_000;
 
 function parseArgs(argv) {
-  const options = { lane: undefined, store: "sqlite", jobs: Number(process.env.CHUNKEVAL_TEST_JOBS) || availableParallelism() + 1, paths: [] };
+  const options = { lane: undefined, checks: false, store: "sqlite", jobs: Number(process.env.CHUNKEVAL_TEST_JOBS) || availableParallelism() + 1, paths: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--lane" && argv[i + 1] === "fast") options.lane = argv[++i];
+    else if (arg === "--checks") options.checks = true;
     else if (arg === "--store" && ["sqlite", "postgres", "both"].includes(argv[i + 1])) options.store = argv[++i];
     else if (arg === "--jobs" && /^[1-9]\d*$/.test(argv[i + 1] ?? "")) options.jobs = Number(argv[++i]);
     else if (arg.startsWith("--")) {
       console.error(
-        `usage: node scripts/run-tests.mjs [--lane fast] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…] (unknown or incomplete argument: ${arg})`,
+        `usage: node scripts/run-tests.mjs [--lane fast] [--checks] [--store sqlite|postgres|both] [--jobs N] [FILE_OR_FOLDER…] (unknown or incomplete argument: ${arg})`,
       );
       process.exit(2);
     } else options.paths.push(relative(root, resolve(arg)) || ".");
@@ -76,8 +80,15 @@ function plan(options) {
   // does not end waiting on one long file started last.
   const known = previousDurations();
   const weight = (run) => known[`${run.store} ${run.file}`] ?? 30;
-  return runs.sort((a, b) => weight(b) - weight(a));
+  // The checks first: they take about as long as a middling file and nothing waits on them.
+  return [...(options.checks ? CHECKS.map((check) => ({ ...check, store: "sqlite", lane: "parallel" })) : []), ...runs.sort((a, b) => weight(b) - weight(a))];
 }
+
+/** What `--checks` adds to the run: each a node command, passed when it exits 0. */
+const CHECKS = [
+  { file: "type check (tsc --noEmit)", check: ["node_modules/typescript/bin/tsc", "-p", "tsconfig.json", "--noEmit"] },
+  { file: "format check (scripts/check-format.mjs)", check: ["scripts/check-format.mjs"] },
+];
 
 const DURATIONS_FILE = "test-artifacts/test-durations.json";
 /** Where the logs of passing files that ran far longer than their last run are kept. */
@@ -162,9 +173,18 @@ function killGroup(child) {
  */
 const loaders = () => ["--import", "tsx", ...(builtSources ? ["--import", "./test/helpers/built-sources.mjs"] : [])];
 
+/**
+ * The arguments that start a test file: once this run built dist/ and test-dist/
+ * (scripts/build-tests.mjs), its JavaScript in plain node, which starts in about a second less
+ * processor time than under the loaders; else, or when its imports need tsx, the file itself
+ * under the loaders.
+ */
+const startArgs = (file) => (builtTests && !needsTsx.has(file) ? ["--enable-source-maps", builtTest(file)] : [...loaders(), file]);
+
 const read = (file) => (existsSync(file) ? readFileSync(file, "utf8") : "");
 
 async function runFile(run, env, logDir) {
+  if (run.check) return runCheck(run, logDir);
   const name = `${run.store}-${run.file.replace(/[/.]/g, "_")}`;
   const specLog = join(logDir, `${name}.spec.txt`);
   const tapLog = join(logDir, `${name}.tap`);
@@ -175,7 +195,8 @@ async function runFile(run, env, logDir) {
   // The file itself, not `node --test FILE`: that starts a second process (with the loaders again)
   // to run the file in, about 0.2 s of processor time per file for nothing. Run directly, the file
   // still reports through the reporters and exits 1 when a test fails.
-  const { code, signal, timedOut, cpuSeconds } = await runProcess([...loaders(), ...reporters, run.file], { ...env, ...store }, outLog);
+  const args = startArgs(run.file);
+  const { code, signal, timedOut, cpuSeconds } = await runProcess([...args.slice(0, -1), ...reporters, args.at(-1)], { ...env, ...store }, outLog);
   const counts = tapCounts(read(tapLog));
   const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
   return {
@@ -190,6 +211,23 @@ async function runFile(run, env, logDir) {
   };
 }
 
+/** Runs one of CHECKS; resolves to a result like a test file's, its output the report when it fails. */
+async function runCheck(run, logDir) {
+  const started = Date.now();
+  const outLog = join(logDir, `check-${run.file.replace(/\W+/g, "_")}.out.txt`);
+  const { code, timedOut, cpuSeconds } = await runProcess(run.check, {}, outLog);
+  const ok = code === 0 && !timedOut;
+  return {
+    ...run,
+    ok,
+    seconds: (Date.now() - started) / 1000,
+    cpuSeconds,
+    counts: { tests: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 },
+    why: ok ? "" : timedOut ? `killed after ${FILE_DEADLINE_MS / 60_000} minutes` : `exit ${code}`,
+    report: ok ? "" : read(outLog),
+  };
+}
+
 /**
  * Warms the run's embedding cache in a process of its own (test/helpers/warm-cache.ts), under the
  * same deadline as a test file; resolves to a result like a test file's, so a failed warm-up
@@ -198,7 +236,7 @@ async function runFile(run, env, logDir) {
 async function warmCache(cacheDir, logDir) {
   const started = Date.now();
   const outLog = join(logDir, "warm-cache.out.txt");
-  const { code, timedOut, cpuSeconds } = await runProcess([...loaders(), "test/helpers/warm-cache.ts", cacheDir], {}, outLog);
+  const { code, timedOut, cpuSeconds } = await runProcess([...startArgs(WARM_UP), cacheDir], {}, outLog);
   const output = read(outLog);
   const ok = code === 0 && !timedOut;
   return {
@@ -279,6 +317,9 @@ const needsFixtures = options.lane !== "fast";
 let fixtures = { env: {}, stop: async () => undefined };
 // Set once this run built dist/ from the sources as they stand (the fast lane does not build).
 let builtSources = false;
+// Set once this run wrote test-dist/; the files that must still run under tsx.
+let builtTests = false;
+let needsTsx = new Set();
 if (needsFixtures) {
   // dist/ as the sources stand: the files that start the CLI run bin/chunkeval.js, and every
   // file loads the built modules (loaders()).
@@ -288,6 +329,8 @@ if (needsFixtures) {
     process.exit(1);
   }
   builtSources = true;
+  needsTsx = new Set(buildTests());
+  builtTests = true;
   const { register } = await import("tsx/esm/api");
   register();
   const { startRunFixtures } = await import("../test/helpers/run-fixtures.ts");
@@ -297,9 +340,11 @@ if (needsFixtures) {
   console.log(`fixtures ready in ${((Date.now() - setupStarted) / 1000).toFixed(1)} s: ${fixtures.summary}`);
 }
 
-const inLane = (lane) => runs.filter((r) => r.lane === lane).length;
+const files = runs.filter((r) => !r.check);
+const inLane = (lane) => files.filter((r) => r.lane === lane).length;
 const lanes = `${inLane("parallel")} parallel, ${inLane("serial")} serial, ${inLane("alone")} alone after them`;
-console.log(`running ${runs.length} test files (${lanes}) on ${options.jobs} processes at once`);
+const checks = options.checks ? `, and the ${CHECKS.length} checks in the parallel lane` : "";
+console.log(`running ${files.length} test files (${lanes})${checks} on ${options.jobs} processes at once`);
 // Ctrl-C or a CI's cancel: the files' process groups are ended and the fixtures removed before
 // the runner exits (the files run detached, so the signal does not reach them itself).
 for (const [signal, code] of [
@@ -325,11 +370,16 @@ const results = await runLanes(
       if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
       return;
     }
+    if (result.check) {
+      console.log(`${result.ok ? "ok  " : "FAIL"}     ${result.file} ${result.seconds.toFixed(1)} s${result.why ? ` ${result.why}` : ""}`);
+      if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
+      return;
+    }
     finished += 1;
     const where = result.store === "postgres" ? " [postgres]" : "";
     const mark = result.ok ? "ok  " : "FAIL";
     console.log(
-      `${mark} ${String(finished).padStart(3)}/${runs.length} ${result.file}${where} ${result.seconds.toFixed(1)} s (${pass} pass, ${fail + cancelled} fail)${result.why ? ` ${result.why}` : ""}`,
+      `${mark} ${String(finished).padStart(3)}/${files.length} ${result.file}${where} ${result.seconds.toFixed(1)} s (${pass} pass, ${fail + cancelled} fail)${result.why ? ` ${result.why}` : ""}`,
     );
     if (!result.ok) console.log(result.report.replace(/^/gm, "    "));
   },
@@ -339,7 +389,7 @@ const results = await runLanes(
 const wall = (Date.now() - started) / 1000;
 const sum = (key) => results.reduce((total, r) => total + r.counts[key], 0);
 const failedFiles = results.filter((r) => !r.ok);
-const fileResults = results.filter((r) => r.file !== WARM_UP);
+const fileResults = results.filter((r) => r.file !== WARM_UP && !r.check);
 // A file that failed without a failing test (a crash, a deadline) still counts as one failure.
 const failed = sum("fail") + sum("cancelled") + failedFiles.filter((r) => r.counts.fail + r.counts.cancelled === 0).length;
 const slowest = [...fileResults].sort((a, b) => b.seconds - a.seconds).slice(0, 10);

@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { withoutPreloads } from "../src/worker-threads.js";
 
 test("a built worker gets the process's flags without its preloads (--import, --require, -r, --loader), in either spelling", () => {
@@ -21,10 +22,23 @@ test("a built worker gets the process's flags without its preloads (--import, --
     ["--max-old-space-size=512", "--enable-source-maps"],
   );
   assert.deepEqual(withoutPreloads([]), []);
-  // Under the test runner this process has tsx's preload; its workers must not.
-  assert.ok(process.execArgv.includes("tsx") || process.execArgv.some((a) => a.includes("tsx")), JSON.stringify(process.execArgv));
+  // A process started under tsx (as the edit loop runs the tests) has its preload; its workers must not.
+  const child = spawnSync(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      'import { withoutPreloads } from "./src/worker-threads.ts"; console.log(JSON.stringify([process.execArgv, withoutPreloads(process.execArgv)]));',
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(child.status, 0, child.stderr);
+  const [own, forWorkers] = JSON.parse(child.stdout) as [string[], string[]];
+  assert.ok(own.includes("tsx"), JSON.stringify(own));
   assert.equal(
-    withoutPreloads(process.execArgv).some((a) => a.includes("tsx")),
+    forWorkers.some((a) => a.includes("tsx")),
     false,
   );
 });

@@ -66,11 +66,14 @@ async function pgQuery(uri: string, sql: string, params: unknown[]): Promise<Arr
  * once not enough on the S3 stand-in).
  */
 async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`not within ${timeoutMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  // In the log a slow run keeps (test-artifacts/slow-files/): which wait took the time.
+  if (Date.now() - started > 5000) console.log(`# ${what}: ${Date.now() - started} ms`);
 }
 
 /** A replica's own folder: its data directory and its questions directory, shared with nobody. */
