@@ -14,7 +14,7 @@
 //                 sqlite (the default), postgres (those files only, each workspace on a copy of
 //                 the run's template database: `npm run test:postgres`), or both (every file,
 //                 then those files again on PostgreSQL, in the same lanes: .ci/run)
-//   --jobs N      processes at once (default CHUNKEVAL_TEST_JOBS, else cores + 1: most of a
+//   --jobs N      processes at once (default CHUNKEVAL_TEST_JOBS, else cores + 2: most of a
 //                 test file's time is spent waiting on child processes, sockets and databases)
 //
 // At its end it prints the wall time, the files and tests run, passed and failed, the ten
@@ -36,7 +36,7 @@ process.chdir(root);
 const FILE_DEADLINE_MS = 15 * 60_000;
 
 function parseArgs(argv) {
-  const options = { lane: undefined, checks: false, store: "sqlite", jobs: Number(process.env.CHUNKEVAL_TEST_JOBS) || availableParallelism() + 1, paths: [] };
+  const options = { lane: undefined, checks: false, store: "sqlite", jobs: Number(process.env.CHUNKEVAL_TEST_JOBS) || availableParallelism() + 2, paths: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--lane" && argv[i + 1] === "fast") options.lane = argv[++i];

@@ -1,14 +1,12 @@
 import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 import { lazyRequire } from "../lazy-require.js";
+import { readVocabularyFile, vocabularyFilePath, writeVocabularyFile, type VocabularyArrays } from "./bpe-vocabulary-file.js";
 
 /**
- * gpt-tokenizer and o200k's ranks, loaded on first use: building the encoder's 200,000 entries is
- * most of a second of CPU, which a process that counts nothing (`jobs`, listings, a server until
- * its first document) need not pay.
+ * o200k's ranks (gpt-tokenizer's table), loaded only to build our vocabulary when no copy of it
+ * is kept (bpe-vocabulary-file.ts): parsing the 2 MB table alone is about 0.3 s of CPU.
  */
-const gptTokenizer = lazyRequire<{ countTokens(text: string): number }>("gpt-tokenizer");
 const ranksModule = lazyRequire<{ default: Array<string | number[]> }>("gpt-tokenizer/bpeRanks/o200k_base");
-const countWithGptTokenizer = (text: string) => gptTokenizer().countTokens(text);
 const o200kRanks = () => ranksModule().default;
 
 /**
@@ -22,32 +20,34 @@ export function pieceMatcher(): RegExp {
 }
 
 /**
- * Pieces at least this long are counted by our own BPE: gpt-tokenizer merges a piece in time
- * quadratic in its length (fine for words, minutes for a 100k-character run of letters), ours
- * in O(n log n) but only after building its pair table once per thread (about a quarter of a second).
+ * Pieces at least this long are counted without the per-piece memo below: a long run (a URL, a
+ * base64 blob) seldom repeats, and our merge is O(n log n) in its length (gpt-tokenizer's, which
+ * counted every piece until 30 November 2026, is quadratic: minutes for a 100k-character run).
  */
 export const LONG_PIECE = 1000;
 /** Counts of short pieces, which repeat a lot in any text; bounded so a stream cannot grow it. */
 const shortCounts = new Map<string, number>();
 const SHORT_COUNTS_LIMIT = 200_000;
 
-/** Exact o200k token count of one pre-tokeniser piece. */
+/**
+ * Exact o200k token count of one pre-tokeniser piece, as tiktoken and gpt-tokenizer count it: a
+ * piece that is a token is one, any other is merged pair by pair (merge below).
+ */
 export function pieceTokenCount(piece: string): number {
-  // Once a long piece has paid for our tables, ours is the faster from a few hundred characters.
-  if (piece.length >= (vocabulary ? 200 : LONG_PIECE)) return bpeCount(Buffer.from(piece, "utf8"));
+  if (piece.length >= LONG_PIECE) return bpeCount(Buffer.from(piece, "utf8"));
   let n = shortCounts.get(piece);
   if (n === undefined) {
-    // A piece never holds a special token's text (its letters and bars are separate pieces),
-    // so gpt-tokenizer's refusal of special tokens cannot trigger here.
-    n = countWithGptTokenizer(piece);
+    const bytes = Buffer.from(piece, "utf8");
+    n = bytes.length <= 1 || byteVocabulary().tokens.rankOf(bytes) >= 0 ? Math.min(bytes.length, 1) : bpeCount(bytes);
     if (shortCounts.size >= SHORT_COUNTS_LIMIT) shortCounts.clear();
     shortCounts.set(piece, n);
   }
   return n;
 }
 
-/** The vocabulary for our BPE, built on the first long piece (about a quarter of a second). */
+/** The vocabulary for our BPE: read from its kept copy, or built from the ranks on the first count. */
 interface ByteVocabulary {
+  tokens: TokenBytes;
   byteRank: Int32Array;
   pairs: PairRanks;
 }
@@ -55,16 +55,46 @@ let vocabulary: ByteVocabulary | undefined;
 
 function byteVocabulary(): ByteVocabulary {
   if (vocabulary) return vocabulary;
-  const tokens = new TokenBytes();
+  const path = vocabularyFilePath();
+  let arrays = readVocabularyFile(path);
+  if (!arrays) {
+    arrays = vocabularyFromRanks(o200kRanks());
+    writeVocabularyFile(path, arrays);
+  }
+  const tokens = new TokenBytes(arrays.bytes, arrays.offset);
   // Every byte is a token of its own in o200k.
   const byteRank = new Int32Array(256);
   for (let rank = 0; rank < tokens.count; rank++) {
     if (tokens.offset[rank + 1]! - tokens.offset[rank]! === 1) byteRank[tokens.bytes[tokens.offset[rank]!]!] = rank;
   }
-  // Every split of every token into two tokens is a pair the merge loop may meet. Prefix
-  // hashes give each split's two halves their hashes in O(1), so the whole walk costs one
-  // table probe per half instead of slicing and hashing strings (which took most of a second).
-  const pairs = new PairRanks(tokens.count * 8);
+  const pairs = new PairRanks(arrays.pairLeft.length * 2);
+  for (let i = 0; i < arrays.pairLeft.length; i++) pairs.set(arrays.pairLeft[i]!, arrays.pairRight[i]!, arrays.pairRank[i]!);
+  vocabulary = { tokens, byteRank, pairs };
+  return vocabulary;
+}
+
+/**
+ * Our vocabulary from gpt-tokenizer's rank table: every token's bytes, and every split of every
+ * token into two tokens (a pair the merge loop may meet) with that token's rank. Prefix hashes
+ * give each split's two halves their hashes in O(1), so the walk costs one table probe per half
+ * instead of slicing and hashing strings (which took most of a second).
+ */
+export function vocabularyFromRanks(all: Array<string | number[]>): VocabularyArrays {
+  // Written into one buffer: a Uint8Array per token costs more in allocation than the rest.
+  let bound = 0;
+  for (const token of all) bound += typeof token === "string" ? token.length * 3 : token.length;
+  const buffer = Buffer.allocUnsafe(bound);
+  const offset = new Int32Array(all.length + 1);
+  let at = 0;
+  all.forEach((token, rank) => {
+    if (typeof token === "string") at += buffer.write(token, at, "utf8");
+    else for (const byte of token) buffer[at++] = byte;
+    offset[rank + 1] = at;
+  });
+  const tokens = new TokenBytes(buffer.subarray(0, at), offset);
+  const left: number[] = [];
+  const right: number[] = [];
+  const merged: number[] = [];
   const prefixHash = new Int32Array(TokenBytes.LONGEST + 1);
   for (let rank = 0; rank < tokens.count; rank++) {
     const start = tokens.offset[rank]!;
@@ -72,14 +102,13 @@ function byteVocabulary(): ByteVocabulary {
     if (length < 2) continue;
     for (let k = 0; k < length; k++) prefixHash[k + 1] = Math.imul(prefixHash[k]!, HASH_BASE) + tokens.bytes[start + k]!;
     for (let k = 1; k < length; k++) {
-      const left = tokens.find(start, k, prefixHash[k]!);
-      if (left < 0) continue;
-      const right = tokens.find(start + k, length - k, (prefixHash[length]! - Math.imul(prefixHash[k]!, HASH_POWERS[length - k]!)) | 0);
-      if (right >= 0) pairs.set(left, right, rank);
+      const l = tokens.find(tokens.bytes, start, k, prefixHash[k]!);
+      if (l < 0) continue;
+      const r = tokens.find(tokens.bytes, start + k, length - k, (prefixHash[length]! - Math.imul(prefixHash[k]!, HASH_POWERS[length - k]!)) | 0);
+      if (r >= 0) (left.push(l), right.push(r), merged.push(rank));
     }
   }
-  vocabulary = { byteRank, pairs };
-  return vocabulary;
+  return { bytes: new Uint8Array(tokens.bytes), offset, pairLeft: Int32Array.from(left), pairRight: Int32Array.from(right), pairRank: Int32Array.from(merged) };
 }
 
 /** Polynomial hash of a byte string, h = h * base + byte (mod 2^32); powers for the suffixes. */
@@ -104,21 +133,10 @@ class TokenBytes {
   private readonly slotHash: Int32Array;
   private readonly mask: number;
 
-  constructor() {
-    const all = o200kRanks();
-    this.count = all.length;
-    // Written into one buffer: a Uint8Array per token costs more in allocation than the rest.
-    let bound = 0;
-    for (const token of all) bound += typeof token === "string" ? token.length * 3 : token.length;
-    const buffer = Buffer.allocUnsafe(bound);
-    this.offset = new Int32Array(this.count + 1);
-    let at = 0;
-    all.forEach((token, rank) => {
-      if (typeof token === "string") at += buffer.write(token, at, "utf8");
-      else for (const byte of token) buffer[at++] = byte;
-      this.offset[rank + 1] = at;
-    });
-    this.bytes = buffer.subarray(0, at);
+  constructor(bytes: Uint8Array, offset: Int32Array) {
+    this.bytes = bytes;
+    this.offset = offset;
+    this.count = offset.length - 1;
     let slots = 1;
     while (slots < this.count * 2) slots *= 2;
     this.mask = slots - 1;
@@ -137,15 +155,23 @@ class TokenBytes {
     }
   }
 
-  /** Rank of the token whose bytes are bytes[start, start + length), given their hash; -1 if none. */
-  find(start: number, length: number, hash: number): number {
+  /** Rank of the token whose bytes are all of `piece`; -1 if none. */
+  rankOf(piece: Uint8Array): number {
+    if (piece.length > TokenBytes.LONGEST) return -1;
+    let hash = 0;
+    for (let k = 0; k < piece.length; k++) hash = Math.imul(hash, HASH_BASE) + piece[k]!;
+    return this.find(piece, 0, piece.length, hash | 0);
+  }
+
+  /** Rank of the token whose bytes are source[start, start + length), given their hash; -1 if none. */
+  find(source: Uint8Array, start: number, length: number, hash: number): number {
     for (let slot = mix(hash) & this.mask; ; slot = (slot + 1) & this.mask) {
       const rank = this.slotRank[slot]!;
       if (rank === -1) return -1;
       if (this.slotHash[slot] !== hash || this.offset[rank + 1]! - this.offset[rank]! !== length) continue;
       const at = this.offset[rank]!;
       let k = 0;
-      while (k < length && this.bytes[at + k] === this.bytes[start + k]) k++;
+      while (k < length && this.bytes[at + k] === source[start + k]) k++;
       if (k === length) return rank;
     }
   }
@@ -346,10 +372,13 @@ function trigramKey(text: string, at: number): number {
 function trigramTable(): Uint8Array {
   if (longestByTrigram) return longestByTrigram;
   longestByTrigram = new Uint8Array(1 << 21);
-  for (const token of o200kRanks()) {
-    if (typeof token !== "string" || token.length < 3 || !/^[\x00-\x7f]+$/.test(token)) continue;
-    const key = trigramKey(token, 0);
-    longestByTrigram[key] = Math.max(longestByTrigram[key]!, token.length);
+  const { tokens } = byteVocabulary();
+  for (let rank = 0; rank < tokens.count; rank++) {
+    const start = tokens.offset[rank]!;
+    const length = tokens.offset[rank + 1]! - start;
+    if (length < 3 || tokens.bytes.subarray(start, start + length).some((byte) => byte > 0x7f)) continue;
+    const key = (tokens.bytes[start]! << 14) | (tokens.bytes[start + 1]! << 7) | tokens.bytes[start + 2]!;
+    longestByTrigram[key] = Math.max(longestByTrigram[key]!, length);
   }
   return longestByTrigram;
 }

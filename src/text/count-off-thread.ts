@@ -4,9 +4,8 @@ import { countTokens } from "./tokens.js";
 /**
  * Texts longer than this, or with an unbroken run of at least LONG_RUN characters, are counted
  * in a worker thread. Prose (words of a few letters) counts fast anywhere, but a long run costs
- * a byte-pair merge per character, quadratic in gpt-tokenizer below text/bpe.ts's LONG_PIECE and,
- * the first time in a thread, about a second to build our merge tables above it: time a
- * server's event loop must not lose.
+ * a byte-pair merge over all of its bytes (text/bpe.ts), with no count of an earlier equal piece
+ * to reuse: time a server's event loop must not lose.
  */
 const LONG_TEXT_CHARACTERS = 20_000;
 const LONG_RUN = 64;

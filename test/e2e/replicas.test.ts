@@ -85,6 +85,14 @@ function replicaEnv(root: string, name: string, shared: Record<string, string>):
 }
 
 async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
+  // Each phase's time, printed (the runner keeps a slow run's output in test-artifacts/slow-files/):
+  // this file once took 220 s instead of 40 with no poll of eventually() over 5 s.
+  const started = Date.now();
+  let last = started;
+  const phase = (name: string) => {
+    console.log(`# ${vectorStore}: ${name} after ${((Date.now() - last) / 1000).toFixed(1)} s (${((Date.now() - started) / 1000).toFixed(1)} s in all)`);
+    last = Date.now();
+  };
   const root = mkdtempSync(join(tmpdir(), `chunkeval-replicas-${vectorStore}-`));
   const s3: S3Server | undefined = vectorStore === "s3" ? await startS3Server() : undefined;
   const shared: Record<string, string> = {
@@ -101,10 +109,12 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
     assert.equal(created.code, 0, created.stderr);
     const auth = { authorization: `Bearer ${created.stdout.trim().split("\n").at(-1)!}` };
 
+    phase("set up");
     replicas.push(await spawnServe(replicaEnv(root, "a", shared)), await spawnServe(replicaEnv(root, "b", shared)));
     const [a, b] = replicas.map((r) => r.url) as [string, string];
     for (const url of [a, b]) assert.equal((await call(url, "GET", "/readyz")).status, 200);
 
+    phase("replicas started");
     // /v1: concurrent uploads of one file name through both replicas get distinct versions, one live.
     assert.equal((await call(a, "POST", "/v1/domains", { domain: "handbooks", display_name: "Handbooks" }, auth)).status, 201);
     const send = (url: string) => upload(url, "/v1/files", { domain: "handbooks" }, "handbook.docx", auth);
@@ -128,6 +138,7 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
       });
     }
 
+    phase("/v1 uploads seen by both");
     // Evaluation API: uploaded through A, processed through B, asked through A, benchmarked through B.
     const uploaded = await upload(a, "/documents", {}, "handbook.docx");
     assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
@@ -143,6 +154,7 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
     const experiment = await call(a, "GET", `/benchmarks/${bench.body.experiment_id}`);
     assert.equal(experiment.status, 200, "A sees the experiment B ran");
 
+    phase("processed and benchmarked");
     // The originals are in the shared store (PostgreSQL), not on the disk of the replica that received them.
     const originals = async (kind: string) =>
       (await pgQuery(shared.CHUNKEVAL_METADATA_STORE_URI!, `SELECT location FROM originals WHERE location LIKE $1`, [`postgres:originals/${kind}/%`])).map(
@@ -162,6 +174,7 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
     assert.equal((await call(a, "POST", "/queries", { document_id: id, strategy: "recursive", question: QUESTION })).status, 404);
     assert.equal((await call(a, "DELETE", `/documents/${id}`)).status, 404);
 
+    phase("originals and delete");
     // /readyz tells the truth about the shared stores: both say why while one is gone, both recover.
     const outages: Array<{ store: { pause(): Promise<void>; resume(): Promise<void> }; reason: RegExp }> = [
       { store: postgres, reason: /^metadata store unreachable: / },
@@ -181,15 +194,18 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
       }
       for (const url of [a, b]) await eventually(`${url} ready again`, async () => (await call(url, "GET", "/readyz")).status === 200);
     }
+    phase("outages");
     const again = await call(b, "POST", "/v1/search", { query: QUESTION, domain: "handbooks", top_k: 3 }, auth);
     assert.equal(again.status, 200, "B serves again after the outages");
 
     for (const r of replicas) r.child.kill("SIGTERM");
     for (const r of replicas) assert.equal(await r.exited, 0, r.stderr());
 
+    phase("replicas stopped");
     const doctor = await runCli(["doctor", "--json"], admin);
     const report = JSON.parse(doctor.stdout);
     assert.deepEqual([doctor.code, report.consistent, report.findings], [0, true, []], doctor.stdout);
+    phase("doctor");
   } finally {
     for (const r of replicas) r.child.kill("SIGKILL");
     await s3?.close();
