@@ -12,7 +12,7 @@
 // name is in test-dist/needs-tsx.json, and the runner starts it with the loaders.
 //
 //   node scripts/build-tests.mjs     (the runner calls buildTests(); run by hand to look at the output)
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
@@ -42,22 +42,49 @@ function typescriptTarget(file, specifier) {
   return candidate.endsWith(".ts") && existsSync(candidate) ? candidate : undefined;
 }
 
+/** Writes `content` to `path` unless it holds it already: a run started beside this one keeps reading whole files. */
+function writeIfChanged(path, content) {
+  if (existsSync(path) && readFileSync(path, "utf8") === content) return;
+  writeFileSync(path, content);
+}
+
+/** Links `path` to `target` unless it is that link already. */
+function linkIfMissing(target, path) {
+  try {
+    if (lstatSync(path).isSymbolicLink() && readlinkSync(path) === target) return;
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // not there yet
+  }
+  symlinkSync(target, path);
+}
+
+/** Removes what test-dist/ holds that `kept` does not name (a test file deleted or renamed since). */
+function removeStale(folder, kept) {
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (kept.has(path)) continue;
+    if (lstatSync(path).isDirectory() && [...kept].some((k) => k.startsWith(path + "/"))) removeStale(path, kept);
+    else rmSync(path, { recursive: true, force: true });
+  }
+}
+
 /**
- * Writes test-dist/ afresh and returns the test files (as `test/…` paths) that must still run
- * under tsx.
+ * Brings test-dist/ up to date with test/ (rewriting only what changed, so a run started beside
+ * this one in the same checkout is not pulled from under it) and returns the test files (as
+ * `test/…` paths) that must still run under tsx.
  */
 export function buildTests() {
-  rmSync(TEST_BUILD, { recursive: true, force: true });
   const sources = join(root, "src") + "/";
+  const written = new Set([NEEDS_TSX]);
   const imports = new Map(); // test file → the test files it imports
   const outside = new Set(); // test files importing TypeScript outside test/ and src/
   for (const file of filesUnder(TEST_SOURCES)) {
     const out = join(TEST_BUILD, relative(TEST_SOURCES, file));
     mkdirSync(dirname(out), { recursive: true });
-    if (!file.endsWith(".ts")) {
-      symlinkSync(file, out);
-      continue;
-    }
+    written.add(out);
+    linkIfMissing(file, out);
+    if (!file.endsWith(".ts")) continue;
     const source = readFileSync(file, "utf8");
     const reached = [];
     const code = transformSync(source, {
@@ -76,10 +103,11 @@ export function buildTests() {
       return whole;
     });
     imports.set(file, reached);
-    writeFileSync(out.replace(/\.ts$/, ".js"), code);
-    // The source too, for what runs a helper as TypeScript by its path (a child under tsx).
-    symlinkSync(file, out);
+    // Beside the link to its source, for what runs a helper as TypeScript by its path (a child under tsx).
+    written.add(out.replace(/\.ts$/, ".js"));
+    writeIfChanged(out.replace(/\.ts$/, ".js"), code);
   }
+  removeStale(TEST_BUILD, written);
   // A file that imports one left to tsx is left to tsx too.
   const needsTsx = new Set(outside);
   for (let grew = true; grew;) {
@@ -91,7 +119,7 @@ export function buildTests() {
       }
   }
   const names = [...needsTsx].map((file) => relative(root, file)).sort();
-  writeFileSync(NEEDS_TSX, JSON.stringify(names, null, 1) + "\n");
+  writeIfChanged(NEEDS_TSX, JSON.stringify(names, null, 1) + "\n");
   return names;
 }
 
