@@ -18,8 +18,8 @@ import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-export const TEST_SOURCES = join(root, "test");
-export const TEST_BUILD = join(root, "test-dist");
+const TEST_SOURCES = join(root, "test");
+const TEST_BUILD = join(root, "test-dist");
 const NEEDS_TSX = join(TEST_BUILD, "needs-tsx.json");
 
 // As tsconfig.json compiles them: class fields defined, not assigned (ES2022).
