@@ -86,3 +86,20 @@ test("use: the worker pool gives exactly the in-process model's vectors, in orde
   await pooled.close();
   assert.deepEqual(b, a);
 });
+
+test("use: an in-process model gives the event loop a turn between its batches (a connect timer or a request is not held up)", async () => {
+  const model = await loadUseModel();
+  // 70 texts of one length: three batches of the model (32, 32, 6), no I/O of their own.
+  const texts = Array.from({ length: 70 }, () => "Members of the harbour cooperative pay their dues.");
+  let turns = 0;
+  let counting = true;
+  const count = () => {
+    turns++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  await embedWithWindows(model, texts);
+  counting = false;
+  // Without the turns, the model's microtask-resolved batches ran back to back: no turn at all.
+  assert.ok(turns >= 3, `${turns} turns of the event loop while three batches were embedded`);
+});

@@ -4,7 +4,8 @@ import pg from "pg";
 import { startTestServer } from "../helpers/server.js";
 import { migratedTestDatabase } from "../helpers/postgres.js";
 import { handbookBytes } from "../helpers/documents.js";
-import { QUEUE_POOL_SIZE } from "../../src/stores/postgres/executor.js";
+import { createServer, type Socket } from "node:net";
+import { configurePools, createPool, PoolExecutor, POOL_DEFAULTS, QUEUE_POOL_SIZE } from "../../src/stores/postgres/executor.js";
 
 /** Connections PostgreSQL has open to the database at `uri` (other than `observer`'s own). */
 async function connectionsTo(observer: pg.Client, uri: string): Promise<number> {
@@ -65,5 +66,31 @@ test("a row locked elsewhere makes a request 503 with Retry-After within the loc
   } finally {
     await holder.end().catch(() => undefined);
     await t.close();
+  }
+});
+
+test("a server that takes a connection and never answers is the busy error to retry, within the connect timeout", async () => {
+  const sockets: Socket[] = [];
+  const silent = createServer((socket) => void sockets.push(socket));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const { port } = silent.address() as { port: number };
+  configurePools({ connectTimeoutMs: 300 });
+  const pool = createPool(`postgres://nobody@127.0.0.1:${port}/nothing`);
+  try {
+    const executor = new PoolExecutor(pool);
+    await assert.rejects(executor.query("SELECT 1"), (error: Error) => {
+      assert.equal(error.name, "ServerBusyError", error.message);
+      assert.match(error.message, /no connection within 0\.3 s/);
+      return true;
+    });
+    await assert.rejects(
+      executor.atomic(async (tx) => tx.query("SELECT 1")),
+      (error: Error) => error.name === "ServerBusyError",
+    );
+  } finally {
+    configurePools(POOL_DEFAULTS);
+    await pool.end();
+    for (const socket of sockets) socket.destroy();
+    silent.close();
   }
 });

@@ -114,7 +114,8 @@ function asBusy(error: unknown): unknown {
     });
   if (code === "57014")
     return new ServerBusyError(`the database is busy: a statement ran over ${poolSettings.statementTimeoutMs / 1000} s; retry`, { cause: error });
-  if (/timeout exceeded when trying to connect/i.test(message)) {
+  // The pool's wait for a free connection, or the server's answer to a new one (pg's client).
+  if (/timeout exceeded when trying to connect|Connection terminated due to connection timeout/i.test(message)) {
     return new ServerBusyError(
       `the database is busy: no connection within ${poolSettings.connectTimeoutMs / 1000} s (postgres_pool_size ${poolSettings.size}); retry`,
       { cause: error },
