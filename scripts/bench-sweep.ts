@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { createChunkeval } from "../src/chunkeval.js";
 import { loadConfig } from "../src/config/load.js";
 import { loadQuestionsFile } from "../src/evaluators/questions.js";
-import type { BenchInput } from "../src/services/bench.js";
+import type { BenchInput } from "../src/services/benchmarking/bench-input.js";
 
 const { values } = parseArgs({ options: { embedder: { type: "string" } } });
 const bytes = readFileSync(new URL("../examples/harbor-light-handbook.docx", import.meta.url));

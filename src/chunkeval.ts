@@ -1,4 +1,4 @@
-import { documentChunks } from "./services/document-chunks.js";
+import { documentChunks } from "./services/corpus/document-chunks.js";
 import { mkdirSync } from "node:fs";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
@@ -11,30 +11,38 @@ import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
-import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion.js";
-import { countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs.js";
-import { InProcessJobQueue } from "./services/in-process-job-queue.js";
+import { deadlinePassedRule, IngestionService, ownerGoneRule, recoverAbandonedIngestions, type QueuedIngestionInput } from "./services/ingestion/ingestion.js";
+import { countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs/jobs.js";
+import { InProcessJobQueue } from "./services/jobs/in-process-job-queue.js";
 import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
-import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/processing-units.js";
+import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/benchmarking/processing-units.js";
 import type { RunOptions } from "./domain/types.js";
-import { sweepAbandoned } from "./services/generations.js";
-import { runDoctor } from "./services/doctor.js";
+import { sweepAbandoned } from "./services/corpus/generations.js";
+import { runDoctor } from "./services/corpus/doctor.js";
 import { currentOwner } from "./stores/owner.js";
 import { createGenerator, createGeneratorRegistry } from "./generators/registry.js";
 import type { ServiceContext } from "./services/context.js";
-import { askQuestion, getQuery, type AskInput } from "./services/ask.js";
-import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput, type UploadOptions } from "./services/documents.js";
-import { checkProcessInput, processDocument, type ProcessOptions } from "./services/process.js";
-import { checkBenchInput, planBenchVariants, runBenchmark, type BenchInput } from "./services/bench.js";
-import { addToCollection, createCollection, deleteCollection, listCollections, removeFromCollection, requireCollection } from "./services/collections.js";
-import { estimateBench, type EstimateInput } from "./services/sweep-estimate.js";
-import { checkGenerateQuestionsInput, generateQuestions, type GenerateQuestionsInput } from "./services/question-generation.js";
-import { checkQuestions, type QuestionsCheckInput } from "./services/questions-check.js";
-import { experimentResults, getExperiment, listExperiments } from "./services/experiments.js";
-import { renderReport, type ReportOptions } from "./services/reports.js";
-import { checkStrategySettings, listStrategies } from "./services/strategies.js";
-import { tenantService } from "./services/tenants.js";
-import { listPoints, requirePoint, searchPoints } from "./services/points.js";
+import { askQuestion, getQuery, type AskInput } from "./services/corpus/ask.js";
+import { deleteDocument, listDocuments, requireDocument, uploadDocument, type UploadInput, type UploadOptions } from "./services/corpus/documents.js";
+import { checkProcessInput, processDocument, type ProcessOptions } from "./services/corpus/process.js";
+import { runBenchmark } from "./services/benchmarking/bench.js";
+import { checkBenchInput, planBenchVariants, type BenchInput } from "./services/benchmarking/bench-input.js";
+import {
+  addToCollection,
+  createCollection,
+  deleteCollection,
+  listCollections,
+  removeFromCollection,
+  requireCollection,
+} from "./services/corpus/collections.js";
+import { estimateBench, type EstimateInput } from "./services/benchmarking/sweep-estimate.js";
+import { checkGenerateQuestionsInput, generateQuestions, type GenerateQuestionsInput } from "./services/questions/question-generation.js";
+import { checkQuestions, type QuestionsCheckInput } from "./services/questions/questions-check.js";
+import { experimentResults, getExperiment, listExperiments } from "./services/benchmarking/experiments.js";
+import { renderReport, type ReportOptions } from "./services/benchmarking/reports.js";
+import { checkStrategySettings, listStrategies } from "./services/corpus/strategies.js";
+import { tenantService } from "./services/ingestion/tenants.js";
+import { listPoints, requirePoint, searchPoints } from "./services/ingestion/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
 import { registerStrategyModules } from "./strategies/strategy-module.js";

@@ -3,7 +3,7 @@
  * `name@param=value:param=value`. A key lists only the parameters that differ from the
  * defaults, in a fixed order, so the same variant always has the same key and a variant equal
  * to the defaults is the plain strategy name. Pure string handling: which parameters exist and
- * what they may be is checked in services/variants.ts against the strategy registry.
+ * what they may be is checked in services/corpus/variants.ts against the strategy registry.
  */
 
 /** How a variant's chunks are searched: dense vectors, BM25 keywords, or both fused by reciprocal rank. */

@@ -49,7 +49,7 @@ export interface ImportTarget {
 
 /**
  * A hidden option recorded with imported chunks: a hash of the chunks. A re-run reuses the stored
- * chunks only when the recorded options equal the variant's (services/bench.ts,
+ * chunks only when the recorded options equal the variant's (services/benchmarking/bench-indexing.ts,
  * `ensureProcessed`), so an edited file under the same name is processed again. A number (48
  * bits of SHA-256) because options are numbers everywhere they are stored.
  */

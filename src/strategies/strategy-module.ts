@@ -65,7 +65,7 @@ export interface StrategyModule<P extends string = string> {
 /**
  * A hidden option every module strategy records with its chunks: a hash of the module file's
  * contents. Cached chunks are reused only when the recorded options equal the variant's
- * (services/bench.ts, `ensureProcessed`), and a user who edits their chunker keeps its name and
+ * (services/benchmarking/bench-indexing.ts, `ensureProcessed`), and a user who edits their chunker keeps its name and
  * parameters, so without this the edited module would be benchmarked on the old module's chunks.
  * It is a number (48 bits of SHA-256) because options are numbers everywhere they are stored.
  */

@@ -1,6 +1,6 @@
 // The wire form of an experiment, shared by the HTTP routes and the background job that runs a benchmark.
 import type { ExperimentRecord } from "../domain/experiment.js";
-import { experimentView } from "../services/experiments.js";
+import { experimentView } from "../services/benchmarking/experiments.js";
 import { toWire } from "./serialize.js";
 
 /** The Experiment of SPEC §2 with its verdict and metric definitions, on the wire. */

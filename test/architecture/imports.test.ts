@@ -23,11 +23,30 @@ const UI_PACKAGES = ["commander", "ora", "@inquirer/prompts", "cli-table3", "fas
 /** Ports that live beside their adapters under stores/: the vector store's. Every other module in a folder under stores/ is an adapter or a registry. */
 const STORE_PORTS = ["stores/vectors/vector-store.js", "stores/vectors/points-store.js"];
 
-const rules: Array<{ from: (f: string) => boolean; forbid: (i: string) => boolean; why: string }> = [
+/** The product folder of a path under services/ (corpus, benchmarking, …), or null for the files every folder shares. */
+const serviceFolder = (path: string) => /^services\/([^/]+)\//.exec(path)?.[1] ?? null;
+/** Which other service folders a service folder may import: everything stands on the corpus; /v1 ingestion queues jobs. */
+const SERVICE_FOLDERS_BELOW: Record<string, string[]> = {
+  corpus: [],
+  jobs: [],
+  benchmarking: ["corpus"],
+  questions: ["corpus"],
+  ingestion: ["corpus", "jobs"],
+};
+
+const rules: Array<{ from: (f: string) => boolean; forbid: (i: string, f: string) => boolean; why: string }> = [
   {
     from: (f) => f.startsWith("services/"),
     forbid: (i) => UI_PACKAGES.some((p) => i === p || i.startsWith(p + "/")) || i.startsWith("transports/"),
     why: "services know nothing of transports",
+  },
+  {
+    from: (f) => serviceFolder(f) !== null,
+    forbid: (i, f) => {
+      const [own, imported] = [serviceFolder(f)!, serviceFolder(i)];
+      return imported !== null && imported !== own && !(SERVICE_FOLDERS_BELOW[own] ?? []).includes(imported);
+    },
+    why: "a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
   },
   { from: (f) => f.startsWith("transports/"), forbid: (i) => i.startsWith("stores/"), why: "transports reach stores only through services" },
   {
@@ -64,7 +83,7 @@ function violations(root: string): string[] {
   for (const file of files(root)) {
     const rel = relative(root, file);
     const imported = importSpecifiers(readFileSync(file, "utf8")).map((s) => (s.startsWith(".") ? relative(root, resolve(dirname(file), s)) : s));
-    for (const i of imported) for (const rule of rules) if (rule.from(rel) && rule.forbid(i)) out.push(`${rel} imports ${i}: ${rule.why}`);
+    for (const i of imported) for (const rule of rules) if (rule.from(rel) && rule.forbid(i, rel)) out.push(`${rel} imports ${i}: ${rule.why}`);
   }
   return out;
 }
@@ -183,14 +202,19 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("services/jobs.ts", `import { metadataBackendFor } from "../stores/metadata/registry.js";\n`);
     write("services/indexing.ts", `import type { VectorStore } from "../stores/vectors/vector-store.js";\nimport type { Owner } from "../stores/owner.js";\n`);
     write("generators/question-prompt.ts", `import { extractJson } from "../evaluators/llm-judge.js";\n`);
+    write("services/corpus/ask.ts", `import { runBenchmark } from "../benchmarking/bench.js";\nimport type { ServiceContext } from "../context.js";\n`);
+    write("services/benchmarking/bench.ts", `import { askQuestion } from "../corpus/ask.js";\n`);
+    write("services/questions/question-leak.ts", `import { runBenchmark } from "../benchmarking/bench.js";\n`);
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
       "generators/question-prompt.ts imports evaluators/llm-judge.js: generators write answers and questions; the evaluators that judge them sit above",
       "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
+      "services/corpus/ask.ts imports services/benchmarking/bench.js: a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
       "services/jobs.ts imports stores/metadata/registry.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
       "services/points.ts imports @lancedb/lancedb: only the LanceDB adapter knows LanceDB",
       "services/process.ts imports stores/sqlite/chunks-repo.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
+      "services/questions/question-leak.ts imports services/benchmarking/bench.js: a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
       "strategies/recursive.ts imports services/process.js: adapters never call up into services or transports",
       "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports reach stores only through services",
     ]);

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { defaultSearchMode, hybridDenseWeight } from "../../src/domain/default-search-mode.js";
-import { variantSearchPlan } from "../../src/services/variants.js";
+import { variantSearchPlan } from "../../src/services/corpus/variants.js";
 import { loadConfig } from "../../src/config/load.js";
 import { reciprocalRankFusion } from "../../src/retrieval/fusion.js";
 

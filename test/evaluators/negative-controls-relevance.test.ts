@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { loadQuestionsFile, validateQuestions, type QuestionInput } from "../../src/evaluators/questions.js";
-import type { CorpusTarget } from "../../src/services/collections.js";
+import type { CorpusTarget } from "../../src/services/corpus/collections.js";
 import { toWire } from "../../src/transports/serialize.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";

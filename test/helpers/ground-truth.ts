@@ -17,7 +17,7 @@ import { pairedDifference } from "../../src/domain/aggregate.js";
 import type { QuestionResult } from "../../src/domain/experiment.js";
 import { mean } from "../../src/domain/metrics.js";
 import { loadQuestionsFile, validateQuestions } from "../../src/evaluators/questions.js";
-import type { CorpusTarget } from "../../src/services/collections.js";
+import type { CorpusTarget } from "../../src/services/corpus/collections.js";
 import { toWire } from "../../src/transports/serialize.js";
 import { spearman } from "./rank-correlation.js";
 import { createWorkspace, type Workspace } from "./workspace.js";

@@ -11,7 +11,7 @@ import type { StoredDocument } from "../../src/domain/types.js";
 import { recursiveStrategy } from "../../src/strategies/recursive.js";
 import { chunkOffThread } from "../../src/strategies/offload.js";
 import { withoutPageFurniture } from "../../src/strategies/page-furniture.js";
-import { locateOffThread } from "../../src/services/locate-off-thread.js";
+import { locateOffThread } from "../../src/services/corpus/locate-off-thread.js";
 
 test("line-end hyphenation is joined as a reader copies it; real hyphens stay", async () => {
   const bytes = buildPdf([

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { pageLabel, pageRange, pageSpans } from "../../src/domain/pages.js";
 import { renderHtmlReport } from "../../src/reports/render.js";
-import { chunkMapSource } from "../../src/services/chunk-map-source.js";
+import { chunkMapSource } from "../../src/services/benchmarking/chunk-map-source.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildPdf, layoutParagraphs } from "../helpers/pdf.js";
 

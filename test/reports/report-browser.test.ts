@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { renderHtmlReport, type ReportView } from "../../src/reports/render.js";
 import { scatterChart } from "../../src/reports/charts.js";
-import { chunkMapSource } from "../../src/services/chunk-map-source.js";
+import { chunkMapSource } from "../../src/services/benchmarking/chunk-map-source.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { questionLeak } from "../../src/evaluators/question-set.js";
 import { createWorkspace } from "../helpers/workspace.js";

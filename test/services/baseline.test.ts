@@ -13,7 +13,7 @@ import {
   questionKeys,
   runDifferences,
   type Baseline,
-} from "../../src/services/baseline.js";
+} from "../../src/services/benchmarking/baseline.js";
 
 const scores = (recall: number): QuestionMetrics => ({
   recall,

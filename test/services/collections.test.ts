@@ -5,8 +5,8 @@ import { validateQuestions } from "../../src/evaluators/questions.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx } from "../helpers/documents.js";
-import { questionQuotas } from "../../src/services/question-generation.js";
-import { addWithUndo } from "../../src/services/collections.js";
+import { questionQuotas } from "../../src/services/questions/question-generation.js";
+import { addWithUndo } from "../../src/services/corpus/collections.js";
 import { toWire } from "../../src/transports/serialize.js";
 
 /** Three short documents on different topics, each with sections a question can point to. */

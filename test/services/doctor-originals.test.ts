@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createWorkspace, type Workspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { runRawSql } from "../helpers/raw-sql.js";
-import { ORPHAN_ORIGINAL_GRACE_MS } from "../../src/services/doctor.js";
+import { ORPHAN_ORIGINAL_GRACE_MS } from "../../src/services/corpus/doctor.js";
 import { LocalDiskOriginals } from "../../src/stores/originals/local-disk.js";
 
 /** Makes a stored original look `ms` old, wherever the store keeps it (a file's time, or PostgreSQL's stored_at_ms). */

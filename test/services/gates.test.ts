@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
 import type { ExperimentRecord, VerdictStatus } from "../../src/domain/experiment.js";
 import { defaultWeights } from "../../src/domain/scoring.js";
-import { floorOutcomes, parseGate } from "../../src/services/gates.js";
+import { floorOutcomes, parseGate } from "../../src/services/benchmarking/gates.js";
 import { questionResult } from "../helpers/question-result.js";
 
 const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { JobQueue } from "../../src/domain/ports/job-queue.js";
 import { jobHandlers } from "../../src/transports/job-handlers.js";
-import type { QueuedIngestionInput } from "../../src/services/ingestion.js";
+import type { QueuedIngestionInput } from "../../src/services/ingestion/ingestion.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { testPostgres } from "../helpers/postgres.js";
 import { storedPointRows } from "../helpers/stored-points.js";

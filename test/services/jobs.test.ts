@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { hostname } from "node:os";
-import { JobRunner, RESTART_ERROR } from "../../src/services/jobs.js";
+import { JobRunner, RESTART_ERROR } from "../../src/services/jobs/jobs.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
 /** The owner a killed server leaves behind: its process no longer exists. */

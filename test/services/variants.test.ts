@@ -8,7 +8,7 @@ import { direct, serialised } from "../../src/stores/sqlite/connection.js";
 import { BenchmarkError, ChunkingError, ValidationError } from "../../src/errors.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
-import { sweepDecision } from "../../src/services/sweep-estimate.js";
+import { sweepDecision } from "../../src/services/benchmarking/sweep-estimate.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { handbookBytes } from "../helpers/documents.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { loadQuestionsOrigin } from "../../src/evaluators/question-set.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
-import { experimentView } from "../../src/services/experiments.js";
+import { experimentView } from "../../src/services/benchmarking/experiments.js";
 import { toWire } from "../../src/transports/serialize.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";

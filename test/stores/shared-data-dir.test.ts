@@ -87,7 +87,7 @@ test("cleanup never deletes a generation that commits while it reads SQLite", as
         return result;
       };
     }
-    const { sweepAbandoned } = await import("../../src/services/generations.js");
+    const { sweepAbandoned } = await import("../../src/services/corpus/generations.js");
     assert.equal(await sweepAbandoned(chunks, store, ws.internals.context.owner), 0);
     assert.equal((await store.search(ref.vectorSpace, vector(), [ref], 10)).length, 1, "the committed generation keeps its vectors");
   } finally {
@@ -116,7 +116,7 @@ test("doctor --repair never touches a generation another process commits, or the
       await store.deleteGeneration(old.vectorSpace, old);
       return listed;
     };
-    const { runDoctor } = await import("../../src/services/doctor.js");
+    const { runDoctor } = await import("../../src/services/corpus/doctor.js");
     // The originals as they are (the subject here is the vectors).
     const originals = {
       originals: ws.internals.context.originals,

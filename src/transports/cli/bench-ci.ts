@@ -17,7 +17,7 @@ import {
   runDifferences,
   saveBaselineFile,
   type Baseline,
-} from "../../services/baseline.js";
+} from "../../services/benchmarking/baseline.js";
 import {
   floorOutcomes,
   parseMaxDrop,
@@ -26,7 +26,7 @@ import {
   type Gate,
   type MaxDrop,
   type RegressionTarget,
-} from "../../services/gates.js";
+} from "../../services/benchmarking/gates.js";
 
 /** The bench options a CI job uses: gates, a baseline, files for CI systems, tags. */
 export interface CiOptions {

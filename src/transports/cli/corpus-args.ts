@@ -3,8 +3,8 @@ import { basename, join, relative, resolve } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
 import { hashBytes } from "../../domain/hash.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
-import { isDocumentPath, SUPPORTED_EXTENSIONS, type UploadInput } from "../../services/documents.js";
-import type { CorpusTarget } from "../../services/collections.js";
+import { isDocumentPath, SUPPORTED_EXTENSIONS, type UploadInput } from "../../services/corpus/documents.js";
+import type { CorpusTarget } from "../../services/corpus/collections.js";
 import { readInputFile } from "./context.js";
 
 /** True for a pattern the shell left unexpanded (quoted): `docs/*.md`, `corpus/**\/*.pdf`. */

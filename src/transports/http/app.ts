@@ -6,7 +6,7 @@ import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
 import { openapiBodyOf } from "./upload-body.js";
 import { MAX_FIELD_BYTES, MAX_FIELDS } from "./multipart.js";
-import { bearerToken } from "../../services/tenants.js";
+import { bearerToken } from "../../services/ingestion/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
 import { documentRoutes } from "./routes/documents.js";

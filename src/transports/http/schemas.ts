@@ -1,5 +1,5 @@
 import { DEFAULTS } from "../../config/defaults.js";
-import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs.js";
+import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs/jobs.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "./request-limits.js";
 import { SEARCH_MODES } from "../../domain/variant-key.js";
 

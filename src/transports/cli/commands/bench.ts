@@ -9,11 +9,11 @@ import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
 import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
-import type { EstimateInput } from "../../../services/sweep-estimate.js";
+import type { EstimateInput } from "../../../services/benchmarking/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../../domain/metric-catalogue.js";
-import { experimentView } from "../../../services/experiments.js";
-import { gatedStrategyName, missedGates, parseGate } from "../../../services/gates.js";
+import { experimentView } from "../../../services/benchmarking/experiments.js";
+import { gatedStrategyName, missedGates, parseGate } from "../../../services/benchmarking/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { compareRun, gateOutcomes, loadBaseline, planCi, writeCiFiles, type CiOptions, type RunComparison } from "../bench-ci.js";
 import type { GateOutcome } from "../../../domain/gate-outcome.js";
@@ -298,7 +298,7 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
       `  the time includes ${estimate.includes}\n` +
       `  ${estimate.variants.join(", ")}`,
   );
-  const { sweepDecision } = await import("../../../services/sweep-estimate.js");
+  const { sweepDecision } = await import("../../../services/benchmarking/sweep-estimate.js");
   const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: cliIo().stdinIsTTY });
   if (!decision.run) throw new ValidationError(decision.reason);
   if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {

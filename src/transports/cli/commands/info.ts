@@ -11,7 +11,7 @@ export function registerInfoCommands(program: Command): void {
     .action(async (_options, command: Command) => {
       const { createStrategyRegistry } = await import("../../../strategies/registry.js");
       const { registerStrategyModules } = await import("../../../strategies/strategy-module.js");
-      const { listStrategies } = await import("../../../services/strategies.js");
+      const { listStrategies } = await import("../../../services/corpus/strategies.js");
       const registry = createStrategyRegistry();
       await registerStrategyModules(registry, loadCliConfig(command).config.strategyModules);
       const all = listStrategies(registry);

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { AuthenticationError, ExitCode, NotFoundError, ProviderError } from "../../../errors.js";
-import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../services/jobs.js";
+import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../services/jobs/jobs.js";
 import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";

@@ -7,7 +7,7 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import type { QuestionGenerationMetadata } from "../../../services/question-generation.js";
+import type { QuestionGenerationMetadata } from "../../../services/questions/question-generation.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
 import { writeFileWhole } from "../../../services/file-write.js";
 import { cliIo } from "../io.js";
@@ -174,7 +174,7 @@ export function registerQuestionsCommand(program: Command): void {
   registerValidateCommand(questions);
 }
 
-/** `questions validate FILE TARGET…`: the check of services/questions-check.ts, printed; exit 1 when a problem was found. */
+/** `questions validate FILE TARGET…`: the check of services/questions/questions-check.ts, printed; exit 1 when a problem was found. */
 function registerValidateCommand(questions: Command): void {
   questions
     .command("validate")

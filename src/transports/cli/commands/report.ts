@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
 import type { ReportView } from "../../../reports/render.js";
-import type { ReportFormat, ReportOptions } from "../../../services/reports.js";
+import type { ReportFormat, ReportOptions } from "../../../services/benchmarking/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";

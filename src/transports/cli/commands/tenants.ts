@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { SCOPES } from "../../../services/tenants.js";
+import { SCOPES } from "../../../services/ingestion/tenants.js";
 import { withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ReportView } from "../../../reports/render.js";
-import type { ReportFormat } from "../../../services/reports.js";
+import type { ReportFormat } from "../../../services/benchmarking/reports.js";
 import { experimentBody } from "../../experiment-body.js";
-import { questionsFromRequest } from "../../../services/questions-source.js";
+import { questionsFromRequest } from "../../../services/questions/questions-source.js";
 import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { presentJob, type JobRecord } from "../../../services/jobs.js";
+import { presentJob, type JobRecord } from "../../../services/jobs/jobs.js";
 import type { RouteDeps } from "../route-deps.js";
 import { idParams, jobsQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";

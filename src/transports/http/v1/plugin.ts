@@ -5,7 +5,7 @@ import type { Chunkeval } from "../../../chunkeval.js";
 import type { JobQueue } from "../../../domain/ports/job-queue.js";
 import { ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
-import { requireScope, type Principal, type Scope } from "../../../services/tenants.js";
+import { requireScope, type Principal, type Scope } from "../../../services/ingestion/tenants.js";
 import { readMultipartUpload } from "../multipart.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { idParams, pageProperties } from "../schemas.js";
