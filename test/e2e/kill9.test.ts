@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
-import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion.js";
+import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion-recovery.js";
 import { RESTART_ERROR } from "../../src/services/jobs/jobs.js";
 import { buildDocx, HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { BIN, runCli, runCliProcess } from "../helpers/cli.js";

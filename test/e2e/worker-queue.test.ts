@@ -10,7 +10,7 @@ import { startLongRunning, stop, waitFor } from "../helpers/long-running.js";
 import { HANDBOOK_PATH, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 import { deletedDocumentReason } from "../../src/domain/ports/job-queue.js";
-import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion.js";
+import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion-recovery.js";
 import { testPostgres } from "../helpers/postgres.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { attemptsExhaustedError, MAX_JOB_ATTEMPTS } from "../../src/stores/postgres/job-queue.js";

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion.js";
+import { INGESTION_INTERRUPTED } from "../../src/services/ingestion/ingestion-recovery.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { handbookBytes } from "../helpers/documents.js";

@@ -9,24 +9,23 @@ import {
   IngestionTimeoutError,
   UnknownDomainError,
 } from "../../errors.js";
-import { pointIdOf } from "./points.js";
 import { hashBytes } from "../../domain/hash.js";
 import { newId, nowTimestamp, timestampMs } from "../../domain/ids.js";
 import type { StoredDocument } from "../../domain/types.js";
-import type { Owner } from "../../domain/ports/owner.js";
-import { ownerGone } from "../../stores/owner.js";
 import { parseInWorker } from "../../parsers/parse-pool.js";
 import { parseLimitsOf } from "../../parsers/limits.js";
 import { cleanUploadName } from "../../domain/filenames.js";
 import { DEFAULTS } from "../../config/defaults.js";
-import type { IngestionJob, IngestionRepo, UnfinishedIngestion } from "../../domain/ports/ingestion.js";
+import type { IngestionJob, IngestionRepo } from "../../domain/ports/ingestion.js";
 import type { OriginalsStore } from "../../domain/ports/originals.js";
 import type { JobQueue, QueueClaim } from "../../domain/ports/job-queue.js";
 import type { JobsRepo } from "../../domain/ports/jobs.js";
 import { V1_INGESTION_JOB } from "../jobs/jobs.js";
 import type { PointsStore } from "../../stores/vectors/points-store.js";
 import type { ServiceContext } from "../context.js";
-import { runIndexing, type IndexPlan, type IndexSink } from "../corpus/indexing.js";
+import { runIndexing } from "../corpus/indexing.js";
+import { pointsSink, type Allocated, type SinkStores, type Written } from "./ingestion-sink.js";
+import { failureOf, INGESTION_INTERRUPTED, settleAbandoned } from "./ingestion-recovery.js";
 
 export interface IngestionLimits {
   maxConcurrency: number;
@@ -47,9 +46,6 @@ export interface IngestionResult {
   pointsCreated: number;
   pointsSoftDeleted: number;
 }
-
-/** The failure reason of an ingestion whose server stopped before it finished (found at the next start). */
-export const INGESTION_INTERRUPTED = "interrupted: the server running this ingestion stopped before it finished";
 
 /**
  * Texts per embedding call during ingestion: small, so the deadline is checked often and a
@@ -73,26 +69,6 @@ export interface QueuedIngestionInput {
   version: number;
   original: string;
 }
-
-/** A version allocated before the work starts (queued ingestion): the sink uses it instead of allocating one. */
-interface Allocated {
-  fileId: string;
-  version: number;
-  original: string;
-  /** The queue claim of the attempt running it: its commit happens only while the claim holds. */
-  claim?: QueueClaim;
-}
-
-/** What one ingestion has written so far, so its failure path can remove exactly that. */
-interface Written {
-  fileId?: string;
-  objectPath?: string;
-  committed?: boolean;
-  /** A queued attempt found at its commit that another attempt holds the job: it leaves everything to that one. */
-  claimLost?: boolean;
-}
-
-const failureOf = (error: ChunkevalError) => ({ errorCode: error.code, error: error.message });
 
 /**
  * File ingestion of the /v1 surface, over the shared indexing pipeline. The domain check runs
@@ -458,7 +434,7 @@ export class IngestionService {
       },
       async (plan) => {
         step.name = "storing the file";
-        const sink = this.pointsSink({ jobId, tenantId, domain, filename, bytes, format: parsed.format, ...deadline, written, allocated }, plan);
+        const sink = pointsSink(this.sinkStores(), { jobId, tenantId, domain, filename, bytes, format: parsed.format, ...deadline, written, allocated }, plan);
         try {
           version = await sink.allocate();
         } catch (error) {
@@ -480,223 +456,14 @@ export class IngestionService {
     };
   }
 
-  /** The sink of an ingestion: a new version of the file whose points stay hidden until it is committed. */
-  private pointsSink(
-    job: {
-      jobId: string;
-      tenantId: string;
-      domain: string;
-      filename: string;
-      bytes: Buffer;
-      format: string;
-      signal: AbortSignal;
-      step: { name: string };
-      disarmDeadline(): void;
-      written: Written;
-      /** A queued ingestion's version, allocated when it was accepted: kept by discard, for its next attempt or its failure path. */
-      allocated?: Allocated;
-    },
-    plan: IndexPlan,
-  ): IndexSink<number> & { allocate(): Promise<number> } {
-    const { jobId, tenantId, domain, filename, written, step } = job;
-    let version = 0;
-    let committed = false;
-    return {
-      allocate: async () => {
-        if (job.allocated) {
-          written.fileId = job.allocated.fileId;
-          version = job.allocated.version;
-          return version;
-        }
-        const fileId = newId("file");
-        written.objectPath = await this.originals.put(`objects/${fileId}.${job.format}`, job.bytes);
-        written.fileId = fileId;
-        version = await this.repo.allocateSourceFile(
-          { id: fileId, tenantId, domain, filename, contentHash: hashBytes(job.bytes), objectPath: written.objectPath, createdAt: nowTimestamp() },
-          jobId,
-        );
-        return version;
-      },
-      write: async (chunks) => {
-        step.name = "writing chunks to the vector store";
-        await this.points.add(
-          chunks.map((c, i) => ({
-            pointId: pointIdOf(written.fileId!, i),
-            tenantId,
-            domain,
-            sourceFileId: written.fileId!,
-            filename,
-            version,
-            chunkIndex: i,
-            text: c.text,
-            start: c.chunk.start,
-            end: c.chunk.end,
-            deleted: true,
-            ingestionJobId: jobId,
-            vector: c.vector,
-          })),
-        );
-      },
-      commit: async () => {
-        step.name = "committing the new version";
-        // Atomic check-and-commit in the store: a deadline recorded before it (the job failed) wins;
-        // one after it finds the version committed and cannot undo it (failJobUnlessCommitted).
-        const indexed = plan.chunks.filter((c) => c.role === "chunk").length;
-        const outcome = job.signal.aborted ? false : await this.repo.commitSourceFile(written.fileId!, jobId, indexed, job.allocated?.claim);
-        if (outcome === "lost") {
-          // Another attempt holds the queue job now (this one's lease expired): it, not this one, commits and cleans up.
-          written.claimLost = true;
-          throw new CancelledError("this attempt's lease on the queue job expired and another attempt runs it; nothing committed");
-        }
-        if (!outcome) throw new IngestionTimeoutError(`ingestion exceeded INGESTION_TIMEOUT_SECONDS (${this.limits.timeoutSeconds})`);
-        job.disarmDeadline();
-        committed = written.committed = true;
-        step.name = "publishing the new version";
-        const hidden = await publishLatest(this.repo, this.points, tenantId, domain, filename).catch(async (error: unknown) => {
-          // The version is committed and stays; the next server start (or upload of this name) publishes it.
-          await this.repo.markPublishPending(jobId);
-          throw new IndexFailedError(
-            "the new version was committed but publishing it failed; it becomes searchable when the server next starts or this file is uploaded again",
-            { cause: error },
-          );
-        });
-        await this.repo.completeJob(jobId, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
-        return hidden;
-      },
-      discard: async () => {
-        // Committed but not published (the publication failed): the version stays; publish it later.
-        if (committed) return;
-        // A queued ingestion's points are its job's, which every attempt shares: runQueued removes
-        // them when the job fails (removeQueued), not an attempt that another may have replaced.
-        if (job.allocated) return;
-        // The vector store failing here too: the next server start removes them (recoverAbandonedIngestions).
-        await this.points.deleteByJob(tenantId, jobId).catch(() => this.repo.markPointsLeft(jobId));
-        if (written.fileId) await this.repo.deleteSourceFile(written.fileId);
-        if (written.objectPath) await this.originals.remove(written.objectPath).catch(() => undefined);
-      },
-    };
+  private sinkStores(): SinkStores {
+    return { repo: this.repo, points: this.points, originals: this.originals, timeoutSeconds: this.limits.timeoutSeconds };
   }
 
   /** Waits for timed-out ingestions to finish removing what they wrote. */
   async drain(): Promise<void> {
     await Promise.all([...this.settling]);
   }
-}
-
-/**
- * Shows the newest committed version of a file and hides the others. Uploads of one name can
- * publish at once (in this or another server): each applies the newest version it reads, then
- * reads again and repeats if a newer one was committed meanwhile, so the last write applied is
- * always the newest version's. Returns how many points it hid.
- */
-async function publishLatest(repo: IngestionRepo, points: PointsStore, tenantId: string, domain: string, filename: string): Promise<number> {
-  let hidden = 0;
-  for (
-    let live = await repo.liveVersion(tenantId, domain, filename), applied = 0;
-    live !== applied;
-    live = await repo.liveVersion(tenantId, domain, filename)
-  ) {
-    hidden += await points.setLiveVersion(tenantId, domain, filename, live);
-    await repo.markPublished(tenantId, domain, filename, live);
-    applied = live;
-  }
-  return hidden;
-}
-
-/**
- * Ends an ingestion nobody will finish: a committed version is published and the job completed
- * (left for later when the collection is gone); otherwise the job is failed with `failure`,
- * atomically against a commit, and the points, version and original it wrote are removed.
- */
-async function settleAbandoned(
-  repo: IngestionRepo,
-  points: PointsStore | null,
-  originals: OriginalsStore,
-  job: UnfinishedIngestion,
-  failure: ChunkevalError,
-): Promise<"completed" | "failed" | "left"> {
-  if (job.sourceFile?.committed) {
-    // Committed: the upload succeeded and only needs publishing.
-    if (!points) return "left";
-    const hidden = await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
-    const indexed = job.sourceFile.pointCount;
-    await repo.completeJob(job.id, { chunksIndexed: indexed, pointsCreated: indexed, pointsSoftDeleted: hidden }, nowTimestamp());
-    return "completed";
-  }
-  if (!(await repo.failJobUnlessCommitted(job.id, failureOf(failure), nowTimestamp()))) return "left";
-  await points?.deleteByJob(job.tenantId, job.id);
-  if (job.sourceFile) {
-    await repo.deleteSourceFile(job.sourceFile.id);
-    await originals.remove(job.sourceFile.objectPath);
-  }
-  return "failed";
-}
-
-/** Which unfinished ingestions are abandoned: by their owner process (one server runs them), or by their deadline (a shared queue). */
-export type AbandonedRule = (job: UnfinishedIngestion) => boolean;
-
-/**
- * In-process ingestions (SQLite): abandoned when the instance that accepted them is not this one
- * and either its process is gone or its deadline is long past. The process id alone is not enough:
- * a server restarted in a container has the same host name and the same PID (1) as the one that
- * was killed, so its dead predecessor's ingestions look alive; by their deadline, an owner that is
- * alive has ended them itself (ABANDONED_AFTER_DEADLINE_MS).
- */
-export function ownerGoneRule(me: Owner, timeoutSeconds: number, now = () => Date.now()): AbandonedRule {
-  const deadlinePassed = deadlinePassedRule(timeoutSeconds, now);
-  return (job) => job.owner.instance !== me.instance && (ownerGone(job.owner, me) || deadlinePassed(job));
-}
-
-/**
- * Margin past an ingestion's deadline before another process ends it: the process that accepted
- * it and the one running it end it themselves at the deadline when they are alive.
- */
-export const ABANDONED_AFTER_DEADLINE_MS = 5000;
-
-/**
- * Ingestions on a shared store (PostgreSQL), whichever process runs them: abandoned once their
- * deadline (their row's creation + `timeoutSeconds`) is ABANDONED_AFTER_DEADLINE_MS behind.
- * A live process would have committed or failed it by then; so its processes all stopped.
- */
-export function deadlinePassedRule(timeoutSeconds: number, now = () => Date.now()): AbandonedRule {
-  return (job) => timestampMs(job.createdAt) + timeoutSeconds * 1000 + ABANDONED_AFTER_DEADLINE_MS < now();
-}
-
-/**
- * Recovers the ingestion jobs `abandoned` says no process will finish (a killed server's, at the
- * next start; on a shared store, those whose deadline passed long enough ago). A job whose
- * version was not committed is marked failed and what it wrote is removed; one killed between
- * commit and publication has its version published and is completed. Failed jobs whose points
- * could not be removed when they failed lose them now, and versions committed whose publication
- * failed are published (and versions from before point counts were recorded are counted once).
- * `points` is null when the /v1 collection (the `chunks` table) does not exist: then no point was
- * written, unless someone removed it by hand, in which case points of tenant tables stay. Returns
- * how many jobs were marked failed.
- */
-export async function recoverAbandonedIngestions(
-  repo: IngestionRepo,
-  points: PointsStore | null,
-  originals: OriginalsStore,
-  abandoned: AbandonedRule,
-): Promise<number> {
-  let failed = 0;
-  const interrupted = new IndexFailedError(INGESTION_INTERRUPTED);
-  for (const job of await repo.unfinishedJobs()) {
-    if (abandoned(job) && (await settleAbandoned(repo, points, originals, job, interrupted)) === "failed") failed++;
-  }
-  if (points) {
-    for (const job of await repo.jobsWithPointsLeft()) {
-      await points.deleteByJob(job.tenantId, job.id);
-      await repo.clearPointsLeft(job.id);
-    }
-    for (const version of await repo.versionsWithoutPointCount())
-      await repo.setPointCount(version.id, await points.countOfVersion(version.tenantId, version.id));
-    for (const job of await repo.jobsWithPublishPending()) {
-      await publishLatest(repo, points, job.tenantId, job.domain, job.filename);
-      await repo.clearPublishPending(job.id);
-    }
-  }
-  return failed;
 }
 
 /** The answer of a completed ingestion, from its job row and its version. */
