@@ -37,7 +37,8 @@ import {
   requireCollection,
 } from "./services/corpus/collections.js";
 import { estimateBench, type EstimateInput } from "./services/benchmarking/sweep-estimate.js";
-import { checkGenerateQuestionsInput, generateQuestions, type GenerateQuestionsInput } from "./services/questions/question-generation.js";
+import { checkGenerateQuestionsInput, generateQuestions } from "./services/questions/question-generation.js";
+import type { GenerateQuestionsInput } from "./services/questions/generated-questions.js";
 import { checkQuestions, type QuestionsCheckInput } from "./services/questions/questions-check.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/benchmarking/experiments.js";
 import { renderReport, type ReportOptions } from "./services/benchmarking/reports.js";

@@ -2,7 +2,7 @@ import type { Chunkeval } from "../chunkeval.js";
 import type { JobHandlers, SharedCallCount } from "../domain/ports/job-queue.js";
 import type { BenchInput } from "../services/benchmarking/bench-input.js";
 import type { ProcessUnitInput } from "../services/benchmarking/processing-units.js";
-import type { GenerateQuestionsInput } from "../services/questions/question-generation.js";
+import type { GenerateQuestionsInput } from "../services/questions/generated-questions.js";
 import type { QueuedIngestionInput } from "../services/ingestion/ingestion.js";
 import { V1_INGESTION_JOB } from "../services/jobs/jobs.js";
 import { experimentBody } from "./experiment-body.js";

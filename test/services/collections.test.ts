@@ -5,7 +5,7 @@ import { validateQuestions } from "../../src/evaluators/questions.js";
 import { ConflictError, NotFoundError, ValidationError } from "../../src/errors.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { buildDocx } from "../helpers/documents.js";
-import { questionQuotas } from "../../src/services/questions/question-generation.js";
+import { questionQuotas } from "../../src/services/questions/collection-questions.js";
 import { addWithUndo } from "../../src/services/corpus/collections.js";
 import { toWire } from "../../src/transports/serialize.js";
 

@@ -7,7 +7,7 @@ import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import type { QuestionGenerationMetadata } from "../../../services/questions/question-generation.js";
+import type { QuestionGenerationMetadata } from "../../../services/questions/generated-questions.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
 import { writeFileWhole } from "../../../services/file-write.js";
 import { cliIo } from "../io.js";
