@@ -1,7 +1,7 @@
 // One document's questions: by template or by the configured LLM.
 import type { StoredDocument } from "../../domain/types.js";
 import type { ServiceContext } from "../context.js";
-import { type LeakPolicy } from "./question-leak.js";
+import type { LeakPolicy } from "./question-leak.js";
 import type { GenerateQuestionsInput, GeneratedQuestionsFile } from "./generated-questions.js";
 import { generateLlmQuestions } from "./llm-questions.js";
 import { generateTemplateQuestions } from "./template-questions.js";
