@@ -12,3 +12,8 @@ export function signedFixed(v: number, digits = 2): string {
   const text = fixed(v, digits);
   return text.startsWith("-") ? text : `+${text}`;
 }
+
+/** A whole number as it is, any other to `digits` places (seconds, counts and rates in the terminal). */
+export function formatNumber(n: number, digits = 3): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(digits);
+}

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { questionLeak } from "../../src/evaluators/question-set.js";
 import { renderHtmlReport } from "../../src/reports/render.js";
+import { consoleScorecard } from "../../src/reports/console-scorecard.js";
 import type { ExperimentRecord, QuestionResult } from "../../src/domain/experiment.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
@@ -46,6 +47,23 @@ test("the managerial box: the answer first, a line of confidence, at most three 
     const tied = await ws.app.getExperiment((await bench(["recursive", "fixed_size", "structure"], 6)).experimentId);
     const tiedResults = await ws.app.experimentResults(tied.experimentId);
     assert.equal(tied.verdictStatus, "no_clear_winner");
+    // The terminal's scorecard says the same first, and never calls the highest composite "best" here.
+    const blocks = consoleScorecard(tied);
+    assert.deepEqual(blocks[0], { line: tied.headline });
+    const scorecard = blocks.find((b) => "head" in b)!;
+    assert.ok("head" in scorecard && scorecard.head[0] === "strategy");
+    assert.deepEqual(
+      scorecard.rows.map((row) => row[0]!.replace(/ \*$/, "")),
+      tied.strategiesUsed,
+    );
+    const lines = blocks.flatMap((b) => ("line" in b ? [b.line] : []));
+    assert.ok(lines.includes(`verdict: ${tied.verdict}`), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.startsWith(`highest composite: ${tied.bestStrategy} (*)`)),
+      lines.join("\n"),
+    );
+    assert.ok(!lines.some((l) => l.startsWith("best strategy:")), "no clear winner: nothing is called best");
+    assert.equal(lines.at(-1), `experiment: ${tied.experimentId}`);
     const noWinner = managerial(tied, tiedResults);
     assert.equal(noWinner.paragraphs[0], tied.headline, "the verdict's sentence comes first");
     assert.match(noWinner.paragraphs[0]!, /^No clear winner among .*: 6 questions cannot separate \S+ from (the others|\S+) at 95 %/);

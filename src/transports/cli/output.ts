@@ -40,10 +40,6 @@ export function printTable(head: string[], rows: Array<Array<string | number>>):
   );
 }
 
-export function formatNumber(n: number, digits = 3): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(digits);
-}
-
 export function shorten(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { ValidationError } from "../../../errors.js";
 import type { QueryRecord } from "../../../domain/types.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable, shorten } from "../output.js";
+import { printJson, printLine, printTable, shorten } from "../output.js";
+import { formatNumber } from "../../../domain/number-words.js";
 import { requireArgument } from "../prompts.js";
 
 function printQuery(q: QueryRecord): void {

@@ -1,27 +1,22 @@
-import { NO_CHANGES_AGAINST_BASELINE } from "../../../domain/baseline-words.js";
-import { signedFixed } from "../../../domain/number-words.js";
-import { winnerThere } from "../../../domain/group-winner.js";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Chunkeval } from "../../../chunkeval.js";
-import type { ExperimentRecord } from "../../../domain/experiment.js";
 import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
 import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { EstimateInput } from "../../../services/benchmarking/sweep-estimate.js";
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
-import { METRICS, metricDefinition, metricValue, scorecardMetrics } from "../../../domain/metric-catalogue.js";
+import { METRICS } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/benchmarking/experiments.js";
 import { gatedStrategyName, missedGates, parseGate } from "../../../services/benchmarking/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { compareRun, gateOutcomes, loadBaseline, planCi, writeCiFiles, type CiOptions, type RunComparison } from "../bench-ci.js";
 import type { GateOutcome } from "../../../domain/gate-outcome.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
+import { printJson, printLine, printTable, printNote } from "../output.js";
+import { consoleScorecard } from "../../../reports/console-scorecard.js";
 import { printDocumentWarnings } from "../document-warnings.js";
-import { nameWithId } from "../../../domain/filenames.js";
-import { describeNegativeControls } from "../../../domain/negative-controls.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
@@ -30,8 +25,6 @@ import { refuseOutputClashes, refuseUnwritableOutputs } from "../output-clash.js
 import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
-import { axisTables } from "../../../reports/axis-tables.js";
-import { compositeBasis } from "../../../reports/composite-basis.js";
 
 interface BenchOptions extends CiOptions {
   questions?: string;
@@ -51,130 +44,6 @@ interface BenchOptions extends CiOptions {
   maxErrors?: number;
   judge?: string;
   chunks: string[];
-}
-
-function printScorecard(e: ExperimentRecord, deltas?: Record<string, Record<string, number | null>>): void {
-  const cell = (s: string, metric: string, digits: number) => {
-    const m = e.aggregateMetrics[s]!;
-    const v = metricValue(m, metric);
-    const d = deltas?.[s]?.[metric];
-    const interval = metric === "composite_score" ? m.confidenceIntervals?.[metric] : undefined;
-    return (
-      (v === null ? "n/a" : v.toFixed(digits)) +
-      (interval ? ` [${interval[0].toFixed(digits)}, ${interval[1].toFixed(digits)}]` : "") +
-      (d === undefined || d === null ? "" : ` (${signedFixed(d, digits)})`)
-    );
-  };
-  const header = (key: string) => {
-    const definition = metricDefinition(key)!;
-    return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
-  };
-  // The answer first (issue 39): the table and the notes below say what it stands on.
-  printLine(e.headline);
-  printTable(
-    ["strategy", "retrieval", ...scorecardMetrics().map(([key]) => header(key)), "failed"],
-    e.strategiesUsed.map((s) => [
-      // One strategy benchmarked leads nothing: no row is marked.
-      s === e.bestStrategy && e.strategiesUsed.length > 1 ? `${s} *` : s,
-      e.retrievalModes[s] ?? "n/a",
-      ...scorecardMetrics().map(([key, digits]) => cell(s, key, digits)),
-      `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
-    ]),
-  );
-  printLine("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
-  const basis = compositeBasis(e);
-  if (basis) printLine(basis);
-  for (const table of axisTables(e)) {
-    printLine(`strategy × ${table.axis}, composite (* the highest ${table.axis === "embedder" ? "with" : "under"} that ${table.axis}):`);
-    printTable(
-      ["strategy", ...table.columns],
-      table.rows.map((row) => [row.chunks, ...row.cells.map((c) => (c.value === null ? "n/a" : `${c.value.toFixed(2)}${c.best ? " *" : ""}`))]),
-    );
-  }
-  if (e.collection && e.perDocument) printPerDocument(e);
-  const located = e.details.referencesLocated ?? {};
-  const notAsWritten = (located.words ?? 0) + (located.relocated ?? 0);
-  if (notAsWritten > 0) {
-    printLine(
-      `note: ${notAsWritten} reference excerpt(s) were not in the extracted text as written: ${located.words ?? 0} found as the same words ` +
-        `(markup, punctuation or quotes differ), ${located.relocated ?? 0} away from offsets that pointed elsewhere`,
-    );
-  }
-  for (const line of missingMetricLines(e)) printLine(line);
-  for (const warning of e.details.chunkWarnings ?? []) printLine(`warning: ${warning}`);
-  if (e.details.negativeControls) for (const line of describeNegativeControls(e.details.negativeControls)) printLine(`negative controls: ${line}`);
-  printLine(`verdict: ${e.verdict}`);
-  for (const note of e.verdictNotes) printLine(note);
-  const { referenceUsd, referenceModel } = e.details.cost;
-  const shared = e.details.sharedSeconds;
-  const sharedNote = shared ? ` (${formatNumber(shared.questionEmbedding + shared.warmUp)} s of it shared: embedding the questions, warming up)` : "";
-  // "best" only where the headline recommends it; otherwise the figure it is: the highest composite.
-  const named = e.verdictStatus === "recommendation" ? "best strategy" : e.strategiesUsed.length > 1 ? "highest composite" : "strategy";
-  const mark = e.strategiesUsed.length > 1 ? " (*)" : "";
-  printLine(
-    `${named}: ${e.bestStrategy}${mark}; total latency ${formatNumber(e.totalLatencySeconds)} s${sharedNote}; ` +
-      `estimated cost $${e.estimatedCostUsd.toFixed(4)} ($${referenceUsd.toFixed(4)} on ${referenceModel})`,
-  );
-  const full = e.details.fullRunEstimate;
-  if (full) {
-    printLine(
-      `dry run: a full run started now would cost about $${full.costUsd.toFixed(4)} and take about ${full.seconds.toFixed(full.seconds < 10 ? 1 : 0)} s`,
-    );
-    if (full.includes) printLine(`  the time includes ${full.includes}`);
-  }
-  if (e.details.stoppedEarly) printLine(e.details.stoppedEarly);
-  printLine(
-    e.collection
-      ? `collection: ${nameWithId(e.collection.name, e.collection.id)}, ${e.collection.documents.length} documents`
-      : `document: ${nameWithId(e.details.documentName, e.documentId)}`,
-  );
-  const against =
-    deltas === undefined ? "" : Object.keys(deltas).length > 0 ? " (changes against the baseline in brackets)" : ` (${NO_CHANGES_AGAINST_BASELINE})`;
-  printLine(`experiment: ${e.experimentId}${against}`);
-}
-
-/** A collection's results per document: which strategy wins where, with its composite and recall there. */
-function printPerDocument(e: ExperimentRecord): void {
-  printLine(`collection ${e.collection!.name}: ${e.collection!.documents.length} documents searched together; pooled above, per document below`);
-  const value = (m: ExperimentRecord["aggregateMetrics"][string] | undefined, key: string, digits: number) => {
-    const v = m ? metricValue(m, key) : null;
-    return v === null ? "n/a" : v.toFixed(digits);
-  };
-  // One strategy leads nothing: its figures per document, no "highest" anywhere.
-  if (e.strategiesUsed.length === 1) {
-    printTable(
-      ["document", "questions", "winner there", `${e.bestStrategy}: composite`, "recall"],
-      e.perDocument!.map((d) => [
-        d.filename,
-        String(d.questions),
-        winnerThere(d, 1),
-        value(d.aggregateMetrics[e.bestStrategy], "composite_score", 2),
-        value(d.aggregateMetrics[e.bestStrategy], "avg_recall", 3),
-      ]),
-    );
-    return;
-  }
-  printTable(
-    ["document", "questions", "winner there", "highest there", "composite", "recall", `${e.bestStrategy} (pooled highest)`],
-    e.perDocument!.map((d) => [
-      d.filename,
-      String(d.questions),
-      winnerThere(d, e.strategiesUsed.length),
-      d.bestStrategy,
-      value(d.aggregateMetrics[d.bestStrategy], "composite_score", 2),
-      value(d.aggregateMetrics[d.bestStrategy], "avg_recall", 3),
-      value(d.aggregateMetrics[e.bestStrategy], "composite_score", 2),
-    ]),
-  );
-}
-
-/** "n/a — <reason> (avg_faithfulness, hallucination_rate)", one line per distinct reason. */
-function missingMetricLines(e: ExperimentRecord): string[] {
-  const byReason = new Map<string, Set<string>>();
-  for (const m of Object.values(e.aggregateMetrics)) {
-    for (const [metric, reason] of Object.entries(m.missing ?? {})) byReason.set(reason, (byReason.get(reason) ?? new Set()).add(metric));
-  }
-  return [...byReason].map(([reason, metrics]) => `n/a — ${reason} (${[...metrics].join(", ")})`);
 }
 
 /** How far the answers got: the answer stage's events, one per question and strategy, sent before each answer. */
@@ -522,7 +391,10 @@ export function registerBenchCommand(program: Command): void {
             printLine(`gate ${o.passed ? "passed" : "failed"}: ${o.gate}: ${o.detail}`);
             for (const note of o.notes) printLine(`  note: ${note}`);
           }
-          printScorecard(experiment, deltas);
+          for (const block of consoleScorecard(experiment, deltas)) {
+            if ("line" in block) printLine(block.line);
+            else printTable(block.head, block.rows);
+          }
           for (const note of compared.baseline?.notes ?? []) printLine(`baseline: ${note}`);
           if (reportWritten) printLine(`report: ${options.out}`);
         }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { withChunkeval, type GlobalOptions } from "../context.js";
-import { formatNumber, printJson, printLine, printTable, printNote } from "../output.js";
+import { printJson, printLine, printTable, printNote } from "../output.js";
+import { formatNumber } from "../../../domain/number-words.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
