@@ -41,6 +41,7 @@ import { checkGenerateQuestionsInput, generateQuestions } from "./services/quest
 import type { GenerateQuestionsInput } from "./services/questions/generated-questions.js";
 import { checkQuestions, type QuestionsCheckInput } from "./services/questions/questions-check.js";
 import { experimentResults, getExperiment, listExperiments } from "./services/benchmarking/experiments.js";
+import { storedBaseline } from "./services/benchmarking/ci-gates.js";
 import { renderReport, type ReportOptions } from "./services/benchmarking/reports.js";
 import { checkStrategySettings, listStrategies } from "./services/corpus/strategies.js";
 import { tenantService } from "./services/ingestion/tenants.js";
@@ -306,6 +307,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     /** A questions file checked against its document or collection: references located, duplicates, copied wording. */
     checkQuestions: (input: QuestionsCheckInput) => checkQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
+    /** A stored experiment as the baseline a run is compared with (`bench --baseline ID`). */
+    storedBaseline: (id: string) => storedBaseline(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),

@@ -83,3 +83,13 @@ function connectionReset(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } } | null)?.cause;
   return cause?.code === "ECONNRESET" || cause?.code === "UND_ERR_SOCKET";
 }
+
+/** Polls GET /jobs/:id until the job completed or failed (every 25 ms, at most `attempts` times), and returns its body. */
+export async function waitForJob(t: Pick<TestServer, "request">, id: string, attempts = 400): Promise<any> {
+  for (let i = 0; i < attempts; i++) {
+    const r = await t.request("GET", `/jobs/${id}`);
+    if (r.body.status === "completed" || r.body.status === "failed") return r.body;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`job ${id} did not finish within ${attempts} polls`);
+}

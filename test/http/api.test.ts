@@ -2,20 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { startTestServer } from "../helpers/server.js";
+import { startTestServer, waitForJob } from "../helpers/server.js";
 import { TEST_METADATA_STORE } from "../helpers/test-metadata-store.js";
 import { handbookBytes } from "../helpers/documents.js";
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/;
-
-async function waitForJob(t: Awaited<ReturnType<typeof startTestServer>>, id: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await t.request("GET", `/jobs/${id}`);
-    if (r.body.status === "completed" || r.body.status === "failed") return r.body;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
 
 test("every evaluation route answers with the spec's shapes and status codes", async () => {
   const t = await startTestServer();

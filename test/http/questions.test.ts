@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { handbookBytes } from "../helpers/documents.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
-import { startTestServer } from "../helpers/server.js";
+import { startTestServer, waitForJob } from "../helpers/server.js";
 
 test("POST /questions/generate: a background job whose questions POST /benchmarks takes inline; bad input is 422", async () => {
   const stub = await startOpenAiStub({
@@ -25,12 +25,7 @@ test("POST /questions/generate: a background job whose questions POST /benchmark
       keep_leaky: true,
     });
     assert.deepEqual([enqueued.status, enqueued.body.job_type], [202, "question_generation"]);
-    let job: any;
-    for (let i = 0; i < 400; i++) {
-      job = (await t.request("GET", enqueued.body.poll_url)).body;
-      if (job.status === "completed" || job.status === "failed") break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const job = await waitForJob(t, enqueued.body.job_id);
     assert.equal(job.status, "completed", job.error);
     assert.equal(job.result.metadata.kind, "llm");
     assert.equal(job.result.metadata.counts.kept, 3);
@@ -81,12 +76,7 @@ test("background question generation: deleting its document cancels the job with
     assert.equal(enqueued.status, 202);
     await new Promise((r) => setTimeout(r, 200));
     assert.equal((await t.request("DELETE", `/documents/${id}`)).status, 200);
-    let job: any;
-    for (let i = 0; i < 200; i++) {
-      job = (await t.request("GET", enqueued.body.poll_url)).body;
-      if (job.status === "completed" || job.status === "failed") break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const job = await waitForJob(t, enqueued.body.job_id, 200);
     assert.deepEqual([job.status, job.error], ["failed", `cancelled: document handbook.docx (${id}) was deleted`]);
   } finally {
     await t.close();

@@ -7,6 +7,7 @@ import type { RunOptions } from "../../domain/types.js";
 import { type QuestionInput } from "../../evaluators/questions.js";
 import { type QuestionsOrigin } from "../../evaluators/question-set.js";
 import type { ServiceContext } from "../context.js";
+import { planGateRequest, type GateRequest } from "./ci-gates.js";
 import { requireDocument } from "../corpus/documents.js";
 import { collectionDocuments, requireCollection, type Corpus, type CorpusTarget } from "../corpus/collections.js";
 import { type ProcessingUnits } from "./processing-units.js";
@@ -65,6 +66,11 @@ export interface BenchInput extends RunOptions, CorpusTarget {
    * (`details.gates`), so `report` says them first later too.
    */
   checkGates?: (experiment: ExperimentRecord, results: Record<string, QuestionResult[]>) => GateOutcome[];
+  /**
+   * The gates as data, for a caller that cannot pass `checkGates` (an HTTP request, a background
+   * job): parsed and its baseline loaded before any work, checked on the finished run, stored with it.
+   */
+  gates?: GateRequest;
 }
 
 /**
@@ -72,7 +78,9 @@ export interface BenchInput extends RunOptions, CorpusTarget {
  * them before its 202, so it is refused exactly as the synchronous one would be.
  */
 export async function checkBenchInput(ctx: ServiceContext, input: BenchInput): Promise<VariantPlan> {
-  return checkPlannedInput(withImportedChunks(ctx, input), input);
+  const planned = await checkPlannedInput(withImportedChunks(ctx, input), input);
+  if (input.gates) await planGateRequest(ctx, input.gates);
+  return planned;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { CorpusOffsets } from "../../domain/corpus-offsets.js";
 import { type Question } from "../../evaluators/questions.js";
 import type { ServiceContext } from "../context.js";
+import { planGateRequest, type PlannedGates } from "./ci-gates.js";
 import { corpusOf, type Corpus } from "../corpus/collections.js";
 import { estimateIfLong } from "./long-run-estimate.js";
 import { embedderOf, type StrategyVariant } from "../corpus/variants.js";
@@ -15,6 +16,8 @@ import { type BenchInput, checkPlannedInput, refusedBeforeWork } from "./bench-i
 /** What planning settles before any work: the variants, the corpus and its questions, and this run's metered embedder. */
 export interface BenchPlan {
   ctx: ServiceContext;
+  /** The gates the input asked for as data (`gates`), parsed, with their baseline. */
+  gates?: PlannedGates;
   variants: StrategyVariant[];
   topK: number;
   dryRun: boolean;
@@ -36,6 +39,7 @@ export async function planRun(shared: ServiceContext, input: BenchInput): Promis
   const run = withImportedChunks(shared, input);
   const { ctx } = run;
   const { variants, topK } = await checkPlannedInput(run, input);
+  const gates = input.gates ? await planGateRequest(ctx, input.gates) : undefined;
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
@@ -46,6 +50,7 @@ export async function planRun(shared: ServiceContext, input: BenchInput): Promis
   for (const spec of new Set(variants.map((v) => embedderOf(ctx, v)))) if (!embedders.has(spec)) embedders.set(spec, (await ctx.embedder(spec)).metered());
   return {
     ctx,
+    gates,
     variants,
     topK,
     dryRun: input.dryRun ?? false,

@@ -28,7 +28,9 @@ export function experimentView(e: ExperimentRecord) {
   const { details, ...experiment } = e;
   // Chunk health per strategy (our extension): the run records it per index, in its details.
   const health = details.chunkHealth ? { chunkHealth: chunkHealthByStrategy(e.strategiesUsed, details.chunkHealth) } : {};
-  return { ...experiment, ...health, metrics: metricDefinitionsForExport() };
+  // The gates the run was asked to check (bench's CI options, or a request's fail_under …), with their outcomes.
+  const gates = details.gates ? { gates: details.gates } : {};
+  return { ...experiment, ...health, ...gates, metrics: metricDefinitionsForExport() };
 }
 
 /**

@@ -1,32 +1,15 @@
 import { writeOutputFile } from "./output.js";
+import { planRegressionGates, type RegressionPlan, type RunComparison } from "../../services/benchmarking/ci-gates.js";
 import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
 import type { Chunkeval } from "../../chunkeval.js";
-import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
+import type { ExperimentRecord } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
 import { renderCiSummary } from "../../reports/ci-summary.js";
 import { renderJunit } from "../../reports/junit.js";
-import {
-  baselineDeltas,
-  baselineFromExperiment,
-  compositeDifferences,
-  isBaselineFile,
-  readBaselineFile,
-  runDifferences,
-  saveBaselineFile,
-  type Baseline,
-} from "../../services/benchmarking/baseline.js";
-import {
-  floorOutcomes,
-  parseMaxDrop,
-  parseRegressionTargets,
-  regressionOutcomes,
-  type Gate,
-  type MaxDrop,
-  type RegressionTarget,
-} from "../../services/benchmarking/gates.js";
+import { isBaselineFile, readBaselineFile, saveBaselineFile, type Baseline } from "../../services/benchmarking/baseline.js";
 
 /** The bench options a CI job uses: gates, a baseline, files for CI systems, tags. */
 export interface CiOptions {
@@ -39,9 +22,7 @@ export interface CiOptions {
   tag: string[];
 }
 
-export interface CiPlan {
-  regression: RegressionTarget[];
-  drops: MaxDrop[];
+export interface CiPlan extends RegressionPlan {
   tags: Record<string, string>;
 }
 
@@ -62,18 +43,21 @@ export function parseTags(raw: string[]): Record<string, string> {
 
 /** Checks the CI options before anything runs: every mistake is a usage error (exit 2) naming the option. */
 export function planCi(options: CiOptions): CiPlan {
-  const regression = options.failOnRegression === undefined ? [] : parseRegressionTargets(options.failOnRegression);
-  const drops = options.maxDrop.map(parseMaxDrop);
-  if ((regression.length > 0 || drops.length > 0) && !options.baseline) {
-    throw new ValidationError(`${regression.length > 0 ? "--fail-on-regression" : "--max-drop"} compares with a baseline: add --baseline FILE_OR_ID`);
-  }
-  return { regression, drops, tags: parseTags(options.tag) };
+  return {
+    ...planRegressionGates({
+      failOnRegression: options.failOnRegression,
+      maxDrop: options.maxDrop,
+      baseline: !!options.baseline,
+      baselineOption: "--baseline FILE_OR_ID",
+    }),
+    tags: parseTags(options.tag),
+  };
 }
 
 /** `--baseline FILE_OR_ID`: a baseline file (ends in .json, or exists), otherwise a stored experiment. */
 export async function loadBaseline(app: Chunkeval, spec: string): Promise<Baseline> {
   if (isBaselineFile(spec)) return readBaselineFile(spec);
-  return baselineFromExperiment(await app.getExperiment(spec), await app.experimentResults(spec));
+  return app.storedBaseline(spec);
 }
 
 /** Where a reader of the summary finds a report: the CI job's artifacts when the job says where they are, else the file name. */
@@ -83,36 +67,6 @@ function artifactLink(file: string): string | null {
   if (env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID)
     return `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}#artifacts`;
   return null;
-}
-
-/** This run in the baseline's form, and against the baseline: each metric's change and what is not like for like. */
-export interface RunComparison {
-  current: Baseline;
-  baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[]; loaded: Baseline };
-}
-
-export function compareRun(experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, baseline: Baseline | undefined): RunComparison {
-  const current = baselineFromExperiment(experiment, results);
-  if (!baseline) return { current };
-  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
-  return {
-    current,
-    baseline: {
-      source: baseline.source,
-      deltas: baselineDeltas(experiment, current, baseline, scoring),
-      notes: [...runDifferences(current, baseline), ...compositeDifferences(current, baseline)],
-      loaded: baseline,
-    },
-  };
-}
-
-/** Every gate asked for, checked on the finished run: the floors, then the comparisons with the baseline. */
-export function gateOutcomes(experiment: ExperimentRecord, run: RunComparison, plan: CiPlan, floors: Gate[]): GateOutcome[] {
-  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
-  return [
-    ...floorOutcomes(experiment, floors),
-    ...(run.baseline ? regressionOutcomes(experiment, run.current, run.baseline.loaded, plan.regression, plan.drops, scoring) : []),
-  ];
 }
 
 /** After the run: writes the JUnit XML, the Markdown summary and the baseline file asked for. */

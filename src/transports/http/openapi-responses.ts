@@ -197,6 +197,17 @@ const experimentProperties = {
   comparisons: { type: "array", description: "the highest composite against each other strategy: difference, interval, p-value" },
   total_latency_seconds: { type: "number" },
   estimated_cost_usd: { type: "number" },
+  gates: {
+    type: "array",
+    items: object(["gate", "strategy", "passed", "detail", "notes"], {
+      gate: string,
+      strategy: string,
+      passed: { type: "boolean" },
+      detail: string,
+      notes: { type: "array", items: string },
+    }),
+    description: "the gates the request asked for (fail_under, fail_over, fail_on_regression, max_drop), each with its outcome; absent when none",
+  },
   created_at: string,
 };
 const experimentRequired = ["experiment_id", "strategies_used", "questions_count", "aggregate_metrics", "best_strategy", "verdict", "created_at"];

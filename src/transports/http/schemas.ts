@@ -145,6 +145,28 @@ export const benchmarkBody = {
     },
     top_k: { type: "integer", minimum: 1, maximum: DEFAULTS.maxTopK },
     dry_run: { type: "boolean", default: false },
+    fail_under: {
+      type: "array",
+      items: boundedString(LIMIT.name),
+      maxItems: LIMIT.listItems,
+      description: "floors on higher-is-better metrics, METRIC=VALUE (composite_score=0.5): each gate's outcome is in the experiment's gates",
+    },
+    fail_over: {
+      type: "array",
+      items: boundedString(LIMIT.name),
+      maxItems: LIMIT.listItems,
+      description: "ceilings on lower-is-better metrics, METRIC=VALUE (hallucination_rate=0.2)",
+    },
+    baseline_experiment_id: boundedString(LIMIT.name, { description: "a stored experiment that fail_on_regression and max_drop compare with" }),
+    fail_on_regression: boundedString(LIMIT.name, {
+      description: "comma-separated metrics (METRIC or METRIC@STRATEGY) whose significant drop against the baseline fails its gate (paired bootstrap, 95 %)",
+    }),
+    max_drop: {
+      type: "array",
+      items: boundedString(LIMIT.name),
+      maxItems: LIMIT.listItems,
+      description: "METRIC=V or METRIC@STRATEGY=V: the gate fails when the metric dropped against the baseline by more than V",
+    },
     chunks: {
       type: "object",
       maxProperties: LIMIT.chunkLists,

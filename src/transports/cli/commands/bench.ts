@@ -9,9 +9,10 @@ import type { EstimateInput } from "../../../services/benchmarking/sweep-estimat
 import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS } from "../../../domain/metric-catalogue.js";
 import { experimentView } from "../../../services/benchmarking/experiments.js";
-import { gatedStrategyName, missedGates, parseGate } from "../../../services/benchmarking/gates.js";
+import { gatedStrategyName, missedGates } from "../../../services/benchmarking/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
-import { compareRun, gateOutcomes, loadBaseline, planCi, writeCiFiles, type CiOptions, type RunComparison } from "../bench-ci.js";
+import { loadBaseline, planCi, writeCiFiles, type CiOptions } from "../bench-ci.js";
+import { compareRun, gateOutcomes, planFloors, type RunComparison } from "../../../services/benchmarking/ci-gates.js";
 import type { GateOutcome } from "../../../domain/gate-outcome.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
@@ -259,7 +260,7 @@ export function registerBenchCommand(program: Command): void {
         targetArgs.length > 0 || options.collection ? targetArgs : [await requireArgument(undefined, "doc", "Document id, file or folder to benchmark:")];
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
-      const gates = [...options.failUnder.map((raw) => parseGate("fail-under", raw)), ...options.failOver.map((raw) => parseGate("fail-over", raw))];
+      const gates = planFloors(options.failUnder, options.failOver);
       const ci = planCi(options);
       const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();

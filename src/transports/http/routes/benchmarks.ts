@@ -23,6 +23,24 @@ function variantLimit(asked: number | undefined, serverLimit: number): number {
   return asked ?? Math.min(DEFAULTS.maxSweepVariants, serverLimit);
 }
 
+/** The gates a request asks for, or none: checked on the finished run and returned in the experiment's `gates`. */
+function gateRequestOf(body: {
+  fail_under?: string[];
+  fail_over?: string[];
+  baseline_experiment_id?: string;
+  fail_on_regression?: string;
+  max_drop?: string[];
+}) {
+  const request = {
+    failUnder: body.fail_under,
+    failOver: body.fail_over,
+    baselineExperimentId: body.baseline_experiment_id,
+    failOnRegression: body.fail_on_regression,
+    maxDrop: body.max_drop,
+  };
+  return Object.values(request).some((v) => v !== undefined) ? request : undefined;
+}
+
 export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { chunkeval, jobs, admission } = deps;
   app.post(
@@ -42,6 +60,11 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         top_k?: number;
         dry_run: boolean;
         chunks?: Record<string, unknown>;
+        fail_under?: string[];
+        fail_over?: string[];
+        baseline_experiment_id?: string;
+        fail_on_regression?: string;
+        max_drop?: string[];
       };
       refuseClientEmbedders(chunkeval.config.embedder, { variants: body.strategies, sweeps: body.sweep, embedders: body.embedders });
       const { questions, source, origin } = await questionsFromRequest(chunkeval.config.questionsDir, {
@@ -68,6 +91,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         topK: body.top_k,
         dryRun: body.dry_run,
         chunks: await eachImport(Object.entries(body.chunks ?? {}), ([name, list]) => chunksFromList(name, `chunks.${name}`, list)),
+        gates: gateRequestOf(body),
       };
       if (!(request.query as { background: boolean }).background) {
         return reply

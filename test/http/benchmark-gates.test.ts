@@ -1,0 +1,73 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestServer, waitForJob } from "../helpers/server.js";
+import { handbookBytes } from "../helpers/documents.js";
+
+test("POST /benchmarks gates a run as bench's CI options do: floors and a stored baseline, checked on the run, returned and stored with it", async () => {
+  const t = await startTestServer();
+  try {
+    copyFileSync("questions/harbor-light-handbook.json", join(t.ws.dir, "questions", "handbook.json"));
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+    const run = { document_id: doc, strategies: ["recursive", "fixed_size"], questions_file: "handbook.json", top_k: 3 };
+
+    // A floor no run can reach fails; one every run reaches passes.
+    const floors = await t.request("POST", "/benchmarks", { ...run, fail_under: ["hit_rate=2", "hit_rate=0"] });
+    assert.equal(floors.status, 201, floors.text);
+    assert.deepEqual(
+      floors.body.gates.map((g: { gate: string; passed: boolean }) => [g.gate, g.passed]),
+      [
+        ["--fail-under hit_rate=2", false],
+        ["--fail-under hit_rate=0", true],
+      ],
+    );
+    assert.deepEqual((await t.request("GET", `/benchmarks/${floors.body.experiment_id}`)).body.gates, floors.body.gates, "stored with the experiment");
+
+    // The same run against itself: no significant regression, and a drop bound it keeps.
+    const compared = await t.request("POST", "/benchmarks", {
+      ...run,
+      baseline_experiment_id: floors.body.experiment_id,
+      fail_on_regression: "composite_score",
+      max_drop: ["avg_recall=0.05"],
+    });
+    assert.equal(compared.status, 201, compared.text);
+    assert.equal(compared.body.gates.length, 2, JSON.stringify(compared.body.gates));
+    assert.ok(
+      compared.body.gates.every((g: { passed: boolean }) => g.passed),
+      JSON.stringify(compared.body.gates),
+    );
+
+    // In the background too: the gates travel with the job.
+    const queued = await t.request("POST", "/benchmarks?background=true", { ...run, fail_over: ["avg_retrieved_tokens=1"] });
+    assert.equal(queued.status, 202, queued.text);
+    const done = await waitForJob(t, queued.body.job_id, 800);
+    assert.equal(done.status, "completed", JSON.stringify(done));
+    const experiment = (await t.request("GET", `/benchmarks/${done.result.experiment_id}`)).body;
+    assert.deepEqual(
+      experiment.gates.map((g: { gate: string; passed: boolean }) => [g.gate, g.passed]),
+      [["--fail-over avg_retrieved_tokens=1", false]],
+    );
+
+    // Refused before any work, synchronous or not: nothing is stored and no job is made.
+    const experiments = (await t.request("GET", "/experiments")).body.total;
+    const jobs = (await t.request("GET", "/jobs")).body.total;
+    const refused: Array<[string, Record<string, unknown>, number, RegExp]> = [
+      ["a regression gate without a baseline", { fail_on_regression: "composite_score" }, 422, /compares with a baseline: add baseline_experiment_id/],
+      ["a floor on a lower-is-better metric", { fail_under: ["hallucination_rate=0.2"] }, 422, /gate it with --fail-over/],
+      ["a malformed drop", { baseline_experiment_id: floors.body.experiment_id, max_drop: ["avg_recall"] }, 422, /METRIC=V/],
+      ["an unknown baseline", { baseline_experiment_id: "exp_missing", fail_on_regression: "composite_score" }, 404, /exp_missing/],
+    ];
+    for (const [name, gates, status, detail] of refused) {
+      for (const background of ["", "?background=true"]) {
+        const r = await t.request("POST", `/benchmarks${background}`, { ...run, ...gates });
+        assert.equal(r.status, status, `${name}${background}: ${r.text}`);
+        assert.match(r.body.detail, detail, name);
+      }
+    }
+    assert.equal((await t.request("GET", "/experiments")).body.total, experiments, "nothing stored");
+    assert.equal((await t.request("GET", "/jobs")).body.total, jobs, "no job made");
+  } finally {
+    await t.close();
+  }
+});
