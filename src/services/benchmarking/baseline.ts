@@ -5,7 +5,7 @@ import { hashBytes } from "../../domain/hash.js";
 import { METRICS } from "../../domain/metric-catalogue.js";
 import { compositeMetrics, perQuestionMetrics } from "../../domain/metric-registry/registry.js";
 import { scoreOf } from "../../domain/scoring.js";
-import { type ScoredQuestion } from "../../domain/metric-registry/metric.js";
+import type { ScoredQuestion } from "../../domain/metric-registry/metric.js";
 import { ValidationError } from "../../errors.js";
 import { CHUNKEVAL_VERSION } from "../../version.js";
 import { scoresOf, type ScoringOptions } from "../../domain/aggregate.js";

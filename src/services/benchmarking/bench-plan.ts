@@ -1,7 +1,7 @@
 // A benchmark's first stage: the plan (`BenchPlan`) every later stage reads: variants, corpus,
 // questions located in it, and this run's metered embedders; and the estimate of a long run.
 import { CorpusOffsets } from "../../domain/corpus-offsets.js";
-import { type Question } from "../../evaluators/questions.js";
+import type { Question } from "../../evaluators/questions.js";
 import type { ServiceContext } from "../context.js";
 import { planGateRequest, type PlannedGates } from "./ci-gates.js";
 import { corpusOf, type Corpus } from "../corpus/collections.js";

@@ -1,6 +1,6 @@
 import { chunkHealth, degenerateChunkingWarnings, topKCoversEveryChunkWarnings, type ChunkingOutline } from "../../domain/chunk-health.js";
 import { targetSize } from "../../strategies/strategy.js";
-import { type ChunkHealth } from "../../domain/experiment.js";
+import type { ChunkHealth } from "../../domain/experiment.js";
 import { hashBytes } from "../../domain/hash.js";
 import type { StoredDocument } from "../../domain/types.js";
 import type { ServiceContext } from "../context.js";

@@ -2,8 +2,8 @@
 // the file `bench` reads, and the metadata that says how they were made.
 import type { RunOptions, TokenUsage } from "../../domain/types.js";
 import type { Span } from "../../text/spans.js";
-import { type CorpusTarget } from "../corpus/collections.js";
-import { type GeneratedSetLeak } from "./question-leak.js";
+import type { CorpusTarget } from "../corpus/collections.js";
+import type { GeneratedSetLeak } from "./question-leak.js";
 
 /**
  * `document`: an existing document id, or a file to upload (reused if the same bytes were
