@@ -32,10 +32,26 @@ test("POST /benchmarks gates a run as bench's CI options do: floors and a stored
       max_drop: ["avg_recall=0.05"],
     });
     assert.equal(compared.status, 201, compared.text);
-    assert.equal(compared.body.gates.length, 2, JSON.stringify(compared.body.gates));
-    assert.ok(
-      compared.body.gates.every((g: { passed: boolean }) => g.passed),
+    assert.deepEqual(
+      compared.body.gates.map((g: { gate: string; passed: boolean }) => [g.gate, g.passed]),
+      [
+        ["--fail-on-regression composite_score", true],
+        ["--max-drop avg_recall=0.05", true],
+      ],
       JSON.stringify(compared.body.gates),
+    );
+    // Three chunks fewer to find the references in: recall drops, and a bound of no drop at all fails.
+    const narrower = await t.request("POST", "/benchmarks", {
+      ...run,
+      top_k: 1,
+      baseline_experiment_id: floors.body.experiment_id,
+      max_drop: ["avg_recall=0"],
+    });
+    assert.equal(narrower.status, 201, narrower.text);
+    assert.deepEqual(
+      narrower.body.gates.map((g: { gate: string; passed: boolean }) => [g.gate, g.passed]),
+      [["--max-drop avg_recall=0", false]],
+      JSON.stringify(narrower.body.gates),
     );
 
     // In the background too: the gates travel with the job.
@@ -44,6 +60,7 @@ test("POST /benchmarks gates a run as bench's CI options do: floors and a stored
     const done = await waitForJob(t, queued.body.job_id, 800);
     assert.equal(done.status, "completed", JSON.stringify(done));
     const experiment = (await t.request("GET", `/benchmarks/${done.result.experiment_id}`)).body;
+    assert.deepEqual(done.result.gates, experiment.gates, "the job's result carries them too");
     assert.deepEqual(
       experiment.gates.map((g: { gate: string; passed: boolean }) => [g.gate, g.passed]),
       [["--fail-over avg_retrieved_tokens=1", false]],
@@ -56,6 +73,7 @@ test("POST /benchmarks gates a run as bench's CI options do: floors and a stored
       ["a regression gate without a baseline", { fail_on_regression: "composite_score" }, 422, /compares with a baseline: add baseline_experiment_id/],
       ["a floor on a lower-is-better metric", { fail_under: ["hallucination_rate=0.2"] }, 422, /gate it with --fail-over/],
       ["a malformed drop", { baseline_experiment_id: floors.body.experiment_id, max_drop: ["avg_recall"] }, 422, /METRIC=V/],
+      ["a baseline and nothing to compare with it", { baseline_experiment_id: floors.body.experiment_id }, 422, /add one of them, or leave it out/],
       ["an unknown baseline", { baseline_experiment_id: "exp_missing", fail_on_regression: "composite_score" }, 404, /exp_missing/],
     ];
     for (const [name, gates, status, detail] of refused) {

@@ -102,6 +102,9 @@ export async function planGateRequest(ctx: ServiceContext, request: GateRequest)
     baseline: !!request.baselineExperimentId,
     baselineOption: "baseline_experiment_id",
   });
+  if (request.baselineExperimentId && plan.regression.length === 0 && plan.drops.length === 0) {
+    throw new ValidationError("baseline_experiment_id is what fail_on_regression and max_drop compare with: add one of them, or leave it out");
+  }
   const baseline = request.baselineExperimentId ? await storedBaseline(ctx, request.baselineExperimentId) : undefined;
   return { floors, plan, baseline };
 }

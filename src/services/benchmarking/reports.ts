@@ -5,8 +5,8 @@ import { pageSpans, type PageSpan } from "../../domain/pages.js";
 import { REPORT_VIEWS, renderHtmlReport, renderMarkdownReport, type ReportInput, type ReportView } from "../../reports/render.js";
 import { chunkMapSource } from "./chunk-map-source.js";
 import type { ServiceContext } from "../context.js";
+import { compareRun, storedBaseline } from "./ci-gates.js";
 import { experimentResults, experimentView, getExperiment } from "./experiments.js";
-import { baselineDeltas, baselineFromExperiment, compositeDifferences, runDifferences } from "./baseline.js";
 
 export const REPORT_FORMATS = ["html", "md", "json"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -39,24 +39,18 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
   json: "application/json; charset=utf-8",
 };
 
+/** `report EXP --baseline ID`: each metric's change against a stored experiment, its composite rescored when the weights differ. */
+async function storedBaselineChanges(ctx: ServiceContext, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, id: string) {
+  const { deltas, notes } = compareRun(experiment, results, await storedBaseline(ctx, id)).baseline!;
+  return { id, deltas, notes };
+}
+
 /**
  * Renders a stored experiment for the CLI's `report` and `bench --out` and for HTTP's report
  * route alike: an HTML page (managerial or technical) or Markdown as text, or for JSON the
  * export object (the experiment with its details and every per-question result), which each
  * transport writes in its wire format.
  */
-/** `report EXP --baseline ID`: each metric's change against a stored experiment, its composite rescored when the weights differ. */
-async function storedBaseline(ctx: ServiceContext, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, id: string) {
-  const before = baselineFromExperiment(await getExperiment(ctx, id), await experimentResults(ctx, id));
-  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
-  const current = baselineFromExperiment(experiment, results);
-  return {
-    id,
-    deltas: baselineDeltas(experiment, current, before, scoring),
-    notes: [...runDifferences(current, before), ...compositeDifferences(current, before)],
-  };
-}
-
 export async function renderReport(
   ctx: ServiceContext,
   id: string,
@@ -70,7 +64,7 @@ export async function renderReport(
   const results = await experimentResults(ctx, id);
   // Experiments from before the name was recorded: the stored document's, while it is stored.
   const documentName = experiment.collection ? undefined : ((await ctx.documents.record(experiment.documentId))?.filename ?? undefined);
-  const baseline = options.baseline ?? (options.baselineId ? await storedBaseline(ctx, experiment, results, options.baselineId) : undefined);
+  const baseline = options.baseline ?? (options.baselineId ? await storedBaselineChanges(ctx, experiment, results, options.baselineId) : undefined);
   const body =
     format === "json"
       ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }

@@ -206,7 +206,9 @@ const experimentProperties = {
       detail: string,
       notes: { type: "array", items: string },
     }),
-    description: "the gates the request asked for (fail_under, fail_over, fail_on_regression, max_drop), each with its outcome; absent when none",
+    description:
+      "the gates the run was asked to check (a request's fail_under, fail_over, fail_on_regression, max_drop, or bench's CI options), " +
+      "each with its outcome; absent when none",
   },
   created_at: string,
 };
@@ -371,7 +373,8 @@ const OPERATIONS: Record<string, Operation> = {
   "GET /queries/:query_id": { success: { 200: { description: "the query", schema: querySchema } } },
   "POST /benchmarks": {
     success: background(201, "the experiment", experimentSchema),
-    errors: [BenchmarkError, ChunkingError, DocumentLimitError, ServerBusyError, ...MODEL_ERRORS],
+    // NotFoundError: an unknown document_id, collection_id or baseline_experiment_id.
+    errors: [BenchmarkError, ChunkingError, DocumentLimitError, NotFoundError, ServerBusyError, ...MODEL_ERRORS],
   },
   "GET /benchmarks/:experiment_id": { success: { 200: { description: "the experiment", schema: experimentSchema } } },
   "GET /benchmarks/:experiment_id/report": {
