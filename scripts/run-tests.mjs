@@ -117,17 +117,32 @@ function tapCounts(text) {
 const running = new Set();
 
 /**
- * Runs node with `args` in a process group of its own, its output to `outputFile`, killed with
- * its children after FILE_DEADLINE_MS; resolves to how it ended (a failed spawn is exit 127).
+ * How much lower the parallel lane's processes run than the serial lane's (nice(1)'s niceness). The
+ * serial files are the run's longest chain, one after another, and most of their time is spent in
+ * processes of their own: at equal priority they shared two cores with three parallel files and
+ * their children, and the chain ended the run with a core idle. At niceness 5 a runnable serial
+ * process gets a core whenever it wants one, and the parallel lane the rest.
+ *
+ * Each file runs in a session of its own (detached, for killGroup), and where the kernel groups
+ * processes by session for scheduling (autogroup, /proc/sys/kernel/sched_autogroup_enabled), a
+ * process's niceness counts only inside its group and the groups share the processors equally: the
+ * group's own niceness, /proc/self/autogroup, is set too.
  */
-function runProcess(args, env, outputFile) {
+const PARALLEL_NICENESS = 5;
+
+/**
+ * Runs node with `args` in a process group of its own at `niceness`, its output to `outputFile`,
+ * killed with its children after FILE_DEADLINE_MS; resolves to how it ended (a failed spawn is exit
+ * 127).
+ */
+function runProcess(args, env, outputFile, niceness = 0) {
   return new Promise((resolve) => {
     // Through bash, whose `times` prints the CPU the file's processes used (node's own threads,
     // and every child process it waited for): the figure that decides the run's wall time on two cores.
     const cpuFile = `${outputFile}.cpu`;
-    const script = 'node "$@"; code=$?; times > "$CPU_FILE"; exit $code';
+    const script = '(echo "$NICENESS" > /proc/self/autogroup) 2>/dev/null; nice -n "$NICENESS" node "$@"; code=$?; times > "$CPU_FILE"; exit $code';
     const child = spawn("bash", ["-c", script, "bash", ...args], {
-      env: { ...process.env, ...env, CPU_FILE: cpuFile, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
+      env: { ...process.env, ...env, CPU_FILE: cpuFile, NICENESS: String(niceness), PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -196,7 +211,12 @@ async function runFile(run, env, logDir) {
   // to run the file in, about 0.2 s of processor time per file for nothing. Run directly, the file
   // still reports through the reporters and exits 1 when a test fails.
   const args = startArgs(run.file);
-  const { code, signal, timedOut, cpuSeconds } = await runProcess([...args.slice(0, -1), ...reporters, args.at(-1)], { ...env, ...store }, outLog);
+  const { code, signal, timedOut, cpuSeconds } = await runProcess(
+    [...args.slice(0, -1), ...reporters, args.at(-1)],
+    { ...env, ...store },
+    outLog,
+    run.lane === "parallel" ? PARALLEL_NICENESS : 0,
+  );
   const counts = tapCounts(read(tapLog));
   const ok = code === 0 && !timedOut && counts.fail + counts.cancelled === 0;
   return {
@@ -215,7 +235,7 @@ async function runFile(run, env, logDir) {
 async function runCheck(run, logDir) {
   const started = Date.now();
   const outLog = join(logDir, `check-${run.file.replace(/\W+/g, "_")}.out.txt`);
-  const { code, timedOut, cpuSeconds } = await runProcess(run.check, {}, outLog);
+  const { code, timedOut, cpuSeconds } = await runProcess(run.check, {}, outLog, PARALLEL_NICENESS);
   const ok = code === 0 && !timedOut;
   return {
     ...run,

@@ -29,17 +29,42 @@ export function quantile(sorted: number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
 }
 
+/** Resamples of at most this many indices in all are kept by resampleIndices (4 MB), so a bootstrap over very many questions draws its own. */
+const KEPT_INDICES_MAX = 1_000_000;
+/** How many question counts resampleIndices keeps the draws of (a benchmark scores one or two counts, many times over). */
+const KEPT_COUNTS = 8;
+const keptIndices = new Map<number, Int32Array>();
+
+/**
+ * The BOOTSTRAP_RESAMPLES resamples of the indices 0..n-1, one after another, as bootstrap
+ * draws them from its fixed seed. They are the same for every bootstrap over n questions, so they
+ * are drawn once per n and kept: a benchmark bootstraps every strategy, metric and comparison
+ * over the same questions, and drawing the indices anew was most of its scoring time.
+ */
+function resampleIndices(n: number): Int32Array {
+  const kept = keptIndices.get(n);
+  if (kept) return kept;
+  const random = seededRandom(BOOTSTRAP_SEED);
+  const drawn = new Int32Array(BOOTSTRAP_RESAMPLES * n);
+  for (let k = 0; k < drawn.length; k++) drawn[k] = Math.floor(random() * n);
+  if (drawn.length <= KEPT_INDICES_MAX) {
+    if (keptIndices.size >= KEPT_COUNTS) keptIndices.delete(keptIndices.keys().next().value!);
+    keptIndices.set(n, drawn);
+  }
+  return drawn;
+}
+
 /**
  * Draws BOOTSTRAP_RESAMPLES resamples (with replacement) of the indices 0..n-1 and returns the
  * statistic of each, skipping resamples where it is null. Every call starts from the same seed,
  * so results do not depend on what was computed before.
  */
 export function bootstrap<T>(n: number, statistic: (indices: number[]) => T | null): T[] {
-  const random = seededRandom(BOOTSTRAP_SEED);
+  const drawn = resampleIndices(n);
   const out: T[] = [];
   const indices = new Array<number>(n);
   for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
-    for (let i = 0; i < n; i++) indices[i] = Math.floor(random() * n);
+    for (let i = 0; i < n; i++) indices[i] = drawn[b * n + i]!;
     const value = statistic(indices);
     if (value !== null) out.push(value);
   }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,15 +28,51 @@ const HEAVY = [
   /\/dist\/chunkeval\.js$/,
 ];
 
-/** The module URLs the built CLI resolves while running `args`, with its exit code. */
-function loadedModules(args: string[], dataDir: string): { code: number | null; heavy: string[]; all: string[] } {
-  const record = join(dataDir, `imports-${args.join("_").replace(/[^a-z_-]/gi, "")}.txt`);
-  const r = spawnSync(process.execPath, ["--import", RECORDER, BIN, ...args], {
-    env: { ...process.env, CHUNKEVAL_RECORD_IMPORTS: record, CHUNKEVAL_DATA_DIR: join(dataDir, "data") },
+/**
+ * Runs the built CLI's program (dist/transports/cli/main.js's modules: run.js and warnings.js) on
+ * each of `runs` in turn, in one process under the import recorder, and returns, per run, its exit
+ * code and the module URLs first resolved while it ran. A module loaded by an earlier run is not
+ * listed again under a later one, so a run that would load a heavy module on its own is still seen
+ * loading it, under itself or under an earlier run: when no run lists one, none would alone. One
+ * process for some sixty commands in place of a process each (about 40 s of processor time a test
+ * run).
+ */
+interface Loaded {
+  args: string[];
+  code: number;
+  heavy: string[];
+  all: string[];
+}
+function loadedModules(runs: string[][], dataDir: string): Loaded[] {
+  mkdirSync(dataDir, { recursive: true });
+  const record = join(dataDir, "imports.txt");
+  const built = (path: string) => JSON.stringify(fileURLToPath(new URL(`../../dist/transports/cli/${path}`, import.meta.url)));
+  const driver = `
+    const { appendFileSync } = await import("node:fs");
+    const { Writable } = await import("node:stream");
+    const { main } = await import(${built("run.js")});
+    await import(${built("warnings.js")});
+    const codes = [];
+    for (const args of JSON.parse(process.env.RUNS)) {
+      appendFileSync(process.env.CHUNKEVAL_RECORD_IMPORTS, "# run\\n");
+      const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+      const io = { stdout: sink, stderr: sink, env: process.env, stdinIsTTY: false, exitCode: undefined };
+      codes.push(await main(["node", ${JSON.stringify(BIN)}, ...args], io));
+    }
+    process.stdout.write(JSON.stringify(codes));`;
+  const r = spawnSync(process.execPath, ["--import", RECORDER, "--input-type=module", "-e", driver], {
+    env: { ...process.env, CHUNKEVAL_RECORD_IMPORTS: record, CHUNKEVAL_DATA_DIR: join(dataDir, "data"), RUNS: JSON.stringify(runs) },
     encoding: "utf8",
   });
-  const all = readFileSync(record, "utf8").split("\n").filter(Boolean);
-  return { code: r.status, heavy: [...new Set(all.filter((url) => HEAVY.some((h) => h.test(url))))], all };
+  assert.equal(r.status, 0, r.stderr);
+  const codes = JSON.parse(r.stdout) as number[];
+  assert.equal(codes.length, runs.length, "every run ended");
+  // The URLs before the first marker are the program's own modules, loaded before any run: the first run's too.
+  const [before, ...segments] = readFileSync(record, "utf8").split("# run\n");
+  return runs.map((args, i) => {
+    const all = `${i === 0 ? before : ""}${segments[i] ?? ""}`.split("\n").filter(Boolean);
+    return { args, code: codes[i]!, heavy: [...new Set(all.filter((url) => HEAVY.some((h) => h.test(url))))], all };
+  });
 }
 
 /** Every command's path, e.g. ["bench"], ["collections", "add"]. */
@@ -49,28 +85,31 @@ test("--help, --version, config and every command's --help load no parser, token
   try {
     const runs = [["--help"], ["--version"], ["config"], ["config", "--json"], ...commandPaths(buildProgram()).map((path) => [...path, "--help"])];
     assert.ok(runs.length > 20, "the command tree was read");
-    for (const args of runs) {
-      const { code, heavy } = loadedModules(args, dir);
+    // Commands that open the stores and count nothing (jobs list, documents) load no format
+    // parser's library, no tokenizer table and no report engine: those load on first use
+    // (src/lazy-require.ts).
+    const stores = [["jobs", "list"], ["documents"]];
+    const results = loadedModules([...runs, ...stores], dir);
+    for (const { args, code, heavy } of results.slice(0, runs.length)) {
       assert.equal(code, 0, `chunkeval ${args.join(" ")} exits 0`);
       assert.deepEqual(heavy, [], `chunkeval ${args.join(" ")} loads only commander and the configuration`);
     }
-    // Commands that open the stores and count nothing load no format parser's library, no tokenizer
-    // table and no report engine: those load on first use (src/lazy-require.ts).
-    for (const args of [["jobs", "list"], ["documents"]]) {
-      const { code, heavy } = loadedModules(args, dir);
+    for (const { args, code, heavy } of results.slice(runs.length)) {
       assert.equal(code, 0, `chunkeval ${args.join(" ")} exits 0`);
       const libraries = heavy.filter((url) =>
         /\/node_modules\/(gpt-tokenizer\/(cjs|esm)\/(main|bpeRanks)|mammoth|word-extractor|cfb|htmlparser2|marked|nunjucks)\//.test(url),
       );
       assert.deepEqual(libraries, [], `chunkeval ${args.join(" ")} loads them`);
     }
-    // The recorder sees what a real command loads: the check above can fail.
-    const real = loadedModules(["strategies", "--json"], dir);
+    // The recorder sees what a real command loads, under that command and not under the one
+    // before it: the checks above can fail.
+    const [version, real] = loadedModules([["--version"], ["strategies", "--json"]], join(dir, "real")) as [Loaded, Loaded];
     assert.equal(real.code, 0);
     assert.ok(
       real.heavy.some((url) => url.includes("/gpt-tokenizer/")),
       `strategies loads the tokenizer, and the recorder sees it: ${real.heavy.join(", ")}`,
     );
+    assert.deepEqual(version.heavy, []);
     // ...and what src/lazy-require.ts loads on first use too (on this thread: parsing runs in a worker the recorder does not enter).
     const lazy = fileURLToPath(new URL("../../dist/lazy-require.js", import.meta.url));
     const record = join(dir, "imports-lazy.txt");
