@@ -70,10 +70,13 @@ export const SERIAL = EXCEPT([
   "test/stores/scale.test.ts",
   "test/strategies/offload.test.ts",
   "test/http/locate-event-loop.test.ts",
+  "test/http/v1-timeout.test.ts",
   // load budgets: requests held open and overlapped on purpose
   "test/http/overload.test.ts",
   // time and memory bounds of decompression bombs
   "test/parsers/formats.test.ts",
+  // hostile files: the server's peak memory and /healthz while it refuses them
+  "test/e2e/hostile-files.test.ts",
 ]);
 
 // Files that run alone, after both lanes, with no other test process beside them: two serve

@@ -9,8 +9,8 @@ function drawnAfresh(n: number): number[][] {
 }
 
 test("bootstrap resamples the same indices as a fresh draw from its seed, whatever ran before it and however many questions", () => {
-  // 600 questions is past what is kept (1.2 million indices): drawn for the call alone. The counts
-  // repeat and interleave past the number kept, so kept, evicted and drawn-again draws are all compared.
+  // 600 questions is past what is kept (1.2 million indices): drawn as the call goes. The counts
+  // repeat and interleave past the number kept (8), so kept, let go and drawn-again draws are all compared.
   const counts = [1, 7, 30, 600, 30, 2, 3, 4, 5, 6, 8, 9, 7, 1, 600];
   for (const n of counts) {
     const seen: number[][] = [];

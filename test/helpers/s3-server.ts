@@ -84,9 +84,9 @@ export async function startS3Server(bucket = "chunkeval"): Promise<S3Server> {
     async pause() {
       if (paused) return;
       paused = true;
-      // close() alone waits for every open connection to end, and the replicas' object-store
-      // clients keep theirs alive while idle: a pause then took up to three minutes. An outage
-      // drops them at once.
+      // close() alone drops idle connections but waits for those in use to end, and the
+      // replicas' object-store clients had requests under way: a pause once took three minutes.
+      // An outage drops every connection at once.
       const closed = server.close();
       (server as unknown as { httpServer: Server }).httpServer.closeAllConnections();
       await closed;

@@ -4,47 +4,12 @@ import { join } from "node:path";
 import { startServer } from "../../src/transports/http/server.js";
 import { composeChunkeval } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startTestServer } from "../helpers/server.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { buildDocx, handbookBytes } from "../helpers/documents.js";
 import { storedPointRows } from "../helpers/stored-points.js";
 import { storedOriginals } from "../helpers/originals.js";
-
-/**
- * A count that failed work brings to 0 once it has cleaned up, read until it is 0 or 10 s have
- * passed: the answer can come first (on PostgreSQL the process that ran the ingestion job removes
- * what it wrote after the replica that waited has answered).
- */
-async function settled(read: () => Promise<number>): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    const n = await read();
-    if (n === 0) return n;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return read();
-}
-
-async function keysFor(t: TestServer) {
-  const tenants = t.ws.app.tenants;
-  await tenants.createTenant("acme");
-  await tenants.createTenant("globex");
-  const mk = async (tenant: string, scopes: string[]) => `Bearer ${(await tenants.createApiKey(tenant, scopes)).secret}`;
-  return {
-    admin: await mk("acme", ["files:write", "domains:read", "domains:write"]),
-    uploader: await mk("acme", ["files:write"]),
-    reader: await mk("acme", ["domains:read"]),
-    other: await mk("globex", ["files:write", "domains:read", "domains:write"]),
-  };
-}
-
-async function uploadFile(t: TestServer, auth: string, domain: string | null, filename: string, bytes: Buffer, extra: Record<string, string> = {}) {
-  const form = new FormData();
-  if (domain !== null) form.append("domain", domain);
-  for (const [k, v] of Object.entries(extra)) form.append(k, v);
-  form.append("file", new Blob([bytes]), filename);
-  const r = await fetch(`${t.url}/v1/files`, { method: "POST", body: form, headers: { authorization: auth } });
-  return { status: r.status, body: (await r.json()) as any, headers: r.headers };
-}
+import { keysFor, settled, uploadFile } from "../helpers/v1-requests.js";
 
 test("/v1 keys, scopes, the error envelope and the correlation id", async () => {
   const t = await startTestServer();
@@ -211,36 +176,6 @@ test("limits: 413 over the chunk ceiling, 504 past the timeout; each writes a fa
     } finally {
       await t.close();
     }
-  }
-});
-
-test("the 504 arrives within INGESTION_TIMEOUT_SECONDS + 2 s however slow the embedder; the abandoned work then removes what it wrote", async () => {
-  // A remote embedder that takes 700 ms per request: the upload needs several rounds of requests, past the window.
-  const stub = await startOpenAiStub({ dimension: 8, delayMs: 700 });
-  const t = await startTestServer(
-    { embedder: "openai:slow" },
-    { INGESTION_TIMEOUT_SECONDS: "1", CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k", CHUNKEVAL_OPENAI_MAX_RETRIES: "0" },
-  );
-  try {
-    const k = await keysFor(t);
-    await t.request("POST", "/v1/domains", { domain: "d", display_name: "D" }, { authorization: k.admin });
-    const started = performance.now();
-    const r = await uploadFile(t, k.admin, "d", "handbook.docx", handbookBytes());
-    const seconds = (performance.now() - started) / 1000;
-    assert.deepEqual([r.status, r.body.error.code], [504, "ingestion_timeout"]);
-    console.log(`# /v1 504 after ${seconds.toFixed(2)} s for a 1 s window (slow embedder)`);
-    assert.ok(seconds < 1 + 2, `504 after ${seconds.toFixed(2)} s for a 1 s window`);
-    assert.match(r.body.error.message, /INGESTION_TIMEOUT_SECONDS \(1\) while [a-z ]+$/, "names the step, no path");
-    // The abandoned work stops at its next check and removes what it wrote.
-    assert.equal(await settled(() => t.ws.internals.ingestionRepo.countSourceFiles()), 0);
-    assert.equal(await settled(() => storedPointRows(join(t.ws.dir, "data"))), 0, "no point, hidden or live, in LanceDB");
-    assert.deepEqual(
-      (await t.ws.internals.ingestionRepo.jobs()).map((j) => [j.status, j.errorCode]),
-      [["failed", "ingestion_timeout"]],
-    );
-  } finally {
-    await t.close();
-    await stub.close();
   }
 });
 
