@@ -466,7 +466,23 @@ for (const r of outliers)
   console.log(
     `${r.file}${r.store === "postgres" ? " [postgres]" : ""} passed in ${r.seconds.toFixed(0)} s, its last run ${earlier[`${r.store} ${r.file}`]} s: its log is in ${SLOW_LOGS}/`,
   );
-if (failedFiles.length > 0) console.log(`failed files: ${failedFiles.map((r) => `${r.file}${r.store === "postgres" ? " [postgres]" : ""}`).join(", ")}`);
+if (failedFiles.length > 0) {
+  // Each failure's first lines again at the end: a CI log that keeps only its head and tail still shows why.
+  for (const r of failedFiles) {
+    const lines = r.report.split("\n");
+    const first = Math.max(
+      0,
+      lines.findIndex((line) => line.includes("✖")),
+    );
+    console.log(
+      `failed: ${r.file}${r.store === "postgres" ? " [postgres]" : ""}\n${lines
+        .slice(first, first + 12)
+        .join("\n")
+        .replace(/^/gm, "    ")}`,
+    );
+  }
+  console.log(`failed files: ${failedFiles.map((r) => `${r.file}${r.store === "postgres" ? " [postgres]" : ""}`).join(", ")}`);
+}
 console.log(`${sum("pass")} passed, ${failed} failed`);
 rmSync(logDir, { recursive: true, force: true });
 process.exitCode = failed > 0 || failedFiles.length > 0 ? 1 : 0;

@@ -105,13 +105,21 @@ test("synchronous jobs past max_sync_jobs are 503 with Retry-After; a synchronou
 });
 
 test("background jobs past max_queued_jobs waiting are 503 with Retry-After; nothing is queued for them", async () => {
-  const stub = await startOpenAiStub({ delayMs: 300 });
+  // The embedding calls are held until the test is done, so the first job is still running (not
+  // ended, which would let the second start and free the queue) whatever the machine's load.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const stub = await startOpenAiStub({ before: () => held });
   const t = await startTestServer({ embedder: "openai:slow", max_queued_jobs: 1 }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
   try {
     const doc = await t.upload("handbook.docx", handbookBytes());
     const send = (strategy: string) => t.request("POST", `/documents/${doc.body.id}/process?background=true`, { strategies: [strategy] });
-    assert.equal((await send("recursive")).status, 202); // runs (max_background_jobs 1)
-    await new Promise((r) => setTimeout(r, 300));
+    const first = await send("recursive");
+    assert.equal(first.status, 202); // runs (max_background_jobs 1)
+    for (let waited = 0; (await t.request("GET", `/jobs/${first.body.job_id}`)).body.status !== "running"; waited += 50) {
+      assert.ok(waited < 30_000, "the first job started running");
+      await new Promise((r) => setTimeout(r, 50));
+    }
     assert.equal((await send("fixed_size")).status, 202); // waits
     const refused = await send("structure");
     assert.equal(refused.status, 503, refused.text);
@@ -119,6 +127,7 @@ test("background jobs past max_queued_jobs waiting are 503 with Retry-After; not
     assert.match(refused.body.detail, /max_queued_jobs/);
     assert.equal((await t.request("GET", "/jobs")).body.total, 2);
   } finally {
+    release();
     await t.close();
     await stub.close();
   }
