@@ -4,6 +4,12 @@ import { parseDocument } from "./parser.js";
 import { blockShapes } from "../domain/blocks.js";
 import type { ParseLimits } from "./limits.js";
 
+// pdf.js decodes some Flate streams (embedded CMaps, images) with the global DecompressionStream,
+// which in Node makes a zlib handle; a parsing worker is terminated when its request is cancelled
+// or overruns, and one terminated while a handle is being made aborts the whole process (see
+// inflate-raw.ts). Without it pdf.js decodes them in JavaScript, as where a platform has none.
+delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
 /** A parsing worker thread: {bytes, filename, limits} -> the ParsedDocument, its blocks without their text (parse-pool adds it back). */
 serveTasks(parentPort!, async (message: { bytes: Uint8Array; filename: string; limits: ParseLimits }) => {
   const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);

@@ -1,7 +1,7 @@
-import { constants, inflateRawSync } from "node:zlib";
 import { DocumentLimitError } from "../errors.js";
 import { unusable } from "./format.js";
 import { streamDecryptor } from "./pdf-crypt.js";
+import { InflatedPastCap, inflateRawCapped } from "./inflate-raw.js";
 
 const MB = 1024 * 1024;
 
@@ -172,10 +172,12 @@ function decodeCapped(data: Buffer, filters: string[], cap: number): { data: Buf
         try {
           // Raw inflate past the 2-byte zlib header: no checksum to trip over, and a truncated
           // stream yields what it holds, as pdfjs reads it.
-          data = inflateRawSync(data.subarray(2), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: cap + 1 });
+          const inflated = inflateRawCapped(data.subarray(2), cap);
+          if (inflated.corrupt) return { data, complete: false }; // pdfjs stops reading it too
+          data = inflated.data;
         } catch (error) {
-          if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new OverBudget();
-          return { data, complete: false }; // corrupt data: pdfjs stops reading it too
+          if (error instanceof InflatedPastCap) throw new OverBudget();
+          throw error;
         }
         break;
       case "ASCIIHexDecode":

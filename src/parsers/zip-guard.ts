@@ -1,4 +1,4 @@
-import { inflateRawSync } from "node:zlib";
+import { InflatedPastCap, inflateRawCapped } from "./inflate-raw.js";
 import { ChunkingError, DocumentLimitError } from "../errors.js";
 
 /** What a .docx (a zip package) may cost to open; docs/configuration.md "Configuration" names each setting. */
@@ -115,14 +115,16 @@ export function verifyZipContents(bytes: Buffer, filename: string, entries: ZipE
       if (entry.packedSize !== entry.unpackedSize) corrupt(filename, `stored entry ${entry.name} has two sizes`);
       unpacked = packed;
     } else {
+      let inflated: { data: Buffer; corrupt: boolean };
       try {
-        // One byte over the declared size is enough to prove the declaration false.
-        unpacked = inflateRawSync(packed, { maxOutputLength: Math.max(1, entry.unpackedSize + 1) });
+        // The declared size is the cap: one byte over it proves the declaration false.
+        inflated = inflateRawCapped(packed, entry.unpackedSize);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ERR_BUFFER_TOO_LARGE") corrupt(filename, `entry ${entry.name} unpacks to more than its declared size`);
-        corrupt(filename, `entry ${entry.name} cannot be unpacked`);
+        if (error instanceof InflatedPastCap) corrupt(filename, `entry ${entry.name} unpacks to more than its declared size`);
+        throw error;
       }
+      if (inflated.corrupt) corrupt(filename, `entry ${entry.name} cannot be unpacked`);
+      unpacked = inflated.data;
       if (unpacked.length !== entry.unpackedSize) corrupt(filename, `entry ${entry.name} unpacks to more than its declared size`);
     }
     if (/\.(xml|rels)$/i.test(entry.name) && (unpacked.includes("<!DOCTYPE") || unpacked.includes("<!ENTITY"))) {

@@ -66,6 +66,12 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string, f: string
     why: "generators write answers and questions; the evaluators that judge them sit above",
   },
   {
+    // crc32 is a plain function, not a handle: the one import of node:zlib left.
+    from: (f) => f !== "text/bpe-vocabulary-file.ts",
+    forbid: (i) => i === "node:zlib" || i === "zlib",
+    why: "a worker thread terminated while Node makes a zlib handle aborts the process: unpack with parsers/inflate-raw.ts",
+  },
+  {
     from: (f) => !f.startsWith(LANCEDB_ADAPTER),
     forbid: (i) => i.startsWith("@lancedb/") || i === "apache-arrow",
     why: "only the LanceDB adapter knows LanceDB",
@@ -205,9 +211,12 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("services/corpus/ask.ts", `import { runBenchmark } from "../benchmarking/bench.js";\nimport type { ServiceContext } from "../context.js";\n`);
     write("services/benchmarking/bench.ts", `import { askQuestion } from "../corpus/ask.js";\n`);
     write("services/questions/question-leak.ts", `import { runBenchmark } from "../benchmarking/bench.js";\n`);
+    write("parsers/zip-guard.ts", `import { inflateRawSync } from "node:zlib";\n`);
+    write("text/bpe-vocabulary-file.ts", `import { crc32 } from "node:zlib";\n`);
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
       "generators/question-prompt.ts imports evaluators/llm-judge.js: generators write answers and questions; the evaluators that judge them sit above",
+      "parsers/zip-guard.ts imports node:zlib: a worker thread terminated while Node makes a zlib handle aborts the process: unpack with parsers/inflate-raw.ts",
       "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
       "services/corpus/ask.ts imports services/benchmarking/bench.js: a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
