@@ -69,7 +69,7 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string, f: string
     // crc32 is a plain function, not a handle: the one import of node:zlib left.
     from: (f) => f !== "text/bpe-vocabulary-file.ts",
     forbid: (i) => i === "node:zlib" || i === "zlib",
-    why: "a worker thread terminated while Node makes a zlib handle aborts the process: unpack with parsers/inflate-raw.ts",
+    why: "a worker terminated while Node makes a zlib handle aborts the process: use parsers/inflate-raw.ts",
   },
   {
     from: (f) => !f.startsWith(LANCEDB_ADAPTER),
@@ -216,7 +216,7 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
       "generators/question-prompt.ts imports evaluators/llm-judge.js: generators write answers and questions; the evaluators that judge them sit above",
-      "parsers/zip-guard.ts imports node:zlib: a worker thread terminated while Node makes a zlib handle aborts the process: unpack with parsers/inflate-raw.ts",
+      "parsers/zip-guard.ts imports node:zlib: a worker terminated while Node makes a zlib handle aborts the process: use parsers/inflate-raw.ts",
       "retrieval/retrieve.ts imports stores/vectors/lancedb/sql.js: vector backends are reached through stores/vectors/registry.ts",
       "services/ask.ts imports transports/cli/progress.js: services know nothing of transports",
       "services/corpus/ask.ts imports services/benchmarking/bench.js: a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
