@@ -65,11 +65,12 @@ async function pgQuery(uri: string, sql: string, params: unknown[]): Promise<Arr
  * seconds late; 60 s leaves room for a machine busy with the other test lanes, where 20 s was
  * once not enough on the S3 stand-in).
  */
-async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+/** Waits until `check` holds; a check may return what it saw instead of false, for the failure to say. */
+async function eventually(what: string, check: () => Promise<boolean | string>, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`not within ${timeoutMs} ms: ${what}`);
+  for (let seen = await check(); seen !== true; seen = await check()) {
+    if (Date.now() > deadline) assert.fail(`not within ${timeoutMs} ms: ${what}${typeof seen === "string" ? ` (last seen: ${seen})` : ""}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   // In the log a slow run keeps (test-artifacts/slow-files/): which wait took the time.
@@ -130,7 +131,10 @@ async function replicasBehaveAsOne(vectorStore: "local" | "s3"): Promise<void> {
       await eventually(`${url} lists only version 4's points`, async () => {
         const points = await call(url, "GET", "/v1/points?domain=handbooks&limit=100", undefined, auth);
         const live = new Set(points.body.items.map((p: any) => `${p.source_file_id}@${p.version}`));
-        return points.status === 200 && points.body.total === newest.chunks_indexed && live.size === 1 && live.has(`${newest.file_id}@4`);
+        const ok = points.status === 200 && points.body.total === newest.chunks_indexed && live.size === 1 && live.has(`${newest.file_id}@4`);
+        return (
+          ok || `status ${points.status}, ${points.body.total} points of ${[...live].join(", ")}; version 4 is ${newest.file_id} with ${newest.chunks_indexed}`
+        );
       });
       await eventually(`${url} searches version 4 only`, async () => {
         const found = await call(url, "POST", "/v1/search", { query: QUESTION, domain: "handbooks", top_k: 5 }, auth);
