@@ -4,10 +4,11 @@ import { parseDocument } from "./parser.js";
 import { blockShapes } from "../domain/blocks.js";
 import type { ParseLimits } from "./limits.js";
 
-// pdf.js decodes some Flate streams (embedded CMaps, images) with the global DecompressionStream,
-// which in Node makes a zlib handle; a parsing worker is terminated when its request is cancelled
-// or overruns, and one terminated while a handle is being made aborts the whole process (see
-// inflate-raw.ts). Without it pdf.js decodes them in JavaScript, as where a platform has none.
+// pdf.js decodes Flate and Brotli streams (content, fonts, CMaps, images) with the global
+// DecompressionStream where there is one, which in Node makes a zlib handle per stream; a parsing
+// worker is terminated when its request is cancelled or overruns, and one terminated while a
+// handle is being made aborts the whole process (see inflate-raw.ts). Without it pdf.js decodes
+// them with its own JavaScript decoder, as on a platform that has none.
 delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 
 /** A parsing worker thread: {bytes, filename, limits} -> the ParsedDocument, its blocks without their text (parse-pool adds it back). */

@@ -115,7 +115,7 @@ export function verifyZipContents(bytes: Buffer, filename: string, entries: ZipE
       if (entry.packedSize !== entry.unpackedSize) corrupt(filename, `stored entry ${entry.name} has two sizes`);
       unpacked = packed;
     } else {
-      let inflated: { data: Buffer; corrupt: boolean };
+      let inflated: ReturnType<typeof inflateRawCapped>;
       try {
         // The declared size is the cap: one byte over it proves the declaration false.
         inflated = inflateRawCapped(packed, entry.unpackedSize);
@@ -124,8 +124,10 @@ export function verifyZipContents(bytes: Buffer, filename: string, entries: ZipE
         throw error;
       }
       if (inflated.corrupt) corrupt(filename, `entry ${entry.name} cannot be unpacked`);
+      if (!inflated.finished) corrupt(filename, `entry ${entry.name} cannot be unpacked: its data ends early`);
       unpacked = inflated.data;
-      if (unpacked.length !== entry.unpackedSize) corrupt(filename, `entry ${entry.name} unpacks to more than its declared size`);
+      if (unpacked.length !== entry.unpackedSize)
+        corrupt(filename, `entry ${entry.name} unpacks to ${unpacked.length} bytes, not its declared ${entry.unpackedSize}`);
     }
     if (/\.(xml|rels)$/i.test(entry.name) && (unpacked.includes("<!DOCTYPE") || unpacked.includes("<!ENTITY"))) {
       throw new ChunkingError(`${filename}: entry ${entry.name} declares a DTD or entities, which Word files never do; refused`);

@@ -12,7 +12,8 @@ export interface ZipEntrySpec {
   method?: 0 | 8;
 }
 
-const NO_LIMITS = { maxUnpackedBytes: Number.MAX_SAFE_INTEGER, maxCompressionRatio: Number.MAX_SAFE_INTEGER, maxEntries: 65535 };
+/** Zip limits that refuse nothing: for a test whose subject is not the limits. */
+export const NO_LIMITS = { maxUnpackedBytes: Number.MAX_SAFE_INTEGER, maxCompressionRatio: Number.MAX_SAFE_INTEGER, maxEntries: 65535 };
 
 export function deflated(name: string, data: Buffer): ZipEntrySpec {
   return { name, packed: deflateRawSync(data), declaredSize: data.length, crc: crc32(data) };
