@@ -1,5 +1,6 @@
 import { documentChunks } from "./services/corpus/document-chunks.js";
 import { mkdirSync } from "node:fs";
+import type { ChunkevalApi } from "./api.js";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
 import { CachedEmbedder } from "./embedders/cache.js";
@@ -227,7 +228,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   };
 
   let closed = false;
-  const app = {
+  const app: ChunkevalApi = {
     config,
     /** Tenants, API keys and domains of the /v1 surface. */
     tenants: tenantService(tenants),
@@ -396,8 +397,8 @@ export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): Promise
  * one context. Transports (CLI, HTTP) and library users call the returned facade, which exposes
  * services and typed results only; no repository, store or connection leaves it.
  */
-export async function createChunkeval(config: Readonly<ChunkevalConfig>) {
+export async function createChunkeval(config: Readonly<ChunkevalConfig>): Promise<ChunkevalApi> {
   return (await composeChunkeval(config)).app;
 }
-export type Chunkeval = Awaited<ReturnType<typeof createChunkeval>>;
+export type Chunkeval = ChunkevalApi;
 export type ChunkevalInternals = Awaited<ReturnType<typeof composeChunkeval>>["internals"];

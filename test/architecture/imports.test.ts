@@ -175,6 +175,17 @@ test("the circle check finds a circle through type-only, re-export and dynamic i
   }
 });
 
+test("the declared API (src/api.ts) is types only: importing it loads no module", () => {
+  const text = readFileSync(join(SRC, "api.ts"), "utf8");
+  const imports = [...text.matchAll(/^import\b[^;]*;/gms)].map((m) => m[0]);
+  assert.ok(imports.length > 10, `${imports.length} imports`);
+  assert.deepEqual(
+    imports.filter((i) => !i.startsWith("import type ")),
+    [],
+  );
+  assert.doesNotMatch(text, /^export (const|function|class|let|async)/m, "declarations only");
+});
+
 test("imports under src/ only point the allowed way", () => {
   assert.deepEqual(violations(SRC), []);
 });
