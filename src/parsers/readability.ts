@@ -8,6 +8,13 @@ import { unusable, type BlockDraft } from "./format.js";
 const isJunk = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || (c >= 0x7f && c <= 0x9f) || (c >= 0xe000 && c <= 0xf8ff) || c === 0xfffd;
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/**
+ * Characters of scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer,
+ * Burmese): one carries about what a short Latin word does, so toward min_text_characters each
+ * counts as UNSPACED_CHARACTER_WEIGHT. An 8-character Japanese sentence is a document; "p. 7" is not.
+ */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+const UNSPACED_CHARACTER_WEIGHT = 3;
 /** A page whose visible characters are at least this share junk is not text. */
 const UNREADABLE_SHARE = 0.3;
 
@@ -93,7 +100,8 @@ export interface ReadableText {
  * The document's readable text. Refuses it when most of its visible characters lie on pages (or,
  * without pages, in a text) that are not text, naming those pages: glyph codes (control,
  * private-use or replacement characters) or letters in no language's pattern; and when its text is
- * fewer than `minCharacters` visible characters (`min_text_characters`: no letter or digit, or a handful). A few unreadable
+ * fewer than `minCharacters` visible characters (`min_text_characters`: no letter or digit, or a handful; a character of a
+ * script written without spaces counts for three). A few unreadable
  * pages in a readable document are left out, with a warning that names them.
  */
 export function readableText(filename: string, format: string, drafts: BlockDraft[], minCharacters: number): ReadableText {
@@ -126,8 +134,8 @@ export function readableText(filename: string, format: string, drafts: BlockDraf
   const scanned = format === "pdf" ? " (a scanned document? run OCR first)" : "";
   // A handful of characters is no document either; none is no text, whatever the marks.
   if (!drafts.some((d) => LETTER_OR_DIGIT.test(d.text))) unusable(filename, `the document contains no text: no letter or digit${scanned}`);
-  if (total < minCharacters) {
-    const text = drafts.map((d) => d.text.replace(/\s+/g, " ").trim()).join(" ");
+  const text = total < minCharacters ? drafts.map((d) => d.text.replace(/\s+/g, " ").trim()).join(" ") : "";
+  if (total + (UNSPACED_CHARACTER_WEIGHT - 1) * (text.match(UNSPACED_SCRIPT)?.length ?? 0) < minCharacters) {
     unusable(
       filename,
       `the document contains almost no text (${total} characters: ${JSON.stringify(text)}; min_text_characters is ${minCharacters}): ` +
