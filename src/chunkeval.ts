@@ -228,21 +228,13 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   };
 
   let closed = false;
+  // Each member is documented where it is declared: src/api.ts.
   const app: ChunkevalApi = {
     config,
-    /** Tenants, API keys and domains of the /v1 surface. */
     tenants: tenantService(tenants),
-    /**
-     * POST /v1/files: parse, chunk, embed and index a file into a domain (opens the collection on
-     * first use). Given the server's job queue on a shared store (PostgreSQL), the work is a queue
-     * job any `serve` or `worker` runs; otherwise it runs in this process. `clientGone` stops it
-     * (the job fails, cancelled) unless its version was committed first.
-     */
     ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
       (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
-    /** Whether this process runs INGESTION_MAX_CONCURRENCY ingestions now: a /v1 upload is refused before its body is read. */
     ingestionAtCapacity: (): boolean => openedIngestion.some((i) => i.atCapacity()),
-    /** The `v1_ingestion` queue job: runs an ingestion another process accepted. */
     runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim) => (await v1()).ingestion.runQueued(input, signal, claim),
     ingestionJob: async (tenantId: string, jobId: string) => {
       const job = await ingestionRepo.job(tenantId, jobId);
@@ -255,11 +247,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
     searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) =>
       searchPoints(context, (await v1()).points, tenantId, query),
-    /**
-     * /readyz: the metadata store answers, the vector store answers and the chunks collection
-     * exists (opening it on first use can fail too). Both stores are asked on every call: replicas
-     * share them, so a store that went away since the last call must show here.
-     */
     v1Readiness: async (): Promise<{ ready: boolean; reason?: string }> => {
       try {
         await store.dataDirectoryId();
@@ -270,12 +257,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
         .then((opened) => opened.points.readiness())
         .catch((error: Error) => ({ ready: false, reason: error.message }));
     },
-    /** Stores a document, or returns the one already holding the same bytes (`alreadyStored`) unless `forceNew`. */
     upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
     documentChunks: (id: string, strategy: string) => documentChunks(context, id, strategy),
-    /** The ids of the documents stored under this file name, newest first. */
     documentIdsNamed: (filename: string) => context.documents.idsNamed(filename),
     deleteDocument: (id: string) => deleteDocument(context, id),
     createCollection: (name: string) => createCollection(context, name),
@@ -285,44 +270,29 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     getCollection: (collection: string) => requireCollection(context, collection),
     listCollections: (page: { offset: number; limit: number }) => listCollections(context, page),
     process: (documentId: string, strategies: string | string[], options?: ProcessOptions) => processDocument(context, documentId, strategies, options),
-    /** Refuses a processing request exactly as `process` would, without doing any work (background requests). */
     checkProcess: async (documentId: string, strategies: string | string[]): Promise<void> => void (await checkProcessInput(context, documentId, strategies)),
-    /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */
     checkBench: async (input: BenchInput): Promise<void> => void (await checkBenchInput(context, input)),
-    /** A bench's variant keys; an unknown strategy is invalid input (exit 2), checked before anything is read. */
     planBench: (input: Pick<BenchInput, "strategies" | "sweep" | "topK" | "chunks" | "maxVariants" | "retrievers" | "embedders">) =>
       planBenchVariants(context, input),
     ask: (input: AskInput) => askQuestion(context, input),
     getQuery: (id: string) => getQuery(context, id),
     strategies: () => listStrategies(context.strategies),
     bench: (input: BenchInput) => runBenchmark(context, input),
-    /** A benchmark's processing units as child jobs of the shared queue (`BenchInput.units`). */
     queuedUnits: (children: ChildJobs) => queuedUnits(context, children),
-    /** Runs one `process_unit` job: a (document, variant) a benchmark queued; returns what it spent. */
     runProcessingUnit: (input: ProcessUnitInput, options: RunOptions) => runQueuedUnit(context, input, options),
-    /** A bench's variants, runs, cost and time, estimated before anything is spent. */
     estimateBench: (input: EstimateInput) => estimateBench(context, input),
     generateQuestions: (input: GenerateQuestionsInput) => generateQuestions(context, input),
-    /** A generation's input refused as the run would refuse it (count, budget within its cap), before a job is queued. */
     checkGenerateQuestions: (input: GenerateQuestionsInput): void => void checkGenerateQuestionsInput(input),
-    /** A questions file checked against its document or collection: references located, duplicates, copied wording. */
     checkQuestions: (input: QuestionsCheckInput) => checkQuestions(context, input),
     getExperiment: (id: string) => getExperiment(context, id),
-    /** A stored experiment as the baseline a run is compared with (`bench --baseline ID`). */
     storedBaseline: (id: string) => storedBaseline(context, id),
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
     getJob: (id: string) => getJob(context.jobs, id),
-    /** Background requests waiting to run (a server refuses more than max_queued_jobs). */
     queuedRequests: () => countQueuedRequests(context.jobs),
-    /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
-    /**
-     * The job queue of the metadata store: on PostgreSQL shared by every process (a `worker`, or
-     * a `serve` unless `consume` is false); otherwise this process's in-process runner.
-     */
     createJobQueue: async (handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> => {
       const backend = metadataBackendFor(config.metadataStoreUri);
       const settings = { consume: true, concurrency: config.maxBackgroundJobs, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
@@ -332,11 +302,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
         new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers),
       );
     },
-    /**
-     * Fails a document's queued and running jobs in the shared queue (PostgreSQL), for a delete from
-     * a process that runs no queue (CLI `delete`), as a delete through a server does. Nothing on
-     * SQLite: its jobs run inside a server, which notices the document gone itself (JobRunner).
-     */
     cancelSharedJobsOf: async (documentId: string): Promise<void> => {
       const backend = metadataBackendFor(config.metadataStoreUri);
       if (!backend.openJobQueue) return;
@@ -347,20 +312,13 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
         await queue.shutdown();
       }
     },
-    /** Whether jobs are shared by every process on the store (PostgreSQL), so a `worker` can run them. */
     sharedJobQueue: (): boolean => sharedQueue,
-    /**
-     * A server's start: /v1 ingestions a killed server left running are failed and what they
-     * wrote removed (no model is loaded). Not while the vector store cannot be reached: what is
-     * in it cannot be judged then, and the next start recovers.
-     */
     recoverIngestions: async () => {
       const points = await pointsStore();
       const state = await points.readiness();
       if (state.unreachable) return 0;
       return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, originals, abandonedIngestion);
     },
-    /** Checks that committed chunks and stored vectors match; with `repair`, fixes what it can. */
     doctor: (options: { repair?: boolean } = {}) =>
       runDoctor(
         {
@@ -372,7 +330,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
         },
         options,
       ),
-    /** Releases worker threads, LanceDB handles and the database. */
     async close() {
       if (closed) return;
       closed = true;

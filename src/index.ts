@@ -11,6 +11,16 @@ export type {
   IngestionApi,
   OperationsApi,
   Page,
+  AskInput,
+  BenchInput,
+  EstimateInput,
+  GenerateQuestionsInput,
+  ProcessOptions,
+  QuestionsCheckInput,
+  ReportOptions,
+  RunOptions,
+  UploadInput,
+  UploadOptions,
 } from "./api.js";
 export { loadConfig, describeConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
 export type { ChunkevalConfig } from "./config/schema.js";

@@ -290,8 +290,7 @@ export const SETTINGS: SettingDeclaration[] = [
     path: "parsing.minTextCharacters",
     default: DEFAULTS.minTextCharacters,
     min: 1,
-    description:
-      "fewest visible (non-space) characters a text must hold (one of a script written without spaces counts for three); fewer is refused as almost empty",
+    description: "fewest visible (non-space) characters a text must hold (a Chinese or Japanese one counts for three); fewer is refused as almost empty",
   }),
   setting({
     key: "max_html_elements",

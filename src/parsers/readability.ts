@@ -9,11 +9,13 @@ const isJunk = (c: number) => (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0
 const isSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /**
- * Characters of scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer,
- * Burmese): one carries about what a short Latin word does, so toward min_text_characters each
- * counts as UNSPACED_CHARACTER_WEIGHT. An 8-character Japanese sentence is a document; "p. 7" is not.
+ * Chinese characters and Japanese kana (letters: the prolonged sound mark ー, not the full stop 。): written without
+ * spaces, each carries about what a short Latin word does, so toward min_text_characters each counts
+ * as UNSPACED_CHARACTER_WEIGHT. A 7-character Chinese or Japanese sentence is a document; "p. 7" or
+ * "第七页。" is not. Alphabets written without spaces (Thai, Lao, Khmer, Burmese) count a letter as
+ * one, as Latin letters do.
  */
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+const UNSPACED_SCRIPT = /(?=\p{L})[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}]/gu;
 const UNSPACED_CHARACTER_WEIGHT = 3;
 /** A page whose visible characters are at least this share junk is not text. */
 const UNREADABLE_SHARE = 0.3;
@@ -100,8 +102,8 @@ export interface ReadableText {
  * The document's readable text. Refuses it when most of its visible characters lie on pages (or,
  * without pages, in a text) that are not text, naming those pages: glyph codes (control,
  * private-use or replacement characters) or letters in no language's pattern; and when its text is
- * fewer than `minCharacters` visible characters (`min_text_characters`: no letter or digit, or a handful; a character of a
- * script written without spaces counts for three). A few unreadable
+ * fewer than `minCharacters` visible characters (`min_text_characters`: no letter or digit, or a handful; a Chinese or
+ * Japanese character counts for three). A few unreadable
  * pages in a readable document are left out, with a warning that names them.
  */
 export function readableText(filename: string, format: string, drafts: BlockDraft[], minCharacters: number): ReadableText {
@@ -135,10 +137,13 @@ export function readableText(filename: string, format: string, drafts: BlockDraf
   // A handful of characters is no document either; none is no text, whatever the marks.
   if (!drafts.some((d) => LETTER_OR_DIGIT.test(d.text))) unusable(filename, `the document contains no text: no letter or digit${scanned}`);
   const text = total < minCharacters ? drafts.map((d) => d.text.replace(/\s+/g, " ").trim()).join(" ") : "";
-  if (total + (UNSPACED_CHARACTER_WEIGHT - 1) * (text.match(UNSPACED_SCRIPT)?.length ?? 0) < minCharacters) {
+  const unspaced = text.match(UNSPACED_SCRIPT)?.length ?? 0;
+  const counted = total + (UNSPACED_CHARACTER_WEIGHT - 1) * unspaced;
+  if (counted < minCharacters) {
+    const weighted = unspaced > 0 ? `, ${counted} as Chinese and Japanese characters count ${UNSPACED_CHARACTER_WEIGHT} each` : "";
     unusable(
       filename,
-      `the document contains almost no text (${total} characters: ${JSON.stringify(text)}; min_text_characters is ${minCharacters}): ` +
+      `the document contains almost no text (${total} characters${weighted}: ${JSON.stringify(text)}; min_text_characters is ${minCharacters}): ` +
         `too little to chunk${scanned}`,
     );
   }

@@ -119,11 +119,18 @@ test("a text layer with no letter or digit is refused as empty; text of private-
   await refused(Buffer.from("... --- !!! ???\n"), "marks.txt", /contains no text: no letter or digit/);
   // A short but real text file stays a document.
   assert.equal((await parseDocument(Buffer.from("Only the bytes count here."), "short.txt")).text, "Only the bytes count here.");
-  // In a script written without spaces a character is about a word: an 8-character Japanese
-  // sentence or 7 Chinese characters are a document; 6 of them are still a handful.
+  // A Chinese or Japanese character is about a word: a 9-character Japanese sentence, 7 Chinese
+  // characters, or 7 with the prolonged sound mark ー among them are a document; 3 of them and a stop are still a handful.
   assert.equal((await parseDocument(Buffer.from("今日は良い天気です"), "ja.txt")).text, "今日は良い天気です");
   assert.equal((await parseDocument(Buffer.from("港口灯塔值班表"), "zh.txt")).text, "港口灯塔值班表");
-  await refused(Buffer.from("第七页。"), "page.txt", /almost no text \(4 characters: "第七页。"; min_text_characters is 20\)/);
+  assert.equal((await parseDocument(Buffer.from("サーバーの設定"), "ja2.txt")).text, "サーバーの設定");
+  await refused(
+    Buffer.from("第七页。"),
+    "page.txt",
+    /almost no text \(4 characters, 10 as Chinese and Japanese characters count 3 each: "第七页。"; min_text_characters is 20\)/,
+  );
+  // Thai is an alphabet: its letters count one each, as Latin ones do.
+  await refused(Buffer.from("สวัสดีครับ"), "th.txt", /almost no text \(10 characters: "สวัสดีครับ"; min_text_characters is 20\)/);
   // Control characters in valid UTF-8 (no format takes them as text) are said to be what they are, not a wrong encoding.
   await refused(
     Buffer.from("\x01\x02\x03 \x04\x05\x06\x07\n".repeat(20)),
