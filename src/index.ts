@@ -1,27 +1,7 @@
 /** chunkeval's public library API: the same core the CLI and HTTP server call. */
 export { createChunkeval, type Chunkeval } from "./chunkeval.js";
-export type {
-  ChunkevalApi,
-  DocumentsApi,
-  CollectionsApi,
-  ProcessingApi,
-  BenchmarksApi,
-  QuestionsApi,
-  JobsApi,
-  IngestionApi,
-  OperationsApi,
-  Page,
-  AskInput,
-  BenchInput,
-  EstimateInput,
-  GenerateQuestionsInput,
-  ProcessOptions,
-  QuestionsCheckInput,
-  ReportOptions,
-  RunOptions,
-  UploadInput,
-  UploadOptions,
-} from "./api.js";
+// The declared API, one interface per surface, and the inputs its members take.
+export type * from "./api.js";
 export { loadConfig, describeConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
 export type { ChunkevalConfig } from "./config/schema.js";
 export * from "./errors.js";
