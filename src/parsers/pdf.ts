@@ -68,6 +68,8 @@ const SOFT_HYPHENS = /\u00AD/g;
 
 /** A line that ends inside a word broken by a hyphen (or a soft hyphen) at the line's end: "Af-", "com\u00AD". */
 const BROKEN_WORD_END = /([\p{L}]+)(-|\u00AD)$/u;
+/** The letters a line ends with, when it ends inside a word (no hyphen, no punctuation after them). */
+const LAST_WORD = /(?:^|[^\p{L}-])([\p{L}]+)$/u;
 /** The word a line starts with. */
 const WORD_START = /^([\p{L}]+)/u;
 const WORDS = /[\p{L}]+(?:-[\p{L}]+)*/gu;
@@ -78,17 +80,35 @@ const WORDS = /[\p{L}]+(?:-[\p{L}]+)*/gu;
  * word without one elsewhere ("after" for "Af- ter"), stays where it spells it with one
  * ("well-known"), and otherwise goes before a lower-case letter (typesetting's hyphenation) and
  * stays before a capital ("non-European"). The document's words are read once, from every line.
+ *
+ * A soft hyphen at a line's end may leave no trace at all: pdfjs drops a glyph mapped to U+00AD
+ * from the text, and its width with it, so "com\u00AD" + "pass" arrives as "com" + "pass". Two
+ * such lines are joined without a space when the document spells the joined word elsewhere and
+ * never writes the head as a word inside a line ("compass" somewhere, "com" only at this break);
+ * any other pair keeps its space.
  */
 function lineJoiner(lines: Line[]): (texts: string[]) => string {
   const spelt = new Set<string>();
-  for (const line of lines) for (const m of foldLigatures(line.text).matchAll(WORDS)) spelt.add(m[0].toLowerCase());
+  // Words written inside a line (followed by more of it): a line's last word may be a fragment.
+  const inside = new Set<string>();
+  for (const line of lines) {
+    const words = [...foldLigatures(line.text).matchAll(WORDS)].map((m) => m[0].toLowerCase());
+    for (const [i, word] of words.entries()) {
+      spelt.add(word);
+      if (i < words.length - 1) inside.add(word);
+    }
+  }
   return (texts) => {
     let out = texts[0] ?? "";
     for (const next of texts.slice(1)) {
       const broken = BROKEN_WORD_END.exec(out);
       const start = WORD_START.exec(next);
       if (!broken || !start) {
-        out += ` ${next}`;
+        const head = start && !broken ? LAST_WORD.exec(out)?.[1] : undefined;
+        const tail = start?.[1];
+        const unmarkedBreak =
+          head && tail && tail[0] === tail[0]!.toLowerCase() && !inside.has(head.toLowerCase()) && spelt.has(`${head}${tail}`.toLowerCase());
+        out += unmarkedBreak ? next : ` ${next}`;
         continue;
       }
       const [, head, mark] = broken;

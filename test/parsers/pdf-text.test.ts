@@ -30,10 +30,21 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   // Before a lower-case letter, with neither spelling elsewhere, the break is typesetting's: joined.
   assert.equal(paragraphs[2], "SunSpider quay is the old name; the ferry is selfdriving, and no word of the document says otherwise.");
   // A soft hyphen (a font mapping it to U+00AD) is invisible to a reader. pdfjs itself leaves it out
-  // of a line's text here (the parser's own removal is for text layers where it stays), so at a
-  // line's end the joiner never sees it: "com\u00AD" + "pass" reads "com pass", a known gap.
-  const soft = await parseDocument(buildSoftHyphenPdf([{ lines: ["The har\u00ADbour master signs the log."] }]), "soft.pdf");
-  assert.equal(soft.text, "The harbour master signs the log.");
+  // of a line's text (the parser's own removal is for text layers where it stays), so at a line's
+  // end nothing marks the break: the lines are joined where the document spells the joined word
+  // elsewhere and never writes the head inside a line.
+  const soft = await parseDocument(
+    buildSoftHyphenPdf([
+      { lines: ["The har\u00ADbour master signs the log and reads the com\u00AD", "pass at noon."] },
+      { lines: ["The compass is old. The harbourmaster reads the harbour", "master's log and the chart\u00AD", "room lamp."] },
+    ]),
+    "soft.pdf",
+  );
+  const softParagraphs = soft.blocks.map((b) => soft.text.slice(b.start, b.end));
+  assert.equal(softParagraphs[0], "The harbour master signs the log and reads the compass at noon.");
+  // "harbour" is written inside a line, so "harbour master" keeps its space although the document
+  // spells "harbourmaster"; "chartroom" is spelt nowhere, so the unmarked break stays a space (the gap left).
+  assert.equal(softParagraphs[1], "The compass is old. The harbourmaster reads the harbour master's log and the chart room lamp.");
   // A sentence copied from a reader (which joins such words) is found as written.
   assert.equal(locateExcerpt(doc.text, "closed after the storm, and the federal inspectors")?.method, "exact");
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
@@ -118,6 +129,21 @@ test("running headers, footers and page numbers are page furniture: kept in the 
     doc.text.slice(reference.start, reference.end),
     /^and the new quay opened in May\.[\s\S]*Confidential draft 1[\s\S]*Dredging of the outer channel$/,
   );
+});
+
+test("a journal's alternating running heads (authors on even pages, the title on odd ones) are furniture", async () => {
+  const SEASONS = ["A calm spring", "A stormy summer", "A foggy autumn", "A frozen winter", "A wet spring", "A dry summer", "A mild autumn"];
+  // As ACM's and most journals' classes set them: the first page has neither, then they alternate.
+  const page = (n: number) => [
+    ...(n === 1 ? [] : [{ text: n % 2 === 0 ? `${n}   Okafor and Lindqvist` : `Tidal Lights and Harbour Safety   ${n}`, size: 8, y: 812 }]),
+    ...layoutParagraphs([{ lines: [`${SEASONS[n - 1]} was logged by the keepers of the north light.`, "The log is kept at the harbour office."] }], 700),
+  ];
+  const doc = await parseDocument(buildPdf(SEASONS.map((_, i) => page(i + 1))), "journal.pdf");
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind === "furniture").map((b) => [b.page, b.text]),
+    [2, 3, 4, 5, 6, 7].map((n) => [n, n % 2 === 0 ? `${n} Okafor and Lindqvist` : `Tidal Lights and Harbour Safety ${n}`]),
+  );
+  assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 7, "every page's body stays text");
 });
 
 test("a heading that opens several pages is not furniture, nor is a line repeated only twice in a long document", async () => {
