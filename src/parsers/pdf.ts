@@ -106,8 +106,15 @@ function lineJoiner(lines: Line[]): (texts: string[]) => string {
       if (!broken || !start) {
         const head = start && !broken ? LAST_WORD.exec(out)?.[1] : undefined;
         const tail = start?.[1];
+        // Two letters at least on each side, as hyphenation leaves them (TeX's and word processors' minimums).
         const unmarkedBreak =
-          head && tail && tail[0] === tail[0]!.toLowerCase() && !inside.has(head.toLowerCase()) && spelt.has(`${head}${tail}`.toLowerCase());
+          head &&
+          tail &&
+          head.length >= 2 &&
+          tail.length >= 2 &&
+          tail[0] === tail[0]!.toLowerCase() &&
+          !inside.has(head.toLowerCase()) &&
+          spelt.has(`${head}${tail}`.toLowerCase());
         out += unmarkedBreak ? next : ` ${next}`;
         continue;
       }

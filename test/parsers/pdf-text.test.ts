@@ -37,6 +37,7 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
     buildSoftHyphenPdf([
       { lines: ["The har\u00ADbour master signs the log and reads the com\u00AD", "pass at noon."] },
       { lines: ["The compass is old. The harbourmaster reads the harbour", "master's log and the chart\u00AD", "room lamp."] },
+      { lines: ["The table's columns read ll and then l", "l."] },
     ]),
     "soft.pdf",
   );
@@ -45,6 +46,8 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   // "harbour" is written inside a line, so "harbour master" keeps its space although the document
   // spells "harbourmaster"; "chartroom" is spelt nowhere, so the unmarked break stays a space (the gap left).
   assert.equal(softParagraphs[1], "The compass is old. The harbourmaster reads the harbour master's log and the chart room lamp.");
+  // A single letter is never half of a hyphenated word: "l" + "l" stays apart although "ll" is spelt.
+  assert.equal(softParagraphs[2], "The table's columns read ll and then l l.");
   // A sentence copied from a reader (which joins such words) is found as written.
   assert.equal(locateExcerpt(doc.text, "closed after the storm, and the federal inspectors")?.method, "exact");
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
