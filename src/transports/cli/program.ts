@@ -13,6 +13,7 @@ import { registerQuestionsCommand } from "./commands/questions.js";
 import { registerReportCommands } from "./commands/report.js";
 import { registerJobsCommand } from "./commands/jobs.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerUiCommand } from "./commands/ui.js";
 import { registerWorkerCommand } from "./commands/worker.js";
 import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
@@ -71,6 +72,7 @@ export function buildProgram(): Command {
   registerReportCommands(program);
   registerJobsCommand(program);
   registerServeCommand(program);
+  registerUiCommand(program);
   registerWorkerCommand(program);
   registerTenantCommands(program);
   registerDoctorCommand(program);

@@ -11,6 +11,7 @@ import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
 import { documentRoutes } from "./routes/documents.js";
 import { jobRoutes } from "./routes/jobs.js";
+import { uiRoutes } from "./routes/ui.js";
 import { queryRoutes } from "./routes/queries.js";
 import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
@@ -105,6 +106,9 @@ export async function buildApp(httpDeps: HttpDeps, options: { logger?: boolean }
     app.addHook("onRequest", async (request, reply) => {
       if (
         request.url.startsWith("/docs") ||
+        // The UI's page and files: it asks for the key and sends it with every API call.
+        request.url === "/ui" ||
+        request.url.startsWith("/ui/") ||
         request.url === "/openapi.json" ||
         request.url.startsWith("/v1/") ||
         request.url === "/healthz" ||
@@ -121,6 +125,7 @@ export async function buildApp(httpDeps: HttpDeps, options: { logger?: boolean }
   collectionRoutes(app, deps);
   questionRoutes(app, deps);
   jobRoutes(app, deps);
+  uiRoutes(app);
   // /readyz's details (folders, store errors) go to whoever may use the evaluation API: the key's
   // holder, or with no key configured a local process (a server exposed without a key hides them).
   healthRoutes(app, { chunkeval: deps.chunkeval, mayReadDetails: (request) => (config.apiKey ? carriesApiKey(request) : isLoopback(request.ip)) });

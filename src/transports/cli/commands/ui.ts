@@ -1,0 +1,45 @@
+import { spawn } from "node:child_process";
+import type { Command } from "commander";
+import { loadCliConfig, parseInteger } from "../context.js";
+import { closeOnStopSignal } from "../stop-signal.js";
+import { cliIo } from "../io.js";
+
+/** The program that opens a URL in the desktop's browser, per platform. */
+function opener(url: string): [string, string[]] {
+  if (process.platform === "darwin") return ["open", [url]];
+  if (process.platform === "win32") return ["cmd", ["/c", "start", "", url]];
+  return ["xdg-open", [url]];
+}
+
+/** Opens `url` in a browser, or says why it could not (the URL is printed either way). */
+function openBrowser(url: string): void {
+  const [command, args] = opener(url);
+  const child = spawn(command, args, { detached: true, stdio: "ignore" });
+  child.on("error", (error) => cliIo().stderr.write(`chunkeval: could not open a browser (${command}: ${error.message}): open ${url} yourself\n`));
+  child.unref();
+}
+
+export function registerUiCommand(program: Command): void {
+  program
+    .command("ui")
+    .description("open chunkeval in the browser: documents, their text and structure, and several strategies' chunks side by side")
+    .option("--port <port>", "port to listen on (default: any free port)", parseInteger("--port"), 0)
+    .option("--open", "open the page in the desktop's browser too")
+    .addHelpText(
+      "after",
+      "\nThe server binds 127.0.0.1 only and serves the page from the package: nothing is loaded from the network.\n" +
+        "With CHUNKEVAL_API_KEY set the page asks for the key once. `chunkeval serve` serves the same page at /ui/.",
+    )
+    .action(async (options: { port: number; open?: boolean }, command: Command) => {
+      const { createChunkeval } = await import("../../../chunkeval.js");
+      const { startServer } = await import("../../http/server.js");
+      const { config } = loadCliConfig(command);
+      const chunkeval = await createChunkeval(config);
+      const server = await startServer(chunkeval, { host: "127.0.0.1", port: options.port });
+      const url = `${server.url}/ui/`;
+      cliIo().stdout.write(`${url}\n`);
+      cliIo().stderr.write(`chunkeval UI on ${url} (the API's docs: ${server.url}/docs); Ctrl-C stops it\n`);
+      if (options.open) openBrowser(url);
+      await closeOnStopSignal(() => server.close());
+    });
+}

@@ -1,0 +1,322 @@
+// The browser side of `chunkeval ui`: documents, their extracted text and structure, and the chunks
+// of several strategies or variants side by side. It talks only to the documented HTTP API (the
+// same routes as any client: docs/http-api.md) and loads nothing from the network beyond this server.
+
+const $ = (id) => document.getElementById(id);
+const KEY_STORAGE = "chunkeval-api-key";
+const state = { key: sessionStorage.getItem(KEY_STORAGE), document: null, columns: new Map() };
+
+function status(message, isError = false) {
+  $("status").textContent = message;
+  $("status").className = isError ? "error" : "";
+}
+
+/** Asks for the API key once per browser session (the server answered 401); calls waiting at once share the one question. */
+let keyPrompt = null;
+function askKey() {
+  keyPrompt ??= new Promise((resolve) => {
+    $("key-form").onsubmit = () => {
+      state.key = $("key").value.trim();
+      sessionStorage.setItem(KEY_STORAGE, state.key);
+      keyPrompt = null;
+      resolve();
+    };
+    $("key-dialog").showModal();
+  });
+  return keyPrompt;
+}
+
+/** A call to the HTTP API: JSON in and out, the key when one was given, the server's `detail` as the error. */
+async function api(path, init = {}) {
+  const headers = { ...(init.headers ?? {}) };
+  if (state.key) headers.authorization = `Bearer ${state.key}`;
+  const response = await fetch(path, { ...init, headers });
+  if (response.status === 401) {
+    await askKey();
+    return api(path, init);
+  }
+  const body = await response.json().catch(() => ({ detail: response.statusText }));
+  if (!response.ok) throw Object.assign(new Error(body.detail ?? `${response.status} ${response.statusText}`), { status: response.status });
+  return body;
+}
+
+const postJson = (path, body) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === "class") node.className = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+async function loadDocuments(selectId) {
+  const items = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await api(`/documents?offset=${offset}&limit=100`);
+    items.push(...page.items);
+    if (items.length >= page.total || page.items.length === 0) break;
+  }
+  const list = $("documents");
+  list.replaceChildren(
+    ...items.map((d) =>
+      element(
+        "li",
+        {},
+        element(
+          "button",
+          { type: "button", "data-id": d.id, "aria-current": String(d.id === state.document?.id), onclick: () => openDocument(d.id) },
+          d.filename,
+          element("small", {}, `${d.id} · ${d.paragraph_count ?? "?"} paragraphs`),
+        ),
+      ),
+    ),
+  );
+  if (items.length === 0) list.replaceChildren(element("li", {}, "No documents yet."));
+  if (selectId) await openDocument(selectId);
+}
+
+async function upload(files) {
+  const chosen = [...files];
+  let stored = null;
+  for (const [i, file] of chosen.entries()) {
+    status(`Uploading ${file.name} (${i + 1} of ${chosen.length})…`);
+    const form = new FormData();
+    form.append("file", file, file.name);
+    try {
+      stored = await api("/documents", { method: "POST", body: form });
+    } catch (error) {
+      status(`${file.name}: ${error.message}`, true);
+      await loadDocuments();
+      return;
+    }
+  }
+  status(`Uploaded ${chosen.length} file${chosen.length === 1 ? "" : "s"}.`);
+  await loadDocuments(stored?.id);
+}
+
+async function openDocument(id) {
+  status("Loading the document…");
+  const doc = await api(`/documents/${encodeURIComponent(id)}`);
+  state.document = doc;
+  for (const button of document.querySelectorAll("#documents button")) button.setAttribute("aria-current", String(button.dataset.id === id));
+  $("empty").hidden = true;
+  $("document").hidden = false;
+  $("doc-title").textContent = doc.filename;
+  const pages = new Set(doc.blocks.map((b) => b.page).filter((p) => p !== null && p !== undefined));
+  const headings = doc.blocks.filter((b) => b.kind === "heading");
+  $("doc-facts").textContent =
+    `${doc.format} · ${doc.text.length.toLocaleString("en")} characters · ${doc.blocks.length} blocks · ` +
+    `${headings.length} headings${pages.size ? ` · ${pages.size} pages` : ""}`;
+  $("headings").replaceChildren(
+    ...headings.map((h) => {
+      const item = element("li", {}, h.page ? `${h.text} (page ${h.page})` : h.text);
+      // Set through the style object: the page's content policy refuses style attributes.
+      item.style.marginLeft = `${h.level - 1}rem`;
+      return item;
+    }),
+  );
+  const strategies = [...state.columns.keys()];
+  state.columns.clear();
+  $("columns").replaceChildren();
+  for (const strategy of strategies) await addColumn(strategy);
+  status("");
+}
+
+/** The segments of the text between every chunk and block boundary, each with the chunks covering it. */
+function segments(text, chunks, blocks) {
+  const cuts = new Set([0, text.length]);
+  for (const c of chunks) cuts.add(c.start).add(c.end);
+  for (const b of blocks) cuts.add(b.start).add(b.end);
+  const sorted = [...cuts].filter((x) => x >= 0 && x <= text.length).sort((a, b) => a - b);
+  const out = [];
+  for (let i = 0; i + 1 < sorted.length; i++) {
+    const [start, end] = [sorted[i], sorted[i + 1]];
+    if (start === end) continue;
+    out.push({ start, end, chunks: chunks.filter((c) => c.start < end && c.end > start), block: blocks.find((b) => b.start <= start && b.end >= end) });
+  }
+  return out;
+}
+
+/** The chunks a strategy retrieves: a parent-child strategy's children (its parents are what the answer reads). */
+const retrievable = (chunks) => (chunks.some((c) => c.role === "parent") ? chunks.filter((c) => c.role !== "parent") : chunks);
+
+function renderText(doc, chunks) {
+  const box = element("div", { class: "text", tabindex: "0" });
+  let page = null;
+  for (const s of segments(doc.text, chunks, doc.blocks)) {
+    const classes = [];
+    if (s.chunks.length === 0) classes.push("outside");
+    else if (s.chunks.length > 1) classes.push("overlap");
+    else classes.push(s.chunks[0].position % 2 === 0 ? "chunk-a" : "chunk-b");
+    if (s.block?.kind === "heading") classes.push("heading");
+    const span = element("span", { class: classes.join(" ") }, doc.text.slice(s.start, s.end));
+    if (s.block?.page && s.block.page !== page && s.start === s.block.start) {
+      page = s.block.page;
+      span.classList.add("page-start");
+      span.dataset.page = String(page);
+    }
+    span.title = s.chunks.length
+      ? s.chunks.map((c) => `chunk ${c.position + 1}: ${c.token_count} tokens, characters ${c.start}-${c.end}${c.page ? `, page ${c.page}` : ""}`).join("\n")
+      : "in no chunk";
+    if (s.chunks.length) span.dataset.chunks = s.chunks.map((c) => c.position).join(" ");
+    box.append(span);
+  }
+  return box;
+}
+
+/** A bar per tenth of the range of the chunks' token counts, each bar's count on hover. */
+function histogram(chunks) {
+  const tokens = chunks.map((c) => c.token_count);
+  const max = Math.max(1, ...tokens);
+  const bins = 10;
+  const counts = Array(bins).fill(0);
+  for (const t of tokens) counts[Math.min(bins - 1, Math.floor((t / max) * bins))] += 1;
+  const highest = Math.max(1, ...counts);
+  const [width, height] = [240, 60];
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("class", "histogram");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height + 12}`);
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `chunk sizes: ${tokens.length} chunks of ${Math.min(...tokens)} to ${max} tokens`);
+  counts.forEach((count, i) => {
+    const bar = document.createElementNS(ns, "rect");
+    const barHeight = (count / highest) * height;
+    bar.setAttribute("x", String(i * (width / bins) + 1));
+    bar.setAttribute("y", String(height - barHeight));
+    bar.setAttribute("width", String(width / bins - 2));
+    bar.setAttribute("height", String(barHeight));
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${count} chunks of ${Math.round((i * max) / bins)}-${Math.round(((i + 1) * max) / bins)} tokens`;
+    bar.append(title);
+    svg.append(bar);
+  });
+  for (const [x, label, anchor] of [
+    [0, "0", "start"],
+    [width, `${max} tokens`, "end"],
+  ]) {
+    const text = document.createElementNS(ns, "text");
+    text.setAttribute("x", String(x));
+    text.setAttribute("y", String(height + 10));
+    text.setAttribute("text-anchor", anchor);
+    text.textContent = label;
+    svg.append(text);
+  }
+  return svg;
+}
+
+async function addColumn(strategy) {
+  const doc = state.document;
+  if (!doc || state.columns.has(strategy)) return;
+  const column = element("section", { class: "column", "data-strategy": strategy });
+  state.columns.set(strategy, column);
+  $("columns").append(column);
+  await fillColumn(column, doc, strategy);
+}
+
+async function fillColumn(column, doc, strategy) {
+  const close = element("button", { type: "button", class: "close", title: "Close", onclick: () => (state.columns.delete(strategy), column.remove()) }, "×");
+  const heading = element("header", {}, close, element("h3", {}, strategy));
+  column.replaceChildren(heading);
+  let listed;
+  try {
+    listed = await api(`/documents/${encodeURIComponent(doc.id)}/chunks?strategy=${encodeURIComponent(strategy)}`);
+  } catch (error) {
+    if (error.status !== 404) {
+      heading.append(element("p", { class: "error" }, error.message));
+      return;
+    }
+    const process = element("button", { type: "button", onclick: () => processStrategy(column, doc, strategy) }, "Process it");
+    heading.append(element("p", {}, `Not processed with ${strategy} yet. `, process));
+    return;
+  }
+  const chunks = retrievable(listed.chunks);
+  const tokens = chunks.map((c) => c.token_count);
+  const mean = tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length);
+  const parents = listed.chunks.length - chunks.length;
+  heading.append(
+    element(
+      "p",
+      { class: "facts" },
+      `${chunks.length} chunks${parents ? ` (and ${parents} parents)` : ""}, ${Math.min(...tokens)}-${Math.max(...tokens)} tokens, mean ${mean.toFixed(0)}`,
+    ),
+    histogram(chunks),
+  );
+  column.append(renderText(doc, chunks));
+}
+
+const FINAL_JOB_STATUSES = ["completed", "failed"];
+
+/** Processes the document with one strategy in the background, the job's progress shown until it ends. */
+async function processStrategy(column, doc, strategy) {
+  const bar = element("progress", {});
+  const line = element("p", {}, `Processing with ${strategy}…`);
+  column.querySelector("header").append(line, bar);
+  try {
+    let job = await postJson(`/documents/${encodeURIComponent(doc.id)}/process?background=true`, { strategies: [strategy] });
+    while (!FINAL_JOB_STATUSES.includes(job.status)) {
+      line.textContent = `Processing with ${strategy}: ${job.status}${job.progress ? `, ${job.progress}` : ""}`;
+      const fraction = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(job.progress ?? "");
+      if (fraction && Number(fraction[2]) > 0) bar.value = Number(fraction[1]) / Number(fraction[2]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      job = await api(`/jobs/${encodeURIComponent(job.job_id)}`);
+    }
+    if (job.status !== "completed") throw new Error(job.error ?? `the job ended ${job.status}`);
+    await fillColumn(column, doc, strategy);
+  } catch (error) {
+    line.textContent = `${strategy}: ${error.message}`;
+    line.className = "error";
+    bar.remove();
+  }
+}
+
+async function loadStrategies() {
+  const { strategies } = await api("/strategies");
+  $("strategy-names").replaceChildren(...strategies.map((s) => element("option", { value: s.name }, s.description ?? "")));
+}
+
+function wireUpload() {
+  $("files").addEventListener("change", (event) => upload(event.target.files));
+  $("folder").addEventListener("change", (event) => upload(event.target.files));
+  const zone = $("upload");
+  zone.addEventListener("dragover", (event) => (event.preventDefault(), zone.classList.add("over")));
+  zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+  zone.addEventListener("drop", async (event) => {
+    event.preventDefault();
+    zone.classList.remove("over");
+    await upload(await droppedFiles(event.dataTransfer));
+  });
+}
+
+/** The files of a drop, a dropped folder's files included (read through its entries). */
+async function droppedFiles(transfer) {
+  const entries = [...transfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  if (entries.length === 0) return [...transfer.files];
+  const files = [];
+  const walk = async (entry) => {
+    if (entry.isFile) files.push(await new Promise((resolve, reject) => entry.file(resolve, reject)));
+    else {
+      const reader = entry.createReader();
+      for (let batch = await readBatch(reader); batch.length > 0; batch = await readBatch(reader)) for (const child of batch) await walk(child);
+    }
+  };
+  for (const entry of entries) await walk(entry);
+  return files;
+}
+
+const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+
+$("add-strategy").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const strategy = $("strategy").value.trim();
+  if (strategy) await addColumn(strategy);
+  $("strategy").value = "";
+});
+
+wireUpload();
+Promise.all([loadDocuments(), loadStrategies()]).catch((error) => status(error.message, true));

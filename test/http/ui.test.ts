@@ -1,0 +1,154 @@
+// Issue 40, items 1 and 2: `chunkeval ui` and /ui/ in a real Chromium, talking to a real server
+// through the documented HTTP API only; nothing is loaded from anywhere but the server.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { launchChromium } from "../helpers/browser.js";
+import { handbookBytes } from "../helpers/documents.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startLongRunning, stop } from "../helpers/long-running.js";
+
+/** A page that fails the test on a console error or on any request that does not go to `server`. */
+async function openUi(browser: Awaited<ReturnType<typeof launchChromium>>, server: string) {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  // The browser logs an API's refusal (401 before the key, 404 for a strategy not processed yet) as
+  // a failed load: those are answers the page handles; any other console error is a problem.
+  page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && problems.push(`console: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("request", (r) => !r.url().startsWith(server) && problems.push(`request elsewhere: ${r.url()}`));
+  await page.goto(`${server}/ui`);
+  return { page, problems };
+}
+
+/** The positions of the chunks a column draws over the text, from the spans' data. */
+const drawnChunks = (page: Page, strategy: string) =>
+  page.$$eval(`.column[data-strategy="${strategy}"] .text span[data-chunks]`, (spans) => [
+    ...new Set(spans.flatMap((s) => s.getAttribute("data-chunks")!.split(" ").map(Number))),
+  ]);
+
+const chunksOf = async (t: TestServer, id: string, strategy: string) =>
+  (await t.request("GET", `/documents/${id}/chunks?strategy=${encodeURIComponent(strategy)}`)).body.chunks as Array<{
+    position: number;
+    start: number;
+    end: number;
+    token_count: number;
+  }>;
+
+test("the UI lists documents, shows a document's structure and several strategies' chunks side by side, and processes one", async () => {
+  const t = await startTestServer();
+  const browser = await launchChromium();
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    assert.equal((await t.request("POST", `/documents/${doc.id}/process`, { strategies: ["recursive"] })).status, 200);
+    const { page, problems } = await openUi(browser, t.url);
+    assert.equal(new URL(page.url()).pathname, "/ui/", "/ui redirects to the page");
+
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector("#document:not([hidden])");
+    assert.equal(await page.textContent("#doc-title"), "handbook.docx");
+    const headings = (await t.request("GET", `/documents/${doc.id}`)).body.blocks.filter((b: { kind: string }) => b.kind === "heading");
+    assert.ok(headings.length > 0);
+    assert.match((await page.textContent("#doc-facts"))!, new RegExp(`${headings.length} headings`));
+    assert.equal(await page.locator("#headings li").count(), headings.length, "the structure lists every heading");
+
+    // Two strategies side by side: the processed one drawn chunk by chunk, as the API lists them.
+    await page.fill("#strategy", "recursive");
+    await page.click("#add-strategy button");
+    await page.waitForSelector('.column[data-strategy="recursive"] .text');
+    const recursive = await chunksOf(t, doc.id, "recursive");
+    assert.deepEqual(
+      (await drawnChunks(page, "recursive")).sort((a, b) => a - b),
+      recursive.map((c) => c.position),
+    );
+    const firstTitle = await page.getAttribute('.column[data-strategy="recursive"] .text span[data-chunks]', "title");
+    const first = recursive[0]!;
+    assert.ok(firstTitle!.includes(`chunk 1: ${first.token_count} tokens, characters ${first.start}-${first.end}`), firstTitle!);
+    assert.equal(await page.locator('.column[data-strategy="recursive"] svg.histogram rect').count(), 10);
+    assert.match((await page.textContent('.column[data-strategy="recursive"] .facts'))!, new RegExp(`^${recursive.length} chunks, `));
+    // The text drawn is the document's text, whole and in order.
+    const drawn = await page.$eval('.column[data-strategy="recursive"] .text', (e) => e.textContent);
+    assert.equal(drawn, (await t.request("GET", `/documents/${doc.id}`)).body.text);
+
+    // One not processed yet: processed from the page, in the background, then drawn.
+    await page.fill("#strategy", "fixed_size@chunk_size=128");
+    await page.click("#add-strategy button");
+    const column = '.column[data-strategy="fixed_size@chunk_size=128"]';
+    await page.waitForSelector(`${column} header button:text("Process it")`);
+    await page.click(`${column} header button:text("Process it")`);
+    await page.waitForSelector(`${column} .text`, { timeout: 60_000 });
+    const fixed = await chunksOf(t, doc.id, "fixed_size@chunk_size=128");
+    assert.ok(fixed.length > 0);
+    assert.equal((await drawnChunks(page, "fixed_size@chunk_size=128")).length, fixed.length);
+    assert.equal(await page.locator(".column").count(), 2, "side by side");
+    const jobs = (await t.request("GET", "/jobs")).body.items as Array<{ job_type: string; status: string }>;
+    assert.ok(
+      jobs.some((j) => j.status === "completed"),
+      "processed by a background job",
+    );
+
+    // A variant the server refuses says why, in its column.
+    await page.fill("#strategy", "recursive@chunk_size=banana");
+    await page.click("#add-strategy button");
+    await page.waitForSelector('.column[data-strategy="recursive@chunk_size=banana"] .error');
+
+    // Uploading from the page stores the file and opens it.
+    const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-"));
+    const notes = join(dir, "notes.md");
+    writeFileSync(notes, "# Keeper's notes\n\nThe lamp was trimmed at dusk and the log was signed by the keeper on duty.\n");
+    await page.setInputFiles("#files", notes);
+    await page.waitForSelector('#doc-title:text-is("notes.md")');
+    const listed = (await t.request("GET", "/documents")).body.items as Array<{ filename: string }>;
+    assert.ok(listed.some((d) => d.filename === "notes.md"));
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+});
+
+test("with CHUNKEVAL_API_KEY set, the UI asks for the key once and sends it", async () => {
+  const t = await startTestServer({}, { CHUNKEVAL_API_KEY: "s3cret" });
+  const browser = await launchChromium();
+  try {
+    const headers = { authorization: "Bearer s3cret" };
+    const doc = (await t.upload("handbook.docx", handbookBytes(), headers)).body;
+    assert.equal((await t.request("GET", "/ui/")).status, 200, "the page itself needs no key");
+    assert.equal((await t.request("GET", "/documents")).status, 401, "the API still does");
+    const { page, problems } = await openUi(browser, t.url);
+    await page.waitForSelector("#key-dialog[open]");
+    await page.fill("#key", "s3cret");
+    await page.click("#key-form button");
+    await page.waitForSelector(`#documents button[data-id="${doc.id}"]`);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector("#document:not([hidden])");
+    assert.equal(await page.isVisible("#key-dialog[open]"), false, "asked once");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+});
+
+test("chunkeval ui prints its URL, serves the page from the package with a strict content policy, and stops on SIGTERM", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-cli-"));
+  const ui = await startLongRunning(["ui"], { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" }, /chunkeval UI on (\S+)/);
+  try {
+    const url = ui.match[1]!;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/ui\/$/);
+    const page = await fetch(url);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get("content-type")!, /^text\/html/);
+    assert.match(page.headers.get("content-security-policy")!, /default-src 'self'/);
+    const html = await page.text();
+    assert.doesNotMatch(html, /https?:\/\//, "nothing from the network");
+    for (const file of ["ui.js", "ui.css"]) assert.equal((await fetch(new URL(file, url))).status, 200, file);
+    assert.equal((await fetch(new URL("../openapi.json", url))).status, 200, "the API beside it");
+  } finally {
+    await stop(ui.child);
+  }
+  assert.equal(ui.child.exitCode, 0);
+});
