@@ -16,8 +16,12 @@ async function openUi(browser: Awaited<ReturnType<typeof launchChromium>>, serve
   const page = await browser.newPage();
   const problems: string[] = [];
   // The browser logs an API's refusal (401 before the key, 404 for a strategy not processed yet) as
-  // a failed load: those are answers the page handles; any other console error is a problem.
-  page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && problems.push(`console: ${m.text()}`));
+  // a failed load: those are answers the page handles. Any other console error, and any of the
+  // page's own files not served, is a problem.
+  const apiRefusal = (m: { text(): string; location(): { url: string } }) =>
+    /status of 4\d\d/.test(m.text()) && !new URL(m.location().url || server).pathname.startsWith("/ui");
+  page.on("console", (m) => m.type() === "error" && !apiRefusal(m) && problems.push(`console: ${m.text()}`));
+  page.on("response", (r) => new URL(r.url()).pathname.startsWith("/ui/") && r.status() !== 200 && problems.push(`${r.url()}: ${r.status()}`));
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
   page.on("request", (r) => !r.url().startsWith(server) && problems.push(`request elsewhere: ${r.url()}`));
   await page.goto(`${server}/ui`);
@@ -50,6 +54,13 @@ test("the UI lists documents, shows a document's structure and several strategie
     await page.click(`#documents button[data-id="${doc.id}"]`);
     await page.waitForSelector("#document:not([hidden])");
     assert.equal(await page.textContent("#doc-title"), "handbook.docx");
+    // The extracted text comes first, whole, its headings marked.
+    const stored = (await t.request("GET", `/documents/${doc.id}`)).body;
+    assert.equal(await page.$eval('.column[data-strategy=""] .text', (e) => e.textContent), stored.text);
+    assert.equal(
+      await page.locator('.column[data-strategy=""] .text .heading').first().textContent(),
+      stored.blocks.find((b: { kind: string }) => b.kind === "heading").text,
+    );
     const headings = (await t.request("GET", `/documents/${doc.id}`)).body.blocks.filter((b: { kind: string }) => b.kind === "heading");
     assert.ok(headings.length > 0);
     assert.match((await page.textContent("#doc-facts"))!, new RegExp(`${headings.length} headings`));
@@ -66,7 +77,7 @@ test("the UI lists documents, shows a document's structure and several strategie
     );
     const firstTitle = await page.getAttribute('.column[data-strategy="recursive"] .text span[data-chunks]', "title");
     const first = recursive[0]!;
-    assert.ok(firstTitle!.includes(`chunk 1: ${first.token_count} tokens, characters ${first.start}-${first.end}`), firstTitle!);
+    assert.ok(firstTitle!.includes(`chunk 1 of ${recursive.length}: ${first.token_count} tokens, characters ${first.start}-${first.end}`), firstTitle!);
     assert.equal(await page.locator('.column[data-strategy="recursive"] svg.histogram rect').count(), 10);
     assert.match((await page.textContent('.column[data-strategy="recursive"] .facts'))!, new RegExp(`^${recursive.length} chunks, `));
     // The text drawn is the document's text, whole and in order.
@@ -83,10 +94,16 @@ test("the UI lists documents, shows a document's structure and several strategie
     const fixed = await chunksOf(t, doc.id, "fixed_size@chunk_size=128");
     assert.ok(fixed.length > 0);
     assert.equal((await drawnChunks(page, "fixed_size@chunk_size=128")).length, fixed.length);
-    assert.equal(await page.locator(".column").count(), 2, "side by side");
-    const jobs = (await t.request("GET", "/jobs")).body.items as Array<{ job_type: string; status: string }>;
+    assert.equal(await page.locator(".column").count(), 3, "the extracted text and two strategies side by side");
+    const jobs = (await t.request("GET", "/jobs")).body.items as Array<{
+      job_type: string;
+      status: string;
+      result?: { strategies_completed: Array<{ strategy: string }> };
+    }>;
     assert.ok(
-      jobs.some((j) => j.status === "completed"),
+      jobs.some(
+        (j) => j.job_type === "process" && j.status === "completed" && j.result!.strategies_completed.some((s) => s.strategy === "fixed_size@chunk_size=128"),
+      ),
       "processed by a background job",
     );
 
@@ -125,6 +142,9 @@ test("with CHUNKEVAL_API_KEY set, the UI asks for the key once and sends it", as
     await page.waitForSelector(`#documents button[data-id="${doc.id}"]`);
     await page.click(`#documents button[data-id="${doc.id}"]`);
     await page.waitForSelector("#document:not([hidden])");
+    // Asked once: the page opened again in the same session goes straight to the documents.
+    await page.reload();
+    await page.waitForSelector(`#documents button[data-id="${doc.id}"]`);
     assert.equal(await page.isVisible("#key-dialog[open]"), false, "asked once");
     assert.deepEqual(problems, []);
   } finally {

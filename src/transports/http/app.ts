@@ -104,15 +104,16 @@ export async function buildApp(httpDeps: HttpDeps, options: { logger?: boolean }
   if (config.apiKey) {
     // Optional, off by default (the spec configures no authentication): every route but the docs.
     app.addHook("onRequest", async (request, reply) => {
+      const path = request.url.split("?")[0]!;
       if (
-        request.url.startsWith("/docs") ||
+        path.startsWith("/docs") ||
         // The UI's page and files: it asks for the key and sends it with every API call.
-        request.url === "/ui" ||
-        request.url.startsWith("/ui/") ||
-        request.url === "/openapi.json" ||
-        request.url.startsWith("/v1/") ||
-        request.url === "/healthz" ||
-        request.url === "/readyz"
+        path === "/ui" ||
+        path.startsWith("/ui/") ||
+        path === "/openapi.json" ||
+        path.startsWith("/v1/") ||
+        path === "/healthz" ||
+        path === "/readyz"
       )
         return;
       if (!carriesApiKey(request)) return reply.status(401).send(errorBody("missing or wrong API key (Authorization: Bearer <key>)", "AuthenticationError"));

@@ -23,19 +23,19 @@ export function registerUiCommand(program: Command): void {
   program
     .command("ui")
     .description("open chunkeval in the browser: documents, their text and structure, and several strategies' chunks side by side")
-    .option("--port <port>", "port to listen on (default: any free port)", parseInteger("--port"), 0)
+    .option("--port <port>", "port to listen on (default: any free port)", parseInteger("--port"))
     .option("--open", "open the page in the desktop's browser too")
     .addHelpText(
       "after",
       "\nThe server binds 127.0.0.1 only and serves the page from the package: nothing is loaded from the network.\n" +
         "With CHUNKEVAL_API_KEY set the page asks for the key once. `chunkeval serve` serves the same page at /ui/.",
     )
-    .action(async (options: { port: number; open?: boolean }, command: Command) => {
+    .action(async (options: { port?: number; open?: boolean }, command: Command) => {
       const { createChunkeval } = await import("../../../chunkeval.js");
       const { startServer } = await import("../../http/server.js");
       const { config } = loadCliConfig(command);
       const chunkeval = await createChunkeval(config);
-      const server = await startServer(chunkeval, { host: "127.0.0.1", port: options.port });
+      const server = await startServer(chunkeval, { host: "127.0.0.1", port: options.port ?? 0 });
       const url = `${server.url}/ui/`;
       cliIo().stdout.write(`${url}\n`);
       cliIo().stderr.write(`chunkeval UI on ${url} (the API's docs: ${server.url}/docs); Ctrl-C stops it\n`);

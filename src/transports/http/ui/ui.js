@@ -11,17 +11,31 @@ function status(message, isError = false) {
   $("status").className = isError ? "error" : "";
 }
 
-/** Asks for the API key once per browser session (the server answered 401); calls waiting at once share the one question. */
+/**
+ * Asks for the API key once per browser session (the server answered 401); calls waiting at once
+ * share the one question. Closed without a key (Esc), the waiting calls fail and the next call asks again.
+ */
 let keyPrompt = null;
-function askKey() {
-  keyPrompt ??= new Promise((resolve) => {
+function askKey(refused) {
+  keyPrompt ??= new Promise((resolve, reject) => {
+    const dialog = $("key-dialog");
+    $("key-refused").hidden = !refused;
+    let given = false;
     $("key-form").onsubmit = () => {
+      given = true;
       state.key = $("key").value.trim();
       sessionStorage.setItem(KEY_STORAGE, state.key);
-      keyPrompt = null;
-      resolve();
     };
-    $("key-dialog").showModal();
+    dialog.addEventListener(
+      "close",
+      () => {
+        keyPrompt = null;
+        if (given) resolve();
+        else reject(new Error("this server needs its API key (CHUNKEVAL_API_KEY): reload the page to give it"));
+      },
+      { once: true },
+    );
+    dialog.showModal();
   });
   return keyPrompt;
 }
@@ -32,7 +46,7 @@ async function api(path, init = {}) {
   if (state.key) headers.authorization = `Bearer ${state.key}`;
   const response = await fetch(path, { ...init, headers });
   if (response.status === 401) {
-    await askKey();
+    await askKey(Boolean(state.key));
     return api(path, init);
   }
   const body = await response.json().catch(() => ({ detail: response.statusText }));
@@ -79,9 +93,11 @@ async function loadDocuments(selectId) {
   if (selectId) await openDocument(selectId);
 }
 
+/** Uploads each file in turn; one the server refuses (a format it does not read, say) is reported and the rest go on. */
 async function upload(files) {
   const chosen = [...files];
   let stored = null;
+  const refused = [];
   for (const [i, file] of chosen.entries()) {
     status(`Uploading ${file.name} (${i + 1} of ${chosen.length})…`);
     const form = new FormData();
@@ -89,18 +105,26 @@ async function upload(files) {
     try {
       stored = await api("/documents", { method: "POST", body: form });
     } catch (error) {
-      status(`${file.name}: ${error.message}`, true);
-      await loadDocuments();
-      return;
+      refused.push(`${file.name}: ${error.message}`);
     }
   }
-  status(`Uploaded ${chosen.length} file${chosen.length === 1 ? "" : "s"}.`);
+  const done = chosen.length - refused.length;
+  status(
+    `Uploaded ${done} of ${chosen.length} file${chosen.length === 1 ? "" : "s"}.${refused.length ? ` Refused: ${refused.join("; ")}` : ""}`,
+    refused.length > 0,
+  );
   await loadDocuments(stored?.id);
 }
 
 async function openDocument(id) {
   status("Loading the document…");
-  const doc = await api(`/documents/${encodeURIComponent(id)}`);
+  let doc;
+  try {
+    doc = await api(`/documents/${encodeURIComponent(id)}`);
+  } catch (error) {
+    status(`${id}: ${error.message}`, true);
+    return;
+  }
   state.document = doc;
   for (const button of document.querySelectorAll("#documents button")) button.setAttribute("aria-current", String(button.dataset.id === id));
   $("empty").hidden = true;
@@ -121,22 +145,36 @@ async function openDocument(id) {
   );
   const strategies = [...state.columns.keys()];
   state.columns.clear();
-  $("columns").replaceChildren();
+  // The extracted text first, with its headings and pages; each strategy's chunks beside it.
+  const plain = element("section", { class: "column", "data-strategy": "" }, element("header", {}, element("h3", {}, "Extracted text")));
+  plain.append(renderText(doc, []));
+  $("columns").replaceChildren(plain);
   for (const strategy of strategies) await addColumn(strategy);
   status("");
 }
 
-/** The segments of the text between every chunk and block boundary, each with the chunks covering it. */
+/**
+ * The segments of the text between every chunk and block boundary, each with the chunks covering
+ * it and its block: one sweep over the sorted boundaries, so a long document with many chunks stays quick.
+ */
 function segments(text, chunks, blocks) {
   const cuts = new Set([0, text.length]);
   for (const c of chunks) cuts.add(c.start).add(c.end);
   for (const b of blocks) cuts.add(b.start).add(b.end);
   const sorted = [...cuts].filter((x) => x >= 0 && x <= text.length).sort((a, b) => a - b);
+  const byStart = [...chunks].sort((a, b) => a.start - b.start);
+  const orderedBlocks = [...blocks].sort((a, b) => a.start - b.start);
+  let next = 0;
+  let blockAt = 0;
+  let open = [];
   const out = [];
   for (let i = 0; i + 1 < sorted.length; i++) {
     const [start, end] = [sorted[i], sorted[i + 1]];
-    if (start === end) continue;
-    out.push({ start, end, chunks: chunks.filter((c) => c.start < end && c.end > start), block: blocks.find((b) => b.start <= start && b.end >= end) });
+    while (next < byStart.length && byStart[next].start <= start) open.push(byStart[next++]);
+    open = open.filter((c) => c.end > start);
+    while (blockAt < orderedBlocks.length && orderedBlocks[blockAt].end <= start) blockAt++;
+    const block = orderedBlocks[blockAt]?.start <= start ? orderedBlocks[blockAt] : undefined;
+    out.push({ start, end, chunks: open.filter((c) => c.start < end), block });
   }
   return out;
 }
@@ -144,14 +182,17 @@ function segments(text, chunks, blocks) {
 /** The chunks a strategy retrieves: a parent-child strategy's children (its parents are what the answer reads). */
 const retrievable = (chunks) => (chunks.some((c) => c.role === "parent") ? chunks.filter((c) => c.role !== "parent") : chunks);
 
+/** The text with each chunk coloured (alternating, by its order among the chunks shown; overlaps in a colour of their own). */
 function renderText(doc, chunks) {
   const box = element("div", { class: "text", tabindex: "0" });
+  const order = new Map(chunks.map((c, i) => [c, i]));
   let page = null;
   for (const s of segments(doc.text, chunks, doc.blocks)) {
     const classes = [];
-    if (s.chunks.length === 0) classes.push("outside");
+    if (chunks.length === 0) classes.push("plain");
+    else if (s.chunks.length === 0) classes.push("outside");
     else if (s.chunks.length > 1) classes.push("overlap");
-    else classes.push(s.chunks[0].position % 2 === 0 ? "chunk-a" : "chunk-b");
+    else classes.push(order.get(s.chunks[0]) % 2 === 0 ? "chunk-a" : "chunk-b");
     if (s.block?.kind === "heading") classes.push("heading");
     const span = element("span", { class: classes.join(" ") }, doc.text.slice(s.start, s.end));
     if (s.block?.page && s.block.page !== page && s.start === s.block.start) {
@@ -159,9 +200,15 @@ function renderText(doc, chunks) {
       span.classList.add("page-start");
       span.dataset.page = String(page);
     }
-    span.title = s.chunks.length
-      ? s.chunks.map((c) => `chunk ${c.position + 1}: ${c.token_count} tokens, characters ${c.start}-${c.end}${c.page ? `, page ${c.page}` : ""}`).join("\n")
-      : "in no chunk";
+    if (chunks.length > 0)
+      span.title = s.chunks.length
+        ? s.chunks
+            .map(
+              (c) =>
+                `chunk ${order.get(c) + 1} of ${chunks.length}: ${c.token_count} tokens, characters ${c.start}-${c.end}${c.page ? `, page ${c.page}` : ""}`,
+            )
+            .join("\n")
+        : "in no chunk";
     if (s.chunks.length) span.dataset.chunks = s.chunks.map((c) => c.position).join(" ");
     box.append(span);
   }
@@ -169,13 +216,20 @@ function renderText(doc, chunks) {
 }
 
 /** A bar per tenth of the range of the chunks' token counts, each bar's count on hover. */
+/** The least and the greatest of numbers (a loop: spreading 100,000 of them into Math.min overflows the stack). */
+function range(numbers) {
+  let [least, greatest] = [Infinity, -Infinity];
+  for (const n of numbers) [least, greatest] = [Math.min(least, n), Math.max(greatest, n)];
+  return { least, greatest };
+}
+
 function histogram(chunks) {
   const tokens = chunks.map((c) => c.token_count);
-  const max = Math.max(1, ...tokens);
+  const max = Math.max(1, range(tokens).greatest);
   const bins = 10;
   const counts = Array(bins).fill(0);
   for (const t of tokens) counts[Math.min(bins - 1, Math.floor((t / max) * bins))] += 1;
-  const highest = Math.max(1, ...counts);
+  const highest = Math.max(1, range(counts).greatest);
   const [width, height] = [240, 60];
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
@@ -183,7 +237,7 @@ function histogram(chunks) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height + 12}`);
   svg.setAttribute("width", String(width));
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `chunk sizes: ${tokens.length} chunks of ${Math.min(...tokens)} to ${max} tokens`);
+  svg.setAttribute("aria-label", `chunk sizes: ${tokens.length} chunks of ${range(tokens).least} to ${max} tokens`);
   counts.forEach((count, i) => {
     const bar = document.createElementNS(ns, "rect");
     const barHeight = (count / highest) * height;
@@ -227,11 +281,17 @@ async function fillColumn(column, doc, strategy) {
   try {
     listed = await api(`/documents/${encodeURIComponent(doc.id)}/chunks?strategy=${encodeURIComponent(strategy)}`);
   } catch (error) {
-    if (error.status !== 404) {
-      heading.append(element("p", { class: "error" }, error.message));
+    const stillThere =
+      error.status === 404 &&
+      (await api(`/documents/${encodeURIComponent(doc.id)}`).then(
+        () => true,
+        () => false,
+      ));
+    if (!stillThere) {
+      heading.append(element("p", { class: "error" }, error.status === 404 ? `${doc.filename} is no longer stored` : error.message));
       return;
     }
-    const process = element("button", { type: "button", onclick: () => processStrategy(column, doc, strategy) }, "Process it");
+    const process = element("button", { type: "button", onclick: () => ((process.disabled = true), processStrategy(column, doc, strategy)) }, "Process it");
     heading.append(element("p", {}, `Not processed with ${strategy} yet. `, process));
     return;
   }
@@ -239,11 +299,13 @@ async function fillColumn(column, doc, strategy) {
   const tokens = chunks.map((c) => c.token_count);
   const mean = tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length);
   const parents = listed.chunks.length - chunks.length;
+  const { least, greatest } = range(tokens);
   heading.append(
     element(
       "p",
       { class: "facts" },
-      `${chunks.length} chunks${parents ? ` (and ${parents} parents)` : ""}, ${Math.min(...tokens)}-${Math.max(...tokens)} tokens, mean ${mean.toFixed(0)}`,
+      `${chunks.length} chunks${parents ? ` (and ${parents} parents, not drawn)` : ""}` +
+        (chunks.length ? `, ${least}-${greatest} tokens, mean ${mean.toFixed(0)}` : ""),
     ),
     histogram(chunks),
   );
