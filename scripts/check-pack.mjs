@@ -4,8 +4,9 @@
 // scripts run, so better-sqlite3 is compiled; package tarballs come from npm's cache with
 // --prefer-offline, npm still asks the registry for metadata), and runs `chunkeval bench` on the
 // bundled example from a folder with no source tree. Prints what it did, including whether
-// @huggingface/transformers came along (a global install does not apply our `overrides`).
-import { spawnSync } from "node:child_process";
+// @huggingface/transformers came along (a global install does not apply our `overrides`). Then
+// starts `chunkeval ui` from the installed package and fetches its page and files.
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,30 @@ function check(ok, message) {
   if (!ok) throw new Error(message);
 }
 
+/** `chunkeval ui` from the installed package: its URL on stdout, the page and its files served from the package. */
+async function checkUi(bin) {
+  const child = spawn(bin, ["ui"], { cwd: work, env: { ...process.env, CHUNKEVAL_DATA_DIR: join(work, "data"), CHUNKEVAL_EMBEDDER: "hash" } });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`chunkeval ui printed no URL in 60 s: ${out}`)), 60_000);
+      child.stdout.on("data", (d) => {
+        out += d;
+        const m = /^(http:\/\/127\.0\.0\.1:\d+\/ui\/)$/m.exec(out);
+        if (m) (clearTimeout(timer), resolve(m[1]));
+      });
+      child.on("exit", (code) => (clearTimeout(timer), reject(new Error(`chunkeval ui exited ${code}: ${out}`))));
+    });
+    for (const file of ["", "ui.js", "ui.css"]) {
+      const response = await fetch(new URL(file, url));
+      check(response.status === 200, `chunkeval ui: ${new URL(file, url)} answered ${response.status}`);
+    }
+    console.log(`chunkeval ui from the installed package: ${url} and its files served`);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
 try {
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work]).stdout)[0];
   const files = packed.files.map((f) => f.path);
@@ -33,6 +58,9 @@ try {
     "dist/transports/cli/main.js",
     "dist/index.js",
     "src/reports/templates/technical.njk",
+    "src/transports/http/ui/index.html",
+    "src/transports/http/ui/ui.js",
+    "src/transports/http/ui/ui.css",
     "examples/harbor-light-handbook.docx",
     "examples/greyhill-site-visit.doc",
     "examples/strategy-module/sentence-window.mjs",
@@ -50,7 +78,9 @@ try {
   const missing = required.filter((f) => !files.includes(f));
   check(missing.length === 0, `the tarball lacks ${missing.join(", ")}`);
   const stray = files.filter(
-    (f) => /^(test|scripts|examples\/content|node_modules|\.chunkeval)\//.test(f) || (f.startsWith("src/") && !f.startsWith("src/reports/templates/")),
+    (f) =>
+      /^(test|scripts|examples\/content|node_modules|\.chunkeval)\//.test(f) ||
+      (f.startsWith("src/") && !/^src\/(reports\/templates|transports\/http\/ui)\//.test(f)),
   );
   check(stray.length === 0, `the tarball carries files it should not: ${stray.slice(0, 5).join(", ")}`);
   console.log(`packed ${packed.filename}: ${files.length} files, ${(packed.size / 1e6).toFixed(1)} MB (${(packed.unpackedSize / 1e6).toFixed(1)} MB unpacked)`);
@@ -93,6 +123,7 @@ try {
     `chunkeval bench printed no headline for one strategy:\n${bench.stdout}`,
   );
   console.log(`chunkeval bench on the bundled example from ${work}: ok`);
+  await checkUi(bin);
   console.log(`check-pack passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
   rmSync(work, { recursive: true, force: true });
