@@ -70,6 +70,8 @@ const SOFT_HYPHENS = /\u00AD/g;
 const BROKEN_WORD_END = /([\p{L}]+)(-|\u00AD)$/u;
 /** The letters a line ends with, when it ends inside a word (no hyphen, no punctuation after them). */
 const LAST_WORD = /(?:^|[^\p{L}-])([\p{L}]+)$/u;
+/** How much of a paragraph's end the line joiner reads: longer than any word. */
+const END_WINDOW = 256;
 /** The word a line starts with. */
 const WORD_START = /^([\p{L}]+)/u;
 const WORDS = /[\p{L}]+(?:-[\p{L}]+)*/gu;
@@ -101,10 +103,13 @@ function lineJoiner(lines: Line[]): (texts: string[]) => string {
   return (texts) => {
     let out = texts[0] ?? "";
     for (const next of texts.slice(1)) {
-      const broken = BROKEN_WORD_END.exec(out);
+      // The end of the text so far is all the end-anchored patterns read: run on the whole of a long
+      // paragraph, each line would rescan it (quadratic in the paragraph's length).
+      const end = out.slice(-END_WINDOW);
+      const broken = BROKEN_WORD_END.exec(end);
       const start = WORD_START.exec(next);
       if (!broken || !start) {
-        const head = start && !broken ? LAST_WORD.exec(out)?.[1] : undefined;
+        const head = start && !broken ? LAST_WORD.exec(end)?.[1] : undefined;
         const tail = start?.[1];
         // Two letters at least on each side, as hyphenation leaves them (TeX's and word processors' minimums).
         const unmarkedBreak =
