@@ -1,6 +1,6 @@
 import { documentChunks } from "./services/corpus/document-chunks.js";
 import { mkdirSync } from "node:fs";
-import type { ChunkevalApi } from "./api.js";
+import type { Chunkeval, ChunkevalApi } from "./api/index.js";
 import type { ChunkevalConfig } from "./config/schema.js";
 import { DEFAULTS } from "./config/defaults.js";
 import { CachedEmbedder } from "./embedders/cache.js";
@@ -228,7 +228,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   };
 
   let closed = false;
-  // Each member is documented where it is declared: src/api.ts.
+  // Each member is documented where it is declared: src/api/index.ts.
   const app: ChunkevalApi = {
     config,
     tenants: tenantService(tenants),
@@ -357,5 +357,5 @@ export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): Promise
 export async function createChunkeval(config: Readonly<ChunkevalConfig>): Promise<ChunkevalApi> {
   return (await composeChunkeval(config)).app;
 }
-export type Chunkeval = ChunkevalApi;
+export type { Chunkeval };
 export type ChunkevalInternals = Awaited<ReturnType<typeof composeChunkeval>>["internals"];

@@ -1,7 +1,7 @@
 /** chunkeval's public library API: the same core the CLI and HTTP server call. */
 export { createChunkeval, type Chunkeval } from "./chunkeval.js";
 // The declared API, one interface per surface, and the inputs its members take.
-export type * from "./api.js";
+export type * from "./api/index.js";
 export { loadConfig, describeConfig, type LoadedConfig, type LoadConfigOptions } from "./config/load.js";
 export type { ChunkevalConfig } from "./config/schema.js";
 export * from "./errors.js";

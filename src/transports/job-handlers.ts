@@ -1,13 +1,9 @@
-import type { Chunkeval } from "../chunkeval.js";
 import type { JobHandlers, SharedCallCount } from "../domain/ports/job-queue.js";
-import type { BenchInput } from "../services/benchmarking/bench-input.js";
-import type { ProcessUnitInput } from "../services/benchmarking/processing-units.js";
-import type { GenerateQuestionsInput } from "../services/questions/generated-questions.js";
-import type { QueuedIngestionInput } from "../services/ingestion/ingestion.js";
-import { V1_INGESTION_JOB } from "../services/jobs/jobs.js";
 import { experimentBody } from "./experiment-body.js";
 import { toWire } from "./serialize.js";
 import { withRequestCallBudget } from "./request-call-budget.js";
+import type { BenchInput, Chunkeval, GenerateQuestionsInput, ProcessUnitInput, QueuedIngestionInput } from "../api/index.js";
+import { V1_INGESTION_JOB } from "../api/jobs.js";
 
 /** What a `process` job stores to be run again anywhere. */
 export interface ProcessJobInput {

@@ -1,6 +1,6 @@
 import type { ChunkevalConfig } from "../config/schema.js";
 import type { SharedCallCount } from "../domain/ports/job-queue.js";
-import { withCallBudget } from "../generators/call-budget.js";
+import { withCallBudget } from "../api/benchmarks.js";
 
 /**
  * Runs a request of the HTTP API that may call a chat model (a benchmark, processing, a query, a

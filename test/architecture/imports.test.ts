@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +22,11 @@ const LANCEDB_ADAPTER = "stores/vectors/lancedb/";
 const UI_PACKAGES = ["commander", "ora", "@inquirer/prompts", "cli-table3", "fastify"];
 /** Ports that live beside their adapters under stores/: the vector store's. Every other module in a folder under stores/ is an adapter or a registry. */
 const STORE_PORTS = ["stores/vectors/vector-store.js", "stores/vectors/points-store.js"];
+
+/** The top-level folders and files of src/: an import whose path starts with one is one of ours. */
+const SOURCE_ROOTS = new Set([...readdirSync(SRC)].map((name) => name.replace(/\.ts$/, ".js")));
+/** What a transport (the CLI, the HTTP server) may import from the rest of src/. */
+const TRANSPORTS_MAY_IMPORT = ["transports", "api", "domain", "config", "errors.js"];
 
 /** The product folder of a path under services/ (corpus, benchmarking, …), or null for the files every folder shares. */
 const serviceFolder = (path: string) => /^services\/([^/]+)\//.exec(path)?.[1] ?? null;
@@ -48,7 +53,11 @@ const rules: Array<{ from: (f: string) => boolean; forbid: (i: string, f: string
     },
     why: "a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
   },
-  { from: (f) => f.startsWith("transports/"), forbid: (i) => i.startsWith("stores/"), why: "transports reach stores only through services" },
+  {
+    from: (f) => f.startsWith("transports/"),
+    forbid: (i) => SOURCE_ROOTS.has(i.split("/")[0]!) && !TRANSPORTS_MAY_IMPORT.some((allowed) => i === allowed || i.startsWith(allowed + "/")),
+    why: "transports import only the declared API (api/), domain, errors and config",
+  },
   {
     from: (f) => f.startsWith("services/"),
     forbid: (i) => /^stores\/[^/]+\//.test(i) && !STORE_PORTS.includes(i),
@@ -181,8 +190,8 @@ function runtimeStatements(text: string): string[] {
   return text.split("\n").filter((line) => !/^\s/.test(line) && !typeOnly.test(line));
 }
 
-test("the declared API (src/api.ts) is types only: importing it loads no module and runs nothing", () => {
-  const text = readFileSync(join(SRC, "api.ts"), "utf8");
+test("the declared API (src/api/index.ts) is types only: importing it loads no module and runs nothing", () => {
+  const text = readFileSync(join(SRC, "api/index.ts"), "utf8");
   assert.ok(text.split("\n").filter((l) => l.startsWith("import type ")).length > 10);
   assert.deepEqual(runtimeStatements(text), []);
   // The check sees what would run: a value import, a constant, a function, an enum, a re-export that loads a module.
@@ -245,6 +254,21 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
     write("services/questions/question-leak.ts", `import { runBenchmark } from "../benchmarking/bench.js";\n`);
     write("parsers/zip-guard.ts", `import { inflateRawSync } from "node:zlib";\n`);
     write("text/bpe-vocabulary-file.ts", `import { crc32 } from "node:zlib";\n`);
+    write(
+      "transports/cli/bench.ts",
+      [
+        `import { missedGates } from "../../services/benchmarking/gates.js";`,
+        `const { createChunkeval } = await import("../../chunkeval.js");`,
+        `import type { ChunksImport } from "../../strategies/imported-chunks.js";`,
+        `import { renderJunit } from "../../api/ci.js";`,
+        `import type { Chunkeval } from "../../api/index.js";`,
+        `import { mean } from "../../domain/metrics.js";`,
+        `import { ValidationError } from "../../errors.js";`,
+        `import { loadConfig } from "../../config/load.js";`,
+        `import { printLine } from "./output.js";`,
+        `import { Command } from "commander";`,
+      ].join("\n"),
+    );
     assert.deepEqual(violations(root).sort(), [
       "domain/metrics.ts imports stemmer: domain is plain types and pure functions",
       "generators/question-prompt.ts imports evaluators/llm-judge.js: generators write answers and questions; the evaluators that judge them sit above",
@@ -257,7 +281,10 @@ test("the check fails on a tree with wrong-way imports, side-effect and re-expor
       "services/process.ts imports stores/sqlite/chunks-repo.js: services use the stores' ports (domain/ports, stores/vectors/*-store.ts), never an adapter",
       "services/questions/question-leak.ts imports services/benchmarking/bench.js: a service folder imports only the folders below it (SERVICE_FOLDERS_BELOW)",
       "strategies/recursive.ts imports services/process.js: adapters never call up into services or transports",
-      "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports reach stores only through services",
+      "transports/cli/bench.ts imports chunkeval.js: transports import only the declared API (api/), domain, errors and config",
+      "transports/cli/bench.ts imports services/benchmarking/gates.js: transports import only the declared API (api/), domain, errors and config",
+      "transports/cli/bench.ts imports strategies/imported-chunks.js: transports import only the declared API (api/), domain, errors and config",
+      "transports/http/app.ts imports stores/sqlite/chunks-repo.js: transports import only the declared API (api/), domain, errors and config",
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -1,15 +1,12 @@
 import { writeOutputFile } from "./output.js";
-import { planRegressionGates, type RegressionPlan, type RunComparison } from "../../services/benchmarking/ci-gates.js";
 import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
-import type { Chunkeval } from "../../chunkeval.js";
 import type { ExperimentRecord } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
-import { renderCiSummary } from "../../reports/ci-summary.js";
-import { renderJunit } from "../../reports/junit.js";
-import { isBaselineFile, readBaselineFile, saveBaselineFile, type Baseline } from "../../services/benchmarking/baseline.js";
+import { isBaselineFile, planRegressionGates, readBaselineFile, renderCiSummary, renderJunit, saveBaselineFile } from "../../api/ci.js";
+import type { Baseline, Chunkeval, RegressionPlan, RunComparison } from "../../api/index.js";
 
 /** The bench options a CI job uses: gates, a baseline, files for CI systems, tags. */
 export interface CiOptions {

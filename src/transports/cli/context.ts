@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import type { Chunkeval } from "../../chunkeval.js";
 import type { ProgressMode } from "./progress.js";
 import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { open } from "node:fs/promises";
@@ -7,6 +6,7 @@ import { DEFAULTS } from "../../config/defaults.js";
 import { ChunkingError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors.js";
 import { printNote } from "./output.js";
 import { cliIo } from "./io.js";
+import type { Chunkeval } from "../../api/index.js";
 
 export interface GlobalOptions {
   dataDir?: string;
@@ -35,7 +35,7 @@ export function loadCliConfig(command: Command): LoadedConfig {
 /** Runs an action with a chunkeval instance built from the flags, closing it afterwards. */
 export async function withChunkeval<T>(command: Command, action: (app: Chunkeval) => Promise<T>): Promise<T> {
   // Loaded on demand so `--help` and usage errors do not pay for the whole core.
-  const { createChunkeval } = await import("../../chunkeval.js");
+  const { createChunkeval } = await import("../../api/create.js");
   const app = await createChunkeval(loadCliConfig(command).config);
   try {
     return await action(app);

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join, relative, resolve } from "node:path";
-import type { Chunkeval } from "../../chunkeval.js";
 import { hashBytes } from "../../domain/hash.js";
 import { NotFoundError, ValidationError } from "../../errors.js";
-import { isDocumentPath, SUPPORTED_EXTENSIONS, type UploadInput } from "../../services/corpus/documents.js";
-import type { CorpusTarget } from "../../services/corpus/collections.js";
 import { readInputFile } from "./context.js";
+import { SUPPORTED_EXTENSIONS } from "../../api/about.js";
+import { isDocumentPath } from "../../api/documents.js";
+import type { Chunkeval, CorpusTarget, UploadInput } from "../../api/index.js";
 
 /** True for a pattern the shell left unexpanded (quoted): `docs/*.md`, `corpus/**\/*.pdf`. */
 const isGlob = (arg: string) => /[*?]/.test(arg);

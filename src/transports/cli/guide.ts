@@ -1,6 +1,6 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../parsers/registry.js";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SUPPORTED_FORMATS_TEXT } from "../../api/about.js";
 
 /** The package root: this file is src/transports/cli/ (tsx) or dist/transports/cli/ (built). */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,6 +1,4 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../parsers/registry.js";
 import { Command, Option } from "commander";
-import { CHUNKEVAL_VERSION } from "../../version.js";
 import { PROGRESS_MODES } from "./progress.js";
 import { cliIo } from "./io.js";
 import { outputWidth } from "./layout.js";
@@ -19,6 +17,7 @@ import { registerTenantCommands } from "./commands/tenants.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerCollectionsCommand } from "./commands/collections.js";
 import { registerCacheCommand } from "./commands/cache.js";
+import { CHUNKEVAL_VERSION, SUPPORTED_FORMATS_TEXT } from "../../api/about.js";
 
 export function buildProgram(): Command {
   const program = new Command("chunkeval")

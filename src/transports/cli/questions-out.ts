@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, extname } from "node:path";
-import type { Chunkeval } from "../../chunkeval.js";
 import { ValidationError } from "../../errors.js";
-import type { CorpusTarget } from "../../services/corpus/collections.js";
+import type { Chunkeval, CorpusTarget } from "../../api/index.js";
 
 /** `<document or collection name>.questions.json`: the file `questions generate` writes without --out. */
 export function questionsFileFor(name: string): string {

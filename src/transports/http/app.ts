@@ -6,7 +6,6 @@ import { installValidators } from "./validators.js";
 import { errorBodySchema, responsesOf, v1ErrorBodySchema } from "./openapi-responses.js";
 import { openapiBodyOf } from "./upload-body.js";
 import { MAX_FIELD_BYTES, MAX_FIELDS } from "./multipart.js";
-import { bearerToken } from "../../services/ingestion/tenants.js";
 import { benchmarkRoutes } from "./routes/benchmarks.js";
 import { collectionRoutes } from "./routes/collections.js";
 import { documentRoutes } from "./routes/documents.js";
@@ -15,9 +14,10 @@ import { uiRoutes } from "./routes/ui.js";
 import { queryRoutes } from "./routes/queries.js";
 import { questionRoutes } from "./routes/questions.js";
 import { healthRoutes, REQUEST_ID_HEADER, v1ErrorBody, v1Plugin } from "./v1/plugin.js";
-import { CHUNKEVAL_VERSION } from "../../version.js";
 import { isLoopback } from "./loopback.js";
 import { Admission } from "./admission.js";
+import { CHUNKEVAL_VERSION } from "../../api/about.js";
+import { bearerToken } from "../../api/v1.js";
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -25,7 +25,7 @@ import {
   UnknownDomainError,
   ValidationError,
 } from "../../errors.js";
-import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs/jobs.js";
+import { EVALUATION_JOB_TYPES, JOB_STATUSES } from "../../api/jobs.js";
 
 type ErrorClass = (typeof errorClasses)[number];
 

@@ -1,7 +1,7 @@
 // What the HTTP app is built over and what its routes are given (./app.ts builds one from the other).
-import type { Chunkeval } from "../../chunkeval.js";
 import type { JobQueue } from "../../domain/ports/job-queue.js";
 import type { Admission } from "./admission.js";
+import type { Chunkeval } from "../../api/index.js";
 
 export interface HttpDeps {
   chunkeval: Chunkeval;

@@ -1,7 +1,7 @@
 import { DEFAULTS } from "../../config/defaults.js";
-import { JOB_STATUSES, EVALUATION_JOB_TYPES } from "../../services/jobs/jobs.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "./request-limits.js";
 import { SEARCH_MODES } from "../../domain/variant-key.js";
+import { EVALUATION_JOB_TYPES, JOB_STATUSES } from "../../api/jobs.js";
 
 /** JSON schemas of the evaluation API's requests; they validate and feed the OpenAPI document. */
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { Chunkeval } from "../../chunkeval.js";
 import { buildApp } from "./app.js";
 import { jobHandlers } from "../job-handlers.js";
-import { loadTokenizer } from "../../text/tokens.js";
+import type { Chunkeval } from "../../api/index.js";
+import { loadTokenizer } from "../../api/operations.js";
 
 export interface RunningServer {
   app: FastifyInstance;

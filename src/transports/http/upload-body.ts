@@ -1,4 +1,4 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../parsers/registry.js";
+import { SUPPORTED_FORMATS_TEXT } from "../../api/about.js";
 
 /** The `file` part of an upload, as the OpenAPI document describes it. */
 const FILE_PART = {

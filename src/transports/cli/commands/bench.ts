@@ -1,31 +1,27 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import type { Chunkeval } from "../../../chunkeval.js";
 import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
 import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
-import type { EstimateInput } from "../../../services/benchmarking/sweep-estimate.js";
-import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { METRICS } from "../../../domain/metric-catalogue.js";
-import { experimentView } from "../../../services/benchmarking/experiments.js";
-import { gatedStrategyName, missedGates } from "../../../services/benchmarking/gates.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { loadBaseline, planCi, writeCiFiles, type CiOptions } from "../bench-ci.js";
-import { compareRun, gateOutcomes, planFloors, type RunComparison } from "../../../services/benchmarking/ci-gates.js";
 import type { GateOutcome } from "../../../domain/gate-outcome.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
-import { consoleScorecard } from "../../../reports/console-scorecard.js";
 import { printDocumentWarnings } from "../document-warnings.js";
 import { startProgress } from "../progress.js";
 import { confirm, requireArgument } from "../prompts.js";
 import { reportFormatOf, writeReport } from "./report.js";
 import { interruptible } from "../interrupt.js";
 import { refuseOutputClashes, refuseUnwritableOutputs } from "../output-clash.js";
-import type { ChunksImport } from "../../../strategies/imported-chunks.js";
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
+import { consoleScorecard, experimentView } from "../../../api/benchmarks.js";
+import { compareRun, gateOutcomes, gatedStrategyName, missedGates, planFloors } from "../../../api/ci.js";
+import type { Chunkeval, ChunksImport, EstimateInput, RunComparison } from "../../../api/index.js";
+import { loadQuestionsFile } from "../../../api/questions.js";
 
 interface BenchOptions extends CiOptions {
   questions?: string;
@@ -105,7 +101,7 @@ async function loadChunks(spec: string): Promise<ChunksImport> {
     throw new ValidationError(`chunks file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   // Loaded here, not at the top: it brings the tokenizer, which `bench --help` does not need.
-  const { parseChunksJsonl } = await import("../../../strategies/imported-chunks.js");
+  const { parseChunksJsonl } = await import("../../../api/imported-chunks.js");
   return parseChunksJsonl(name, file, content);
 }
 
@@ -168,7 +164,7 @@ async function confirmSweep(app: Chunkeval, input: EstimateInput, options: Bench
       `  the time includes ${estimate.includes}\n` +
       `  ${estimate.variants.join(", ")}`,
   );
-  const { sweepDecision } = await import("../../../services/benchmarking/sweep-estimate.js");
+  const { sweepDecision } = await import("../../../api/sweep.js");
   const decision = sweepDecision(estimate, { yes: options.yes === true, interactive: cliIo().stdinIsTTY });
   if (!decision.run) throw new ValidationError(decision.reason);
   if (decision.ask && !(await confirm(`Run ${estimate.variants.length} variants (~$${estimate.costUsd.toFixed(4)}, ~${estimate.seconds.toFixed(0)} s)?`))) {
@@ -266,9 +262,9 @@ export function registerBenchCommand(program: Command): void {
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
       // Loaded here, not at start: it stems words, which `--help` does not need (cli-start.test.ts).
-      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
+      const { loadQuestionsOrigin } = await import("../../../api/question-set.js");
       const questionsOrigin = await loadQuestionsOrigin(questionsPath);
-      const { eachImport } = await import("../../../strategies/imported-chunks.js");
+      const { eachImport } = await import("../../../api/imported-chunks.js");
       const chunks = await eachImport(options.chunks, loadChunks);
       const outputs = [
         { flag: "--out", path: options.out },

@@ -32,7 +32,7 @@ export function registerCacheCommand(program: Command): void {
     .description("show the embedding and completion cache (cache_dir): its file, size on disk and entries per embedder or model")
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
-      const [{ describeCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const [{ describeCache }, { openCacheMaintenance }] = await Promise.all([import("../../../api/operations.js"), import("../../../api/create.js")]);
       const report = await describeCache(await openCacheMaintenance(loadCliConfig(command).config));
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(report);
       printLine(`cache: ${report.path} (${formatBytes(report.fileBytes)} on disk)`);
@@ -59,7 +59,7 @@ export function registerCacheCommand(program: Command): void {
       // `--embedder` is also the program's option, and commander gives it to the program wherever it
       // stands: read from there, the filter is never lost (a lost one cleared the whole cache).
       const embedder = options.embedder ?? command.optsWithGlobals<GlobalOptions>().embedder;
-      const [{ clearCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const [{ clearCache }, { openCacheMaintenance }] = await Promise.all([import("../../../api/operations.js"), import("../../../api/create.js")]);
       const result = await clearCache(await openCacheMaintenance(loadCliConfig(command).config), { embedder, model: options.model });
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);
@@ -74,7 +74,7 @@ export function registerCacheCommand(program: Command): void {
     .action(async (options: { olderThan?: number; maxSize?: number }, command: Command) => {
       if (options.olderThan === undefined && options.maxSize === undefined)
         throw new ValidationError("cache prune needs --older-than AGE, --max-size SIZE or both");
-      const [{ pruneCache }, { openCacheMaintenance }] = await Promise.all([import("../../../services/cache.js"), import("../../../chunkeval.js")]);
+      const [{ pruneCache }, { openCacheMaintenance }] = await Promise.all([import("../../../api/operations.js"), import("../../../api/create.js")]);
       const result = await pruneCache(await openCacheMaintenance(loadCliConfig(command).config), { olderThanMs: options.olderThan, maxBytes: options.maxSize });
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson(result);
       printLine(`removed ${result.removed} entries; the cache is now ${formatBytes(result.fileBytes)} on disk`);

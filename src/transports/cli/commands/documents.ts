@@ -1,4 +1,3 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import { basename } from "node:path";
 import type { Command } from "commander";
 import type { DocumentRecord } from "../../../domain/types.js";
@@ -6,6 +5,7 @@ import { addPagingOptions, checkPage, readInputFile, withChunkeval, type GlobalO
 import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 import { cliIo } from "../io.js";
+import { SUPPORTED_FORMATS_TEXT } from "../../../api/about.js";
 
 function printDocument(doc: DocumentRecord): void {
   printTable(

@@ -9,12 +9,8 @@ export function registerInfoCommands(program: Command): void {
     .description("list the chunking strategies with their parameters and defaults")
     .option("--json", "print only JSON on stdout")
     .action(async (_options, command: Command) => {
-      const { createStrategyRegistry } = await import("../../../strategies/registry.js");
-      const { registerStrategyModules } = await import("../../../strategies/strategy-module.js");
-      const { listStrategies } = await import("../../../services/corpus/strategies.js");
-      const registry = createStrategyRegistry();
-      await registerStrategyModules(registry, loadCliConfig(command).config.strategyModules);
-      const all = listStrategies(registry);
+      const { availableStrategies } = await import("../../../api/strategies.js");
+      const all = await availableStrategies(loadCliConfig(command).config.strategyModules);
       if (command.optsWithGlobals<GlobalOptions>().json) return printJson({ strategies: all });
       for (const s of all) {
         printLine(`${s.name}: ${s.description}`);

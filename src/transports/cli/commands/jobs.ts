@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { AuthenticationError, ExitCode, NotFoundError, ProviderError } from "../../../errors.js";
-import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../services/jobs/jobs.js";
 import { addPagingOptions, checkPage, loadCliConfig, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
 import { toWire } from "../../serialize.js";
 import { cliIo } from "../io.js";
+import { EVALUATION_JOB_TYPES, JOB_STATUSES, presentJob } from "../../../api/jobs.js";
 
 type WireJob = {
   job_id: string;

@@ -1,16 +1,15 @@
 import type { Command } from "commander";
 import { ExitCode, ValidationError } from "../../../errors.js";
-import { loadQuestionsFile } from "../../../evaluators/questions.js";
 import { leakWords } from "../../../domain/question-set.js";
 import { toWire } from "../../serialize.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote } from "../output.js";
 import { startProgress } from "../progress.js";
 import { requireArgument } from "../prompts.js";
-import type { QuestionGenerationMetadata } from "../../../services/questions/generated-questions.js";
 import { questionsFileFor, refuseExistingOutput, targetName } from "../questions-out.js";
-import { writeFileWhole } from "../../../services/file-write.js";
 import { cliIo } from "../io.js";
+import type { QuestionGenerationMetadata } from "../../../api/index.js";
+import { loadQuestionsFile, writeFileWhole } from "../../../api/questions.js";
 
 interface GenerateOptions {
   collection?: string;
@@ -186,7 +185,7 @@ function registerValidateCommand(questions: Command): void {
     .addHelpText("after", "\nExit 1 when a reference is not found or a question is repeated (each listed with the closest passage to paste).")
     .action(async (file: string, targetArgs: string[], options: { collection?: string; json?: boolean }, command: Command) => {
       const items = await loadQuestionsFile(file);
-      const { loadQuestionsOrigin } = await import("../../../evaluators/question-set.js");
+      const { loadQuestionsOrigin } = await import("../../../api/question-set.js");
       const origin = await loadQuestionsOrigin(file);
       await withChunkeval(command, async (app) => {
         const { resolveCorpusArgs } = await import("../corpus-args.js"); // brings the parsers: not for --help

@@ -3,16 +3,14 @@ import { refuseUnwritableOutputs } from "../output-clash.js";
 import { writeFile } from "node:fs/promises";
 import { extname } from "node:path";
 import type { Command } from "commander";
-import type { Chunkeval } from "../../../chunkeval.js";
 import { ValidationError } from "../../../errors.js";
-import type { ReportView } from "../../../reports/render.js";
-import type { ReportFormat, ReportOptions } from "../../../services/benchmarking/reports.js";
 import { addPagingOptions, checkPage, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printNote, printTable } from "../output.js";
 import { nameWithId } from "../../../domain/filenames.js";
 import { requireArgument } from "../prompts.js";
 import { toWire } from "../../serialize.js";
 import { cliIo } from "../io.js";
+import type { Chunkeval, ReportFormat, ReportOptions, ReportView } from "../../../api/index.js";
 
 /** The report formats, by the extension of the file they are written to. */
 const REPORT_EXTENSIONS: Record<string, ReportFormat> = { ".html": "html", ".md": "md", ".json": "json" };

@@ -31,7 +31,7 @@ export function registerServeCommand(program: Command): void {
         "CHUNKEVAL_QUESTIONS_DIR or --config to change it): serve prints that folder when it starts, GET /readyz shows it.",
     )
     .action(async (options: { host: string; port: number; log?: boolean; jobs: boolean; insecureNoApiKey?: boolean }, command: Command) => {
-      const { createChunkeval } = await import("../../../chunkeval.js");
+      const { createChunkeval } = await import("../../../api/create.js");
       const { startServer } = await import("../../http/server.js");
       const { config } = loadCliConfig(command);
       if (!isLoopback(options.host) && !config.apiKey && !options.insecureNoApiKey) {

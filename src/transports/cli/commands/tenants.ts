@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { SCOPES } from "../../../services/ingestion/tenants.js";
 import { withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable } from "../output.js";
+import { SCOPES } from "../../../api/v1.js";
 
 export function registerTenantCommands(program: Command): void {
   const tenants = program.command("tenants").description("manage tenants of the /v1 ingestion surface");

@@ -31,7 +31,7 @@ export function registerUiCommand(program: Command): void {
         "With CHUNKEVAL_API_KEY set the page asks for the key once. `chunkeval serve` serves the same page at /ui/.",
     )
     .action(async (options: { port?: number; open?: boolean }, command: Command) => {
-      const { createChunkeval } = await import("../../../chunkeval.js");
+      const { createChunkeval } = await import("../../../api/create.js");
       const { startServer } = await import("../../http/server.js");
       const { config } = loadCliConfig(command);
       const chunkeval = await createChunkeval(config);

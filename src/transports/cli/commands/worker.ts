@@ -18,7 +18,7 @@ export function registerWorkerCommand(program: Command): void {
         "process claims it, reading the original from PostgreSQL; every worker also ends /v1 ingestions whose deadline passed unfinished.",
     )
     .action(async (options: { concurrency?: number; leaseSeconds: number }, command: Command) => {
-      const { createChunkeval } = await import("../../../chunkeval.js");
+      const { createChunkeval } = await import("../../../api/create.js");
       const { jobHandlers } = await import("../../job-handlers.js");
       const { config } = loadCliConfig(command);
       if (options.concurrency === 0) throw new ValidationError("--concurrency must be at least 1");
@@ -32,7 +32,7 @@ export function registerWorkerCommand(program: Command): void {
       }
       const concurrency = options.concurrency ?? config.maxBackgroundJobs;
       // Before the first lease is taken (text/tokens.ts): its tables would otherwise load between two renewals.
-      const { loadTokenizer } = await import("../../../text/tokens.js");
+      const { loadTokenizer } = await import("../../../api/operations.js");
       loadTokenizer();
       const queue = await chunkeval.createJobQueue(jobHandlers(chunkeval), { consume: true, concurrency, leaseMs: options.leaseSeconds * 1000 });
       cliIo().stderr.write(`chunkeval worker running jobs (concurrency ${concurrency}, lease ${options.leaseSeconds} s)\n`);

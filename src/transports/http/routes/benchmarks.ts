@@ -1,19 +1,18 @@
 import type { FastifyInstance } from "fastify";
-import type { ReportView } from "../../../reports/render.js";
-import type { ReportFormat } from "../../../services/benchmarking/reports.js";
 import { experimentBody } from "../../experiment-body.js";
-import { questionsFromRequest } from "../../../services/questions/questions-source.js";
 import type { RouteDeps } from "../route-deps.js";
 import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { withRequestCallBudget } from "../../request-call-budget.js";
 import { ValidationError } from "../../../errors.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
-import { chunksFromList, eachImport } from "../../../strategies/imported-chunks.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { REQUEST_LIMITS } from "../request-limits.js";
 import type { SearchMode } from "../../../domain/variant-key.js";
 import { refuseClientEmbedders } from "../client-embedders.js";
+import { chunksFromList, eachImport } from "../../../api/imported-chunks.js";
+import type { ReportFormat, ReportView } from "../../../api/index.js";
+import { questionsFromRequest } from "../../../api/question-set.js";
 
 /** The variant limit of a request: its max_variants, which may not pass the server's http_max_variants (the default is capped to it). */
 function variantLimit(asked: number | undefined, serverLimit: number): number {

@@ -1,4 +1,3 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../../errors.js";
 import type { RouteDeps } from "../route-deps.js";
@@ -11,6 +10,7 @@ import { checkQueueRoom, enqueueBody } from "./jobs.js";
 import type { ProcessJobInput } from "../../job-handlers.js";
 import { readMultipartUpload } from "../multipart.js";
 import { refuseClientEmbedders } from "../client-embedders.js";
+import { SUPPORTED_FORMATS_TEXT } from "../../../api/about.js";
 
 export function documentRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { chunkeval, jobs, admission } = deps;

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
-import { presentJob, type JobRecord } from "../../../services/jobs/jobs.js";
 import type { RouteDeps } from "../route-deps.js";
 import { idParams, jobsQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
+import type { JobRecord } from "../../../api/index.js";
+import { presentJob } from "../../../api/jobs.js";
 
 /** Refuses (503) a background request when max_queued_jobs are already waiting to run (every process's, on a shared queue). */
 export async function checkQueueRoom({ chunkeval, admission }: RouteDeps): Promise<void> {

@@ -1,11 +1,8 @@
-import { SUPPORTED_FORMATS_TEXT } from "../../../parsers/registry.js";
 import { existsSync } from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Chunkeval } from "../../../chunkeval.js";
 import type { JobQueue } from "../../../domain/ports/job-queue.js";
 import { ValidationError } from "../../../errors.js";
 import { installErrorHandler } from "../error-handler.js";
-import { requireScope, type Principal, type Scope } from "../../../services/ingestion/tenants.js";
 import { readMultipartUpload } from "../multipart.js";
 import { documentedBody, multipartUpload } from "../upload-body.js";
 import { idParams, pageProperties } from "../schemas.js";
@@ -14,6 +11,9 @@ import { toWire } from "../../serialize.js";
 import { withRequestCallBudget } from "../../request-call-budget.js";
 import { watchClient, type Admission } from "../admission.js";
 import { ConcurrencyLimitError } from "../../../errors.js";
+import { SUPPORTED_FORMATS_TEXT } from "../../../api/about.js";
+import type { Chunkeval, Principal, Scope } from "../../../api/index.js";
+import { requireScope } from "../../../api/v1.js";
 
 /** Header that carries the correlation id of every /v1 request and response. */
 export const REQUEST_ID_HEADER = "x-request-id";

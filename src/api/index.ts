@@ -1,14 +1,14 @@
 /**
  * chunkeval's API, declared: what the CLI, the HTTP server and library users call, one interface
- * per surface. `createChunkeval` (src/chunkeval.ts) builds it from the configuration; the
+ * per surface. `createChunkeval` (src/api/create.ts) builds it from the configuration; the
  * services under src/services/ implement each member. Members are properties, not methods, so
  * that their parameters are checked strictly against the implementation; results are the
  * services' own types. Types only: importing this module loads nothing.
  */
-import type { ChunkevalConfig } from "./config/schema.js";
-import type { RunOptions } from "./domain/types.js";
-import type { ChildJobs, JobHandlers, JobQueue, JobQueueOptions, QueueClaim } from "./domain/ports/job-queue.js";
-import type { AskInput, askQuestion, getQuery } from "./services/corpus/ask.js";
+import type { ChunkevalConfig } from "../config/schema.js";
+import type { RunOptions } from "../domain/types.js";
+import type { ChildJobs, JobHandlers, JobQueue, JobQueueOptions, QueueClaim } from "../domain/ports/job-queue.js";
+import type { AskInput, askQuestion, getQuery } from "../services/corpus/ask.js";
 import type {
   addToCollection,
   createCollection,
@@ -16,41 +16,59 @@ import type {
   listCollections,
   removeFromCollection,
   requireCollection,
-} from "./services/corpus/collections.js";
-import type { documentChunks } from "./services/corpus/document-chunks.js";
-import type { deleteDocument, listDocuments, requireDocument, uploadDocument, UploadInput, UploadOptions } from "./services/corpus/documents.js";
-import type { runDoctor } from "./services/corpus/doctor.js";
-import type { ProcessOptions, processDocument } from "./services/corpus/process.js";
-import type { listStrategies } from "./services/corpus/strategies.js";
-import type { runBenchmark } from "./services/benchmarking/bench.js";
-import type { BenchInput, planBenchVariants } from "./services/benchmarking/bench-input.js";
-import type { storedBaseline } from "./services/benchmarking/ci-gates.js";
-import type { experimentResults, getExperiment, listExperiments } from "./services/benchmarking/experiments.js";
-import type { ProcessUnitInput, queuedUnits, runQueuedUnit } from "./services/benchmarking/processing-units.js";
-import type { renderReport, ReportOptions } from "./services/benchmarking/reports.js";
-import type { estimateBench, EstimateInput } from "./services/benchmarking/sweep-estimate.js";
-import type { GenerateQuestionsInput } from "./services/questions/generated-questions.js";
-import type { generateQuestions } from "./services/questions/question-generation.js";
-import type { checkQuestions, QuestionsCheckInput } from "./services/questions/questions-check.js";
-import type { getJob, JobRunner, listJobs } from "./services/jobs/jobs.js";
-import type { IngestionResult, QueuedIngestionInput } from "./services/ingestion/ingestion.js";
-import type { IngestionJob } from "./domain/ports/ingestion.js";
-import type { listPoints, requirePoint, searchPoints } from "./services/ingestion/points.js";
-import type { tenantService } from "./services/ingestion/tenants.js";
+} from "../services/corpus/collections.js";
+import type { documentChunks } from "../services/corpus/document-chunks.js";
+import type { deleteDocument, listDocuments, requireDocument, uploadDocument, UploadInput, UploadOptions } from "../services/corpus/documents.js";
+import type { runDoctor } from "../services/corpus/doctor.js";
+import type { ProcessOptions, processDocument } from "../services/corpus/process.js";
+import type { listStrategies } from "../services/corpus/strategies.js";
+import type { runBenchmark } from "../services/benchmarking/bench.js";
+import type { BenchInput, planBenchVariants } from "../services/benchmarking/bench-input.js";
+import type { storedBaseline } from "../services/benchmarking/ci-gates.js";
+import type { experimentResults, getExperiment, listExperiments } from "../services/benchmarking/experiments.js";
+import type { ProcessUnitInput, queuedUnits, runQueuedUnit } from "../services/benchmarking/processing-units.js";
+import type { renderReport, ReportOptions } from "../services/benchmarking/reports.js";
+import type { estimateBench, EstimateInput } from "../services/benchmarking/sweep-estimate.js";
+import type { GenerateQuestionsInput } from "../services/questions/generated-questions.js";
+import type { generateQuestions } from "../services/questions/question-generation.js";
+import type { checkQuestions, QuestionsCheckInput } from "../services/questions/questions-check.js";
+import type { getJob, JobRunner, listJobs } from "../services/jobs/jobs.js";
+import type { IngestionResult, QueuedIngestionInput } from "../services/ingestion/ingestion.js";
+import type { IngestionJob } from "../domain/ports/ingestion.js";
+import type { listPoints, requirePoint, searchPoints } from "../services/ingestion/points.js";
+import type { tenantService } from "../services/ingestion/tenants.js";
+
+import type { CorpusTarget } from "../services/corpus/collections.js";
+import type { ReportFormat } from "../services/benchmarking/reports.js";
+import type { ReportView } from "../reports/render.js";
+import type { RegressionPlan, RunComparison } from "../services/benchmarking/ci-gates.js";
+import type { Baseline } from "../services/benchmarking/baseline.js";
+import type { ChunksImport } from "../strategies/imported-chunks.js";
+import type { QuestionGenerationMetadata } from "../services/questions/generated-questions.js";
+import type { JobRecord } from "../services/jobs/jobs.js";
+import type { Principal, Scope } from "../services/ingestion/tenants.js";
 
 // The inputs a library user passes: named where the members use them.
 export type {
   AskInput,
   BenchInput,
+  ChunksImport,
+  CorpusTarget,
   EstimateInput,
   GenerateQuestionsInput,
   ProcessOptions,
+  ProcessUnitInput,
+  QueuedIngestionInput,
   QuestionsCheckInput,
+  ReportFormat,
   ReportOptions,
+  ReportView,
   RunOptions,
   UploadInput,
   UploadOptions,
 };
+// What the members return or the transports present, where a caller names it.
+export type { Baseline, JobRecord, Principal, QuestionGenerationMetadata, RegressionPlan, RunComparison, Scope };
 
 /** What an asynchronous service function resolves to (results are named by the service that makes them). */
 type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
@@ -188,3 +206,5 @@ export interface OperationsApi {
 
 /** The whole API: every surface. */
 export interface ChunkevalApi extends DocumentsApi, CollectionsApi, ProcessingApi, BenchmarksApi, QuestionsApi, JobsApi, IngestionApi, OperationsApi {}
+/** What `createChunkeval` (src/api/create.ts) returns: the whole API. */
+export type Chunkeval = ChunkevalApi;
