@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from "../../domain/concurrency.js";
 import type { RunOptions, StoredDocument } from "../../domain/types.js";
 import { questionKey } from "../../text/question-key.js";
 import { LEAK_QUESTION_THRESHOLD, smokeTestReason, type VocabularyLeak } from "../../domain/question-set.js";
@@ -62,7 +63,11 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
   const copying: QuestionProblem[] = [];
   const wordIndexes = new Map<StoredDocument, WordSequence>();
   const seen = new Map<string, number>();
-  input.questions.forEach((q, index) => {
+  for (const [index, q] of input.questions.entries()) {
+    // A reference not found is looked for approximately over every document: the event loop runs
+    // between two questions, so a server checking a long set still answers, and a caller who left stops it.
+    await yieldToEventLoop();
+    input.signal?.throwIfAborted();
     const item = index + 1;
     const key = questionKey(q.question);
     const first = seen.get(key);
@@ -106,7 +111,7 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
         closest: null,
       });
     }
-  });
+  }
   const profile = profileQuestionSet(input.questions, input.origin);
   return {
     questions: input.questions.length,

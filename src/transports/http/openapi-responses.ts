@@ -243,6 +243,33 @@ const questionsFileSchema = object(["metadata", "questions"], {
   metadata: { type: "object" },
   questions: { type: "array", description: "{question, expected_answer, references}: can be sent inline to POST /benchmarks" },
 });
+const questionProblemSchema = object(["item", "question", "kind", "detail", "closest"], {
+  item: { type: "integer", description: "1-based, as the list gives them" },
+  question: string,
+  kind: { type: "string", enum: ["reference_not_found", "reference_ambiguous", "reference_offsets", "duplicate", "copies_excerpt"] },
+  detail: string,
+  closest: {
+    type: ["object", "null"],
+    description: "where a reference is not found: the closest passage of the documents, to paste instead",
+    properties: { document: string, text: string, similarity: { type: "number" } },
+  },
+});
+const questionsCheckSchema = object(["questions", "references", "located", "problems", "copying", "leak", "smoke_test"], {
+  questions: { type: "integer" },
+  references: { type: "integer" },
+  located: { type: "object", description: "references found as written (exact), with white space or typography normalised, or as the same words" },
+  problems: {
+    type: "array",
+    items: questionProblemSchema,
+    description: "what fails the check: references not found, ambiguous or at wrong offsets, duplicates",
+  },
+  copying: { type: "array", items: questionProblemSchema, description: "questions that copy their excerpt's wording" },
+  leak: { type: "object", description: "the set's vocabulary leak" },
+  smoke_test: {
+    type: ["string", "null"],
+    description: "why a benchmark on these questions would be a smoke test, not a recommendation; null when it would not",
+  },
+});
 const strategiesSchema = object(["strategies"], {
   strategies: {
     type: "array",
@@ -407,6 +434,13 @@ const OPERATIONS: Record<string, Operation> = {
   "POST /questions/generate": {
     success: background(201, "the questions file", questionsFileSchema),
     errors: [BenchmarkError, ServerBusyError, ...MODEL_ERRORS],
+  },
+  "POST /questions/check": {
+    success: {
+      200: { description: "the check: references located, problems with the closest passage, copied wording, a smoke test", schema: questionsCheckSchema },
+    },
+    // NotFoundError: an unknown document_id or collection_id.
+    errors: [BenchmarkError, NotFoundError, ServerBusyError],
   },
   "GET /jobs": { success: { 200: { description: "the jobs, newest first", schema: page(jobSchema) } } },
   "GET /jobs/:job_id": { success: { 200: { description: "the job", schema: jobSchema } } },

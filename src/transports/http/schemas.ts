@@ -73,7 +73,7 @@ const reference = {
 } as const;
 
 /** An inline question's bounds (its fields and their meaning are validateQuestions' to check). */
-const inlineQuestion = {
+export const inlineQuestion = {
   type: "object",
   properties: {
     question: { type: "string", maxLength: LIMIT.question },

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { DEFAULTS } from "../../../config/defaults.js";
 import type { RouteDeps } from "../route-deps.js";
-import { backgroundQuery } from "../schemas.js";
+import { backgroundQuery, inlineQuestion } from "../schemas.js";
+import { questionsFromRequest } from "../../../api/question-set.js";
 import { boundedString, REQUEST_LIMITS as LIMIT } from "../request-limits.js";
 import { toWire } from "../../serialize.js";
 import { checkQueueRoom, enqueueBody } from "./jobs.js";
@@ -47,6 +48,39 @@ const generateBody = {
     keep_leaky: { type: "boolean", description: "keep questions still copying their excerpt, flagged, instead of dropping them" },
   },
 } as const;
+
+const checkBody = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    document_id: boundedString(LIMIT.name, { description: "the document the questions are about (or collection_id)" }),
+    collection_id: boundedString(LIMIT.name, { description: "a collection (id or name): each reference is looked for in its documents" }),
+    questions_file: boundedString(LIMIT.name, { description: "a path inside the server's questions directory, instead of questions" }),
+    questions: {
+      type: "array",
+      items: inlineQuestion,
+      maxItems: LIMIT.questions,
+      description: "the questions inline, [{question, expected_answer?, references?}], as a questions file lists them",
+    },
+    origin: {
+      type: "object",
+      additionalProperties: false,
+      required: ["kind"],
+      properties: { kind: { enum: ["template", "llm"] }, model: { type: ["string", "null"], maxLength: LIMIT.name } },
+      description:
+        "who wrote inline questions, as a generated file's metadata records it (POST /questions/generate returns it); " +
+        "without it, a set worded as the template's is taken as template questions",
+    },
+  },
+} as const;
+
+interface CheckBody {
+  document_id?: string;
+  collection_id?: string;
+  questions_file?: string;
+  questions?: unknown;
+  origin?: { kind: "template" | "llm"; model?: string | null };
+}
 
 interface GenerateBody {
   document_id?: string;
@@ -123,6 +157,31 @@ export function questionRoutes(app: FastifyInstance, deps: RouteDeps): void {
         document: body.document_id ? { id: body.document_id, filename: named.document_name! } : undefined,
       });
       return reply.status(202).send(enqueueBody(job));
+    },
+  );
+
+  app.post(
+    "/questions/check",
+    {
+      schema: {
+        tags: ["benchmarks"],
+        summary:
+          "Check questions against their document or collection before a run, as `chunkeval questions validate` does: " +
+          "references located, duplicates, copied wording, a smoke test",
+        body: checkBody,
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as CheckBody;
+      if (!body.document_id === !body.collection_id) throw new ValidationError("give document_id or collection_id (one of them)");
+      const { questions, origin } = await questionsFromRequest(chunkeval.config.questionsDir, {
+        questionsFile: body.questions_file,
+        questions: body.questions,
+      });
+      const target = body.document_id ? { document: { id: body.document_id } } : { collection: { name: body.collection_id! } };
+      const given = body.origin ? { kind: body.origin.kind, model: body.origin.model ?? null } : null;
+      const check = await admission.runSync(reply, (signal) => chunkeval.checkQuestions({ ...target, questions, origin: given ?? origin, signal }));
+      return toWire(check);
     },
   );
 }
