@@ -4,7 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { ValidationError } from "../errors.js";
 import type { Span } from "../text/spans.js";
 import { WordSequence } from "../text/word-sequence.js";
-import { locateExcerpt } from "../text/locate-excerpt.js";
+import { holdsAt, locateInDocument, type LocatableText } from "../text/locate-excerpt.js";
 
 /** A reference excerpt as written in a questions file; offsets and the document are optional. */
 export interface ReferenceInput {
@@ -34,10 +34,9 @@ export interface LocatedReference extends Span {
 }
 
 /** A document questions are resolved against: one of a collection, or the only one. */
-export interface CorpusDocument {
+export interface CorpusDocument extends LocatableText {
   id: string;
   filename: string;
-  text: string;
 }
 
 export interface Question {
@@ -184,11 +183,10 @@ function namedDocument(documents: CorpusDocument[], name: string, field: string)
  */
 export function resolveQuestions(source: string, items: QuestionInput[], corpus: string | CorpusDocument[]): Question[] {
   const documents = typeof corpus === "string" ? [{ id: "", filename: "", text: corpus }] : corpus;
-  const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   // Each document's word index is built once, for every reference that needs it.
   const wordIndexes = new Map<CorpusDocument, WordSequence>();
   const wordsOf = (d: CorpusDocument) => () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!;
-  const locate = (d: CorpusDocument, excerpt: string, near?: number) => locateExcerpt(d.text, excerpt, near, wordsOf(d));
+  const locate = (d: CorpusDocument, excerpt: string, near?: number) => locateInDocument(d, excerpt, near, wordsOf(d));
   return items.map((item, index) => ({
     question: item.question,
     expectedAnswer: item.expectedAnswer,
@@ -199,7 +197,7 @@ export function resolveQuestions(source: string, items: QuestionInput[], corpus:
       if (ref.start !== undefined && ref.end !== undefined) {
         if (candidates.length > 1) throw new ValidationError(`${field}: offsets need the document they point into ("document": file name)`);
         const document = candidates[0]!;
-        if (ref.end <= document.text.length && normalise(document.text.slice(ref.start, ref.end)) === normalise(ref.text)) {
+        if (holdsAt(document, ref.start, ref.end, ref.text)) {
           return { text: ref.text, start: ref.start, end: ref.end, documentId: document.id, located: "offsets" };
         }
         // Offsets into the source file (Markdown with its markup, say) differ from the extracted

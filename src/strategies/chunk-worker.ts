@@ -25,6 +25,8 @@ type ChunkTask = {
   strategy: string;
   module: string | null;
   imported: ChunksImport | null;
+  /** The stored text where page furniture was blanked in `document`: imported chunks may carry the headers (made from pdftotext's output, say). */
+  textWithFurniture: string | null;
   options: Record<string, number>;
   document: SentDocument;
   llm: string | null;
@@ -47,7 +49,7 @@ async function chunkHere(
   maxChunks: ChunkCeiling | undefined,
 ): Promise<ChunkDraft[]> {
   // Imported chunks (imported-chunks.ts) are located in the text and measured here, off the asking thread.
-  if (message.imported !== null) return importedDrafts(message.imported, document);
+  if (message.imported !== null) return importedDrafts(message.imported, { ...document, textWithFurniture: message.textWithFurniture ?? undefined });
   const definition = message.module === null ? registry.get(message.strategy) : await loadStrategyModule(message.module);
   const strategy = await definition.create(message.options);
   const embed = (texts: string[]): Promise<Float32Array[]> => call({ embed: texts });

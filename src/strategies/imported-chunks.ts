@@ -4,7 +4,7 @@ import type { Span } from "../text/spans.js";
 import { TokenIndex } from "../text/token-index.js";
 import { spansToDrafts } from "./packing.js";
 import { preview, STRATEGY_NAME } from "./strategy-module.js";
-import { locateExcerpt, type ExcerptLocation } from "../text/locate-excerpt.js";
+import { holdsAt, locateInDocument, type ExcerptLocation, type LocatableText } from "../text/locate-excerpt.js";
 import { matchExcerpt } from "../text/excerpt-match.js";
 import { WordSequence } from "../text/word-sequence.js";
 import type { ChunkDraft, ChunkingStrategy, StrategyDefinition } from "./strategy.js";
@@ -41,10 +41,9 @@ export interface ChunksImport {
 }
 
 /** A document of the benchmarked corpus, as imported chunks are matched against it. */
-export interface ImportTarget {
+export interface ImportTarget extends LocatableText {
   id: string;
   filename: string;
-  text: string;
 }
 
 /**
@@ -206,7 +205,6 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
     line: lineNumber(problem),
     message: () => `${imp.source}, ${problem}`,
   }));
-  const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
   // Each document's word index is built once, for every chunk that needs it.
   const wordIndexes = new Map<ImportTarget, WordSequence>();
   const wordsOf = (d: ImportTarget) => () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!;
@@ -219,7 +217,7 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
       if (chunk.end > document.text.length) {
         return problem(() => `"end" ${chunk.end} is past the end of ${document.filename}'s text (${document.text.length} characters): ${preview(chunk.text)}`);
       }
-      if (normalise(document.text.slice(chunk.start, chunk.end)) !== normalise(chunk.text)) {
+      if (!holdsAt(document, chunk.start, chunk.end, chunk.text)) {
         return problem(
           () =>
             `the text of ${document.filename} at ${chunk.start}-${chunk.end} is ${preview(document.text.slice(chunk.start, chunk.end))}, ` +
@@ -232,7 +230,7 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
     }
     // In file order: the first occurrence after the previous chunk's start (chunks may overlap), else the nearest before it.
     const previous = list.at(-1);
-    const found = locateExcerpt(document.text, chunk.text, previous && { from: previous.start + 1 }, wordsOf(document));
+    const found = locateInDocument(document, chunk.text, previous && { from: previous.start + 1 }, wordsOf(document));
     if (!found) return problem(() => `the text is not in ${document.filename}: ${preview(chunk.text)}${closestPassage(document, chunk.text)}`);
     list.push({ start: found.start, end: found.end });
     located[found.method] = (located[found.method] ?? 0) + 1;

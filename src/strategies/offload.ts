@@ -27,6 +27,7 @@ export async function chunkOffThread(strategy: ChunkingStrategy, context: Chunki
     strategy: strategy.name,
     module: strategy.module ?? null,
     imported: strategy.importedChunks?.(context.document) ?? null,
+    textWithFurniture: chunked === context.document ? null : context.document.text,
     options: strategy.options,
     document,
     llm: context.llm?.name ?? null,

@@ -128,3 +128,39 @@ function locateAsGiven(text: string, excerpt: string, near: Near | undefined, wo
   if (loose) return { ...loose, method: "normalised" };
   return { ...nearest(sameWords, near), method: "words" };
 }
+
+/**
+ * A document's text as chunking reads it, and, where its page furniture (a PDF's running headers,
+ * footers and page numbers) was blanked in it, the stored text with the furniture: the same
+ * length, so an offset means the same character in both.
+ */
+export interface LocatableText {
+  text: string;
+  textWithFurniture?: string;
+}
+
+/**
+ * locateExcerpt over the text as chunking reads it, then over the stored text with its page
+ * furniture: a passage copied across a page break from a reader has no running header in its
+ * middle (the first finds it), while a chunk or excerpt made from pdftotext's output, which keeps
+ * the headers and page numbers, has them (the second finds it). `words` is the first text's word
+ * index.
+ */
+export function locateInDocument(
+  document: LocatableText,
+  excerpt: string,
+  near?: Near,
+  words?: () => WordSequence,
+): (Span & { method: ExcerptLocation }) | null {
+  return (
+    locateExcerpt(document.text, excerpt, near, words) ??
+    (document.textWithFurniture === undefined ? null : locateExcerpt(document.textWithFurniture, excerpt, near))
+  );
+}
+
+/** Whether the document's text between two offsets is the excerpt, up to white space (in either of its texts). */
+export function holdsAt(document: LocatableText, start: number, end: number, excerpt: string): boolean {
+  const normalise = (s: string) => s.replace(/\s+/g, " ").trim();
+  const wanted = normalise(excerpt);
+  return [document.text, document.textWithFurniture].some((text) => text !== undefined && end <= text.length && normalise(text.slice(start, end)) === wanted);
+}

@@ -135,6 +135,15 @@ export function layoutParagraphs(paragraphs: Array<{ lines: string[]; size?: num
   return page;
 }
 
+/** A page of a report: a running header and footer around `body` paragraphs, the page number in the footer (page furniture). */
+export function reportPage(n: number, body: Array<{ lines: string[] }>): PdfPage {
+  return [
+    { text: "Harbour Authority · Annual Report 2025", size: 9, y: 810 },
+    ...layoutParagraphs(body, 770),
+    { text: `Confidential draft   ${n}`, size: 9, y: 30 },
+  ];
+}
+
 /** A page with no text at all: what a scanner produces (here a grey rectangle stands in for the image). */
 export function buildImageOnlyPdf(pages = 2): Buffer {
   return buildPdf(Array.from({ length: pages }, () => []));

@@ -6,12 +6,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
 import { locateExcerpt } from "../../src/text/locate-excerpt.js";
-import { buildPdf, buildSoftHyphenPdf, layoutParagraphs } from "../helpers/pdf.js";
+import { buildPdf, buildSoftHyphenPdf, layoutParagraphs, reportPage } from "../helpers/pdf.js";
 import type { StoredDocument } from "../../src/domain/types.js";
 import { recursiveStrategy } from "../../src/strategies/recursive.js";
 import { chunkOffThread } from "../../src/strategies/offload.js";
 import { withoutPageFurniture } from "../../src/strategies/page-furniture.js";
 import { locateOffThread } from "../../src/services/corpus/locate-off-thread.js";
+import { chunksFromList, importedChunksDefinition } from "../../src/strategies/imported-chunks.js";
 
 test("line-end hyphenation is joined as a reader copies it; real hyphens stay", async () => {
   const bytes = buildPdf([
@@ -53,15 +54,6 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
   assert.doesNotMatch(doc.text, /af- ter|fed- eral|Sun- Spider/);
 });
-
-/** A page of a report: a running header and footer around `body` paragraphs, the page number in the footer. */
-function reportPage(n: number, body: Array<{ lines: string[] }>) {
-  return [
-    { text: "Harbour Authority · Annual Report 2025", size: 9, y: 810 },
-    ...layoutParagraphs(body, 770),
-    { text: `Confidential draft   ${n}`, size: 9, y: 30 },
-  ];
-}
 
 test("running headers, footers and page numbers are page furniture: kept in the text with their offsets and pages, left out of chunks", async () => {
   const bytes = buildPdf([
@@ -132,6 +124,18 @@ test("running headers, footers and page numbers are page furniture: kept in the 
     doc.text.slice(reference.start, reference.end),
     /^and the new quay opened in May\.[\s\S]*Confidential draft 1[\s\S]*Dredging of the outer channel$/,
   );
+
+  // Chunks cut from pdftotext's output keep the footer, the page number and the next page's header
+  // in their middle: placed in the stored text, at the same offsets, and chunked with the furniture
+  // blanked like every other strategy's chunks.
+  const across = "within its budget. Confidential draft 2 Harbour Authority · Annual Report 2025 The ferry terminal was repainted";
+  const imported = chunksFromList("mine", "chunks", [{ text: "Dredging of the outer channel finished in June, two weeks early," }, { text: across }]);
+  assert.deepEqual((await locateOffThread("q.json", [], [imported], [stored])).chunksLocated, { mine: { exact: 1, normalised: 1 } });
+  const mine = await importedChunksDefinition(imported, []).create();
+  const drafts = await chunkOffThread(mine, { document: stored, embed: async () => [], keepPageFurniture: false }, { timeoutSeconds: 30 });
+  assert.equal(drafts.length, 2);
+  assert.match(doc.text.slice(drafts[1]!.start, drafts[1]!.end), /^within its budget\.[\s\S]*Confidential draft 2[\s\S]*repainted$/);
+  assert.doesNotMatch(drafts[1]!.text, /Confidential|Harbour Authority/);
 });
 
 test("a journal's alternating running heads (authors on even pages, the title on odd ones) are furniture", async () => {

@@ -3,10 +3,11 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BenchmarkError } from "../../src/errors.js";
-import { loadQuestionsFile, resolveQuestions } from "../../src/evaluators/questions.js";
+import { loadQuestionsFile, resolveQuestions, validateQuestions } from "../../src/evaluators/questions.js";
 import { matchExcerpt } from "../../src/text/excerpt-match.js";
 import { toWire } from "../../src/transports/serialize.js";
 import { handbookBytes } from "../helpers/documents.js";
+import { buildPdf, reportPage } from "../helpers/pdf.js";
 import { startOpenAiStub } from "../helpers/openai-server.js";
 import { createWorkspace } from "../helpers/workspace.js";
 
@@ -164,6 +165,41 @@ test("template questions: offline, labelled, spread over the sections, reference
     }
     const starts = file.questions.map((q) => q.references[0]!.start);
     assert.ok(starts.at(-1)! > full.text.length * 0.7, "the last question comes from the end of the document");
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("template questions never ask about page furniture: no running header, footer or page number is a reference, and bench takes the file as is", async () => {
+  const ws = await createWorkspace();
+  try {
+    const sections = ["Traffic", "Dredging", "Ferries", "Outlook"];
+    const bytes = buildPdf(
+      sections.map((title, i) =>
+        reportPage(i + 1, [
+          { lines: [title] },
+          { lines: [`The ${title.toLowerCase()} section of the report covers the year's work at the harbour in some detail.`] },
+          { lines: [`Work on ${title.toLowerCase()} went to plan, and the board approved the next stage in the autumn.`] },
+        ]),
+      ),
+    );
+    const doc = await ws.app.upload({ filename: "report.pdf", bytes });
+    const stored = await ws.app.getDocument(doc.id);
+    assert.ok(stored.blocks.filter((b) => b.kind === "furniture").length >= 8, "the headers and footers are furniture");
+    const file = await ws.app.generateQuestions({ document: { id: doc.id }, count: 8, negatives: 2 });
+    const positives = file.questions.filter((q) => q.answerable !== false);
+    assert.ok(positives.length >= 3, `${positives.length} questions`);
+    for (const q of file.questions) {
+      const said = [q.question, q.expectedAnswer ?? "", ...q.references.map((r) => `${r.text} ${stored.text.slice(r.start, r.end)}`)].join(" ");
+      assert.doesNotMatch(said, /Confidential|Harbour Authority|Annual Report 2025/, q.question);
+    }
+    const experiment = await ws.app.bench({
+      document: { id: doc.id },
+      questions: validateQuestions("generated", toWire(file.questions)),
+      questionsSource: "generated",
+      strategies: "recursive",
+    });
+    assert.equal(experiment.questionsCount, file.questions.length);
   } finally {
     await ws.cleanup();
   }

@@ -29,13 +29,13 @@ export async function locateOffThread(
 ): Promise<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }> {
   // Only what locating reads crosses to the worker (a stored document carries more). References
   // and chunks are looked for in the text as chunking sees it, page furniture blanked (offsets are
-  // the same): a passage copied across a page break, from a reader or from pdftotext, has no
-  // running header or page number in its middle.
-  const corpus = documents.map((d) => ({
-    id: d.id,
-    filename: d.filename,
-    text: "blocks" in d ? withoutPageFurniture(d as CorpusDocument & Pick<StoredDocument, "blocks">).text : d.text,
-  }));
+  // the same): a passage copied across a page break from a reader has no running header or page
+  // number in its middle. Then in the stored text: a chunk or excerpt cut from pdftotext's output
+  // keeps them (text/locate-excerpt.ts, locateInDocument).
+  const corpus = documents.map((d): CorpusDocument => {
+    const text = "blocks" in d ? withoutPageFurniture(d as CorpusDocument & Pick<StoredDocument, "blocks">).text : d.text;
+    return { id: d.id, filename: d.filename, text, ...(text === d.text ? {} : { textWithFurniture: d.text }) };
+  });
   try {
     // The wait for the worker is bounded too: requests queued behind a long one are refused, not piled up.
     return await pool.run<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }>(

@@ -3,6 +3,7 @@ import { DEFAULTS } from "../../config/defaults.js";
 import { ValidationError } from "../../errors.js";
 import type { ServiceContext } from "../context.js";
 import { corpusOf } from "../corpus/collections.js";
+import { withoutPageFurniture } from "../../strategies/page-furniture.js";
 import { leakPolicy } from "./question-leak.js";
 import { generateForCollection } from "./collection-questions.js";
 import { generateForDocument } from "./document-questions.js";
@@ -62,7 +63,11 @@ export async function generateQuestions(ctx: ServiceContext, asked: GenerateQues
     throw new ValidationError("multi-hop questions need an LLM (--generator openai:<model>): template questions have one reference each");
   }
   const policy = leakPolicy(input);
-  const { documents, collection } = await corpusOf(ctx, input, input);
+  const { documents: stored, collection } = await corpusOf(ctx, input, input);
+  // Questions are asked of the text as chunking reads it: a running header or a page number is
+  // never a passage to ask about nor an expected answer (bench would not find such a reference in
+  // any chunk). The offsets are the stored text's.
+  const documents = stored.map((d) => withoutPageFurniture(d));
   if (!collection) return generateForDocument(ctx, documents[0]!, spec, input, policy);
   return generateForCollection(ctx, collection, documents, spec, input, policy);
 }
