@@ -13,6 +13,10 @@
  *   puts ahead of it;
  * - `split`: words still broken at a line's end in chunkeval's text ("af- ter") that pdftotext
  *   gives whole ("after": poppler joins a line-end hyphenation);
+ * - `kept`: hyphens kept where pdftotext joins the two halves (it joins every line-end hyphen):
+ *   a compound broken at a line's end that the document or the dictionary says is one
+ *   ("third-party"); the run's last line lists some, to be read by eye, since pdftotext is no
+ *   judge of these;
  * - `furn`: the blocks marked as page furniture (running headers, footers, page numbers).
  *
  * Then the totals over all files (words summed, passages summed). A file chunkeval refuses is
@@ -29,9 +33,21 @@ import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parseDocument } from "../src/parsers/parser.js";
 
-const { values, positionals } = parseArgs({ options: { limit: { type: "string", default: "40" } }, allowPositionals: true });
+const USAGE = "usage: npm run bench:pdf-text -- FILE_OR_DIR... [--limit 40]";
+let parsed;
+try {
+  parsed = parseArgs({ options: { limit: { type: "string", default: "40" }, help: { type: "boolean", short: "h" } }, allowPositionals: true });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values, positionals } = parsed;
+if (values.help) {
+  console.log(`${USAGE}\n\nCompares chunkeval's PDF text with pdftotext's on each PDF named (or found under a folder), at most --limit files.`);
+  process.exit(0);
+}
 if (positionals.length === 0) {
-  console.error("usage: npm run bench:pdf-text -- FILE_OR_DIR... [--limit 40]");
+  console.error(USAGE);
   process.exit(2);
 }
 
@@ -99,8 +115,8 @@ function orderSwaps(ours: string[], reference: string[]): { passages: number; sw
 
 const pct = (v: number) => `${(100 * v).toFixed(1)} %`;
 const files = positionals.flatMap(pdfsUnder).slice(0, Number(values.limit));
-const totals = { ours: [] as string[][], reference: [] as string[][], passages: 0, swaps: 0, split: 0, furniture: 0, refused: 0 };
-console.log("file | words | agree | pairs | swaps /100 | split | furn | pages");
+const totals = { ours: [] as string[][], reference: [] as string[][], passages: 0, swaps: 0, split: 0, kept: [] as string[], furniture: 0, refused: 0 };
+console.log("file | words | agree | pairs | swaps /100 | split | kept | furn | pages");
 for (const file of files) {
   const bytes = readFileSync(file);
   const reference = execFileSync("pdftotext", ["-enc", "UTF-8", file, "-"], { maxBuffer: 256 * 1024 * 1024 }).toString("utf8");
@@ -122,6 +138,9 @@ for (const file of files) {
   const order = orderSwaps(ours, theirs);
   const whole = new Set(theirs);
   const split = [...text.matchAll(/(\p{L}+)-\s+(\p{Ll}+)/gu)].filter((m) => whole.has(`${m[1]}${m[2]}`.toLowerCase())).length;
+  const hyphenated = new Set(reference.match(/\p{L}+-\p{L}+/gu) ?? []);
+  const kept = [...text.matchAll(/(\p{L}+)-(\p{L}+)/gu)].filter((m) => !hyphenated.has(m[0]) && whole.has(`${m[1]}${m[2]}`.toLowerCase())).map((m) => m[0]);
+  totals.kept.push(...kept);
   totals.ours.push(ours);
   totals.reference.push(theirs);
   totals.passages += order.passages;
@@ -131,7 +150,7 @@ for (const file of files) {
   const swaps = order.passages === 0 ? "n/a" : ((100 * order.swaps) / order.passages).toFixed(1);
   console.log(
     `${basename(file)} | ${ours.length}/${theirs.length} | ${pct(agreement(ours, theirs))} | ${pct(agreement(pairs(ours), pairs(theirs)))} | ` +
-      `${swaps} | ${split} | ${furniture} | ${pages}`,
+      `${swaps} | ${split} | ${kept.length} | ${furniture} | ${pages}`,
   );
 }
 const allOurs = totals.ours.flat();
@@ -141,5 +160,9 @@ console.log(
   `\ntotal over ${totals.ours.length} files (${totals.refused} refused): words ${allOurs.length}/${allTheirs.length}, ` +
     `agree ${pct(agreement(allOurs, allTheirs))}, pairs ${pct(agreement(pairsOf(totals.ours), pairsOf(totals.reference)))}, ` +
     `swaps ${totals.passages === 0 ? "n/a" : ((100 * totals.swaps) / totals.passages).toFixed(2)} per 100 passages (${totals.swaps} of ${totals.passages}), ` +
-    `words left split ${totals.split}, furniture blocks ${totals.furniture}`,
+    `words left split ${totals.split}, hyphens kept where pdftotext joins ${totals.kept.length}, furniture blocks ${totals.furniture}`,
 );
+if (totals.kept.length > 0) {
+  const sample = [...new Set(totals.kept)];
+  console.log(`kept, to read by eye (${sample.length} distinct): ${sample.slice(0, 40).join(", ")}${sample.length > 40 ? ", …" : ""}`);
+}

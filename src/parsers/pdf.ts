@@ -1,3 +1,4 @@
+import { isEnglishWord } from "../text/english-words.js";
 import { ChunkevalError, DocumentLimitError } from "../errors.js";
 import { conciseReason, unusable, type BlockDraft, type DocumentFormat } from "./format.js";
 import type { ParseLimits } from "./limits.js";
@@ -89,6 +90,30 @@ const WORDS = /[\p{L}]+(?:-[\p{L}]+)*/gu;
  * never writes the head as a word inside a line ("compass" somewhere, "com" only at this break);
  * any other pair keeps its space.
  */
+/**
+ * Whether a hyphen at a line's end ("head-" / "tail") is the word's own: the document spells the
+ * hyphenated form elsewhere and never the joined one, or the tail starts with a capital
+ * ("Trace-Monkey"), or, where the document says nothing, the two halves are English words and
+ * the two written together are not ("third-party", "self-driving"; "com-pile" and "par-ticularly"
+ * join). Otherwise the hyphen only breaks the word.
+ */
+function keepsHyphen(head: string, tail: string, spelt: ReadonlySet<string>): boolean {
+  const joined = `${head}${tail}`.toLowerCase();
+  if (spelt.has(joined)) return false;
+  if (spelt.has(`${head}-${tail}`.toLowerCase()) || tail[0] !== tail[0]!.toLowerCase()) return true;
+  return !isEnglishWord(joined) && isEnglishWord(head) && isEnglishWord(tail);
+}
+
+/**
+ * Whether a line ending in `head` and a next line starting with `tail`, with no hyphen between
+ * (pdf.js drops a soft hyphen's glyph), are one word broken: written together they are an English
+ * word and the head alone, in lower case, is not ("com" / "pile"). A name or an acronym at a
+ * line's end is never taken for a fragment.
+ */
+function fragmentOfWord(head: string, tail: string): boolean {
+  return head === head.toLowerCase() && !isEnglishWord(head) && isEnglishWord(`${head}${tail}`);
+}
+
 function lineJoiner(lines: Line[]): (texts: string[]) => string {
   const spelt = new Set<string>();
   // Words written inside a line (followed by more of it): a line's last word may be a fragment.
@@ -119,15 +144,13 @@ function lineJoiner(lines: Line[]): (texts: string[]) => string {
           tail.length >= 2 &&
           tail[0] === tail[0]!.toLowerCase() &&
           !inside.has(head.toLowerCase()) &&
-          spelt.has(`${head}${tail}`.toLowerCase());
+          (spelt.has(`${head}${tail}`.toLowerCase()) || fragmentOfWord(head, tail));
         out += unmarkedBreak ? next : ` ${next}`;
         continue;
       }
       const [, head, mark] = broken;
       const tail = start[1]!;
-      const joined = `${head}${tail}`.toLowerCase();
-      const keepHyphen = mark === "-" && !spelt.has(joined) && (spelt.has(`${head}-${tail}`.toLowerCase()) || tail[0] !== tail[0]!.toLowerCase());
-      out = out.slice(0, out.length - 1) + (keepHyphen ? "-" : "") + next;
+      out = out.slice(0, out.length - 1) + (mark === "-" && keepsHyphen(head!, tail, spelt) ? "-" : "") + next;
     }
     return out;
   };

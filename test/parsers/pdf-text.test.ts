@@ -20,6 +20,7 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
       { lines: ["The harbour was closed af-", "ter the storm, and the fed-", "eral inspectors came."] },
       { lines: ["A well-known pilot and a well-", "known captain met the non-", "European crew at Sun-", "Spider quay."] },
       { lines: ["SunSpider quay is the old name; the ferry is self-", "driving, and no word of the document says otherwise."] },
+      { lines: ["Her third-party inspec-", "tion was par-", "ticularly thorough."] },
     ]),
   ]);
   const doc = await parseDocument(bytes, "harbour.pdf");
@@ -28,8 +29,11 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   // "well-known" is spelt with its hyphen on the same page; "non-European" keeps it before a capital;
   // "SunSpider" is spelt without one elsewhere, so the break's hyphen goes.
   assert.equal(paragraphs[1], "A well-known pilot and a well-known captain met the non-European crew at SunSpider quay.");
-  // Before a lower-case letter, with neither spelling elsewhere, the break is typesetting's: joined.
-  assert.equal(paragraphs[2], "SunSpider quay is the old name; the ferry is selfdriving, and no word of the document says otherwise.");
+  // Where the document spells neither form, the dictionary decides (src/text/english-words.ts): "self"
+  // and "driving" are words and "selfdriving" is not, so the hyphen is the compound's own;
+  // "inspection" and "particularly" are words, so their breaks are typesetting's, joined.
+  assert.equal(paragraphs[2], "SunSpider quay is the old name; the ferry is self-driving, and no word of the document says otherwise.");
+  assert.equal(paragraphs[3], "Her third-party inspection was particularly thorough.");
   // A soft hyphen (a font mapping it to U+00AD) is invisible to a reader. pdfjs itself leaves it out
   // of a line's text (the parser's own removal is for text layers where it stays), so at a line's
   // end nothing marks the break: the lines are joined where the document spells the joined word
@@ -39,16 +43,21 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
       { lines: ["The har\u00ADbour master signs the log and reads the com\u00AD", "pass at noon."] },
       { lines: ["The compass is old. The harbourmaster reads the harbour", "master's log and the chart\u00AD", "room lamp."] },
       { lines: ["The table's columns read ll and then l", "l."] },
+      { lines: ["The keeper lit the lan\u00AD", "tern at the Kes\u00AD", "tern rock."] },
     ]),
     "soft.pdf",
   );
   const softParagraphs = soft.blocks.map((b) => soft.text.slice(b.start, b.end));
   assert.equal(softParagraphs[0], "The harbour master signs the log and reads the compass at noon.");
   // "harbour" is written inside a line, so "harbour master" keeps its space although the document
-  // spells "harbourmaster"; "chartroom" is spelt nowhere, so the unmarked break stays a space (the gap left).
+  // spells "harbourmaster"; "chartroom" is spelt nowhere and "chart" is a word, so the unmarked
+  // break stays a space (the gap left: nothing tells a broken compound from two words).
   assert.equal(softParagraphs[1], "The compass is old. The harbourmaster reads the harbour master's log and the chart room lamp.");
   // A single letter is never half of a hyphenated word: "l" + "l" stays apart although "ll" is spelt.
   assert.equal(softParagraphs[2], "The table's columns read ll and then l l.");
+  // Spelt nowhere else: "lan" is no word and "lantern" is one, so the break is inside a word; a
+  // capitalised head is a name, never taken for a fragment ("Kes tern" stays apart: the gap left).
+  assert.equal(softParagraphs[3], "The keeper lit the lantern at the Kes tern rock.");
   // A sentence copied from a reader (which joins such words) is found as written.
   assert.equal(locateExcerpt(doc.text, "closed after the storm, and the federal inspectors")?.method, "exact");
   // Nothing is joined across paragraphs, and no line break inside a word is left as a space.
