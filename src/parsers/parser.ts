@@ -43,8 +43,31 @@ export async function parseDocument(bytes: Buffer, filename: string, limits: Par
   const readable = readableText(filename, format.name, nonEmpty, limits.minTextCharacters);
   const parsed = Array.isArray(read)
     ? assembleDocument(format.name, readable.drafts, filename)
-    : { format: format.name, title: titleOf(readable.drafts as Block[], filename), text: read.text, blocks: readable.drafts as Block[] };
+    : {
+        format: format.name,
+        title: titleOf(readable.drafts as Block[], filename),
+        text: blankedOutside(read.text, nonEmpty as Block[], readable.drafts as Block[]),
+        blocks: readable.drafts as Block[],
+      };
   return readable.warnings.length > 0 ? { ...parsed, warnings: readable.warnings } : parsed;
+}
+
+/**
+ * A text kept as written (plain text) with the blocks the readability check left out blanked,
+ * each character a space but its line breaks: they are glyph codes or control characters, and no
+ * chunk, search or answer should carry them, while every kept block's offsets stay true.
+ */
+function blankedOutside(text: string, all: Block[], kept: Block[]): string {
+  if (kept.length === all.length) return text;
+  const keptSet = new Set(kept);
+  let out = "";
+  let at = 0;
+  for (const block of all) {
+    if (keptSet.has(block)) continue;
+    out += text.slice(at, block.start) + text.slice(block.start, block.end).replace(/[^\n]/g, " ");
+    at = block.end;
+  }
+  return out + text.slice(at);
 }
 
 /** Normalises block texts to single lines and joins them with blank lines, recording offsets. */

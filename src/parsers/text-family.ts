@@ -16,7 +16,28 @@ const IS_CONTROL = Uint8Array.from({ length: 256 }, (_, b) => ((b < 0x20 && b !=
  * no binary signature is refused as "not UTF-8 text?".
  */
 export function isUtf8Text(bytes: Buffer): boolean {
-  return isUtf8WithoutNul(bytes) && countControls(bytes) <= bytes.length * MAX_CONTROL_SHARE;
+  return isUtf8WithoutNul(bytes) && (withinControlShare(bytes) || mostlyCleanPages(bytes));
+}
+
+const withinControlShare = (bytes: Uint8Array) => countControls(bytes) <= bytes.length * MAX_CONTROL_SHARE;
+
+/**
+ * A text in pages (form feeds between them, as pdftotext writes a PDF's pages) whose control
+ * characters sit in a few of its pages: the pages within the share hold most of its bytes. It is
+ * read as text, and the readability check leaves the bad pages out with a warning naming them
+ * (parsers/readability.ts), or refuses the document naming them when they are too many. Binary
+ * data has a form feed byte every few hundred bytes, and control characters in each piece.
+ */
+function mostlyCleanPages(bytes: Buffer): boolean {
+  let clean = 0;
+  for (let start = 0; start <= bytes.length;) {
+    const feed = bytes.indexOf(0x0c, start);
+    const end = feed === -1 ? bytes.length : feed;
+    if (withinControlShare(bytes.subarray(start, end))) clean += end - start;
+    if (feed === -1) break;
+    start = feed + 1;
+  }
+  return clean >= bytes.length / 2;
 }
 
 /**

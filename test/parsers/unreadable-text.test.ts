@@ -131,6 +131,20 @@ test("a text layer with no letter or digit is refused as empty; text of private-
   );
   // Thai is an alphabet: its letters count one each, as Latin ones do.
   await refused(Buffer.from("สวัสดีครับ"), "th.txt", /almost no text \(10 characters: "สวัสดีครับ"; min_text_characters is 20\)/);
+  // A text in pages (form feeds, as pdftotext writes them) with one page of control characters:
+  // read as text, that page left out with a warning naming it (blanked in the text as written, its
+  // offsets kept), however large its share of the bytes.
+  const pages = Array.from({ length: 20 }, (_, i) =>
+    i === 5 ? "\x01\x02\x03\x04 \x05\x06\x07\x08\n".repeat(12) : `Page ${i + 1}. ${READABLE}\n${READABLE}\n`,
+  );
+  const paged = Buffer.from(pages.join("\f"));
+  assert.ok(paged.toString().match(/[\x01-\x08]/g)!.length > paged.length * 0.01, "more control characters than the share a whole file may hold");
+  const stored = await parseDocument(paged, "paged.txt");
+  assert.deepEqual(stored.warnings, ["page 6 of paged.txt is glyph codes or control characters, not text: left out of the document (run OCR first for it)"]);
+  assert.ok(stored.text.includes("Page 20.") && !/[\x01-\x08]/.test(stored.text));
+  // Binary data with form feeds among its bytes is no text in pages.
+  const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => [0x0c, 0x01, 0x41, 0x42, 0x02, 0x43, 0x44, 0x45][i % 8]!));
+  await refused(binary, "data.txt", /control characters, more than text holds/);
   // Control characters in valid UTF-8 (no format takes them as text) are said to be what they are, not a wrong encoding.
   await refused(
     Buffer.from("\x01\x02\x03 \x04\x05\x06\x07\n".repeat(20)),
