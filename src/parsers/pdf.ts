@@ -27,7 +27,7 @@ function bodySize(lines: Line[]): number {
  * paragraph set larger than the body text is a heading; the largest heading size is level 1, the
  * next level 2, and so on (at most 6).
  */
-function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
+export function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
   const joinLines = lineJoiner(lines);
   const paragraphs: Array<{ lines: Line[] }> = [];
   let prev: Line | null = null;

@@ -115,6 +115,15 @@ export function buildSoftHyphenPdf(paragraphs: Array<{ lines: string[] }>): Buff
   return serialise(withMappedFont(documentObjects([layoutParagraphs(paragraphs)]), "<AD> <AD> <00AD>", () => true));
 }
 
+/**
+ * A PDF of `paragraphs` whose font maps the bytes 0x8A and 0x8B (glyphs Helvetica has) to the
+ * ligatures U+FB01 "ﬁ" and U+FB02 "ﬂ", as a typeset PDF's text layer gives them: write "\x8a" in
+ * a line for "ﬁ", "\x8b" for "ﬂ".
+ */
+export function buildLigaturePdf(paragraphs: Array<{ lines: string[] }>): Buffer {
+  return serialise(withMappedFont(documentObjects([layoutParagraphs(paragraphs)]), "<8A> <8B> <FB01>", () => true));
+}
+
 /** A PDF with the given pages. */
 export function buildPdf(pages: PdfPage[]): Buffer {
   return serialise(documentObjects(pages));

@@ -5,8 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseDocument } from "../../src/parsers/parser.js";
+import { linesToBlocks } from "../../src/parsers/pdf.js";
 import { locateExcerpt } from "../../src/text/locate-excerpt.js";
-import { buildPdf, buildSoftHyphenPdf, layoutParagraphs, reportPage } from "../helpers/pdf.js";
+import { buildLigaturePdf, buildPdf, buildSoftHyphenPdf, layoutParagraphs, reportPage } from "../helpers/pdf.js";
 import type { StoredDocument } from "../../src/domain/types.js";
 import { recursiveStrategy } from "../../src/strategies/recursive.js";
 import { chunkOffThread } from "../../src/strategies/offload.js";
@@ -250,4 +251,20 @@ test("a two-column page is read column by column, even when the file draws it ro
   const rows = (await parseDocument(table, "table.pdf")).text;
   assert.match(rows, /Opening hours 9 to 5/);
   assert.match(rows, /Parking free/);
+});
+
+test("ligatures and soft hyphens folded as a reader copies them: by pdf.js in its text layer, and by the parser where a line still holds them", async () => {
+  // A typeset PDF whose font maps glyphs to the ligatures U+FB01 and U+FB02.
+  const doc = await parseDocument(
+    buildLigaturePdf([{ lines: ["The \x8aeld and the \x8bag of the \x8arst keeper,", "the \x8bow of the \x8aord."] }]),
+    "lig.pdf",
+  );
+  assert.equal(doc.text, "The field and the flag of the first keeper, the flow of the fiord.");
+  // Lines that still hold them (pdf.js with its normalisation off, another reader's text items).
+  const line = (text: string, y: number) => ({ text, y, size: 12, page: 1, pageHeight: 842, x: 72, xEnd: 500 });
+  const blocks = linesToBlocks([line("The \uFB01eld and the com\u00AD", 700), line("pass of the har\u00ADbour \uFB02ag.", 685)], 12);
+  assert.deepEqual(
+    blocks.map((b) => b.text),
+    ["The field and the compass of the harbour flag."],
+  );
 });
