@@ -1,8 +1,8 @@
-// Issue 40, items 1 and 2: `chunkeval ui` and /ui/ in a real Chromium, talking to a real server
+// Issue 40, items 1, 2 and 3: `chunkeval ui` and /ui/ in a real Chromium, talking to a real server
 // through the documented HTTP API only; nothing is loaded from anywhere but the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -120,6 +120,106 @@ test("the UI lists documents, shows a document's structure and several strategie
     await page.waitForSelector('#doc-title:text-is("notes.md")');
     const listed = (await t.request("GET", "/documents")).body.items as Array<{ filename: string }>;
     assert.ok(listed.some((d) => d.filename === "notes.md"));
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+});
+
+test("questions by selection: a passage selected becomes a reference with its offsets; validated, exported, imported, generated, kept", async () => {
+  const t = await startTestServer();
+  const browser = await launchChromium();
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-questions-"));
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    const text: string = (await t.request("GET", `/documents/${doc.id}`)).body.text;
+    const sentence = "Board elections are held every March at the annual general meeting.";
+    const start = text.indexOf(sentence);
+    assert.ok(start > 0);
+    const { page, problems } = await openUi(browser, t.url);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector('.column[data-strategy=""] .text');
+
+    // The person selects the sentence (and the space after it) in the extracted text, as a mouse would.
+    // (A string, run in the page: this file is type-checked without the DOM's types.)
+    await page.evaluate(`(() => {
+      const wanted = ${JSON.stringify(sentence)};
+      const box = document.querySelector('.column[data-strategy=""] .text');
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent.indexOf(wanted);
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, Math.min(node.textContent.length, at + wanted.length + 1));
+        document.getSelection().removeAllRanges();
+        document.getSelection().addRange(range);
+        document.dispatchEvent(new MouseEvent("mouseup", { bubbles: true }));
+        return;
+      }
+      throw new Error("the sentence is not in one text node");
+    })()`);
+    await page.waitForSelector("#question-form:not([hidden])");
+    assert.equal(await page.textContent("#question-offsets"), `characters ${start}-${start + sentence.length}`, "trimmed of the space");
+    assert.equal(await page.textContent("#question-reference"), sentence);
+    await page.fill("#question-text", "When does the cooperative choose its directors?");
+    await page.fill("#question-answer", "Every March.");
+    await page.click('#question-form button[type="submit"]');
+    assert.equal(await page.locator("#question-list li").count(), 1);
+
+    await page.click("#questions-check");
+    await page.waitForSelector("#questions-report .ok");
+    assert.match((await page.textContent("#questions-report"))!, /1 questions, 1 references: 1 found as written/);
+
+    // Exported as the questions file bench reads: the reference with its offsets in the document.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#questions-export")]);
+    assert.equal(download.suggestedFilename(), "handbook.questions.json");
+    const exported = join(dir, "handbook.questions.json");
+    await download.saveAs(exported);
+    const file = JSON.parse(readFileSync(exported, "utf8"));
+    assert.deepEqual(file, [
+      {
+        question: "When does the cooperative choose its directors?",
+        expected_answer: "Every March.",
+        references: [{ text: sentence, start, end: start + sentence.length }],
+      },
+    ]);
+    const bench = await t.request("POST", "/benchmarks", { document_id: doc.id, questions: file, strategies: ["fixed_size"], dry_run: true });
+    assert.equal(bench.status, 201, bench.text);
+
+    // Imported: a reference the document does not hold is a problem, with the closest passage to paste.
+    const wrong = join(dir, "wrong.jsonl");
+    writeFileSync(
+      wrong,
+      JSON.stringify({ question: "Who counts the votes?", references: [{ text: "Board elections are held every April at the yearly meeting." }] }) + "\n",
+    );
+    await page.setInputFiles("#questions-import", wrong);
+    await page.locator("#question-list li").nth(1).waitFor();
+    await page.click("#questions-check");
+    await page.waitForSelector('#questions-report .problem[data-kind="reference_not_found"]');
+    assert.match(
+      (await page.textContent('#questions-report [data-kind="reference_not_found"]'))!,
+      /Item 2 .*Closest passage .*Board elections are held every March/,
+    );
+    await page.click('#question-list li[data-item="2"] button.delete');
+    assert.equal(await page.locator("#question-list li").count(), 1);
+
+    // Generated by the template beside it: the set is then a smoke test, and the check says so.
+    await page.fill("#generate-count", "3");
+    await page.click("#questions-generate");
+    await page.locator("#question-list li").nth(3).waitFor();
+    await page.click("#questions-check");
+    await page.waitForSelector('#questions-report [data-kind="smoke_test"]');
+
+    // Shown in the text; kept over a reload.
+    await page.click('#question-list li[data-item="1"] button:has-text("Show")');
+    const marked = (await page.locator('.column[data-strategy=""] .text .reference').allTextContents()).join("");
+    assert.ok(marked.includes(sentence) && marked.length < sentence.length + 400, marked);
+    await page.reload();
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.locator("#question-list li").nth(3).waitFor();
+    assert.equal(await page.locator("#question-list li").count(), 4);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

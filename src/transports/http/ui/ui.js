@@ -150,6 +150,7 @@ async function openDocument(id) {
   plain.append(renderText(doc, []));
   $("columns").replaceChildren(plain);
   for (const strategy of strategies) await addColumn(strategy);
+  loadQuestions(doc);
   status("");
 }
 
@@ -194,7 +195,7 @@ function renderText(doc, chunks) {
     else if (s.chunks.length > 1) classes.push("overlap");
     else classes.push(order.get(s.chunks[0]) % 2 === 0 ? "chunk-a" : "chunk-b");
     if (s.block?.kind === "heading") classes.push("heading");
-    const span = element("span", { class: classes.join(" ") }, doc.text.slice(s.start, s.end));
+    const span = element("span", { class: classes.join(" "), "data-start": String(s.start) }, doc.text.slice(s.start, s.end));
     if (s.block?.page && s.block.page !== page && s.start === s.block.start) {
       page = s.block.page;
       span.classList.add("page-start");
@@ -378,6 +379,259 @@ $("add-strategy").addEventListener("submit", async (event) => {
   const strategy = $("strategy").value.trim();
   if (strategy) await addColumn(strategy);
   $("strategy").value = "";
+});
+
+// Questions by selection: a passage selected in the text becomes a question's reference, with its
+// offsets in the document's extracted text. The set is kept in this browser (localStorage, per
+// document) until it is exported as the questions file `chunkeval bench --questions` reads.
+
+const questionsKey = (doc) => `chunkeval-questions-${doc.id}`;
+/** The set being built: its questions as the file lists them, and which of them were generated (by which generator). */
+const questions = { items: [], generated: [] };
+
+function loadQuestions(doc) {
+  const kept = JSON.parse(localStorage.getItem(questionsKey(doc)) ?? "null");
+  questions.items = kept?.items ?? [];
+  questions.generated = kept?.generated ?? questions.items.map(() => null);
+  $("question-form").hidden = true;
+  $("questions-report").replaceChildren();
+  renderQuestions();
+}
+
+function saveQuestions() {
+  localStorage.setItem(questionsKey(state.document), JSON.stringify(questions));
+}
+
+/**
+ * Who wrote the set, as a generated file's metadata says it: the generator of the generated
+ * questions when they are half the set or more (a template set with a question added by hand is
+ * still a smoke test), else none (written by hand).
+ */
+function origin() {
+  const kinds = questions.generated.filter(Boolean);
+  if (kinds.length === 0 || kinds.length < questions.items.length / 2) return null;
+  return kinds.includes("template") ? { kind: "template", model: null } : kinds[0];
+}
+
+/** The character offset in the document's text of a point of the selection: its text node's span says where the span starts. */
+function textOffset(node, offset) {
+  const span = (node.nodeType === Node.TEXT_NODE ? node.parentElement : node)?.closest?.(".text span[data-start]");
+  if (!span) return null;
+  if (node.nodeType !== Node.TEXT_NODE) return Number(span.dataset.start) + (offset > 0 ? span.textContent.length : 0);
+  return Number(span.dataset.start) + offset;
+}
+
+/** The selected passage, trimmed of white space at its ends, when it lies in one column's text. */
+function selectedPassage() {
+  const selection = document.getSelection();
+  if (!selection || selection.isCollapsed || !state.document) return null;
+  const range = selection.getRangeAt(0);
+  const box = (n) => (n.nodeType === Node.TEXT_NODE ? n.parentElement : n)?.closest?.(".text");
+  if (!box(range.startContainer) || box(range.startContainer) !== box(range.endContainer)) return null;
+  let start = textOffset(range.startContainer, range.startOffset);
+  let end = textOffset(range.endContainer, range.endOffset);
+  if (start === null || end === null) return null;
+  const text = state.document.text;
+  while (start < end && /\s/.test(text[start])) start++;
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  return end > start ? { start, end, text: text.slice(start, end) } : null;
+}
+
+let pending = null;
+document.addEventListener("mouseup", () => {
+  const passage = selectedPassage();
+  if (!passage) return;
+  pending = passage;
+  $("question-reference").textContent = passage.text.length > 300 ? `${passage.text.slice(0, 300)}…` : passage.text;
+  $("question-offsets").textContent = `characters ${passage.start}-${passage.end}`;
+  $("question-form").hidden = false;
+  $("question-text").focus();
+});
+
+$("question-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!pending) return;
+  const answer = $("question-answer").value.trim();
+  questions.items.push({
+    question: $("question-text").value.trim(),
+    expected_answer: answer || null,
+    references: [{ text: pending.text, start: pending.start, end: pending.end }],
+  });
+  questions.generated.push(null);
+  pending = null;
+  $("question-form").reset();
+  $("question-form").hidden = true;
+  saveQuestions();
+  renderQuestions();
+});
+$("question-cancel").addEventListener("click", () => ((pending = null), $("question-form").reset(), ($("question-form").hidden = true)));
+
+/** Marks a reference in the extracted text and scrolls it into view. */
+function showReference(reference) {
+  const box = document.querySelector('.column[data-strategy=""] .text');
+  if (!box) return;
+  let first = null;
+  for (const span of box.querySelectorAll("span[data-start]")) {
+    const start = Number(span.dataset.start);
+    const inside = start < reference.end && start + span.textContent.length > reference.start;
+    span.classList.toggle("reference", inside);
+    if (inside && !first) first = span;
+  }
+  first?.scrollIntoView({ block: "center" });
+}
+
+function renderQuestions() {
+  $("question-list").replaceChildren(
+    ...questions.items.map((q, i) => {
+      const edit = (field) => (event) => {
+        questions.items[i][field] = event.target.value.trim() || (field === "expected_answer" ? null : "");
+        saveQuestions();
+      };
+      const reference = q.references?.[0];
+      return element(
+        "li",
+        { "data-item": String(i + 1) },
+        element("input", { value: q.question, "aria-label": `question ${i + 1}`, onchange: edit("question") }),
+        " ",
+        element("input", {
+          value: q.expected_answer ?? "",
+          placeholder: "expected answer",
+          "aria-label": `expected answer ${i + 1}`,
+          onchange: edit("expected_answer"),
+        }),
+        element("br"),
+        q.answerable === false
+          ? element("small", {}, "a negative control: the document does not answer it")
+          : reference
+            ? element(
+                "small",
+                {},
+                element("q", {}, reference.text.length > 160 ? `${reference.text.slice(0, 160)}…` : reference.text),
+                reference.start !== undefined ? ` characters ${reference.start}-${reference.end} ` : " ",
+                element("button", { type: "button", onclick: () => showReference(reference) }, "Show"),
+              )
+            : element("small", {}, "no reference"),
+        questions.generated[i] ? element("small", {}, ` · generated (${questions.generated[i].kind})`) : "",
+        " ",
+        element(
+          "button",
+          {
+            type: "button",
+            class: "delete",
+            onclick: () => (questions.items.splice(i, 1), questions.generated.splice(i, 1), saveQuestions(), renderQuestions()),
+          },
+          "Delete",
+        ),
+      );
+    }),
+  );
+  $("questions-check").disabled = $("questions-export").disabled = questions.items.length === 0;
+}
+
+/** The check of `chunkeval questions validate`, by POST /questions/check, said item by item. */
+async function checkQuestions() {
+  const report = $("questions-report");
+  report.replaceChildren(element("p", {}, "Checking…"));
+  try {
+    const body = { document_id: state.document.id, questions: questions.items };
+    const from = origin();
+    if (from) body.origin = from;
+    const check = await postJson("/questions/check", body);
+    const located = check.located;
+    const lines = [
+      element(
+        "p",
+        {},
+        `${check.questions} questions, ${check.references} references: ${located.exact} found as written, ` +
+          `${located.normalised} up to white space or typography, ${located.words} as the same words.`,
+      ),
+    ];
+    for (const p of check.problems) {
+      const closest = p.closest ? ` Closest passage (${Math.round(p.closest.similarity * 100)} % alike), to paste: “${p.closest.text}”` : "";
+      lines.push(
+        element("p", { class: "problem", "data-kind": p.kind }, `Item ${p.item} (“${p.question}”): ${p.kind.replace(/_/g, " ")}: ${p.detail}.${closest}`),
+      );
+    }
+    for (const p of check.copying) lines.push(element("p", { "data-kind": p.kind }, `Item ${p.item} copies its excerpt: ${p.detail}.`));
+    if (check.smoke_test)
+      lines.push(element("p", { class: "problem", "data-kind": "smoke_test" }, `A benchmark on these questions would be a smoke test: ${check.smoke_test}`));
+    if (check.problems.length === 0 && !check.smoke_test) lines.push(element("p", { class: "ok" }, "No problem found."));
+    report.replaceChildren(...lines);
+  } catch (error) {
+    report.replaceChildren(element("p", { class: "problem" }, error.message));
+  }
+}
+
+async function generateQuestions() {
+  const report = $("questions-report");
+  report.replaceChildren(element("p", {}, "Generating…"));
+  try {
+    const body = { document_id: state.document.id, count: Number($("generate-count").value) || 5 };
+    if ($("generate-with").value) body.generator = $("generate-with").value;
+    const file = await postJson("/questions/generate", body);
+    const generator = { kind: file.metadata.kind, model: file.metadata.model ?? null };
+    for (const q of file.questions) {
+      questions.items.push(q);
+      questions.generated.push(generator);
+    }
+    saveQuestions();
+    renderQuestions();
+    report.replaceChildren(element("p", {}, `${file.questions.length} questions generated (${file.metadata.notice ?? generator.kind}).`));
+  } catch (error) {
+    report.replaceChildren(element("p", { class: "problem" }, error.message));
+  }
+}
+
+/** The set as a questions file: with the generator's metadata when generated questions make it (bench then says so). */
+function exportQuestions() {
+  const from = origin();
+  const file = from ? { metadata: from, questions: questions.items } : questions.items;
+  const link = element("a", {
+    href: URL.createObjectURL(new Blob([JSON.stringify(file, null, 2) + "\n"], { type: "application/json" })),
+    download: `${state.document.filename.replace(/\.[^.]+$/, "")}.questions.json`,
+  });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/** A questions file's questions (.json: a list or {metadata, questions}; .jsonl: one per line), added to the set. */
+async function importQuestions(file) {
+  const report = $("questions-report");
+  try {
+    const text = await file.text();
+    let parsed;
+    if (/\.jsonl$/i.test(file.name))
+      parsed = text
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line));
+    else if (/\.ya?ml$/i.test(file.name)) throw new Error("the page reads .json and .jsonl questions files; `chunkeval questions validate` reads YAML");
+    else parsed = JSON.parse(text);
+    const list = Array.isArray(parsed) ? parsed : parsed?.questions;
+    if (!Array.isArray(list)) throw new Error("expected a list of questions, or {metadata, questions}");
+    const bad = list.findIndex((q) => !q || typeof q.question !== "string");
+    if (bad !== -1) throw new Error(`item ${bad + 1} has no "question"`);
+    const kind =
+      parsed?.metadata?.kind === "template" || parsed?.metadata?.kind === "llm" ? { kind: parsed.metadata.kind, model: parsed.metadata.model ?? null } : null;
+    for (const q of list) {
+      questions.items.push({ ...q, references: q.references ?? [], expected_answer: q.expected_answer ?? null });
+      questions.generated.push(kind);
+    }
+    saveQuestions();
+    renderQuestions();
+    report.replaceChildren(element("p", {}, `${list.length} questions imported from ${file.name}: Validate checks them against this document.`));
+  } catch (error) {
+    report.replaceChildren(element("p", { class: "problem" }, `${file.name}: ${error.message}`));
+  }
+}
+
+$("questions-check").addEventListener("click", checkQuestions);
+$("questions-generate").addEventListener("click", generateQuestions);
+$("questions-export").addEventListener("click", exportQuestions);
+$("questions-import").addEventListener("change", async (event) => {
+  for (const file of event.target.files) await importQuestions(file);
+  event.target.value = "";
 });
 
 wireUpload();
