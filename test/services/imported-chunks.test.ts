@@ -57,6 +57,13 @@ test("imported chunks are benchmarked beside a built-in strategy, reused on a re
       ws.app.bench({ document: { id: document.id }, questions, questionsSource: "handbook.json", strategies: "recursive", chunks: [importFile("mine", file)] });
     const first = await bench();
     assert.deepEqual(first.strategiesUsed, ["recursive", "mine"]);
+    // Listed afterwards like any strategy's chunks (no registry knows "mine" outside the run).
+    const listed = await ws.app.documentChunks(document.id, "mine");
+    assert.deepEqual(
+      listed.chunks.map((c) => [c.start, c.end]),
+      spans.map((s) => [s.start, s.end]),
+    );
+    await assert.rejects(ws.app.documentChunks(document.id, "theirs"), /unknown strategy "theirs"/);
     assert.ok(["recursive", "mine"].includes(first.bestStrategy));
     assert.ok(first.aggregateMetrics.mine!.avgRecall! > 0.5, `recall ${first.aggregateMetrics.mine!.avgRecall}`);
     assert.match(first.verdict, /mine|recursive/);

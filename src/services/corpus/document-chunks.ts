@@ -1,4 +1,4 @@
-import { NotFoundError } from "../../errors.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
 import { lastAtOrBefore } from "../../text/sorted.js";
 import type { ServiceContext } from "../context.js";
 import { requireDocument } from "./documents.js";
@@ -31,21 +31,20 @@ export async function documentChunks(
   strategy: string,
 ): Promise<{ documentId: string; filename: string; strategy: string; chunks: ListedChunk[] }> {
   const document = await requireDocument(ctx, documentId);
-  const variant = await resolveVariant(ctx, strategy, { topK: ctx.config.topK });
-  const state = await ctx.chunks.state(document.id, variant.indexKey);
+  const indexKey = await storedKey(ctx, document.id, strategy);
+  const state = await ctx.chunks.state(document.id, indexKey);
   if (!state) {
     throw new NotFoundError(
-      `${document.filename} (${document.id}) has no ${variant.indexKey} chunks: ` +
-        `process it first (chunkeval process ${document.id} --strategies ${variant.indexKey})`,
+      `${document.filename} (${document.id}) has no ${indexKey} chunks: ` + `process it first (chunkeval process ${document.id} --strategies ${indexKey})`,
     );
   }
   const starts = document.blocks.map((b) => b.start);
   const pageAt = (offset: number) => (starts.length === 0 ? null : (document.blocks[lastAtOrBefore(starts, offset)]!.page ?? null));
-  const chunks = await ctx.chunks.current(document.id, variant.indexKey);
+  const chunks = await ctx.chunks.current(document.id, indexKey);
   return {
     documentId: document.id,
     filename: document.filename,
-    strategy: variant.indexKey,
+    strategy: indexKey,
     chunks: chunks.map((c) => ({
       position: c.position,
       start: c.start,
@@ -58,4 +57,18 @@ export async function documentChunks(
       text: c.text,
     })),
   };
+}
+
+/**
+ * The key a strategy's chunks are stored under: a variant of a strategy the registry knows, or the
+ * name of chunks a benchmark imported (`bench --chunks mine=FILE`), which no registry knows outside
+ * that run but whose chunks stay stored under it.
+ */
+async function storedKey(ctx: ServiceContext, documentId: string, strategy: string): Promise<string> {
+  try {
+    return (await resolveVariant(ctx, strategy, { topK: ctx.config.topK })).indexKey;
+  } catch (error) {
+    if (error instanceof ValidationError && !strategy.includes("@") && (await ctx.chunks.state(documentId, strategy))) return strategy;
+    throw error;
+  }
 }
