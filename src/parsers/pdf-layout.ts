@@ -17,6 +17,12 @@ export interface Line {
   xEnd: number;
   /** A running header or footer, or a page number, repeated across pages (markFurniture). */
   furniture?: boolean;
+  /**
+   * The line's pieces set apart by more than two ems (a header's title at the left margin and its
+   * authors at the right one), where there are several: a running header is recognised by a piece
+   * when a two-column page reads its halves as two lines and the facing page's header holds another title.
+   */
+  parts?: string[];
 }
 
 export interface TextItemLike {
@@ -34,9 +40,14 @@ const itemY = (item: TextItemLike) => item.transform[5] ?? 0;
  * Lines of one run of items: items join until one ends a line (hasEOL) or the next sits on
  * another baseline; a space goes between items the text leaves a gap between.
  */
+/** A gap between two items of a line wider than this many times its font size starts a new piece of it (Line.parts). */
+const PART_GAP_EMS = 2;
+
 function linesOf(items: TextItemLike[], page: number, pageHeight: number): Line[] {
   const lines: Line[] = [];
   let current: Line | null = null;
+  // Where the line's last visible item ends: a run of spaces between a header's two pieces is an item too.
+  let inkEnd = 0;
   for (const item of items) {
     const x = itemX(item);
     const y = itemY(item);
@@ -46,13 +57,19 @@ function linesOf(items: TextItemLike[], page: number, pageHeight: number): Line[
         lines.push(current);
         current = null;
       }
-      if (!current) current = { text: item.str, y, size, page, pageHeight, x, xEnd: x + item.width };
-      else {
+      if (!current) {
+        current = { text: item.str, y, size, page, pageHeight, x, xEnd: x + item.width };
+        inkEnd = x + item.width;
+      } else {
         const gap = x - current.xEnd;
+        const visible = item.str.trim().length > 0;
+        if (visible && x - inkEnd > PART_GAP_EMS * Math.max(size, current.size)) (current.parts ??= [current.text.trim()]).push(item.str.trim());
+        else if (current.parts) current.parts[current.parts.length - 1] += gap > Math.max(1, size * 0.15) ? ` ${item.str}` : item.str;
         current.text += gap > Math.max(1, size * 0.15) && !/\s$/.test(current.text) && !/^\s/.test(item.str) ? ` ${item.str}` : item.str;
         current.size = Math.max(current.size, size);
         current.x = Math.min(current.x, x);
         current.xEnd = x + item.width;
+        if (visible) inkEnd = x + item.width;
       }
     }
     if (item.hasEOL && current) {
@@ -234,6 +251,15 @@ const MARGIN_BAND = 0.15;
 /** A header's or footer's text with its numbers as `#`: "Chapter 3 · page 41" repeats as "chapter # · page #". */
 const furnitureKey = (text: string) => text.trim().toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ");
 
+/** A piece shorter than this many letters ("p.", "Notes") recurs too easily to mark its line on its own. */
+const MIN_PART_LETTERS = 8;
+
+/** What an edge line is recognised by: its whole text, and each of its pieces long enough to tell (Line.parts). */
+function keysOf(line: Line): string[] {
+  const parts = (line.parts ?? []).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= MIN_PART_LETTERS).map(furnitureKey);
+  return [...new Set([furnitureKey(line.text), ...parts])];
+}
+
 /**
  * Marks the page furniture among the lines of a whole document: among each page's two top and
  * two bottom lines, in the page's top or bottom 15 %, a page number, and a line whose text
@@ -252,8 +278,12 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     const bottom = byHeight.slice(-EDGE_LINES).filter((l) => !top.includes(l));
     // A page number may sit anywhere at the edge; a running line only in the margin's band.
     const inBand = (l: Line) => l.pageHeight <= 0 || l.y >= l.pageHeight * (1 - MARGIN_BAND) || l.y <= l.pageHeight * MARGIN_BAND;
-    for (const line of top) edges.push({ line, key: `top ${furnitureKey(line.text)}`, inBand: inBand(line) });
-    for (const line of bottom) edges.push({ line, key: `bottom ${furnitureKey(line.text)}`, inBand: inBand(line) });
+    for (const [edge, at] of [
+      [top, "top"],
+      [bottom, "bottom"],
+    ] as const) {
+      for (const line of edge) for (const key of keysOf(line)) edges.push({ line, key: `${at} ${key}`, inBand: inBand(line) });
+    }
   }
   const byKey = new Map<string, Line[]>();
   for (const { line, key, inBand } of edges) if (inBand) pushTo(byKey, key, line);

@@ -163,6 +163,33 @@ test("a journal's alternating running heads (authors on even pages, the title on
   assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 7, "every page's body stays text");
 });
 
+test("a running head of two pieces (the venue at one margin, the authors or title at the other) is furniture by the piece its pages share", async () => {
+  // As ACM's sigconf sets them on a five-page paper: the venue on every page but the first, at the
+  // left on even pages (the authors at the right) and at the right on odd ones (the title at the
+  // left). No whole line recurs on three pages; the venue does, on four.
+  const VENUE = "Conference acronym XX, June 2018, Woodstock, NY";
+  const head = (n: number) =>
+    n % 2 === 0
+      ? [
+          { text: VENUE, size: 7, y: 812, x: 72 },
+          { text: "Trovato et al.", size: 7, y: 812, x: 470 },
+        ]
+      : [
+          { text: "The Name of the Title Is Hope", size: 7, y: 812, x: 72 },
+          { text: VENUE, size: 7, y: 812, x: 330 },
+        ];
+  const page = (n: number) => [
+    ...(n === 1 ? [] : head(n)),
+    ...layoutParagraphs([{ lines: [`Section ${n} of the paper reports the keepers' log of the north light.`, "The log is kept at the harbour office."] }], 700),
+  ];
+  const doc = await parseDocument(buildPdf([1, 2, 3, 4, 5].map(page)), "sigconf.pdf");
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind === "furniture").map((b) => [b.page, b.text]),
+    [2, 3, 4, 5].map((n) => [n, n % 2 === 0 ? `${VENUE} Trovato et al.` : `The Name of the Title Is Hope ${VENUE}`]),
+  );
+  assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 5, "every page's body stays text");
+});
+
 test("a heading that opens several pages is not furniture, nor is a line repeated only twice in a long document", async () => {
   const chapter = (n: number) => [
     { text: `Chapter ${n}`, size: 20, y: 700 },
