@@ -257,7 +257,8 @@ const MIN_PART_LETTERS = 8;
 /** What an edge line is recognised by: its whole text, and each of its pieces long enough to tell (Line.parts). */
 function keysOf(line: Line): string[] {
   const parts = (line.parts ?? []).filter((p) => (p.match(/\p{L}/gu)?.length ?? 0) >= MIN_PART_LETTERS).map(furnitureKey);
-  return [...new Set([furnitureKey(line.text), ...parts])];
+  // A line of marks alone ("}" closing code at the foot of several pages) is the text's, not a header.
+  return [...new Set([furnitureKey(line.text), ...parts])].filter((key) => /[\p{L}#]/u.test(key));
 }
 
 /**
@@ -307,6 +308,20 @@ export function markFurniture(lines: Line[], bodySize: number): void {
     // is common (11.4 pt over a 10 pt body in the dccpaper class), "Lesson 3" at 13 pt over 11 pt
     // opening every page is a heading.
     if (steady && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) running.set(line, key);
+  }
+  // A running head that changes with the chapter ("Chapter 6: R and Emacs   27") recurs as no line
+  // or piece does when chapters are short; its page number does: a piece at either end of an edge
+  // line that counts the pages, the printed number a steady distance from the page's index.
+  const numbered = new Map<number, Line[]>();
+  for (const { line, inBand } of edges) {
+    const parts = line.parts ?? [];
+    const number = [parts[0], parts.at(-1)].find((p) => p !== undefined && /^\d{1,5}$/.test(p.trim()));
+    if (inBand && parts.length >= 2 && number !== undefined && Math.round(line.size) < bodySize * HEADING_SIZE_RATIO) {
+      pushTo(numbered, Number(number) - line.page, line);
+    }
+  }
+  for (const same of numbered.values()) {
+    if (new Set(same.map((l) => l.page)).size >= needed && pages.size >= 2) for (const line of same) running.set(line, `page number ${line.page}`);
   }
   // A running line frames body text: one whose pages mostly hold nothing else (a page repeated
   // whole, a form printed several times) is the text, not furniture. Judged per line, over all its

@@ -190,6 +190,23 @@ test("a running head of two pieces (the venue at one margin, the authors or titl
   assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 5, "every page's body stays text");
 });
 
+test("a running head that changes with each short chapter is furniture by its page number, which counts the pages", async () => {
+  // As Texinfo manuals set them: "Chapter 6: R and Emacs   27", chapters two pages long, the printed
+  // number four more than the page's index (front matter). No head recurs on three pages.
+  const TITLES = ["Tides", "Lights", "Charts"];
+  const page = (n: number) => [
+    { text: `Chapter ${Math.ceil(n / 2)}: ${TITLES[Math.ceil(n / 2) - 1]}`, size: 10, y: 812, x: 72 },
+    { text: String(n + 4), size: 10, y: 812, x: 520 },
+    ...layoutParagraphs([{ lines: [`Page ${n} of the manual describes the keepers' duties at the north light.`] }], 700),
+  ];
+  const doc = await parseDocument(buildPdf([1, 2, 3, 4, 5, 6].map(page)), "manual.pdf");
+  assert.deepEqual(
+    doc.blocks.filter((b) => b.kind === "furniture").map((b) => [b.page, b.text]),
+    [1, 2, 3, 4, 5, 6].map((n) => [n, `Chapter ${Math.ceil(n / 2)}: ${TITLES[Math.ceil(n / 2) - 1]} ${n + 4}`]),
+  );
+  assert.equal(doc.blocks.filter((b) => b.kind === "paragraph").length, 6);
+});
+
 test("a heading that opens several pages is not furniture, nor is a line repeated only twice in a long document", async () => {
   const chapter = (n: number) => [
     { text: `Chapter ${n}`, size: 20, y: 700 },
