@@ -14,7 +14,7 @@ import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
 import { IngestionService, type QueuedIngestionInput } from "./services/ingestion/ingestion.js";
 import { deadlinePassedRule, ownerGoneRule, recoverAbandonedIngestions } from "./services/ingestion/ingestion-recovery.js";
-import { countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs/jobs.js";
+import { cancelJob, countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs/jobs.js";
 import { InProcessJobQueue } from "./services/jobs/in-process-job-queue.js";
 import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
 import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/benchmarking/processing-units.js";
@@ -220,6 +220,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     return {
       enqueue: (request) => queue.enqueue(request),
       cancelForDocument: (documentId) => queue.cancelForDocument(documentId),
+      cancel: (jobId, reason) => queue.cancel(jobId, reason),
       shutdown: async () => {
         clearInterval(sweep);
         await queue.shutdown();
@@ -291,6 +292,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
     getJob: (id: string) => getJob(context.jobs, id),
+    cancelJob: (id: string, queue: JobQueue) => cancelJob(context.jobs, queue, id),
     queuedRequests: () => countQueuedRequests(context.jobs),
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     createJobQueue: async (handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> => {

@@ -32,7 +32,7 @@ import type { estimateBench, EstimateInput } from "../services/benchmarking/swee
 import type { GenerateQuestionsInput } from "../services/questions/generated-questions.js";
 import type { generateQuestions } from "../services/questions/question-generation.js";
 import type { checkQuestions, QuestionsCheckInput } from "../services/questions/questions-check.js";
-import type { getJob, JobRunner, listJobs } from "../services/jobs/jobs.js";
+import type { cancelJob, getJob, JobRunner, listJobs } from "../services/jobs/jobs.js";
 import type { IngestionResult, QueuedIngestionInput } from "../services/ingestion/ingestion.js";
 import type { IngestionJob } from "../domain/ports/ingestion.js";
 import type { listPoints, requirePoint, searchPoints } from "../services/ingestion/points.js";
@@ -162,6 +162,8 @@ export interface QuestionsApi {
 export interface JobsApi {
   listJobs: (filter: { jobType?: string; status?: string }, page: Page) => Promise<Result<typeof listJobs>>;
   getJob: (id: string) => Promise<Result<typeof getJob>>;
+  /** Stops a job that has not ended, through the transport's queue; NotFoundError for none, ConflictError for one that ended. */
+  cancelJob: (id: string, queue: JobQueue) => Promise<Result<typeof cancelJob>>;
   /** Background requests waiting to run (a server refuses more than max_queued_jobs). */
   queuedRequests: () => Promise<number>;
   /** Only a server runs jobs: creating the runner marks jobs left unfinished by a previous run failed. */

@@ -64,3 +64,31 @@ test("deleting a document fails its running job with a clear reason, never a for
     await stub.close();
   }
 });
+
+test("POST /jobs/{id}/cancel stops a running job and fails it with the reason; an ended job is 409, an unknown one 404", async () => {
+  const stub = await startOpenAiStub({ reply: () => "Context of the chunk.", delayMs: 40 });
+  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+    const job = (await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["contextual_retrieval"] })).body.job_id as string;
+    while ((await t.request("GET", `/jobs/${job}`)).body.status !== "running") await new Promise((r) => setTimeout(r, 10));
+    const cancelled = await t.request("POST", `/jobs/${job}/cancel`);
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.deepEqual([cancelled.body.status, cancelled.body.error], ["failed", "cancelled: stopped at a client's request"]);
+    // The work stops: no more chat calls a moment later, and the job stays failed.
+    await new Promise((r) => setTimeout(r, 300));
+    const calls = stub.requests.length;
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(stub.requests.length, calls, "no chat call after the cancel");
+    assert.equal((await t.request("GET", `/jobs/${job}`)).body.status, "failed");
+    assert.equal((await t.request("GET", `/documents/${doc}/chunks?strategy=contextual_retrieval`)).status, 404, "nothing committed");
+    // A job that ended cannot be cancelled; an unknown one is not found.
+    const again = await t.request("POST", `/jobs/${job}/cancel`);
+    assert.equal(again.status, 409, again.text);
+    assert.match(again.body.detail, /has already ended \(failed\)/);
+    assert.equal((await t.request("POST", "/jobs/job_missing/cancel")).status, 404);
+  } finally {
+    await t.close();
+    await stub.close();
+  }
+});

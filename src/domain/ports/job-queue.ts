@@ -82,6 +82,8 @@ export interface JobQueue {
   enqueue(request: JobRequest): Promise<JobRecord>;
   /** Fails the unfinished jobs about a deleted document, with a reason that says so. */
   cancelForDocument(documentId: string): Promise<void>;
+  /** Fails one unfinished job (and its unfinished children) with the reason, stopping it wherever it runs. */
+  cancel(jobId: string, reason: string): Promise<void>;
   /** Stops taking work and stops this process's running jobs (failed on SQLite; released to another process on PostgreSQL). */
   shutdown(): Promise<void>;
 }

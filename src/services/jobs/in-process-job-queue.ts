@@ -20,6 +20,10 @@ export class InProcessJobQueue implements JobQueue {
     return this.runner.cancelForDocument(documentId);
   }
 
+  cancel(jobId: string, reason: string): Promise<void> {
+    return this.runner.cancel(jobId, reason);
+  }
+
   shutdown(): Promise<void> {
     return this.runner.shutdown();
   }

@@ -1,9 +1,9 @@
-import { CancelledError, describeError, NotFoundError } from "../../errors.js";
+import { CancelledError, ConflictError, describeError, NotFoundError } from "../../errors.js";
 import { newId, nowTimestamp } from "../../domain/ids.js";
 import type { ProgressEvent } from "../../domain/types.js";
 import type { Owner } from "../../domain/ports/owner.js";
 import type { JobRecord, JobsRepo } from "../../domain/ports/jobs.js";
-import { deletedDocumentReason, type JobDocument } from "../../domain/ports/job-queue.js";
+import { deletedDocumentReason, type JobDocument, type JobQueue } from "../../domain/ports/job-queue.js";
 import { nameWithId } from "../../domain/filenames.js";
 
 export type { JobRecord };
@@ -28,6 +28,8 @@ export const JOB_STATUSES = ["pending", "running", "completed", "failed"] as con
 
 export const RESTART_ERROR = "interrupted: the server running this job stopped before it finished";
 export const SHUTDOWN_ERROR = "interrupted: the server shut down before this job finished";
+/** The failure text of a job cancelled by a client (POST /jobs/{id}/cancel). */
+export const CANCELLED_BY_REQUEST = "cancelled: stopped at a client's request";
 
 /**
  * How often a runner tells other servers its jobs are alive (and fails the jobs of a server
@@ -148,6 +150,18 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Fails one job with the reason: taken off the queue, or stopped where it runs in this process.
+   * A job another process on the data directory runs is marked failed; that process finishes its
+   * work unseen (its result is not recorded over the failure).
+   */
+  async cancel(jobId: string, reason: string): Promise<void> {
+    const queued = this.queue.findIndex((q) => q.id === jobId);
+    if (queued !== -1) this.queue.splice(queued, 1);
+    await this.jobs.fail(jobId, reason, nowTimestamp());
+    this.running.get(jobId)?.controller.abort(reason);
+  }
+
   /** Stops taking work, cancels running jobs, waits for them, and marks the rest failed. */
   async shutdown(): Promise<void> {
     this.closed = true;
@@ -185,6 +199,18 @@ export async function getJob(jobs: JobsRepo, id: string): Promise<JobRecord> {
   const job = await jobs.get(id);
   if (!job || INGESTION_SURFACE_JOB_TYPES.includes(job.jobType)) throw new NotFoundError(`job not found: ${id}`);
   return job;
+}
+
+/**
+ * Stops an evaluation job that has not ended, wherever it waits or runs (`queue`: the transport's
+ * job queue), failed with CANCELLED_BY_REQUEST; a benchmark's processing units stop with it. Not
+ * found for no such job (or one of the ingestion surface's); a conflict for one that has ended.
+ */
+export async function cancelJob(jobs: JobsRepo, queue: JobQueue, id: string): Promise<JobRecord> {
+  const job = await getJob(jobs, id);
+  if (job.status === "completed" || job.status === "failed") throw new ConflictError(`job ${id} has already ended (${job.status}): nothing to cancel`);
+  await queue.cancel(id, CANCELLED_BY_REQUEST);
+  return getJob(jobs, id);
 }
 
 /**

@@ -369,6 +369,13 @@ export class PostgresJobQueue implements JobQueue {
     }
   }
 
+  /** Fails one unfinished job and its unfinished children; the process running it stops at once here, elsewhere at its next lease renewal. */
+  async cancel(jobId: string, reason: string): Promise<void> {
+    await this.failJob(jobId, reason);
+    await this.cancelChildren(jobId, reason);
+    this.running.get(jobId)?.controller.abort(new CancelledError(reason));
+  }
+
   /** Fails an unfinished job, whoever holds it. */
   private async failJob(id: string, reason: string): Promise<void> {
     await this.pool.query(

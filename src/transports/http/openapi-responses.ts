@@ -50,7 +50,7 @@ const WHEN: Record<string, string> = {
   ProviderError: "the embedding or chat model failed after its retries, or could not be loaded",
   CancelledError: "the work was cancelled",
   ForbiddenError: "the API key lacks the scope this route needs",
-  ConflictError: "the name is taken (a collection, a domain), or the collection already holds a document of that name",
+  ConflictError: "the name is taken (a collection, a domain), the collection already holds a document of that name, or the job has already ended (cancel)",
   UnknownDomainError: "the domain has no active record for this tenant",
   ChunkLimitError: "the file yields more chunks than INGESTION_MAX_CHUNKS",
   ConcurrencyLimitError: "more ingestions at once than INGESTION_MAX_CONCURRENCY; try again shortly",
@@ -444,6 +444,11 @@ const OPERATIONS: Record<string, Operation> = {
   },
   "GET /jobs": { success: { 200: { description: "the jobs, newest first", schema: page(jobSchema) } } },
   "GET /jobs/:job_id": { success: { 200: { description: "the job", schema: jobSchema } } },
+  "POST /jobs/:job_id/cancel": {
+    success: { 200: { description: "the job, failed with the reason it was cancelled", schema: jobSchema } },
+    // ConflictError: the job has already ended.
+    errors: [ConflictError],
+  },
   "GET /healthz": { success: { 200: { description: "the process is alive", schema: object(["status"], { status: { type: "string", enum: ["ok"] } }) } } },
   "GET /readyz": {
     success: {
