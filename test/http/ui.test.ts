@@ -1,15 +1,17 @@
-// Issue 40, items 1, 2 and 3: `chunkeval ui` and /ui/ in a real Chromium, talking to a real server
+// Issue 40, items 1 to 4 (in part): `chunkeval ui` and /ui/ in a real Chromium, talking to a real server
 // through the documented HTTP API only; nothing is loaded from anywhere but the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../helpers/browser.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startLongRunning, stop } from "../helpers/long-running.js";
+import { startOpenAiStub } from "../helpers/openai-server.js";
 
 /** A page that fails the test on a console error or on any request that does not go to `server`. */
 async function openUi(browser: Awaited<ReturnType<typeof launchChromium>>, server: string) {
@@ -26,6 +28,13 @@ async function openUi(browser: Awaited<ReturnType<typeof launchChromium>>, serve
   page.on("request", (r) => !r.url().startsWith(server) && problems.push(`request elsewhere: ${r.url()}`));
   await page.goto(`${server}/ui`);
   return { page, problems };
+}
+
+/** A full-page screenshot kept with the test artifacts (.ci/run keeps the folder), for a person to look at each step. */
+async function screenshot(page: Page, name: string) {
+  const folder = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
 }
 
 /** The positions of the chunks a column draws over the text, from the spans' data. */
@@ -95,6 +104,7 @@ test("the UI lists documents, shows a document's structure and several strategie
     assert.ok(fixed.length > 0);
     assert.equal((await drawnChunks(page, "fixed_size@chunk_size=128")).length, fixed.length);
     assert.equal(await page.locator(".column").count(), 3, "the extracted text and two strategies side by side");
+    await screenshot(page, "ui-chunks");
     const jobs = (await t.request("GET", "/jobs")).body.items as Array<{
       job_type: string;
       status: string;
@@ -172,6 +182,7 @@ test("questions by selection: a passage selected becomes a reference with its of
     await page.waitForSelector("#questions-report .ok");
     assert.match((await page.textContent("#questions-report"))!, /1 questions, 1 references: 1 found as written/);
 
+    await screenshot(page, "ui-questions");
     // Exported as the questions file bench reads: the reference with its offsets in the document.
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#questions-export")]);
     assert.equal(download.suggestedFilename(), "handbook.questions.json");
@@ -215,7 +226,7 @@ test("questions by selection: a passage selected becomes a reference with its of
     // Shown in the text; kept over a reload.
     await page.click('#question-list li[data-item="1"] button:has-text("Show")');
     const marked = (await page.locator('.column[data-strategy=""] .text .reference').allTextContents()).join("");
-    assert.ok(marked.includes(sentence) && marked.length < sentence.length + 400, marked);
+    assert.equal(marked, sentence, "the reference marked to the character");
     await page.reload();
     await page.click(`#documents button[data-id="${doc.id}"]`);
     await page.locator("#question-list li").nth(3).waitFor();
@@ -224,6 +235,81 @@ test("questions by selection: a passage selected becomes a reference with its of
   } finally {
     await browser.close();
     await t.close();
+  }
+});
+
+test("a benchmark from the page: run in the background, its verdict and scorecard as the API says, each question's retrieval in the text; cancel", async () => {
+  // A chat model that takes its time, so the run shows progress and can be cancelled midway.
+  const stub = await startOpenAiStub({ reply: () => "The answer is in the handbook.", delayMs: 120 });
+  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  const browser = await launchChromium();
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-run-"));
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    const file = join(dir, "handbook.json");
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 6)));
+    const { page, problems } = await openUi(browser, t.url);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector('.column[data-strategy=""] .text');
+    await page.setInputFiles("#questions-import", file);
+    await page.locator("#question-list li").nth(5).waitFor();
+    await page.fill("#run-strategies", "recursive, fixed_size");
+    await page.click('#run-form button[type="submit"]');
+    await page.waitForSelector("#run-progress:not([hidden])");
+    await page.waitForSelector("#run-result h4", { timeout: 60_000 });
+
+    // The verdict and scorecard are the experiment's, as GET /benchmarks/{id} gives them.
+    const [summary] = (await t.request("GET", "/experiments")).body.items;
+    const experiment = (await t.request("GET", `/benchmarks/${summary.id}`)).body;
+    assert.equal(await page.textContent("#run-result h4"), experiment.headline);
+    assert.equal(await page.locator(".scorecard tr[data-strategy]").count(), 2);
+    assert.match((await page.textContent(`.scorecard tr[data-strategy="${experiment.best_strategy}"]`))!, /\(best\)/);
+    const recall = experiment.aggregate_metrics.recursive.avg_recall as number;
+    assert.match((await page.textContent('.scorecard tr[data-strategy="recursive"]'))!, new RegExp(recall.toFixed(3).replace(".", "\\.")));
+    const href = await page.getAttribute("#run-result a", "href");
+    assert.equal((await fetch(new URL(href!, t.url))).status, 200, "the managerial report opens");
+
+    // A question's drill-down: each strategy's retrieved chunks with rank, score and hit or miss as the results say.
+    const report = (await t.request("GET", `/benchmarks/${summary.id}/report?format=json`)).body;
+    const question = report.results.recursive[0];
+    await page.click("#run-result .drill button.question");
+    for (const strategy of ["recursive", "fixed_size"]) {
+      const retrieved = report.results[strategy][0].retrieved as Array<{ start: number; end: number; score: number }>;
+      const items = page.locator(`.drill-detail [data-strategy="${strategy}"] li`);
+      assert.equal(await items.count(), retrieved.length);
+      for (const [rank, chunk] of retrieved.entries()) {
+        const hit = question.references.some((r: { start: number; end: number }) => chunk.start < r.end && r.start < chunk.end);
+        const text = (await items.nth(rank).textContent())!;
+        assert.ok(text.startsWith(`#${rank + 1} score ${chunk.score.toFixed(3)}, characters ${chunk.start}-${chunk.end}: ${hit ? "hit" : "miss"}`), text);
+      }
+    }
+    await page.click('.drill-detail [data-strategy="recursive"] button');
+    const marked = (await page.locator('.column[data-strategy=""] .text .reference').allTextContents()).join("");
+    assert.equal(marked, question.references[0].text, "the reference marked to the character");
+    // Every retrieved chunk marked where it lies, and nothing else.
+    const text: string = (await t.request("GET", `/documents/${doc.id}`)).body.text;
+    const spans = await page.$$eval('.column[data-strategy=""] .text span[data-start]', (all) =>
+      all.map((s) => ({ start: Number(s.getAttribute("data-start")), length: s.textContent!.length, retrieved: s.classList.contains("retrieved") })),
+    );
+    const inChunks = (at: number) => (question.retrieved as Array<{ start: number; end: number }>).some((c) => c.start <= at && at < c.end);
+    for (const s of spans) assert.equal(s.retrieved, inChunks(s.start), `the span at ${s.start}`);
+    assert.equal(
+      spans.reduce((n, s) => n + s.length, 0),
+      text.length,
+    );
+    assert.equal(await page.locator("#experiments li button").count(), 1, "the run is listed with the document's experiments");
+    await screenshot(page, "ui-benchmark-drill-down");
+
+    // Cancelled midway: the job stops and the page says why.
+    await page.click('#run-form button[type="submit"]');
+    await page.locator("#run-line", { hasText: "running" }).waitFor({ timeout: 30_000 });
+    await page.click("#run-cancel");
+    await page.locator("#run-result .problem", { hasText: "cancelled: stopped at a client's request" }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
+    await stub.close();
   }
 });
 

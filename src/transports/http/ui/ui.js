@@ -151,6 +151,8 @@ async function openDocument(id) {
   $("columns").replaceChildren(plain);
   for (const strategy of strategies) await addColumn(strategy);
   loadQuestions(doc);
+  $("run-result").replaceChildren();
+  await loadExperiments();
   status("");
 }
 
@@ -158,8 +160,9 @@ async function openDocument(id) {
  * The segments of the text between every chunk and block boundary, each with the chunks covering
  * it and its block: one sweep over the sorted boundaries, so a long document with many chunks stays quick.
  */
-function segments(text, chunks, blocks) {
+function segments(text, chunks, blocks, marks = []) {
   const cuts = new Set([0, text.length]);
+  for (const m of marks) cuts.add(m.start).add(m.end);
   for (const c of chunks) cuts.add(c.start).add(c.end);
   for (const b of blocks) cuts.add(b.start).add(b.end);
   const sorted = [...cuts].filter((x) => x >= 0 && x <= text.length).sort((a, b) => a - b);
@@ -184,12 +187,15 @@ function segments(text, chunks, blocks) {
 const retrievable = (chunks) => (chunks.some((c) => c.role === "parent") ? chunks.filter((c) => c.role !== "parent") : chunks);
 
 /** The text with each chunk coloured (alternating, by its order among the chunks shown; overlaps in a colour of their own). */
-function renderText(doc, chunks) {
+function renderText(doc, chunks, marks = { references: [], retrieved: [] }) {
   const box = element("div", { class: "text", tabindex: "0" });
   const order = new Map(chunks.map((c, i) => [c, i]));
+  const within = (s, spans) => spans.some((m) => m.start < s.end && s.start < m.end);
   let page = null;
-  for (const s of segments(doc.text, chunks, doc.blocks)) {
+  for (const s of segments(doc.text, chunks, doc.blocks, [...marks.references, ...marks.retrieved])) {
     const classes = [];
+    if (within(s, marks.references)) classes.push("reference");
+    if (within(s, marks.retrieved)) classes.push("retrieved");
     if (chunks.length === 0) classes.push("plain");
     else if (s.chunks.length === 0) classes.push("outside");
     else if (s.chunks.length > 1) classes.push("overlap");
@@ -467,18 +473,7 @@ $("question-form").addEventListener("submit", (event) => {
 $("question-cancel").addEventListener("click", () => ((pending = null), $("question-form").reset(), ($("question-form").hidden = true)));
 
 /** Marks a reference in the extracted text and scrolls it into view. */
-function showReference(reference) {
-  const box = document.querySelector('.column[data-strategy=""] .text');
-  if (!box) return;
-  let first = null;
-  for (const span of box.querySelectorAll("span[data-start]")) {
-    const start = Number(span.dataset.start);
-    const inside = start < reference.end && start + span.textContent.length > reference.start;
-    span.classList.toggle("reference", inside);
-    if (inside && !first) first = span;
-  }
-  first?.scrollIntoView({ block: "center" });
-}
+const showReference = (reference) => markInText([reference], []);
 
 function renderQuestions() {
   $("question-list").replaceChildren(
@@ -633,6 +628,211 @@ $("questions-import").addEventListener("change", async (event) => {
   for (const file of event.target.files) await importQuestions(file);
   event.target.value = "";
 });
+
+// Benchmarks: the question set run in the background against strategies (the columns shown, by
+// default), with progress and cancel; then the verdict as the report states it, the scorecard, and
+// each question's drill-down: its reference and every strategy's retrieved chunks in the text.
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let runningJob = null;
+
+function runStrategies() {
+  const typed = $("run-strategies")
+    .value.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (typed.length > 0) return typed;
+  const shown = [...state.columns.keys()];
+  return shown.length > 0 ? shown : undefined;
+}
+
+$("run-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const result = $("run-result");
+  if (questions.items.length === 0) {
+    result.replaceChildren(element("p", { class: "problem" }, "Add, generate or import questions first: the benchmark asks them."));
+    return;
+  }
+  const body = { document_id: state.document.id, questions: questions.items };
+  const strategies = runStrategies();
+  if (strategies) body.strategies = strategies;
+  const topK = Number($("run-top-k").value);
+  if (topK) body.top_k = topK;
+  const [bar, line] = [$("run-bar"), $("run-line")];
+  bar.removeAttribute("value");
+  line.textContent = `Starting a benchmark of ${strategies ? strategies.join(", ") : "every strategy"}…`;
+  $("run-progress").hidden = false;
+  $("run-form").querySelector("button").disabled = true;
+  result.replaceChildren();
+  try {
+    let job = await postJson("/benchmarks?background=true", body);
+    runningJob = job.job_id;
+    while (!FINAL_JOB_STATUSES.includes(job.status)) {
+      line.textContent = `Benchmark ${job.status}${job.progress ? `: ${job.progress}` : ""}`;
+      const fraction = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(job.progress ?? "");
+      if (fraction && Number(fraction[2]) > 0) bar.value = Number(fraction[1]) / Number(fraction[2]);
+      await sleep(400);
+      job = await api(`/jobs/${encodeURIComponent(job.job_id)}`);
+    }
+    if (job.status !== "completed") throw new Error(job.error ?? `the benchmark ended ${job.status}`);
+    await showExperiment(job.result.experiment_id);
+    await loadExperiments();
+  } catch (error) {
+    result.replaceChildren(element("p", { class: "problem" }, error.message));
+  } finally {
+    runningJob = null;
+    $("run-progress").hidden = true;
+    $("run-form").querySelector("button").disabled = false;
+  }
+});
+
+$("run-cancel").addEventListener("click", async () => {
+  if (!runningJob) return;
+  $("run-line").textContent = "Cancelling…";
+  // The polling loop sees the job failed with the reason and says it.
+  await api(`/jobs/${encodeURIComponent(runningJob)}/cancel`, { method: "POST" }).catch((error) => status(error.message, true));
+});
+
+const METRICS = [
+  ["composite_score", "composite"],
+  ["avg_recall", "recall"],
+  ["avg_precision", "precision"],
+  ["avg_iou", "IoU"],
+  ["mrr", "MRR"],
+  ["hit_rate", "hit rate"],
+  ["avg_context_relevance", "context relevance"],
+  ["avg_retrieved_tokens", "tokens retrieved"],
+];
+const figure = (value) => (value === null || value === undefined ? "–" : Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3));
+
+/** Whether a retrieved chunk overlaps a reference of its question (in the same document): a hit. */
+const overlaps = (chunk, references) =>
+  references.some((r) => (!r.document_id || !chunk.document_id || r.document_id === chunk.document_id) && chunk.start < r.end && r.start < chunk.end);
+
+/**
+ * Draws the extracted text again with references and retrieved chunks marked to the character
+ * (each a cut of its own), scrolled to the first reference: where a question's answer lies, and
+ * what a strategy brought back.
+ */
+function markInText(references, retrieved) {
+  const old = document.querySelector('.column[data-strategy=""] .text');
+  if (!old || !state.document) return;
+  const inDocument = (s) => !s.document_id || s.document_id === state.document.id;
+  const marked = renderText(state.document, [], { references: references.filter(inDocument), retrieved: retrieved.filter(inDocument) });
+  old.replaceWith(marked);
+  marked.querySelector(".reference")?.scrollIntoView({ block: "center" });
+}
+
+/** An experiment as the report states it: the verdict, the scorecard, and a drill-down per question. */
+async function showExperiment(id) {
+  const result = $("run-result");
+  result.replaceChildren(element("p", {}, "Loading the experiment…"));
+  const exp = await api(`/benchmarks/${encodeURIComponent(id)}/report?format=json`);
+  const variants = exp.strategies_used;
+  const scorecard = element(
+    "table",
+    { class: "scorecard" },
+    element("tr", {}, element("th", {}, "strategy"), ...METRICS.map(([, label]) => element("th", {}, label))),
+    ...variants.map((v) =>
+      element(
+        "tr",
+        { "data-strategy": v },
+        element("td", {}, v === exp.best_strategy ? `${v} (best)` : v),
+        ...METRICS.map(([key]) => element("td", {}, figure(exp.aggregate_metrics[v]?.[key]))),
+      ),
+    ),
+  );
+  const reports = element("p", {}, "Reports: ", ...["managerial", "technical"].flatMap((view) => [reportLink(id, view), " "]));
+  const first = exp.results[variants[0]] ?? [];
+  const drill = element(
+    "ol",
+    { class: "drill" },
+    ...first.map((q, i) => {
+      const details = element("div", { class: "drill-detail", hidden: "" });
+      const open = () => {
+        details.hidden = !details.hidden;
+        if (details.hidden) return;
+        details.replaceChildren(
+          element("p", {}, q.references.length ? `Reference: “${q.references.map((r) => r.text).join("” · “")}”` : "No reference (a negative control)."),
+          ...variants.map((v) => {
+            const answer = exp.results[v][i];
+            const chunks = answer.retrieved.map((c, rank) =>
+              element(
+                "li",
+                { class: overlaps(c, q.references) ? "hit" : "miss", "data-rank": String(rank + 1) },
+                `#${rank + 1} score ${c.score.toFixed(3)}, characters ${c.start}-${c.end}: ${overlaps(c, q.references) ? "hit" : "miss"}`,
+              ),
+            );
+            return element(
+              "div",
+              { "data-strategy": v },
+              element("strong", {}, v),
+              ` recall ${figure(answer.metrics.recall)}, reciprocal rank ${figure(answer.metrics.reciprocal_rank)} `,
+              element("button", { type: "button", onclick: () => markInText(q.references, answer.retrieved) }, "Show in the text"),
+              element("ul", {}, ...chunks),
+            );
+          }),
+        );
+      };
+      return element("li", {}, element("button", { type: "button", class: "question", onclick: open }, q.question), details);
+    }),
+  );
+  result.replaceChildren(
+    element("h4", { "data-status": exp.verdict_status }, exp.headline),
+    element("p", {}, exp.verdict),
+    ...(exp.verdict_notes ?? []).map((note) => element("p", { class: "note" }, note)),
+    scorecard,
+    reports,
+    element("h4", {}, `Questions (${first.length}): each one's retrieval, strategy by strategy`),
+    drill,
+  );
+}
+
+/** A report of the experiment: a link when the server needs no key, else a download the page makes with the key. */
+function reportLink(id, view) {
+  const path = `/benchmarks/${encodeURIComponent(id)}/report?view=${view}`;
+  if (!state.key) return element("a", { href: path, target: "_blank", rel: "noopener" }, `${view} (HTML)`);
+  return element(
+    "button",
+    {
+      type: "button",
+      onclick: async () => {
+        const response = await fetch(path, { headers: { authorization: `Bearer ${state.key}` } });
+        if (!response.ok) return status(`${view} report: ${response.status} ${response.statusText}`, true);
+        const link = element("a", { href: URL.createObjectURL(await response.blob()), download: `${id}-${view}.html` });
+        document.body.append(link);
+        link.click();
+        link.remove();
+      },
+    },
+    `${view} (HTML, download)`,
+  );
+}
+
+/** The experiments run on the open document, newest first: each opens its verdict, scorecard and drill-down. */
+async function loadExperiments() {
+  const list = $("experiments");
+  const mine = [];
+  for (let offset = 0; offset < 2000; offset += 100) {
+    const page = await api(`/experiments?offset=${offset}&limit=100`);
+    mine.push(...page.items.filter((e) => e.document_id === state.document?.id));
+    if (offset + page.items.length >= page.total || page.items.length === 0) break;
+  }
+  list.replaceChildren(
+    ...mine.map((e) =>
+      element(
+        "li",
+        {},
+        element(
+          "button",
+          { type: "button", "data-experiment": e.id, onclick: () => showExperiment(e.id).catch((error) => status(error.message, true)) },
+          `${e.created_at} · ${e.strategies_used.join(", ")}`,
+        ),
+      ),
+    ),
+  );
+  if (mine.length === 0) list.replaceChildren(element("li", {}, "None yet."));
+}
 
 wireUpload();
 Promise.all([loadDocuments(), loadStrategies()]).catch((error) => status(error.message, true));
