@@ -51,7 +51,7 @@ export function linesToBlocks(lines: Line[], body: number): BlockDraft[] {
   const headingSizes = [...new Set(paragraphs.filter(isHeading).map((p) => Math.round(p.lines[0]!.size)))].sort((a, b) => b - a);
   return paragraphs.map((p) => {
     // A soft hyphen inside a line is invisible to a reader (the joiner used those at line ends).
-    const text = joinLines(p.lines.map((l) => foldLigatures(l.text.trim()))).replace(SOFT_HYPHENS, "");
+    const text = joinLines(p.lines.map((l) => foldAccents(foldLigatures(l.text.trim())))).replace(SOFT_HYPHENS, "");
     const page = p.lines[0]!.page;
     if (p.lines[0]!.furniture) return { kind: "furniture" as const, level: 0, text, page };
     if (isHeading(p)) return { kind: "heading" as const, level: Math.min(6, headingSizes.indexOf(Math.round(p.lines[0]!.size)) + 1), text, page };
@@ -66,6 +66,30 @@ const LIGATURE = /[\uFB00-\uFB06]/g;
 const foldLigatures = (text: string) => text.replace(LIGATURE, (c) => c.normalize("NFKC"));
 
 const SOFT_HYPHENS = /\u00AD/g;
+
+/**
+ * An accent TeX sets as a glyph of its own before the letter ("Universit¨at", "T´errific", "˚A"):
+ * pdf.js gives the spacing accent, a reader and pdftotext the accented letter. Folded into it
+ * (NFC), so "Universität" is found as typed. A tilde only before n, a or o (ñ, ã, õ: a URL's
+ * "/˜name" stays), a grave only inside a word ("probl`eme": a backtick before a word is code's).
+ */
+const SPACING_ACCENT = /([\u00A8\u00B4\u02C6\u02DA\u02C7\u02D8\u02DD])(\p{L})|(\u02DC)([nNaAoO])|(?<=\p{L})(`)([aeiouAEIOU])/gu;
+const COMBINING: Record<string, string> = {
+  "\u00A8": "\u0308",
+  "\u00B4": "\u0301",
+  "\u02C6": "\u0302",
+  "\u02DA": "\u030A",
+  "\u02C7": "\u030C",
+  "\u02D8": "\u0306",
+  "\u02DD": "\u030B",
+  "\u02DC": "\u0303",
+  "`": "\u0300",
+};
+const foldAccents = (text: string) =>
+  text.replace(SPACING_ACCENT, (_, a1, l1, a2, l2, a3, l3) => {
+    const [accent, letter] = [a1 ?? a2 ?? a3, l1 ?? l2 ?? l3];
+    return `${letter}${COMBINING[accent]}`.normalize("NFC");
+  });
 
 /** A line that ends inside a word broken by a hyphen (or a soft hyphen) at the line's end: "Af-", "com\u00AD". */
 const BROKEN_WORD_END = /([\p{L}]+)(-|\u00AD)$/u;
@@ -131,6 +155,11 @@ function lineJoiner(lines: Line[]): (texts: string[]) => string {
       // The end of the text so far is all the end-anchored patterns read: run on the whole of a long
       // paragraph, each line would rescan it (quadratic in the paragraph's length).
       const end = out.slice(-END_WINDOW);
+      // A number broken after its hyphen ("978-" / "0521872652", "3-" / "540-65193"): one token, hyphen kept.
+      if (/\d-$/.test(end) && /^\d/.test(next)) {
+        out += next;
+        continue;
+      }
       const broken = BROKEN_WORD_END.exec(end);
       const start = WORD_START.exec(next);
       if (!broken || !start) {
@@ -150,7 +179,9 @@ function lineJoiner(lines: Line[]): (texts: string[]) => string {
       }
       const [, head, mark] = broken;
       const tail = start[1]!;
-      out = out.slice(0, out.length - 1) + (mark === "-" && keepsHyphen(head!, tail, spelt) ? "-" : "") + next;
+      // Inside a URL or an address a hyphen is the name's own ("data-umass"): TeX breaks those without adding one.
+      const inAddress = /[/@]|www\./.test(/\S*$/.exec(end)![0]);
+      out = out.slice(0, out.length - 1) + (mark === "-" && (inAddress || keepsHyphen(head!, tail, spelt)) ? "-" : "") + next;
     }
     return out;
   };

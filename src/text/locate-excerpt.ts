@@ -91,7 +91,9 @@ export function locateExcerpt(
   near?: Near,
   words: () => WordSequence = () => new WordSequence(text),
 ): (Span & { method: ExcerptLocation }) | null {
-  const found = locateAsGiven(text, excerpt, near, words);
+  // Accents as combining marks ("a\u0308", as pdftotext writes a PDF's "ä") composed, as extracted text has them.
+  const composed = excerpt.normalize("NFC");
+  const found = locateAsGiven(text, composed, near, words) ?? (composed === excerpt ? null : locateAsGiven(text, excerpt, near, words));
   if (found) return found;
   // Copied from a text that keeps line-end hyphenation ("com- pile", pdftotext's "com-\npile"),
   // where the document joins the word: the excerpt with such words joined, found as its words. A

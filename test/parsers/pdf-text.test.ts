@@ -22,6 +22,7 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
       { lines: ["A well-known pilot and a well-", "known captain met the non-", "European crew at Sun-", "Spider quay."] },
       { lines: ["SunSpider quay is the old name; the ferry is self-", "driving, and no word of the document says otherwise."] },
       { lines: ["Her third-party inspec-", "tion was par-", "ticularly thorough."] },
+      { lines: ["See ISBN 978-", "0521872652 and http://www.example.edu/data/data-", "umass for the log."] },
     ]),
   ]);
   const doc = await parseDocument(bytes, "harbour.pdf");
@@ -35,6 +36,8 @@ test("line-end hyphenation is joined as a reader copies it; real hyphens stay", 
   // "inspection" and "particularly" are words, so their breaks are typesetting's, joined.
   assert.equal(paragraphs[2], "SunSpider quay is the old name; the ferry is self-driving, and no word of the document says otherwise.");
   assert.equal(paragraphs[3], "Her third-party inspection was particularly thorough.");
+  // A number broken after its hyphen is one token again; a hyphen inside a URL is the URL's.
+  assert.equal(paragraphs[4], "See ISBN 978-0521872652 and http://www.example.edu/data/data-umass for the log.");
   // A soft hyphen (a font mapping it to U+00AD) is invisible to a reader. pdfjs itself leaves it out
   // of a line's text (the parser's own removal is for text layers where it stays), so at a line's
   // end nothing marks the break: the lines are joined where the document spells the joined word
@@ -311,4 +314,23 @@ test("ligatures and soft hyphens folded as a reader copies them: by pdf.js in it
     blocks.map((b) => b.text),
     ["The field and the compass of the harbour flag."],
   );
+});
+
+test("accents TeX sets as glyphs before the letter are folded into it; a reference typed or copied with the accented letter is found", async () => {
+  const line = (text: string, y: number) => ({ text, y, size: 12, page: 1, pageHeight: 842, x: 72, xEnd: 500 });
+  const [block] = linesToBlocks(
+    [
+      line("Wirtschaftsuniversit\u00A8at Wien, T\u00B4errific, \u00A8Underwood, \u00B4E. Master (\u02DAA), Espa\u02DCna, TH\u00B4EOR`EME,", 700),
+      // A URL's tilde, a backtick before a word (code) and a lone accent stay as they are.
+      line("see http://x.edu/\u02DCCharlie, `echo` and \u00B4 alone; \u02C7Cech.", 685),
+    ],
+    12,
+  );
+  assert.equal(
+    block!.text,
+    "Wirtschaftsuniversität Wien, Térrific, Ünderwood, É. Master (Å), España, THÉORÈME, see http://x.edu/\u02DCCharlie, `echo` and \u00B4 alone; Čech.",
+  );
+  assert.equal(locateExcerpt(block!.text, "Wirtschaftsuniversität Wien")?.method, "exact");
+  // pdftotext writes the letter and a combining accent: found as written once composed.
+  assert.equal(locateExcerpt(block!.text, "Wirtschaftsuniversita\u0308t Wien")?.method, "exact");
 });

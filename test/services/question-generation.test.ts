@@ -200,6 +200,10 @@ test("template questions never ask about page furniture: no running header, foot
       strategies: "recursive",
     });
     assert.equal(experiment.questionsCount, file.questions.length);
+    // A passage copied across a page break, as a reader gives it: questions validate finds it as bench does.
+    const across = { question: "What came after the traffic work?", expectedAnswer: null, references: [{ text: "the next stage in the autumn. Dredging" }] };
+    const check = await ws.app.checkQuestions({ document: { id: doc.id }, questions: [across], origin: null });
+    assert.deepEqual([check.problems, check.located.exact + check.located.normalised + check.located.words], [[], 1]);
   } finally {
     await ws.cleanup();
   }

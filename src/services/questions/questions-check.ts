@@ -4,7 +4,8 @@ import { questionKey } from "../../text/question-key.js";
 import { LEAK_QUESTION_THRESHOLD, smokeTestReason, type VocabularyLeak } from "../../domain/question-set.js";
 import { profileQuestionSet, questionLeak, type QuestionsOrigin } from "../../evaluators/question-set.js";
 import type { QuestionInput } from "../../evaluators/questions.js";
-import { locateExcerpt } from "../../text/locate-excerpt.js";
+import { locateInDocument, type LocatableText } from "../../text/locate-excerpt.js";
+import { withoutPageFurniture } from "../../strategies/page-furniture.js";
 import { matchExcerpt } from "../../text/excerpt-match.js";
 import { WordSequence } from "../../text/word-sequence.js";
 import type { ServiceContext } from "../context.js";
@@ -57,7 +58,13 @@ function closestPassage(documents: StoredDocument[], excerpt: string): QuestionP
  * questions that copy their excerpt's wording, with the set's vocabulary leak.
  */
 export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckInput): Promise<QuestionsCheck> {
-  const { documents } = await corpusOf(ctx, input, input);
+  // As bench reads references: in the text as chunking reads it, page furniture blanked (a passage
+  // copied across a page break has no running header in its middle), then in the stored text.
+  const { documents: stored } = await corpusOf(ctx, input, input);
+  const documents = stored.map((d): StoredDocument & LocatableText => {
+    const read = withoutPageFurniture(d);
+    return read === d ? d : { ...d, text: read.text, textWithFurniture: d.text };
+  });
   const located = { exact: 0, normalised: 0, words: 0 };
   const problems: QuestionProblem[] = [];
   const copying: QuestionProblem[] = [];
@@ -76,7 +83,7 @@ export async function checkQuestions(ctx: ServiceContext, input: QuestionsCheckI
     for (const ref of q.references) {
       const candidates = ref.document ? documents.filter((d) => d.filename === ref.document || d.id === ref.document) : documents;
       const spans = candidates.map((d) =>
-        locateExcerpt(d.text, ref.text, ref.start, () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!),
+        locateInDocument(d, ref.text, ref.start, () => wordIndexes.get(d) ?? wordIndexes.set(d, new WordSequence(d.text)).get(d)!),
       );
       const found = spans.find((span) => span !== null);
       const holders = candidates.filter((_, i) => spans[i] !== null);
