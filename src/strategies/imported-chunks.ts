@@ -283,7 +283,22 @@ function documentOf(chunk: ImportedChunk, documents: readonly ImportTarget[], pr
 function closestPassage(document: ImportTarget, text: string): string {
   const match = matchExcerpt(document.text, text);
   if (!match) return "";
-  return `; closest passage (${Math.round(match.similarity * 100)} % alike): ${preview(document.text.slice(match.start, match.end))}`;
+  const passage = document.text.slice(match.start, match.end);
+  return `; closest passage (${Math.round(match.similarity * 100)} % alike): ${preview(passage)}${firstDifference(text, passage)}`;
+}
+
+/**
+ * Where a chunk and its closest passage first differ, white space aside: a few words of each from
+ * there, since the two often read alike for longer than a preview shows ("Rhelp" where the
+ * document has "R-help", an accent, a dropped line).
+ */
+function firstDifference(chunk: string, passage: string): string {
+  const [a, b] = [chunk, passage].map((t) => t.split(/\s+/).filter(Boolean));
+  let i = 0;
+  while (i < a!.length && i < b!.length && a![i] === b![i]) i++;
+  if (i === a!.length && i === b!.length) return "";
+  const around = (words: string[]) => (i < words.length ? words.slice(Math.max(0, i - 2), i + 4).join(" ") : "(its end)");
+  return `; they first differ at word ${i + 1}: the chunk has "${around(a!)}", the document "${around(b!)}"`;
 }
 
 /** The hash recorded with the chunks (CHUNKS_HASH_OPTION): the chunks as parsed, not their file's bytes. */

@@ -435,3 +435,25 @@ test("a chunk whose text occurs twice is placed after the chunk before it in the
     [text.indexOf("The ferry"), text.lastIndexOf(note)],
   );
 });
+
+test("a chunk that cannot be placed is reported with its closest passage and where the two first differ", () => {
+  const text = "Questions about packages go to the R-help mailing list, whose archive is searchable.\n\nBugs go to the tracker.";
+  const document = { id: "doc_1", filename: "faq.pdf", text };
+  // pdftotext joins every line-end hyphen, so a chunk cut from its output reads "Rhelp" where the document has "R-help".
+  const imp = {
+    name: "mine",
+    source: "chunks file mine.jsonl",
+    chunks: [{ text: "Questions about packages go to the Rhelp mailing list, whose archive is searchable." }],
+  };
+  assert.throws(
+    () => locateImportedChunks(imp, [document]),
+    (error: Error) => {
+      assert.match(error.message, /closest passage \(\d+ % alike\)/);
+      assert.match(
+        error.message,
+        /they first differ at word 7: the chunk has "to the Rhelp mailing list, whose", the document "to the R-help mailing list, whose"/,
+      );
+      return true;
+    },
+  );
+});
