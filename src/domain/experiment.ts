@@ -214,6 +214,8 @@ export interface ExperimentDetails {
    * words (`words`: approximately; markup, punctuation or hyphenation differ). Absent without imports.
    */
   chunksLocated?: Record<string, Record<string, number>>;
+  /** Per imported chunks' name, where in its file the chunks found only as the same words are ("line 12"; the first 20). Absent when none. */
+  chunksApproximate?: Record<string, string[]>;
   /** How well each index's chunks are formed, keyed by index key (absent in experiments from before it was recorded). */
   chunkHealth?: Record<string, ChunkHealth>;
   /** Chunkings the comparison cannot tell apart: identical chunks, documents shorter than one chunk (absent before it was recorded). */

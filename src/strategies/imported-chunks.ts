@@ -185,6 +185,8 @@ export type ChunkLocation = ExcerptLocation | "offsets";
 export interface ImportPlacement {
   spans: Map<string, Span[]>;
   located: Partial<Record<ChunkLocation, number>>;
+  /** Where the chunks found only as the same words are in the file ("line 12"), the first MAX_REPORTED_CHUNK_PROBLEMS of them. */
+  approximate: string[];
 }
 
 /**
@@ -199,6 +201,7 @@ export interface ImportPlacement {
 export function locateImportedChunks(imp: ChunksImport, documents: readonly ImportTarget[]): ImportPlacement {
   const spans = new Map<string, Span[]>(documents.map((d) => [d.id, []]));
   const located: ImportPlacement["located"] = {};
+  const approximate: string[] = [];
   const unread = imp.unread ?? [];
   // Every bad line, in file order; a message (a closest passage costs a search) is made only for those reported.
   const bad: Array<{ line: number; message: () => string }> = unread.map((problem) => ({
@@ -234,6 +237,7 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
     if (!found) return problem(() => `the text is not in ${document.filename}: ${preview(chunk.text)}${closestPassage(document, chunk.text)}`);
     list.push({ start: found.start, end: found.end });
     located[found.method] = (located[found.method] ?? 0) + 1;
+    if (found.method === "words" && approximate.length < MAX_REPORTED_CHUNK_PROBLEMS) approximate.push(imp.places?.[i] ?? `line ${i + 1}`);
   });
   if (bad.length > 0) {
     const count = bad.length;
@@ -259,7 +263,7 @@ export function locateImportedChunks(imp: ChunksImport, documents: readonly Impo
       );
     }
   }
-  return { spans, located };
+  return { spans, located, approximate };
 }
 
 /** The document of `documents` a chunk names (the only one when it names none), or null with the problem said. */

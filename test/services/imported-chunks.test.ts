@@ -383,9 +383,11 @@ test("chunks from another extraction are placed like references (typography, mar
       dryRun: true,
     });
     assert.deepEqual(e.details.chunksLocated, { mine: { exact: 2, words: 2 } });
+    // Each chunk found only approximately is named by its line in the file.
+    assert.deepEqual(e.details.chunksApproximate, { mine: ["line 2", "line 3"] });
     assert.ok(
       e.details.chunkWarnings?.includes(
-        "mine: 2 of 4 imported chunks were found in the extracted text only as the same words " +
+        "mine: 2 of 4 imported chunks were found in the extracted text only as the same words (line 2, line 3) " +
           "(markup, punctuation or line-end hyphenation differ); each is measured as the span those words cover",
       ),
       JSON.stringify(e.details.chunkWarnings),

@@ -127,7 +127,11 @@ export async function assembleExperiment(
     referencesLocated: countBy(questions.flatMap((q) => q.references.map((r) => r.located))),
     ...chunking.figures,
     ...(Object.keys(plan.chunksLocated).length > 0
-      ? { chunksLocated: plan.chunksLocated, chunkWarnings: [...chunking.figures.chunkWarnings, ...approximateChunkWarnings(plan.chunksLocated)] }
+      ? {
+          chunksLocated: plan.chunksLocated,
+          ...(Object.keys(plan.chunksApproximate).length > 0 ? { chunksApproximate: plan.chunksApproximate } : {}),
+          chunkWarnings: [...chunking.figures.chunkWarnings, ...approximateChunkWarnings(plan.chunksLocated, plan.chunksApproximate)],
+        }
       : {}),
     ...(negativeControls ? { negativeControls } : {}),
     stoppedEarly: answered.stoppedEarly,
@@ -136,13 +140,15 @@ export async function assembleExperiment(
 }
 
 /** A warning per import with chunks placed only as the same words: their spans are where those words are, not the chunk's own text. */
-function approximateChunkWarnings(located: Record<string, ImportPlacement["located"]>): string[] {
+function approximateChunkWarnings(located: Record<string, ImportPlacement["located"]>, places: Record<string, string[]>): string[] {
   return Object.entries(located).flatMap(([name, counts]) => {
     const approximate = counts.words ?? 0;
     if (approximate === 0) return [];
     const total = Object.values(counts).reduce((n, c) => n + (c ?? 0), 0);
+    const where = places[name] ?? [];
+    const listed = where.length > 0 ? ` (${where.join(", ")}${approximate > where.length ? ", …" : ""})` : "";
     return [
-      `${name}: ${approximate} of ${total} imported chunks were found in the extracted text only as the same words ` +
+      `${name}: ${approximate} of ${total} imported chunks were found in the extracted text only as the same words${listed} ` +
         `(markup, punctuation or line-end hyphenation differ); each is measured as the span those words cover`,
     ];
   });

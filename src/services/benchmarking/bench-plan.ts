@@ -25,6 +25,8 @@ export interface BenchPlan {
   questions: Question[];
   /** Per imported chunks' name, how its chunks were placed in the documents (docs/strategies.md "Your own chunks"). */
   chunksLocated: Record<string, ImportPlacement["located"]>;
+  /** Per import with any, where in its file the chunks found only as the same words are. */
+  chunksApproximate: Record<string, string[]>;
   textOf: Map<string, string>;
   axis: CorpusOffsets;
   sharedEmbedder: CachedEmbedder;
@@ -43,7 +45,9 @@ export async function planRun(shared: ServiceContext, input: BenchInput): Promis
   const corpus = await corpusOf(ctx, input, input);
   const { documents } = corpus;
   // Refused here, before any work, the run takes back what it stored: its uploads, a new collection.
-  const { questions, chunksLocated } = await refusedBeforeWork(corpus, () => locateOffThread(input.questionsSource, input.questions, input.chunks, documents));
+  const { questions, chunksLocated, chunksApproximate } = await refusedBeforeWork(corpus, () =>
+    locateOffThread(input.questionsSource, input.questions, input.chunks, documents),
+  );
   const sharedEmbedder = await ctx.embedder();
   // This run's embeddings, counted apart from any other run sharing the embedder.
   const embedders = new Map<string, CachedEmbedder>([[ctx.config.embedder, sharedEmbedder.metered()]]);
@@ -57,6 +61,7 @@ export async function planRun(shared: ServiceContext, input: BenchInput): Promis
     corpus,
     questions,
     chunksLocated,
+    chunksApproximate,
     textOf: new Map(documents.map((d) => [d.id, d.text])),
     axis: new CorpusOffsets(documents),
     sharedEmbedder,

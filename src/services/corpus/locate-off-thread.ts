@@ -14,6 +14,14 @@ export const LOCATE_TIMEOUT_SECONDS = 30;
 /** One worker: a server locates one request's items at a time, others wait their turn (each under its own deadline). */
 const pool = new WorkerPool(import.meta.url, "locate-worker", { maxWorkers: 1 });
 
+/** What locating found: the questions resolved, and per import how its chunks were placed and where those found only approximately are. */
+export interface LocatedItems {
+  questions: Question[];
+  chunksLocated: Record<string, ImportPlacement["located"]>;
+  /** Per import with any, the places in its file of the chunks found only as the same words. */
+  chunksApproximate: Record<string, string[]>;
+}
+
 /**
  * Locates every question's references in the corpus and places every imported chunk (saying, per
  * import, how its chunks were placed: `chunksLocated`), in a
@@ -26,7 +34,7 @@ export async function locateOffThread(
   questions: QuestionInput[],
   chunks: readonly ChunksImport[] | undefined,
   documents: readonly CorpusDocument[],
-): Promise<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }> {
+): Promise<LocatedItems> {
   // Only what locating reads crosses to the worker (a stored document carries more). References
   // and chunks are looked for in the text as chunking sees it, page furniture blanked (offsets are
   // the same): a passage copied across a page break from a reader has no running header or page
@@ -38,7 +46,7 @@ export async function locateOffThread(
   });
   try {
     // The wait for the worker is bounded too: requests queued behind a long one are refused, not piled up.
-    return await pool.run<{ questions: Question[]; chunksLocated: Record<string, ImportPlacement["located"]> }>(
+    return await pool.run<LocatedItems>(
       { source, questions, chunks: chunks ?? [], documents: corpus },
       { timeoutMs: LOCATE_TIMEOUT_SECONDS * 1000, waitMs: LOCATE_TIMEOUT_SECONDS * 1000 },
     );

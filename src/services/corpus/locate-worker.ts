@@ -10,7 +10,8 @@ import { eachImport, locateImportedChunks, type ChunksImport } from "../../strat
 serveTasks(parentPort!, async (message: { source: string; questions: QuestionInput[]; chunks: ChunksImport[]; documents: CorpusDocument[] }) => {
   const questions = resolveQuestions(message.source, message.questions, message.documents);
   // Every import is placed, so that one run names each one with a problem.
-  const placed = await eachImport(message.chunks, (imp) => [imp.name, locateImportedChunks(imp, message.documents).located] as const);
-  const chunksLocated = Object.fromEntries(placed);
-  return { result: { questions, chunksLocated } };
+  const placed = await eachImport(message.chunks, (imp) => [imp.name, locateImportedChunks(imp, message.documents)] as const);
+  const chunksLocated = Object.fromEntries(placed.map(([name, p]) => [name, p.located]));
+  const chunksApproximate = Object.fromEntries(placed.flatMap(([name, p]) => (p.approximate.length > 0 ? [[name, p.approximate]] : [])));
+  return { result: { questions, chunksLocated, chunksApproximate } };
 });
