@@ -54,6 +54,17 @@ test("documents show prints the extracted text with pages and headings; chunks l
       new RegExp(`${chunks.chunks.length} chunks of harbour\\.pdf by recursive@chunk_size=16:chunk_overlap=0 \\(${chunks.chunks.length} searched\\)`),
     );
     assert.equal((await runCli(["documents", "show", "doc_0000000000000000"], env)).code, 3);
+    // Named by the file name it was uploaded under, as bench takes it.
+    assert.equal(JSON.parse((await runCli(["documents", "show", "harbour.pdf", "--json"], env)).stdout).id, id);
+    assert.equal(
+      JSON.parse((await runCli(["chunks", "harbour.pdf", "-s", "recursive@chunk_size=16:chunk_overlap=0", "--json"], env)).stdout).chunks.length,
+      chunks.chunks.length,
+    );
+    const unknown = await runCli(["documents", "show", "nowhere.pdf"], env);
+    assert.deepEqual(
+      [unknown.code, unknown.stderr.trim()],
+      [3, "chunkeval: error: document not found: nowhere.pdf (give its id or the file name it was uploaded under; chunkeval documents lists them)"],
+    );
 
     // Issue 38 item 2: a page of glyph codes among readable ones is left out, and the upload says so
     // on stderr (JSON alone on stdout, with the warning in it); the same bytes again parse nothing and

@@ -299,6 +299,9 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
     );
     assert.equal(await page.locator("#experiments li button").count(), 1, "the run is listed with the document's experiments");
     await screenshot(page, "ui-benchmark-drill-down");
+    // The README's picture: the verdict, the scorecard and the first question's retrieval, as the window shows them.
+    await page.evaluate("document.querySelector('#run').scrollIntoView()");
+    await page.screenshot({ path: fileURLToPath(new URL("../../test-artifacts/ui-benchmark.png", import.meta.url)) });
 
     // Cancelled midway: the job stops and the page says why.
     await page.click('#run-form button[type="submit"]');

@@ -103,6 +103,16 @@ async function storedDocumentId(app: Chunkeval, arg: string): Promise<string | n
 }
 
 /**
+ * The stored document an argument names, its id or the file name it was uploaded under, for the
+ * commands that read one (`documents show`, `chunks`); not found (exit 3) when it names none.
+ */
+export async function requireStoredDocumentId(app: Chunkeval, arg: string): Promise<string> {
+  const id = await storedDocumentId(app, arg);
+  if (id === null) throw new NotFoundError(`document not found: ${arg} (give its id or the file name it was uploaded under; chunkeval documents lists them)`);
+  return id;
+}
+
+/**
  * What `bench` and `questions generate` were given: one document (an id, a stored document's
  * file name, or one file), a collection id or name, or several documents: a folder, several
  * files or ids, a glob, or a mix (a collection named by `--collection` or after the folder and

@@ -6,6 +6,7 @@ import { printJson, printLine, printTable } from "../output.js";
 import { requireArgument } from "../prompts.js";
 import { cliIo } from "../io.js";
 import { SUPPORTED_FORMATS_TEXT } from "../../../api/about.js";
+import { requireStoredDocumentId } from "../corpus-args.js";
 
 function printDocument(doc: DocumentRecord): void {
   printTable(
@@ -18,13 +19,13 @@ export function registerDocumentCommands(program: Command): void {
   program
     .command("chunks")
     .description("list a processed strategy's (or variant's) chunks of a document: offsets, page, tokens and text")
-    .argument("<doc>", "document id")
-    .requiredOption("-s, --strategy <name>", "the strategy or variant (recursive, recursive@chunk_size=128)")
+    .argument("<doc>", "document id, or the file name it was uploaded under")
+    .requiredOption("-s, --strategy <name>", "the strategy or variant (recursive, recursive@chunk_size=128), or chunks a bench imported")
     .option("--full", "print each chunk's whole text (default: its first words)")
     .option("--json", "print only JSON on stdout")
     .action(async (id: string, options: { strategy: string; full?: boolean }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const listed = await app.documentChunks(id, options.strategy);
+        const listed = await app.documentChunks(await requireStoredDocumentId(app, id), options.strategy);
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(listed);
         const shown = (text: string) => (options.full || text.length <= 70 ? text : `${text.slice(0, 67)}...`);
         printTable(
@@ -68,13 +69,13 @@ export function registerDocumentCommands(program: Command): void {
   documents
     .command("show")
     .description("a document's record and what was extracted: --text (the text, page and heading marks), --blocks (each block's kind, offsets, page)")
-    .argument("<doc>", "document id")
+    .argument("<doc>", "document id, or the file name it was uploaded under")
     .option("--text", "print the extracted text, each block on its own paragraph, with [page N] where the page changes and # before headings")
     .option("--blocks", "print the blocks: kind, level, start-end offsets, page, and the first words")
     .option("--json", "print only JSON on stdout (the record, the text and the blocks)")
     .action(async (id: string, options: { text?: boolean; blocks?: boolean }, command: Command) => {
       await withChunkeval(command, async (app) => {
-        const doc = await app.getDocument(id);
+        const doc = await app.getDocument(await requireStoredDocumentId(app, id));
         if (command.optsWithGlobals<GlobalOptions>().json) return printJson(doc);
         if (!options.text && !options.blocks) {
           printDocument(doc);
