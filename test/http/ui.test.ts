@@ -105,6 +105,19 @@ test("the UI lists documents, shows a document's structure and several strategie
     assert.equal((await drawnChunks(page, "fixed_size@chunk_size=128")).length, fixed.length);
     assert.equal(await page.locator(".column").count(), 3, "the extracted text and two strategies side by side");
     await screenshot(page, "ui-chunks");
+
+    // The columns scroll together by the text: scrolled in one, each other column shows at its top the span holding the same character.
+    await page.$eval('.column[data-strategy=""] .text', (e) => e.scrollTo(0, 900));
+    await page.waitForTimeout(300);
+    const tops = (await page.evaluate(`[...document.querySelectorAll("#columns .text")].map((box) => {
+      const top = box.getBoundingClientRect().top;
+      const span = [...box.querySelectorAll("span[data-start]")].find((s) => s.getBoundingClientRect().bottom > top + 1);
+      return [Number(span.getAttribute("data-start")), span.textContent.length];
+    })`)) as Array<[number, number]>;
+    assert.equal(tops.length, 3);
+    const [at] = tops[0]!;
+    assert.ok(at > 0, "the text column scrolled");
+    for (const [start, length] of tops.slice(1)) assert.ok(start <= at && at < start + length, `${JSON.stringify(tops)}`);
     const jobs = (await t.request("GET", "/jobs")).body.items as Array<{
       job_type: string;
       status: string;
@@ -130,6 +143,19 @@ test("the UI lists documents, shows a document's structure and several strategie
     await page.waitForSelector('#doc-title:text-is("notes.md")');
     const listed = (await t.request("GET", "/documents")).body.items as Array<{ filename: string }>;
     assert.ok(listed.some((d) => d.filename === "notes.md"));
+
+    // Into a collection, made when new: two files uploaded into it, one the server refuses reported.
+    const log = join(dir, "log.md");
+    writeFileSync(log, "# Log\n\nThe harbour light was lit at dusk on every day of the winter by the keeper on duty.\n");
+    const empty = join(dir, "empty.txt");
+    writeFileSync(empty, "");
+    await page.fill("#collection", "keepers");
+    await page.setInputFiles("#files", [notes, log, empty]);
+
+    await page.locator("#status", { hasText: "Uploaded 2 of 3 files into the collection keepers" }).waitFor();
+    assert.match((await page.textContent("#status"))!, /Refused: empty\.txt: /);
+    const collection = (await t.request("GET", "/collections/keepers")).body;
+    assert.deepEqual(collection.documents.map((d: { filename: string }) => d.filename).sort(), ["log.md", "notes.md"]);
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

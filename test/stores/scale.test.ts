@@ -436,7 +436,7 @@ test("a failed upkeep is reported as a warning, retried later with backoff, surf
   const db = await lancedb.connect(dir);
   const table = await db.createTable("t", [{ id: 1, text: "a" }]);
   // A real table whose plan names a column it lacks: every run fails at the index build.
-  const maintainer = new TableMaintainer(async () => table, { scalar: [{ column: "missing", kind: "btree" }] }, { delayMs: 20, versionRetentionMs: 0 });
+  const maintainer = new TableMaintainer(async () => table, { scalar: [{ column: "missing", kind: "btree" }] }, { delayMs: 100, versionRetentionMs: 0 });
   const warnings: Array<{ message: string; at: number }> = [];
   const onWarning = (w: Error) => void (w.name === "ChunkevalUpkeepWarning" && warnings.push({ message: w.message, at: performance.now() }));
   process.on("warning", onWarning);
@@ -448,7 +448,10 @@ test("a failed upkeep is reported as a warning, retried later with backoff, surf
     assert.equal(warnings.length, 3, "the failing run is retried without another write");
     assert.match(warnings[0]!.message, /attempt 1, retried later\): .*missing/i);
     assert.match(warnings[2]!.message, /attempt 3/);
-    // Delays 20, 40 then 80 ms: each retry waits longer than the one before.
+    // Delays 100, 200 then 400 ms: each retry waits longer than the one before. Each gap between
+    // two warnings also holds the failing run's own time (tens of ms, more on a busy machine), so
+    // the delays are long enough for the doubling to show through it (at 20, 40, 80 ms a busy
+    // machine once read 32, 124, 204 ms).
     assert.ok(
       warnings[2]!.at - warnings[1]!.at > warnings[1]!.at - warnings[0]!.at,
       `retries back off: ${warnings.map((w) => Math.round(w.at - started)).join(", ")} ms`,
@@ -457,7 +460,7 @@ test("a failed upkeep is reported as a warning, retried later with backoff, surf
     await maintainer.close();
     await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
     const count = warnings.length;
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1000)); // past the next retry's delay (800 ms)
     assert.equal(warnings.length, count, "no retry after close");
     assert.equal(await table.countRows(), 1, "the table's rows are untouched");
   } finally {

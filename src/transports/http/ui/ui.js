@@ -96,24 +96,41 @@ async function loadDocuments(selectId) {
 /** Uploads each file in turn; one the server refuses (a format it does not read, say) is reported and the rest go on. */
 async function upload(files) {
   const chosen = [...files];
+  const collection = $("collection").value.trim();
   let stored = null;
   const refused = [];
+  try {
+    // Into a collection: made first when it is new (POST /collections), then each file added to it as it is uploaded.
+    if (collection)
+      await api(`/collections/${encodeURIComponent(collection)}`).catch((error) =>
+        error.status === 404 ? postJson("/collections", { name: collection }) : Promise.reject(error),
+      );
+  } catch (error) {
+    status(`${collection}: ${error.message}`, true);
+    return;
+  }
   for (const [i, file] of chosen.entries()) {
-    status(`Uploading ${file.name} (${i + 1} of ${chosen.length})…`);
+    status(`Uploading ${file.name} (${i + 1} of ${chosen.length})${collection ? ` into ${collection}` : ""}…`);
     const form = new FormData();
     form.append("file", file, file.name);
     try {
-      stored = await api("/documents", { method: "POST", body: form });
+      if (!collection) stored = await api("/documents", { method: "POST", body: form });
+      else {
+        const updated = await api(`/collections/${encodeURIComponent(collection)}/documents`, { method: "POST", body: form });
+        stored = updated.documents.find((d) => d.filename === file.name) ?? updated.documents.at(-1) ?? null;
+      }
     } catch (error) {
       refused.push(`${file.name}: ${error.message}`);
     }
   }
+  // The document opened first: opening it clears the status line, which then says what happened.
+  await loadDocuments(stored?.id);
   const done = chosen.length - refused.length;
   status(
-    `Uploaded ${done} of ${chosen.length} file${chosen.length === 1 ? "" : "s"}.${refused.length ? ` Refused: ${refused.join("; ")}` : ""}`,
+    `Uploaded ${done} of ${chosen.length} file${chosen.length === 1 ? "" : "s"}${collection ? ` into the collection ${collection}` : ""}.` +
+      (refused.length ? ` Refused: ${refused.join("; ")}` : ""),
     refused.length > 0,
   );
-  await loadDocuments(stored?.id);
 }
 
 async function openDocument(id) {
@@ -379,6 +396,57 @@ async function droppedFiles(transfer) {
 }
 
 const readBatch = (reader) => new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+
+/**
+ * The columns scroll together, by the text: when one column scrolls, every other one is scrolled
+ * so that the character at the top of the first is at the top of each (their chunks differ, so
+ * their layouts do too). The span at the top is found by bisection over the spans in text order.
+ */
+function spanAtTop(box) {
+  const spans = box.querySelectorAll("span[data-start]");
+  const top = box.getBoundingClientRect().top;
+  let [low, high] = [0, spans.length - 1];
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (spans[middle].getBoundingClientRect().bottom <= top) low = middle + 1;
+    else high = middle;
+  }
+  return spans[low] ?? null;
+}
+
+/** The span of a column's text holding a character offset (bisection over their starts). */
+function spanHolding(box, offset) {
+  const spans = box.querySelectorAll("span[data-start]");
+  let [low, high] = [0, spans.length - 1];
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (Number(spans[middle].dataset.start) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return spans[low] ?? null;
+}
+
+let syncing = false;
+$("columns").addEventListener(
+  "scroll",
+  (event) => {
+    const box = event.target;
+    if (syncing || !(box instanceof Element) || !box.classList.contains("text")) return;
+    const first = spanAtTop(box);
+    if (!first) return;
+    // Where the top span starts below the top, the others' start as far down; where it starts above
+    // (cut by the top edge), theirs starts at the top, so the character there shows in each.
+    const shift = Math.max(0, first.getBoundingClientRect().top - box.getBoundingClientRect().top);
+    syncing = true;
+    for (const other of document.querySelectorAll("#columns .text")) {
+      if (other === box) continue;
+      const target = spanHolding(other, Number(first.dataset.start));
+      if (target) other.scrollTop += target.getBoundingClientRect().top - other.getBoundingClientRect().top - shift;
+    }
+    requestAnimationFrame(() => (syncing = false));
+  },
+  true, // scroll events do not bubble: heard on the way down
+);
 
 $("add-strategy").addEventListener("submit", async (event) => {
   event.preventDefault();
