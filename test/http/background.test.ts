@@ -44,13 +44,22 @@ test("a background request is validated exactly like the synchronous one before 
   }
 });
 
-test("deleting a document fails its running job with a clear reason, never a foreign-key message", async () => {
+/**
+ * A server processing the handbook with contextual_retrieval in the background, its job running:
+ * a chat model stand-in that answers every context request after 40 ms keeps it busy for seconds.
+ */
+async function runningProcessJob() {
   const stub = await startOpenAiStub({ reply: () => "Context of the chunk.", delayMs: 40 });
   const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
+  const job = (await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["contextual_retrieval"] })).body.job_id as string;
+  while ((await t.request("GET", `/jobs/${job}`)).body.status !== "running") await new Promise((r) => setTimeout(r, 10));
+  return { stub, t, doc, job };
+}
+
+test("deleting a document fails its running job with a clear reason, never a foreign-key message", async () => {
+  const { stub, t, doc, job } = await runningProcessJob();
   try {
-    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
-    const job = (await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["contextual_retrieval"] })).body.job_id as string;
-    while ((await t.request("GET", `/jobs/${job}`)).body.status !== "running") await new Promise((r) => setTimeout(r, 10));
     assert.equal((await t.request("DELETE", `/documents/${doc}`)).status, 200);
     let polled = await t.request("GET", `/jobs/${job}`);
     for (let i = 0; i < 200 && t.server && polled.body.status === "running"; i++) polled = await t.request("GET", `/jobs/${job}`);
@@ -66,12 +75,8 @@ test("deleting a document fails its running job with a clear reason, never a for
 });
 
 test("POST /jobs/{id}/cancel stops a running job and fails it with the reason; an ended job is 409, an unknown one 404", async () => {
-  const stub = await startOpenAiStub({ reply: () => "Context of the chunk.", delayMs: 40 });
-  const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  const { stub, t, doc, job } = await runningProcessJob();
   try {
-    const doc = (await t.upload("handbook.docx", handbookBytes())).body.id as string;
-    const job = (await t.request("POST", `/documents/${doc}/process?background=true`, { strategies: ["contextual_retrieval"] })).body.job_id as string;
-    while ((await t.request("GET", `/jobs/${job}`)).body.status !== "running") await new Promise((r) => setTimeout(r, 10));
     const cancelled = await t.request("POST", `/jobs/${job}/cancel`);
     assert.equal(cancelled.status, 200, cancelled.text);
     assert.deepEqual([cancelled.body.status, cancelled.body.error], ["failed", "cancelled: stopped at a client's request"]);

@@ -156,6 +156,19 @@ test("the UI lists documents, shows a document's structure and several strategie
     assert.match((await page.textContent("#status"))!, /Refused: empty\.txt: /);
     const collection = (await t.request("GET", "/collections/keepers")).body;
     assert.deepEqual(collection.documents.map((d: { filename: string }) => d.filename).sort(), ["log.md", "notes.md"]);
+
+    // At a phone's width (390 px) nothing runs off the page's side: the columns scroll within their row.
+    await page.setViewportSize({ width: 390, height: 844 });
+    // What runs off the side when something does: elements past the edge with no scrolling box around them.
+    const overflowing = await page.evaluate(`[...document.querySelectorAll("body *")]
+      .filter((e) => {
+        if (e.getBoundingClientRect().right <= 391) return false;
+        for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return false;
+        return true;
+      })
+      .map((e) => e.tagName + ": " + e.textContent.slice(0, 40))`);
+    assert.ok(((await page.evaluate("document.documentElement.scrollWidth")) as number) <= 390, `the page scrolls sideways: ${JSON.stringify(overflowing)}`);
+    await screenshot(page, "ui-390px");
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();
@@ -266,7 +279,7 @@ test("questions by selection: a passage selected becomes a reference with its of
 
 test("a benchmark from the page: run in the background, its verdict and scorecard as the API says, each question's retrieval in the text; cancel", async () => {
   // A chat model that takes its time, so the run shows progress and can be cancelled midway.
-  const stub = await startOpenAiStub({ reply: () => "The answer is in the handbook.", delayMs: 120 });
+  const stub = await startOpenAiStub({ reply: () => "The answer is in the handbook.", delayMs: 250 });
   const t = await startTestServer({ generator: "openai:chat" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
   const browser = await launchChromium();
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-run-"));
@@ -323,13 +336,40 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
       spans.reduce((n, s) => n + s.length, 0),
       text.length,
     );
-    assert.equal(await page.locator("#experiments li button").count(), 1, "the run is listed with the document's experiments");
+    assert.equal(await page.locator("#experiments li button[data-experiment]").count(), 1, "the run is listed with the document's experiments");
     await screenshot(page, "ui-benchmark-drill-down");
     // The README's picture: the verdict, the scorecard and the first question's retrieval, as the window shows them.
     await page.evaluate("document.querySelector('#run').scrollIntoView()");
     await page.screenshot({ path: fileURLToPath(new URL("../../test-artifacts/ui-benchmark.png", import.meta.url)) });
 
+    // A second run (recursive alone, top 2) beside the first: compared question by question.
+    await page.fill("#run-strategies", "recursive");
+    await page.fill("#run-top-k", "2");
+    await page.click("#past summary");
+    await page.click('#run-form button[type="submit"]');
+    await page.locator("#experiments li button[data-experiment]").nth(1).waitFor({ timeout: 60_000 });
+    const boxes = page.locator('#experiments input[type="checkbox"]');
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.click("#compare");
+    await page.waitForSelector("#run-result .comparison");
+    const newest = (await t.request("GET", "/experiments")).body.items[0];
+    const second = (await t.request("GET", `/benchmarks/${newest.id}/report?format=json`)).body;
+    const rows = page.locator("#run-result .comparison tr[data-question]");
+    assert.equal(await rows.count(), 6);
+    type Result = { retrieved: Array<{ start: number; end: number }>; references: Array<{ start: number; end: number }>; metrics: { recall: number } };
+    const said = (exp: { results: Record<string, Result[]> }) => {
+      const r = exp.results.recursive![0]!;
+      const rank = r.retrieved.findIndex((c) => r.references.some((ref) => c.start < ref.end && ref.start < c.end));
+      return `recursive: ${rank === -1 ? "miss" : `hit at ${rank + 1}`}, recall ${r.metrics.recall.toFixed(3)}`;
+    };
+    // Ticked newest first, as the list shows them: the second run, then the first.
+    assert.deepEqual(await rows.first().locator('div[data-strategy="recursive"]').allTextContents(), [said(second), said(report)]);
+    assert.equal(await rows.first().locator('div[data-strategy="fixed_size"]').count(), 1, "fixed_size only in the first run");
+
     // Cancelled midway: the job stops and the page says why.
+    await page.fill("#run-strategies", "recursive, fixed_size");
+    await page.fill("#run-top-k", "");
     await page.click('#run-form button[type="submit"]');
     await page.locator("#run-line", { hasText: "running" }).waitFor({ timeout: 30_000 });
     await page.click("#run-cancel");

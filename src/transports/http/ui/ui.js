@@ -338,21 +338,39 @@ async function fillColumn(column, doc, strategy) {
 
 const FINAL_JOB_STATUSES = ["completed", "failed"];
 
+/**
+ * Polls a background job (GET /jobs/{id}) until it ends, saying each state on `line` after
+ * `label` and filling `bar` from the "done/total" of its progress; returns the completed job, or
+ * throws with the error a failed one holds.
+ */
+async function followJob(job, label, line, bar) {
+  while (!FINAL_JOB_STATUSES.includes(job.status)) {
+    line.textContent = `${label}: ${job.status}${job.progress ? `, ${job.progress}` : ""}`;
+    const fraction = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(job.progress ?? "");
+    if (fraction && Number(fraction[2]) > 0) bar.value = Number(fraction[1]) / Number(fraction[2]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    job = await api(`/jobs/${encodeURIComponent(job.job_id)}`);
+  }
+  if (job.status !== "completed") throw new Error(job.error ?? `the job ended ${job.status}`);
+  return job;
+}
+
+/** Saves what `href` points at (an object URL the page made) as a file, by a link clicked once. */
+function saveAs(href, filename) {
+  const link = element("a", { href, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
 /** Processes the document with one strategy in the background, the job's progress shown until it ends. */
 async function processStrategy(column, doc, strategy) {
   const bar = element("progress", {});
   const line = element("p", {}, `Processing with ${strategy}…`);
   column.querySelector("header").append(line, bar);
   try {
-    let job = await postJson(`/documents/${encodeURIComponent(doc.id)}/process?background=true`, { strategies: [strategy] });
-    while (!FINAL_JOB_STATUSES.includes(job.status)) {
-      line.textContent = `Processing with ${strategy}: ${job.status}${job.progress ? `, ${job.progress}` : ""}`;
-      const fraction = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(job.progress ?? "");
-      if (fraction && Number(fraction[2]) > 0) bar.value = Number(fraction[1]) / Number(fraction[2]);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      job = await api(`/jobs/${encodeURIComponent(job.job_id)}`);
-    }
-    if (job.status !== "completed") throw new Error(job.error ?? `the job ended ${job.status}`);
+    const job = await postJson(`/documents/${encodeURIComponent(doc.id)}/process?background=true`, { strategies: [strategy] });
+    await followJob(job, `Processing with ${strategy}`, line, bar);
     await fillColumn(column, doc, strategy);
   } catch (error) {
     line.textContent = `${strategy}: ${error.message}`;
@@ -649,13 +667,10 @@ async function generateQuestions() {
 function exportQuestions() {
   const from = origin();
   const file = from ? { metadata: from, questions: questions.items } : questions.items;
-  const link = element("a", {
-    href: URL.createObjectURL(new Blob([JSON.stringify(file, null, 2) + "\n"], { type: "application/json" })),
-    download: `${state.document.filename.replace(/\.[^.]+$/, "")}.questions.json`,
-  });
-  document.body.append(link);
-  link.click();
-  link.remove();
+  saveAs(
+    URL.createObjectURL(new Blob([JSON.stringify(file, null, 2) + "\n"], { type: "application/json" })),
+    `${state.document.filename.replace(/\.[^.]+$/, "")}.questions.json`,
+  );
 }
 
 /** A questions file's questions (.json: a list or {metadata, questions}; .jsonl: one per line), added to the set. */
@@ -701,7 +716,6 @@ $("questions-import").addEventListener("change", async (event) => {
 // default), with progress and cancel; then the verdict as the report states it, the scorecard, and
 // each question's drill-down: its reference and every strategy's retrieved chunks in the text.
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let runningJob = null;
 
 function runStrategies() {
@@ -733,16 +747,9 @@ $("run-form").addEventListener("submit", async (event) => {
   $("run-form").querySelector("button").disabled = true;
   result.replaceChildren();
   try {
-    let job = await postJson("/benchmarks?background=true", body);
-    runningJob = job.job_id;
-    while (!FINAL_JOB_STATUSES.includes(job.status)) {
-      line.textContent = `Benchmark ${job.status}${job.progress ? `: ${job.progress}` : ""}`;
-      const fraction = /(\d+)\s*(?:of|\/)\s*(\d+)/.exec(job.progress ?? "");
-      if (fraction && Number(fraction[2]) > 0) bar.value = Number(fraction[1]) / Number(fraction[2]);
-      await sleep(400);
-      job = await api(`/jobs/${encodeURIComponent(job.job_id)}`);
-    }
-    if (job.status !== "completed") throw new Error(job.error ?? `the benchmark ended ${job.status}`);
+    const queued = await postJson("/benchmarks?background=true", body);
+    runningJob = queued.job_id;
+    const job = await followJob(queued, "Benchmark", line, bar);
     await showExperiment(job.result.experiment_id);
     await loadExperiments();
   } catch (error) {
@@ -867,10 +874,7 @@ function reportLink(id, view) {
       onclick: async () => {
         const response = await fetch(path, { headers: { authorization: `Bearer ${state.key}` } });
         if (!response.ok) return status(`${view} report: ${response.status} ${response.statusText}`, true);
-        const link = element("a", { href: URL.createObjectURL(await response.blob()), download: `${id}-${view}.html` });
-        document.body.append(link);
-        link.click();
-        link.remove();
+        saveAs(URL.createObjectURL(await response.blob()), `${id}-${view}.html`);
       },
     },
     `${view} (HTML, download)`,
@@ -891,6 +895,8 @@ async function loadExperiments() {
       element(
         "li",
         {},
+        element("input", { type: "checkbox", value: e.id, "aria-label": `compare ${e.id}` }),
+        " ",
         element(
           "button",
           { type: "button", "data-experiment": e.id, onclick: () => showExperiment(e.id).catch((error) => status(error.message, true)) },
@@ -900,6 +906,72 @@ async function loadExperiments() {
     ),
   );
   if (mine.length === 0) list.replaceChildren(element("li", {}, "None yet."));
+  else
+    list.append(
+      element(
+        "li",
+        {},
+        element(
+          "button",
+          { type: "button", id: "compare", onclick: () => compareChosen().catch((error) => status(error.message, true)) },
+          "Compare the two ticked",
+        ),
+      ),
+    );
+}
+
+/** Where a question's first retrieved chunk that holds a reference ranks ("hit at 2"), or a miss. */
+function firstHit(result) {
+  const rank = result.retrieved.findIndex((c) => overlaps(c, result.references));
+  return rank === -1 ? "miss" : `hit at ${rank + 1}`;
+}
+
+/**
+ * Two experiments side by side: each one's scorecard, then per question (matched by its wording)
+ * each strategy's retrieval in both: where the first chunk holding the reference ranks, and recall.
+ */
+async function compareChosen() {
+  const ids = [...document.querySelectorAll('#experiments input[type="checkbox"]:checked')].map((box) => box.value);
+  const result = $("run-result");
+  if (ids.length !== 2) {
+    result.replaceChildren(element("p", { class: "problem" }, `Tick two experiments to compare (${ids.length} ticked).`));
+    return;
+  }
+  const [a, b] = await Promise.all(ids.map((id) => api(`/benchmarks/${encodeURIComponent(id)}/report?format=json`)));
+  const scorecard = (exp) =>
+    element(
+      "table",
+      { class: "scorecard" },
+      element("tr", {}, element("th", {}, exp.experiment_id), ...METRICS.slice(0, 4).map(([, label]) => element("th", {}, label))),
+      ...exp.strategies_used.map((v) =>
+        element("tr", {}, element("td", {}, v), ...METRICS.slice(0, 4).map(([key]) => element("td", {}, figure(exp.aggregate_metrics[v]?.[key])))),
+      ),
+    );
+  const cell = (exp, variant, question) => {
+    const found = exp.results[variant]?.find((r) => r.question === question);
+    return found ? `${firstHit(found)}, recall ${figure(found.metrics.recall)}` : "not asked";
+  };
+  const questionsAsked = [...new Set([...Object.values(a.results), ...Object.values(b.results)].flatMap((list) => list.map((r) => r.question)))];
+  const rows = questionsAsked.map((question) =>
+    element(
+      "tr",
+      { "data-question": question },
+      element("td", {}, question),
+      ...[a, b].map((exp) =>
+        element("td", {}, ...exp.strategies_used.flatMap((v) => [element("div", { "data-strategy": v }, `${v}: ${cell(exp, v, question)}`)])),
+      ),
+    ),
+  );
+  result.replaceChildren(
+    element("h4", {}, `${a.experiment_id} beside ${b.experiment_id}`),
+    element("div", { class: "side-by-side" }, scorecard(a), scorecard(b)),
+    element(
+      "table",
+      { class: "scorecard comparison" },
+      element("tr", {}, element("th", {}, "question"), element("th", {}, a.experiment_id), element("th", {}, b.experiment_id)),
+      ...rows,
+    ),
+  );
 }
 
 wireUpload();
