@@ -44,6 +44,7 @@ import { checkQuestions, type QuestionsCheckInput } from "./services/questions/q
 import { experimentResults, getExperiment, listExperiments } from "./services/benchmarking/experiments.js";
 import { storedBaseline } from "./services/benchmarking/ci-gates.js";
 import { renderReport, type ReportOptions } from "./services/benchmarking/reports.js";
+import { ciOutputs, type CiOutputsInput } from "./services/benchmarking/ci-outputs.js";
 import { checkStrategySettings, listStrategies } from "./services/corpus/strategies.js";
 import { tenantService } from "./services/ingestion/tenants.js";
 import { listPoints, requirePoint, searchPoints } from "./services/ingestion/points.js";
@@ -290,6 +291,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     listExperiments: (page: { offset: number; limit: number }) => listExperiments(context, page),
     experimentResults: (id: string) => experimentResults(context, id),
     renderReport: (id: string, options?: ReportOptions) => renderReport(context, id, options),
+    ciOutputs: (input: CiOutputsInput) => ciOutputs(context, input),
     listJobs: (filter: { jobType?: string; status?: string }, page: { offset: number; limit: number }) => listJobs(context.jobs, filter, page),
     getJob: (id: string) => getJob(context.jobs, id),
     cancelJob: (id: string, queue: JobQueue) => cancelJob(context.jobs, queue, id),

@@ -41,7 +41,9 @@ import type { tenantService } from "../services/ingestion/tenants.js";
 import type { CorpusTarget } from "../services/corpus/collections.js";
 import type { ReportFormat } from "../services/benchmarking/reports.js";
 import type { ReportView } from "../reports/render.js";
-import type { RegressionPlan, RunComparison } from "../services/benchmarking/ci-gates.js";
+import type { GateRequest, RegressionPlan, RunComparison } from "../services/benchmarking/ci-gates.js";
+import type { CiOutputs, CiOutputsInput, LinkedReport } from "../services/benchmarking/ci-outputs.js";
+import type { Gate } from "../services/benchmarking/gates.js";
 import type { Baseline } from "../services/benchmarking/baseline.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import type { QuestionGenerationMetadata } from "../services/questions/generated-questions.js";
@@ -68,7 +70,20 @@ export type {
   UploadOptions,
 };
 // What the members return or the transports present, where a caller names it.
-export type { Baseline, JobRecord, Principal, QuestionGenerationMetadata, RegressionPlan, RunComparison, Scope };
+export type {
+  Baseline,
+  CiOutputs,
+  CiOutputsInput,
+  Gate,
+  GateRequest,
+  JobRecord,
+  LinkedReport,
+  Principal,
+  QuestionGenerationMetadata,
+  RegressionPlan,
+  RunComparison,
+  Scope,
+};
 
 /** What an asynchronous service function resolves to (results are named by the service that makes them). */
 type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
@@ -147,6 +162,8 @@ export interface BenchmarksApi {
   experimentResults: (id: string) => Promise<Result<typeof experimentResults>>;
   /** An experiment's report (HTML or Markdown, managerial or technical). */
   renderReport: (id: string, options?: ReportOptions) => Promise<Result<typeof renderReport>>;
+  /** What a CI system reads of a finished benchmark: its gates' outcomes, the run against a baseline, JUnit XML, the Markdown summary, the baseline file. */
+  ciOutputs: (input: CiOutputsInput) => Promise<CiOutputs>;
 }
 
 /** Question sets: generated from documents, or checked against them. */

@@ -54,6 +54,22 @@ test("POST /benchmarks gates a run as bench's CI options do: floors and a stored
       JSON.stringify(narrower.body.gates),
     );
 
+    // What a CI job reads of the run, as bench --junit/--summary/--save-baseline writes it: the stored gates, the failed one a failure.
+    const junit = await t.request("GET", `/benchmarks/${narrower.body.experiment_id}/ci?format=junit`);
+    assert.equal(junit.status, 200, junit.text);
+    assert.match(junit.headers.get("content-type") ?? "", /application\/xml/);
+    assert.match(junit.text, /<testsuite [^>]*failures="1"/, junit.text);
+    assert.match(junit.text, /--max-drop avg_recall=0/);
+    const summary = await t.request("GET", `/benchmarks/${narrower.body.experiment_id}/ci?format=summary&baseline=${floors.body.experiment_id}`);
+    assert.equal(summary.status, 200, summary.text);
+    assert.match(summary.text, /^## ❌ chunkeval: /, summary.text);
+    assert.match(summary.text, new RegExp(`${floors.body.experiment_id}`), "the summary names the baseline it compares with");
+    const baselineFile = await t.request("GET", `/benchmarks/${narrower.body.experiment_id}/ci?format=baseline`);
+    assert.equal(baselineFile.status, 200, baselineFile.text);
+    assert.equal(baselineFile.body.experiment_id, narrower.body.experiment_id);
+    assert.equal((await t.request("GET", `/benchmarks/exp_missing/ci?format=junit`)).status, 404);
+    assert.equal((await t.request("GET", `/benchmarks/${floors.body.experiment_id}/ci?format=pdf`)).status, 422);
+
     // In the background too: the gates travel with the job.
     const queued = await t.request("POST", "/benchmarks?background=true", { ...run, fail_over: ["avg_retrieved_tokens=1"] });
     assert.equal(queued.status, 202, queued.text);

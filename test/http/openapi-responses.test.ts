@@ -120,6 +120,8 @@ test("the OpenAPI document gives every operation its success and the errors the 
     await call("GET", "/benchmarks/{experiment_id}", `/benchmarks/${experiment}`, "fetch");
     for (const format of ["html", "md", "json"])
       await call("GET", "/benchmarks/{experiment_id}/report", `/benchmarks/${experiment}/report?format=${format}`, format);
+    for (const format of ["junit", "summary", "baseline"])
+      await call("GET", "/benchmarks/{experiment_id}/ci", `/benchmarks/${experiment}/ci?format=${format}`, format);
     await call("GET", "/experiments", "/experiments", "list");
     await call("GET", "/jobs", "/jobs", "list");
     const job = (await call("GET", "/jobs", "/jobs?job_type=process", "the process job")).body as { items: Array<{ job_id: string }> };

@@ -1,8 +1,6 @@
 // What a benchmark is asked (`BenchInput`), and the checks made of it before any work: the
 // variants it plans, refused with the caller's input named, and what a refusal takes back.
-import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { BenchmarkError, ValidationError } from "../../errors.js";
-import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { RunOptions } from "../../domain/types.js";
 import type { QuestionInput } from "../../evaluators/questions.js";
 import type { QuestionsOrigin } from "../../evaluators/question-set.js";
@@ -61,14 +59,9 @@ export interface BenchInput extends RunOptions, CorpusTarget {
    */
   announceEstimateAbove?: number;
   /**
-   * The gates the caller checks on the finished run (bench's CI options), given the experiment
-   * and its per-question results before they are stored: the outcomes are stored with it
-   * (`details.gates`), so `report` says them first later too.
-   */
-  checkGates?: (experiment: ExperimentRecord, results: Record<string, QuestionResult[]>) => GateOutcome[];
-  /**
-   * The gates as data, for a caller that cannot pass `checkGates` (an HTTP request, a background
-   * job): parsed and its baseline loaded before any work, checked on the finished run, stored with it.
+   * The gates (bench's CI options, the HTTP request's `fail_under`, …), as data so that they travel
+   * with a background job: parsed and the baseline loaded before any work, checked on the finished
+   * run, their outcomes stored with it (`details.gates`), so `report` says them first later too.
    */
   gates?: GateRequest;
 }

@@ -1,7 +1,8 @@
 // A benchmark's gates, for every transport: the floors (`fail under` / `fail over`), and the
 // comparisons with a baseline (a significant regression, a drop past a bound), checked on the
-// finished run and stored with it. The CLI adds its files (baseline files, JUnit, the summary);
-// the HTTP API asks with `fail_under`, `fail_over`, `baseline_experiment_id`, … (GateRequest).
+// finished run and stored with it. The CLI asks with its options (`--fail-under`, `--baseline
+// FILE_OR_ID`, …), the HTTP API with `fail_under`, `baseline_experiment_id`, … : both as a
+// GateRequest. The files a CI system reads are ci-outputs.ts.
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
@@ -81,6 +82,13 @@ export interface GateRequest {
   failOver?: string[];
   /** The stored experiment the regression gates compare with. */
   baselineExperimentId?: string;
+  /**
+   * A baseline the caller has loaded (the CLI's `--baseline FILE_OR_ID`), instead of
+   * `baselineExperimentId`; without a gate it only gives each metric's change against it.
+   */
+  baseline?: Baseline;
+  /** How the caller names the baseline, for a refusal: `--baseline FILE_OR_ID`; default `baseline_experiment_id`. */
+  baselineOption?: string;
   /** `true`: the composite; otherwise comma-separated metrics. */
   failOnRegression?: string | true;
   maxDrop?: string[];
@@ -93,20 +101,30 @@ export interface PlannedGates {
   baseline?: Baseline;
 }
 
-/** Parses a GateRequest and loads its baseline before any work: a mistake or an unknown experiment is refused then. */
-export async function planGateRequest(ctx: ServiceContext, request: GateRequest): Promise<PlannedGates> {
+/**
+ * Parses a GateRequest without loading anything: every mistake is a ValidationError naming the
+ * option. `baselineGiven` says whether a baseline will come (the CLI checks its options before it
+ * reads the baseline file).
+ */
+export function parseGateRequest(request: GateRequest, baselineGiven = !!(request.baseline || request.baselineExperimentId)): Omit<PlannedGates, "baseline"> {
   const floors = planFloors(request.failUnder ?? [], request.failOver ?? []);
   const plan = planRegressionGates({
     failOnRegression: request.failOnRegression,
     maxDrop: request.maxDrop ?? [],
-    baseline: !!request.baselineExperimentId,
-    baselineOption: "baseline_experiment_id",
+    baseline: baselineGiven,
+    baselineOption: request.baselineOption ?? "baseline_experiment_id",
   });
   if (request.baselineExperimentId && plan.regression.length === 0 && plan.drops.length === 0) {
     throw new ValidationError("baseline_experiment_id is what fail_on_regression and max_drop compare with: add one of them, or leave it out");
   }
-  const baseline = request.baselineExperimentId ? await storedBaseline(ctx, request.baselineExperimentId) : undefined;
-  return { floors, plan, baseline };
+  return { floors, plan };
+}
+
+/** Parses a GateRequest and loads its baseline before any work: a mistake or an unknown experiment is refused then. */
+export async function planGateRequest(ctx: ServiceContext, request: GateRequest): Promise<PlannedGates> {
+  const parsed = parseGateRequest(request);
+  const baseline = request.baseline ?? (request.baselineExperimentId ? await storedBaseline(ctx, request.baselineExperimentId) : undefined);
+  return { ...parsed, baseline };
 }
 
 /** The planned gates checked on a finished run. */

@@ -2,14 +2,14 @@ import { writeOutputFile } from "./output.js";
 import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
-import type { ExperimentRecord } from "../../domain/experiment.js";
-import type { GateOutcome } from "../../domain/gate-outcome.js";
 import { ValidationError } from "../../errors.js";
-import { isBaselineFile, planRegressionGates, readBaselineFile, renderCiSummary, renderJunit, saveBaselineFile } from "../../api/ci.js";
-import type { Baseline, Chunkeval, RegressionPlan, RunComparison } from "../../api/index.js";
+import { isBaselineFile, parseGateRequest, readBaselineFile, saveBaselineFile } from "../../api/ci.js";
+import type { Baseline, Chunkeval, CiOutputs, Gate, GateRequest } from "../../api/index.js";
 
 /** The bench options a CI job uses: gates, a baseline, files for CI systems, tags. */
 export interface CiOptions {
+  failUnder: string[];
+  failOver: string[];
   baseline?: string;
   failOnRegression?: string | true;
   maxDrop: string[];
@@ -18,11 +18,6 @@ export interface CiOptions {
   summary?: string;
   tag: string[];
 }
-
-export interface CiPlan extends RegressionPlan {
-  tags: Record<string, string>;
-}
-
 const TAG_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** `--tag key=value` (repeatable): a key of letters, digits, `_`, `.` or `-`, and any value, which may be empty (`pr=` on a push build). */
@@ -38,17 +33,21 @@ export function parseTags(raw: string[]): Record<string, string> {
   return tags;
 }
 
-/** Checks the CI options before anything runs: every mistake is a usage error (exit 2) naming the option. */
-export function planCi(options: CiOptions): CiPlan {
+/** bench's gate options as the request every transport makes (the HTTP API's `fail_under`, …), with the baseline loaded. */
+export function gateRequestOf(options: CiOptions, baseline?: Baseline): GateRequest {
   return {
-    ...planRegressionGates({
-      failOnRegression: options.failOnRegression,
-      maxDrop: options.maxDrop,
-      baseline: !!options.baseline,
-      baselineOption: "--baseline FILE_OR_ID",
-    }),
-    tags: parseTags(options.tag),
+    failUnder: options.failUnder,
+    failOver: options.failOver,
+    failOnRegression: options.failOnRegression,
+    maxDrop: options.maxDrop,
+    baseline,
+    baselineOption: "--baseline FILE_OR_ID",
   };
+}
+
+/** Checks the CI options before anything runs (every mistake is a usage error, exit 2, naming the option): the floors and the tags. */
+export function planCi(options: CiOptions): { floors: Gate[]; tags: Record<string, string> } {
+  return { floors: parseGateRequest(gateRequestOf(options), !!options.baseline).floors, tags: parseTags(options.tag) };
 }
 
 /** `--baseline FILE_OR_ID`: a baseline file (ends in .json, or exists), otherwise a stored experiment. */
@@ -67,22 +66,13 @@ function artifactLink(file: string): string | null {
 }
 
 /** After the run: writes the JUnit XML, the Markdown summary and the baseline file asked for. */
-export async function writeCiFiles(
-  experiment: ExperimentRecord,
-  run: RunComparison,
-  outcomes: GateOutcome[],
-  options: CiOptions & { reports: string[] },
-): Promise<void> {
-  const again = `; the experiment ${experiment.experimentId} is stored`;
-  if (options.junit) await writeOutputFile("--junit", options.junit, () => writeFile(options.junit!, renderJunit({ experiment, outcomes })), again);
+export async function writeCiFiles(outputs: CiOutputs, options: CiOptions & { reports: string[] }): Promise<void> {
+  const again = `; the experiment ${outputs.experiment.experimentId} is stored`;
+  if (options.junit) await writeOutputFile("--junit", options.junit, () => writeFile(options.junit!, outputs.junit), again);
   if (options.summary) {
     const reports = options.reports.map((file) => ({ label: file, href: artifactLink(file) }));
-    await writeOutputFile(
-      "--summary",
-      options.summary,
-      () => writeFile(options.summary!, renderCiSummary({ experiment, outcomes, reports, baseline: run.baseline })),
-      again,
-    );
+    await writeOutputFile("--summary", options.summary, () => writeFile(options.summary!, outputs.summary(reports)), again);
   }
-  if (options.saveBaseline) await writeOutputFile("--save-baseline", options.saveBaseline, () => saveBaselineFile(options.saveBaseline!, run.current), again);
+  if (options.saveBaseline)
+    await writeOutputFile("--save-baseline", options.saveBaseline, () => saveBaselineFile(options.saveBaseline!, outputs.comparison.current), again);
 }

@@ -412,6 +412,14 @@ const OPERATIONS: Record<string, Operation> = {
       },
     },
   },
+  "GET /benchmarks/:experiment_id/ci": {
+    success: {
+      200: {
+        description: "the gates as JUnit XML (format=junit), the Markdown summary (format=summary) or the run as a baseline file (format=baseline)",
+        content: { "application/xml": { schema: string }, "text/markdown": { schema: string }, "application/json": { schema: { type: "object" } } },
+      },
+    },
+  },
   "GET /experiments": { success: { 200: { description: "experiment summaries, newest first", schema: page(experimentSummarySchema) } } },
   "GET /collections": { success: { 200: { description: "the collections, newest first", schema: page(collectionSchema) } } },
   "POST /collections": { success: { 201: { description: "the new collection", schema: collectionSchema } }, errors: [ConflictError] },

@@ -187,6 +187,20 @@ export const reportQuery = {
   },
 } as const;
 
+export const ciQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    format: {
+      type: "string",
+      enum: ["junit", "summary", "baseline"],
+      default: "summary",
+      description: "junit: the gates as JUnit XML; summary: the Markdown summary; baseline: the run as a baseline file",
+    },
+    baseline: { type: "string", minLength: 1, maxLength: 200, description: "an earlier experiment id: the summary shows every metric's change against it" },
+  },
+} as const;
+
 export const jobsQuery = {
   type: "object",
   additionalProperties: false,

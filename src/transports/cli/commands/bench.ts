@@ -6,8 +6,7 @@ import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
 import { METRICS } from "../../../domain/metric-catalogue.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
-import { loadBaseline, planCi, writeCiFiles, type CiOptions } from "../bench-ci.js";
-import type { GateOutcome } from "../../../domain/gate-outcome.js";
+import { gateRequestOf, loadBaseline, planCi, writeCiFiles, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
 import { printJson, printLine, printTable, printNote } from "../output.js";
 import { printDocumentWarnings } from "../document-warnings.js";
@@ -19,8 +18,8 @@ import { refuseOutputClashes, refuseUnwritableOutputs } from "../output-clash.js
 import { cliIo } from "../io.js";
 import { SEARCH_MODES, type SearchMode } from "../../../domain/variant-key.js";
 import { consoleScorecard, experimentView } from "../../../api/benchmarks.js";
-import { compareRun, gateOutcomes, gatedStrategyName, missedGates, planFloors } from "../../../api/ci.js";
-import type { Chunkeval, ChunksImport, EstimateInput, RunComparison } from "../../../api/index.js";
+import { gatedStrategyName, missedGates } from "../../../api/ci.js";
+import type { Chunkeval, ChunksImport, EstimateInput } from "../../../api/index.js";
 import { loadQuestionsFile } from "../../../api/questions.js";
 
 interface BenchOptions extends CiOptions {
@@ -256,8 +255,8 @@ export function registerBenchCommand(program: Command): void {
         targetArgs.length > 0 || options.collection ? targetArgs : [await requireArgument(undefined, "doc", "Document id, file or folder to benchmark:")];
       const questionsPath = await requireArgument(options.questions, "questions", "Questions file:");
       if (!["managerial", "technical"].includes(options.view)) throw new ValidationError(`--view must be managerial or technical, got "${options.view}"`);
-      const gates = planFloors(options.failUnder, options.failOver);
       const ci = planCi(options);
+      const gates = ci.floors;
       const reportFormat = options.out === undefined ? undefined : reportFormatOf(options.out);
       const globals = command.optsWithGlobals<GlobalOptions>();
       const questions = await loadQuestionsFile(questionsPath);
@@ -307,9 +306,6 @@ export function registerBenchCommand(program: Command): void {
         const progress = await startProgress("benchmarking", globals);
         let last: ProgressEvent | undefined;
         const answers: AnswerTally = { started: 0, total: planned.length * questions.length };
-        // The run against the baseline and the gates' outcomes, made on the finished run so that the outcomes are stored with it.
-        let compared: RunComparison | undefined;
-        let outcomes: GateOutcome[] = [];
         const run = await interruptible((signal) =>
           app.bench({
             ...target,
@@ -322,11 +318,8 @@ export function registerBenchCommand(program: Command): void {
             maxErrors: options.maxErrors,
             judge: options.judge,
             tags: ci.tags,
-            checkGates: (experiment, results) => {
-              compared = compareRun(experiment, results, baseline);
-              outcomes = gateOutcomes(experiment, compared, ci, gates);
-              return outcomes;
-            },
+            // Checked on the finished run and stored with it, as an HTTP request's gates are.
+            gates: gateRequestOf(options, baseline),
             signal,
             // A sweep said its estimate already (confirmSweep); a plain bench says it when the run looks long.
             // Not made where nothing would show it (-q, or --json without --progress json).
@@ -355,7 +348,8 @@ export function registerBenchCommand(program: Command): void {
         // Pages a document's upload left out (unreadable text) are missing from what was benchmarked:
         // said at every run, under -q too, as upload says them. (A document deleted since the run has nothing to say.)
         printDocumentWarnings(experiment.collection?.documents ?? [await app.getDocument(experiment.documentId).catch(() => ({ filename: "", warnings: [] }))]);
-        if (!compared) throw new Error("the benchmark finished without checking its gates");
+        const ciRun = await app.ciOutputs({ experimentId: experiment.experimentId, baseline });
+        const { comparison: compared, outcomes } = ciRun;
         const deltas = compared.baseline?.deltas;
         // The report first: the summary links it only once it is written.
         let reportWritten = false;
@@ -371,7 +365,7 @@ export function registerBenchCommand(program: Command): void {
             })
           ).written;
         }
-        await writeCiFiles(experiment, compared, outcomes, { ...options, reports: reportWritten ? [options.out!] : [] });
+        await writeCiFiles(ciRun, { ...options, reports: reportWritten ? [options.out!] : [] });
         if (globals.json) {
           // stdout holds only the JSON; the warnings the scorecard would print go to stderr.
           for (const warning of experiment.details.chunkWarnings ?? []) printNote(`warning: ${warning}`);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { experimentBody } from "../../experiment-body.js";
 import type { RouteDeps } from "../route-deps.js";
-import { backgroundQuery, benchmarkBody, idParams, pageQuery, reportQuery } from "../schemas.js";
+import { backgroundQuery, benchmarkBody, ciQuery, idParams, pageQuery, reportQuery } from "../schemas.js";
 import { toWire } from "../../serialize.js";
 import { withRequestCallBudget } from "../../request-call-budget.js";
 import { ValidationError } from "../../../errors.js";
@@ -150,6 +150,30 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const query = request.query as { view: ReportView; format: ReportFormat; baseline?: string };
       const { contentType, body } = await chunkeval.renderReport(id, { view: query.view, format: query.format, baselineId: query.baseline });
       return reply.type(contentType).send(typeof body === "string" ? body : toWire(body));
+    },
+  );
+
+  app.get(
+    "/benchmarks/:experiment_id/ci",
+    {
+      schema: {
+        tags: ["benchmarks"],
+        summary:
+          "What a CI system reads of a finished benchmark, as `bench --junit/--summary/--save-baseline` writes it: its gates (stored with the run) " +
+          "as JUnit XML, the Markdown summary (optionally against a baseline experiment), or the run as a baseline file",
+        params: idParams("experiment_id"),
+        querystring: ciQuery,
+        produces: ["application/xml", "text/markdown", "application/json"],
+      },
+    },
+    async (request, reply) => {
+      const id = (request.params as { experiment_id: string }).experiment_id;
+      const query = request.query as { format: "junit" | "summary" | "baseline"; baseline?: string };
+      const outputs = await chunkeval.ciOutputs({ experimentId: id, baselineExperimentId: query.baseline });
+      if (query.format === "junit") return reply.type("application/xml; charset=utf-8").send(outputs.junit);
+      if (query.format === "baseline") return reply.type("application/json; charset=utf-8").send(outputs.baselineFile);
+      const report = { label: "report", href: `/benchmarks/${encodeURIComponent(id)}/report` };
+      return reply.type("text/markdown; charset=utf-8").send(outputs.summary([report]));
     },
   );
 
