@@ -7,16 +7,17 @@ import { CachedEmbedder } from "./embedders/cache.js";
 import type { Embedder } from "./embedders/embedder.js";
 import { createEmbedder, createEmbedderRegistry } from "./embedders/registry.js";
 import type { Generator } from "./generators/generator.js";
-import { describeError, NotFoundError } from "./errors.js";
 import { createJudge, createJudgeRegistry } from "./evaluators/registry.js";
 import { cachedCompleter, type CompleteFn } from "./generators/cached-completer.js";
 import type { Judge } from "./domain/judge.js";
 import type { PointsStore } from "./stores/vectors/points-store.js";
-import { IngestionService, type QueuedIngestionInput } from "./services/ingestion/ingestion.js";
-import { deadlinePassedRule, ownerGoneRule, recoverAbandonedIngestions } from "./services/ingestion/ingestion-recovery.js";
+import type { QueuedIngestionInput } from "./services/ingestion/ingestion.js";
+import { ingestionUpkeep } from "./services/ingestion/ingestion-upkeep.js";
+import { v1Surface } from "./services/ingestion/v1-surface.js";
+import { jobQueues } from "./services/jobs/job-queues.js";
+import { once } from "./services/once.js";
 import { cancelJob, countQueuedRequests, getJob, JobRunner, listJobs } from "./services/jobs/jobs.js";
-import { InProcessJobQueue } from "./services/jobs/in-process-job-queue.js";
-import { DEFAULT_JOB_LEASE_MS, type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
+import { type ChildJobs, type JobHandlers, type JobQueue, type JobQueueOptions, type QueueClaim } from "./domain/ports/job-queue.js";
 import { queuedUnits, runQueuedUnit, type ProcessUnitInput } from "./services/benchmarking/processing-units.js";
 import type { RunOptions } from "./domain/types.js";
 import { sweepAbandoned } from "./services/corpus/generations.js";
@@ -57,16 +58,6 @@ import { vectorBackendFor } from "./stores/vectors/registry.js";
 import { originalsBackendFor } from "./stores/originals/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
-/** Memoises an async factory so concurrent first calls share one instance. */
-function once<T>(factory: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () =>
-    (made ??= factory().catch((error) => {
-      made = undefined;
-      throw error;
-    }));
-}
-
 /**
  * Builds chunkeval and returns the facade with the internals beside it. Only tests and
  * measurement scripts that inspect the stores use the internals; everything else calls
@@ -102,7 +93,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const openedVectors: VectorStore[] = [];
   const openedEmbedders: Embedder[] = [];
   const openedPoints: PointsStore[] = [];
-  const openedIngestion: IngestionService[] = [];
 
   const owner = currentOwner();
   /** Both namespaces open only once the store is known to be this data directory's. */
@@ -186,48 +176,24 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     openedPoints.push(points);
     return points;
   });
-  const v1 = once(async () => {
-    const points = await pointsStore();
-    const embedder = await context.embedder();
-    // The collection's vector size is the embedder's: probe it once, then make sure it exists.
-    const [probe] = await embedder.embed(["dimension probe"]);
-    await points.ensureCollection(probe!.length);
-    const ingestion = new IngestionService(
-      context,
-      ingestionRepo,
-      points,
-      { ...config.ingestion, embedBatchSize: config.embedBatchSize },
-      originals,
-      store.jobs,
-    );
-    openedIngestion.push(ingestion);
-    return { points, ingestion };
+  const v1 = v1Surface({ context, repo: ingestionRepo, points: pointsStore, originals, jobs: store.jobs, storeReachable: () => store.dataDirectoryId() });
+  const upkeep = ingestionUpkeep({
+    repo: ingestionRepo,
+    points: pointsStore,
+    originals,
+    owner,
+    sharedQueue,
+    timeoutSeconds: config.ingestion.timeoutSeconds,
   });
-
-  /**
-   * On a shared store any process may end an ingestion whose deadline passed; on SQLite another
-   * server does so once the instance that ran it is gone (its process, or its deadline long past).
-   */
-  const abandonedIngestion = sharedQueue ? deadlinePassedRule(config.ingestion.timeoutSeconds) : ownerGoneRule(owner, config.ingestion.timeoutSeconds);
-  /**
-   * A server (and a process taking part in the shared queue) also ends, every quarter of the
-   * ingestion window (at least every 30 s), the /v1 ingestions no process is left to end (their
-   * queue job failed after its attempts, or every process involved died): a job row is never left
-   * `running`.
-   */
-  const withIngestionSweep = (queue: JobQueue): JobQueue => {
-    const everyMs = Math.min(30_000, Math.max(1000, (config.ingestion.timeoutSeconds * 1000) / 4));
-    const sweep = setInterval(() => void app.recoverIngestions().catch(() => undefined), everyMs).unref();
-    return {
-      enqueue: (request) => queue.enqueue(request),
-      cancelForDocument: (documentId) => queue.cancelForDocument(documentId),
-      cancel: (jobId, reason) => queue.cancel(jobId, reason),
-      shutdown: async () => {
-        clearInterval(sweep);
-        await queue.shutdown();
-      },
-    };
-  };
+  const openJobQueue = metadataBackendFor(config.metadataStoreUri).openJobQueue;
+  const queues = jobQueues({
+    jobs: store.jobs,
+    owner,
+    concurrency: config.maxBackgroundJobs,
+    documentExists: (id) => context.documents.exists(id),
+    openShared: openJobQueue && ((handlers, options) => openJobQueue(config.metadataStoreUri, owner, handlers, options)),
+    around: upkeep.withSweep,
+  });
 
   let closed = false;
   // Each member is documented where it is declared: src/api/index.ts.
@@ -235,30 +201,17 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     config,
     tenants: tenantService(tenants),
     ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
-      (await v1()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
-    ingestionAtCapacity: (): boolean => openedIngestion.some((i) => i.atCapacity()),
-    runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim) => (await v1()).ingestion.runQueued(input, signal, claim),
-    ingestionJob: async (tenantId: string, jobId: string) => {
-      const job = await ingestionRepo.job(tenantId, jobId);
-      if (!job) throw new NotFoundError("ingestion job not found");
-      const { tenantId: _tenant, ...visible } = job;
-      return visible;
-    },
+      (await v1.open()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
+    ingestionAtCapacity: (): boolean => v1.atCapacity(),
+    runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim) =>
+      (await v1.open()).ingestion.runQueued(input, signal, claim),
+    ingestionJob: (tenantId: string, jobId: string) => v1.job(tenantId, jobId),
     listPoints: async (tenantId: string, filter: { domain?: string; sourceFileId?: string }, page: { offset: number; limit: number }) =>
-      listPoints(ingestionRepo, (await v1()).points, tenantId, filter, page),
-    getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1()).points, tenantId, pointId),
+      listPoints(ingestionRepo, (await v1.open()).points, tenantId, filter, page),
+    getPoint: async (tenantId: string, pointId: string) => requirePoint((await v1.open()).points, tenantId, pointId),
     searchPoints: async (tenantId: string, query: { text: string; domain?: string; topK: number }) =>
-      searchPoints(context, (await v1()).points, tenantId, query),
-    v1Readiness: async (): Promise<{ ready: boolean; reason?: string }> => {
-      try {
-        await store.dataDirectoryId();
-      } catch (error) {
-        return { ready: false, reason: `metadata store unreachable: ${describeError(error)}` };
-      }
-      return v1()
-        .then((opened) => opened.points.readiness())
-        .catch((error: Error) => ({ ready: false, reason: error.message }));
-    },
+      searchPoints(context, (await v1.open()).points, tenantId, query),
+    v1Readiness: () => v1.readiness(),
     upload: (input: UploadInput, options?: UploadOptions) => uploadDocument(context, input, options),
     listDocuments: (page: { offset: number; limit: number }) => listDocuments(context, page),
     getDocument: (id: string) => requireDocument(context, id),
@@ -297,32 +250,10 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     cancelJob: (id: string, queue: JobQueue) => cancelJob(context.jobs, queue, id),
     queuedRequests: () => countQueuedRequests(context.jobs),
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
-    createJobQueue: async (handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> => {
-      const backend = metadataBackendFor(config.metadataStoreUri);
-      const settings = { consume: true, concurrency: config.maxBackgroundJobs, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
-      if (backend.openJobQueue) return withIngestionSweep(await backend.openJobQueue(config.metadataStoreUri, owner, handlers, settings));
-      // Swept too: a predecessor killed in a container had this process's PID, so only the deadline tells its ingestions abandoned.
-      return withIngestionSweep(
-        new InProcessJobQueue(await JobRunner.start(context.jobs, settings.concurrency, owner, (id) => context.documents.exists(id)), handlers),
-      );
-    },
-    cancelSharedJobsOf: async (documentId: string): Promise<void> => {
-      const backend = metadataBackendFor(config.metadataStoreUri);
-      if (!backend.openJobQueue) return;
-      const queue = await backend.openJobQueue(config.metadataStoreUri, owner, {}, { consume: false, concurrency: 1, leaseMs: DEFAULT_JOB_LEASE_MS });
-      try {
-        await queue.cancelForDocument(documentId);
-      } finally {
-        await queue.shutdown();
-      }
-    },
-    sharedJobQueue: (): boolean => sharedQueue,
-    recoverIngestions: async () => {
-      const points = await pointsStore();
-      const state = await points.readiness();
-      if (state.unreachable) return 0;
-      return recoverAbandonedIngestions(ingestionRepo, state.ready ? points : null, originals, abandonedIngestion);
-    },
+    createJobQueue: (handlers: JobHandlers, options?: Partial<JobQueueOptions>) => queues.create(handlers, options),
+    cancelSharedJobsOf: (documentId: string) => queues.cancelForDocument(documentId),
+    sharedJobQueue: (): boolean => queues.shared,
+    recoverIngestions: () => upkeep.recover(),
     doctor: (options: { repair?: boolean } = {}) =>
       runDoctor(
         {
@@ -337,7 +268,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all(openedIngestion.map((i) => i.drain()));
+      await v1.drain();
       await Promise.all(openedEmbedders.map((e) => e.close().catch(() => undefined)));
       await Promise.all(openedVectors.map((v) => v.close().catch(() => undefined)));
       await Promise.all(openedPoints.map((p) => p.close()));
@@ -345,7 +276,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
       await store.close();
     },
   };
-  return { app, internals: { context, metadataStore: store, tenantsRepo: tenants, ingestionRepo, v1 } };
+  return { app, internals: { context, metadataStore: store, tenantsRepo: tenants, ingestionRepo, v1: v1.open } };
 }
 
 /** The caches alone, for `chunkeval cache`: no model, no vector store, and no data directory made where there is none. */
