@@ -408,6 +408,106 @@ test("with CHUNKEVAL_API_KEY set, the UI asks for the key once and sends it", as
   }
 });
 
+test("by keyboard: a document opened with Enter, every control reached by Tab with a visible focus ring and a name a screen reader reads", async () => {
+  const t = await startTestServer();
+  const browser = await launchChromium();
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    assert.equal((await t.request("POST", `/documents/${doc.id}/process`, { strategies: ["recursive"] })).status, 200);
+    const { page, problems } = await openUi(browser, t.url);
+    await page.waitForSelector(`#documents button[data-id="${doc.id}"]`);
+    // Tab from the top of the page to the document's button, and Enter opens it.
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = (await page.evaluate("document.activeElement.getAttribute('data-id')")) === doc.id;
+    }
+    assert.ok(reached, "the document's button is reached by Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#document:not([hidden])");
+    // A strategy's column, by keyboard too: typed into the field, Enter.
+    await page.focus("#strategy");
+    await page.keyboard.type("recursive");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('.column[data-strategy="recursive"] .text');
+
+    // Every control shown, walked by Tab: each is reached, shows a focus ring and has a name.
+    const controls = `[...document.querySelectorAll("button, input, select, textarea, summary, a[href], [tabindex]:not([tabindex='-1'])")]
+      .filter((e) => !e.disabled && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden")`;
+    const describe = `(e) => e.id ? "#" + e.id : e.tagName.toLowerCase() + ":" + (e.getAttribute("aria-label") ?? e.textContent.trim()).slice(0, 30)`;
+    const shown = (await page.evaluate(`${controls}.map(${describe})`)) as string[];
+    assert.ok(shown.length > 15, JSON.stringify(shown));
+    await page.focus("body");
+    const focused = new Map<string, { ring: boolean; name: string }>();
+    for (let i = 0; i < shown.length + 40; i++) {
+      await page.keyboard.press("Tab");
+      const at = (await page.evaluate(`(() => {
+        const e = document.activeElement;
+        const style = getComputedStyle(e);
+        const label = e.labels?.[0]?.textContent ?? "";
+        const name = (e.getAttribute("aria-label") ?? e.getAttribute("title") ?? "") + label + (e.tagName === "INPUT" ? "" : e.textContent);
+        return { id: (${describe})(e), ring: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 1, name: name.trim() };
+      })()`)) as { id: string; ring: boolean; name: string };
+      focused.set(at.id, at);
+    }
+    assert.deepEqual(
+      shown.filter((id) => !focused.has(id)),
+      [],
+      "every control shown is reached by Tab",
+    );
+    const withoutRing = [...focused.values()].filter((f) => shown.includes(f.id) && !f.ring).map((f) => f.id);
+    assert.deepEqual(withoutRing, [], "each shows where the keyboard is");
+    const nameless = [...focused.values()].filter((f) => shown.includes(f.id) && f.name === "").map((f) => f.id);
+    assert.deepEqual(nameless, [], "each has a name a screen reader reads");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+});
+
+test("a server error is said to the person in words, not a blank page: an embedding provider that fails, then the server gone", async () => {
+  // A stand-in for a paid embedding API that answers without the embeddings: processing fails on the server.
+  const stub = await startOpenAiStub({ rawBody: "{}" });
+  const t = await startTestServer({ embedder: "openai:text-embedding-3-small" }, { CHUNKEVAL_OPENAI_BASE_URL: stub.baseUrl, CHUNKEVAL_OPENAI_API_KEY: "k" });
+  const browser = await launchChromium();
+  let closed = false;
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    const { page, problems } = await openUi(browser, t.url);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector("#document:not([hidden])");
+    await page.fill("#strategy", "recursive");
+    await page.click("#add-strategy button");
+    const column = '.column[data-strategy="recursive"]';
+    await page.click(`${column} header button:text("Process it")`);
+    const said = page.locator(`${column} header p.error`);
+    await said.waitFor({ timeout: 60_000 });
+    // The job ran to its end and says the strategy failed (a job that drew "not processed yet" again said nothing).
+    const jobs = (await t.request("GET", "/jobs")).body.items as Array<{ result: { strategies_failed: Array<{ strategy: string; error: string }> } }>;
+    const failed = jobs[0]!.result.strategies_failed[0]!;
+    assert.equal(failed.strategy, "recursive", JSON.stringify(jobs));
+    assert.equal(await said.textContent(), `recursive: ${failed.error}`, "the server's own words");
+    assert.match(failed.error, /returned no embeddings/);
+    assert.ok((await page.textContent('.column[data-strategy=""] .text'))!.length > 100, "the document stays on the page");
+    assert.equal(await page.isEnabled(`${column} header button.process`), true, "it can be tried again");
+    await screenshot(page, "ui-server-error");
+    assert.deepEqual(problems, []);
+
+    // The server stops: the next call says so, and how to go on.
+    await t.close();
+    closed = true;
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.locator("#status.error", { hasText: "The chunkeval server did not answer" }).waitFor();
+    assert.ok((await page.textContent('.column[data-strategy=""] .text'))!.length > 100, "what was shown stays");
+    await screenshot(page, "ui-server-gone");
+  } finally {
+    await browser.close();
+    if (!closed) await t.close();
+    await stub.close();
+  }
+});
+
 test("chunkeval ui prints its URL, serves the page from the package with a strict content policy, and stops on SIGTERM", async () => {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-cli-"));
   const ui = await startLongRunning(["ui"], { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" }, /chunkeval UI on (\S+)/);

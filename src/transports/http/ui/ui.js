@@ -44,13 +44,19 @@ function askKey(refused) {
 async function api(path, init = {}) {
   const headers = { ...(init.headers ?? {}) };
   if (state.key) headers.authorization = `Bearer ${state.key}`;
-  const response = await fetch(path, { ...init, headers });
+  const response = await fetch(path, { ...init, headers }).catch((error) => {
+    throw new Error(`The chunkeval server did not answer: it may have stopped (start it again with chunkeval ui, then reload this page). ${error.message}`);
+  });
   if (response.status === 401) {
     await askKey(Boolean(state.key));
     return api(path, init);
   }
-  const body = await response.json().catch(() => ({ detail: response.statusText }));
-  if (!response.ok) throw Object.assign(new Error(body.detail ?? `${response.status} ${response.statusText}`), { status: response.status });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    // The server's error body says what went wrong in words (its `detail`); a proxy's or a crash's page does not.
+    const said = body.detail ?? `the server answered ${response.status} ${response.statusText}${response.status >= 500 ? ": its log says why" : ""}`;
+    throw Object.assign(new Error(said), { status: response.status });
+  }
   return body;
 }
 
@@ -298,7 +304,17 @@ async function addColumn(strategy) {
 }
 
 async function fillColumn(column, doc, strategy) {
-  const close = element("button", { type: "button", class: "close", title: "Close", onclick: () => (state.columns.delete(strategy), column.remove()) }, "×");
+  const close = element(
+    "button",
+    {
+      type: "button",
+      class: "close",
+      title: "Close",
+      "aria-label": `Close the ${strategy} column`,
+      onclick: () => (state.columns.delete(strategy), column.remove()),
+    },
+    "×",
+  );
   const heading = element("header", {}, close, element("h3", {}, strategy));
   column.replaceChildren(heading);
   let listed;
@@ -315,7 +331,11 @@ async function fillColumn(column, doc, strategy) {
       heading.append(element("p", { class: "error" }, error.status === 404 ? `${doc.filename} is no longer stored` : error.message));
       return;
     }
-    const process = element("button", { type: "button", onclick: () => ((process.disabled = true), processStrategy(column, doc, strategy)) }, "Process it");
+    const process = element(
+      "button",
+      { type: "button", class: "process", onclick: () => ((process.disabled = true), processStrategy(column, doc, strategy)) },
+      "Process it",
+    );
     heading.append(element("p", {}, `Not processed with ${strategy} yet. `, process));
     return;
   }
@@ -370,12 +390,18 @@ async function processStrategy(column, doc, strategy) {
   column.querySelector("header").append(line, bar);
   try {
     const job = await postJson(`/documents/${encodeURIComponent(doc.id)}/process?background=true`, { strategies: [strategy] });
-    await followJob(job, `Processing with ${strategy}`, line, bar);
+    const done = await followJob(job, `Processing with ${strategy}`, line, bar);
+    // A job that ran to its end may still have failed a strategy (the embedding provider refused): said, not drawn as "not processed".
+    const failed = (done.result?.strategies_failed ?? []).find((f) => f.strategy === strategy);
+    if (failed) throw new Error(failed.error);
     await fillColumn(column, doc, strategy);
   } catch (error) {
     line.textContent = `${strategy}: ${error.message}`;
     line.className = "error";
     bar.remove();
+    // Tried again once the cause is mended (the provider back, the server restarted).
+    const retry = column.querySelector("button.process");
+    if (retry) retry.disabled = false;
   }
 }
 
