@@ -89,6 +89,15 @@ test("the UI lists documents, shows a document's structure and several strategie
     assert.ok(firstTitle!.includes(`chunk 1 of ${recursive.length}: ${first.token_count} tokens, characters ${first.start}-${first.end}`), firstTitle!);
     assert.equal(await page.locator('.column[data-strategy="recursive"] svg.histogram rect').count(), 10);
     assert.match((await page.textContent('.column[data-strategy="recursive"] .facts'))!, new RegExp(`^${recursive.length} chunks, `));
+    // Drawn in runs the browser lays out only in view, each ending at a line's end (no line split between two).
+    const runs = (await page.$$eval('.column[data-strategy="recursive"] .text .run', (boxes) =>
+      boxes.map((b) => [b.textContent!.endsWith("\n"), getComputedStyle(b).contentVisibility]),
+    )) as Array<[boolean, string]>;
+    assert.ok(runs.length >= 2, `${runs.length} runs`);
+    assert.ok(
+      runs.slice(0, -1).every(([atLineEnd, visibility]) => atLineEnd && visibility === "auto"),
+      JSON.stringify(runs),
+    );
     // The text drawn is the document's text, whole and in order.
     const drawn = await page.$eval('.column[data-strategy="recursive"] .text', (e) => e.textContent);
     assert.equal(drawn, (await t.request("GET", `/documents/${doc.id}`)).body.text);
@@ -438,7 +447,7 @@ test("by keyboard: a document opened with Enter, every control reached by Tab wi
     const shown = (await page.evaluate(`${controls}.map(${describe})`)) as string[];
     assert.ok(shown.length > 15, JSON.stringify(shown));
     await page.focus("body");
-    const focused = new Map<string, { ring: boolean; name: string }>();
+    const focused = new Map<string, { id: string; ring: boolean; name: string }>();
     for (let i = 0; i < shown.length + 40; i++) {
       await page.keyboard.press("Tab");
       const at = (await page.evaluate(`(() => {
