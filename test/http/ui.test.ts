@@ -90,9 +90,8 @@ test("the UI lists documents, shows a document's structure and several strategie
     assert.equal(await page.locator('.column[data-strategy="recursive"] svg.histogram rect').count(), 10);
     assert.match((await page.textContent('.column[data-strategy="recursive"] .facts'))!, new RegExp(`^${recursive.length} chunks, `));
     // Drawn in runs the browser lays out only in view, each ending at a line's end (no line split between two).
-    const runs = (await page.$$eval('.column[data-strategy="recursive"] .text .run', (boxes) =>
-      boxes.map((b) => [b.textContent!.endsWith("\n"), getComputedStyle(b).contentVisibility]),
-    )) as Array<[boolean, string]>;
+    const runs = (await page.evaluate(`[...document.querySelectorAll('.column[data-strategy="recursive"] .text .run')]
+      .map((b) => [b.textContent.endsWith("\\n"), getComputedStyle(b).contentVisibility])`)) as Array<[boolean, string]>;
     assert.ok(runs.length >= 2, `${runs.length} runs`);
     assert.ok(
       runs.slice(0, -1).every(([atLineEnd, visibility]) => atLineEnd && visibility === "auto"),
@@ -388,6 +387,59 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
     await browser.close();
     await t.close();
     await stub.close();
+  }
+});
+
+test("a benchmark over a collection from the page: every question searches both documents, chunks of the other one named", async () => {
+  const t = await startTestServer();
+  const browser = await launchChromium();
+  const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-collection-"));
+  try {
+    const doc = (await t.upload("handbook.docx", handbookBytes())).body;
+    // A second document worded like the handbook, so that its chunks compete for the questions.
+    const notes = (
+      await t.upload("notes.md", Buffer.from("# Notes\n\nMembers vote at the annual meeting; the board meets monthly about billing and outages.\n"))
+    ).body;
+    assert.equal((await t.request("POST", "/collections", { name: "shelf", document_ids: [doc.id, notes.id] })).status, 201);
+    const file = join(dir, "handbook.json");
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 4)));
+    const { page, problems } = await openUi(browser, t.url);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector('.column[data-strategy=""] .text');
+    await page.setInputFiles("#questions-import", file);
+    await page.locator("#question-list li").nth(3).waitFor();
+    assert.deepEqual(await page.locator("#run-scope option").allTextContents(), ["this document (handbook.docx)", "the collection shelf (2 documents)"]);
+    await page.selectOption("#run-scope", { label: "the collection shelf (2 documents)" });
+    await page.fill("#run-strategies", "recursive");
+    await page.fill("#run-top-k", "8");
+    await page.click('#run-form button[type="submit"]');
+    await page.waitForSelector("#run-result h4", { timeout: 60_000 });
+
+    const [summary] = (await t.request("GET", "/experiments")).body.items;
+    const report = (await t.request("GET", `/benchmarks/${summary.id}/report?format=json`)).body;
+    assert.deepEqual(report.collection.documents.map((d: { filename: string }) => d.filename).sort(), ["handbook.docx", "notes.md"]);
+    assert.equal(await page.textContent("#run-result h4"), report.headline);
+    // Each retrieved chunk's line names its document when it is not the one shown.
+    const results = report.results.recursive as Array<{ retrieved: Array<{ document_id: string }> }>;
+    const fromNotes = results.flatMap((r) => r.retrieved).filter((c) => c.document_id === notes.id).length;
+    assert.ok(fromNotes > 0, "the other document's chunks were searched and retrieved");
+    for (const [i, result] of results.entries()) {
+      const item = page.locator("#run-result .drill > li").nth(i);
+      await item.locator("button.question").click();
+      const lines = await item.locator('.drill-detail [data-strategy="recursive"] li').allTextContents();
+      assert.deepEqual(
+        lines.map((line) => line.includes(" in notes.md:")),
+        result.retrieved.map((c) => c.document_id === notes.id),
+        lines.join("\n"),
+      );
+    }
+    await page.click("#past summary");
+    assert.match((await page.textContent(`#experiments button[data-experiment="${summary.id}"]`))!, /the collection shelf/);
+    await screenshot(page, "ui-benchmark-collection");
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+    await t.close();
   }
 });
 

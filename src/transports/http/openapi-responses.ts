@@ -181,7 +181,7 @@ const querySchema = object(["query_id", "document_id", "strategy", "question", "
 });
 const experimentProperties = {
   experiment_id: string,
-  document_id: { description: "the document benchmarked; null for a collection" },
+  document_id: { description: "the document benchmarked, or for a collection the collection's id (its documents are in `collection`)" },
   collection: { description: "the collection benchmarked, with its documents; null for one document" },
   strategies_used: { type: "array", items: string },
   questions_count: integer,
@@ -221,8 +221,8 @@ const exportSchema = object(
 );
 const experimentSummarySchema = object(["id", "strategies_used", "created_at"], {
   id: string,
-  document_id: { description: "null for a collection" },
-  document_name: { description: "the document's file name" },
+  document_id: { description: "the document benchmarked, or for a collection the collection's id" },
+  document_name: { description: "the document's file name, or the collection's name" },
   strategies_used: { type: "array", items: string },
   created_at: string,
 });

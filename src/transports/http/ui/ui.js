@@ -74,12 +74,7 @@ function element(tag, attributes = {}, ...children) {
 }
 
 async function loadDocuments(selectId) {
-  const items = [];
-  for (let offset = 0; ; offset += 100) {
-    const page = await api(`/documents?offset=${offset}&limit=100`);
-    items.push(...page.items);
-    if (items.length >= page.total || page.items.length === 0) break;
-  }
+  const items = await listAll("/documents");
   const list = $("documents");
   list.replaceChildren(
     ...items.map((d) =>
@@ -177,8 +172,32 @@ async function openDocument(id) {
   for (const strategy of strategies) await addColumn(strategy);
   loadQuestions(doc);
   $("run-result").replaceChildren();
+  await loadCollections();
   await loadExperiments();
   status("");
+}
+
+/** Every page of a listing route, its items together (a sanity cap of 2,000 items). */
+async function listAll(path) {
+  const items = [];
+  for (let offset = 0; offset < 2000; offset += 100) {
+    const page = await api(`${path}?offset=${offset}&limit=100`);
+    items.push(...page.items);
+    if (items.length >= page.total || page.items.length === 0) break;
+  }
+  return items;
+}
+
+/** The collections holding the open document: a benchmark may search one of them instead of the document alone. */
+async function loadCollections() {
+  const doc = state.document;
+  state.collections = (await listAll("/collections")).filter((c) => c.documents.some((d) => d.id === doc.id));
+  $("run-scope").replaceChildren(
+    element("option", { value: "" }, `this document (${doc.filename})`),
+    ...state.collections.map((c) =>
+      element("option", { value: c.id }, `the collection ${c.name} (${c.documents.length} document${c.documents.length === 1 ? "" : "s"})`),
+    ),
+  );
 }
 
 /**
@@ -658,7 +677,14 @@ async function checkQuestions() {
   const report = $("questions-report");
   report.replaceChildren(element("p", {}, "Checking…"));
   try {
-    const body = { document_id: state.document.id, questions: questions.items };
+    // Over a collection every question searches all its documents; the references, made on this document, name it.
+    const collection = $("run-scope").value;
+    const body = collection
+      ? {
+          collection_id: collection,
+          questions: questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) })),
+        }
+      : { document_id: state.document.id, questions: questions.items };
     const from = origin();
     if (from) body.origin = from;
     const check = await postJson("/questions/check", body);
@@ -779,7 +805,14 @@ $("run-form").addEventListener("submit", async (event) => {
     result.replaceChildren(element("p", { class: "problem" }, "Add, generate or import questions first: the benchmark asks them."));
     return;
   }
-  const body = { document_id: state.document.id, questions: questions.items };
+  // Over a collection every question searches all its documents; the references, made on this document, name it.
+  const collection = $("run-scope").value;
+  const body = collection
+    ? {
+        collection_id: collection,
+        questions: questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) })),
+      }
+    : { document_id: state.document.id, questions: questions.items };
   const strategies = runStrategies();
   if (strategies) body.strategies = strategies;
   const topK = Number($("run-top-k").value);
@@ -863,6 +896,9 @@ async function showExperiment(id) {
   );
   const reports = element("p", {}, "Reports: ", ...["managerial", "technical"].flatMap((view) => [reportLink(id, view), " "]));
   const first = exp.results[variants[0]] ?? [];
+  // Over a collection a chunk may lie in another document than the one shown: its name is said (the text marks only this one's).
+  const names = new Map((exp.collection?.documents ?? []).map((d) => [d.id, d.filename]));
+  const elsewhere = (c) => (c.document_id && c.document_id !== state.document?.id ? ` in ${names.get(c.document_id) ?? c.document_id}` : "");
   const drill = element(
     "ol",
     { class: "drill" },
@@ -879,7 +915,7 @@ async function showExperiment(id) {
               element(
                 "li",
                 { class: overlaps(c, q.references) ? "hit" : "miss", "data-rank": String(rank + 1) },
-                `#${rank + 1} score ${c.score.toFixed(3)}, characters ${c.start}-${c.end}: ${overlaps(c, q.references) ? "hit" : "miss"}`,
+                `#${rank + 1} score ${c.score.toFixed(3)}, characters ${c.start}-${c.end}${elsewhere(c)}: ${overlaps(c, q.references) ? "hit" : "miss"}`,
               ),
             );
             return element(
@@ -928,12 +964,9 @@ function reportLink(id, view) {
 /** The experiments run on the open document, newest first: each opens its verdict, scorecard and drill-down. */
 async function loadExperiments() {
   const list = $("experiments");
-  const mine = [];
-  for (let offset = 0; offset < 2000; offset += 100) {
-    const page = await api(`/experiments?offset=${offset}&limit=100`);
-    mine.push(...page.items.filter((e) => e.document_id === state.document?.id));
-    if (offset + page.items.length >= page.total || page.items.length === 0) break;
-  }
+  // A collection's experiment carries the collection's id where a document's carries the document's.
+  const collections = new Map((state.collections ?? []).map((c) => [c.id, c.name]));
+  const mine = (await listAll("/experiments")).filter((e) => e.document_id === state.document?.id || collections.has(e.document_id));
   list.replaceChildren(
     ...mine.map((e) =>
       element(
@@ -944,7 +977,7 @@ async function loadExperiments() {
         element(
           "button",
           { type: "button", "data-experiment": e.id, onclick: () => showExperiment(e.id).catch((error) => status(error.message, true)) },
-          `${e.created_at} · ${e.strategies_used.join(", ")}`,
+          `${e.created_at} · ${collections.has(e.document_id) ? `the collection ${e.document_name} · ` : ""}${e.strategies_used.join(", ")}`,
         ),
       ),
     ),
