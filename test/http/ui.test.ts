@@ -436,6 +436,20 @@ test("a benchmark over a collection from the page: every question searches both 
     await page.click("#past summary");
     assert.match((await page.textContent(`#experiments button[data-experiment="${summary.id}"]`))!, /the collection shelf/);
     await screenshot(page, "ui-benchmark-collection");
+
+    // A sweep, on the document alone: its variants are what is compared.
+    await page.selectOption("#run-scope", "");
+    await page.fill("#run-strategies", "");
+    await page.fill("#run-sweep", "fixed_size:chunk_size=64,128");
+    await page.click('#run-form button[type="submit"]');
+    await page.locator(`#experiments button[data-experiment]`).nth(1).waitFor({ timeout: 60_000 });
+    const [swept] = (await t.request("GET", "/experiments")).body.items;
+    assert.deepEqual(swept.strategies_used, ["fixed_size@chunk_size=64", "fixed_size@chunk_size=128"]);
+    assert.equal(swept.document_id, doc.id);
+    assert.deepEqual(
+      await page.locator(".scorecard tr[data-strategy]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-strategy"))),
+      swept.strategies_used,
+    );
     assert.deepEqual(problems, []);
   } finally {
     await browser.close();

@@ -794,6 +794,8 @@ function runStrategies() {
     .map((s) => s.trim())
     .filter(Boolean);
   if (typed.length > 0) return typed;
+  // A sweep alone compares its own variants; without one, the columns shown.
+  if ($("run-sweep").value.trim()) return undefined;
   const shown = [...state.columns.keys()];
   return shown.length > 0 ? shown : undefined;
 }
@@ -815,11 +817,14 @@ $("run-form").addEventListener("submit", async (event) => {
     : { document_id: state.document.id, questions: questions.items };
   const strategies = runStrategies();
   if (strategies) body.strategies = strategies;
+  // One sweep (its values are comma-separated, so it has a field of its own): `bench --sweep`.
+  const sweep = $("run-sweep").value.trim();
+  if (sweep) body.sweep = [sweep];
   const topK = Number($("run-top-k").value);
   if (topK) body.top_k = topK;
   const [bar, line] = [$("run-bar"), $("run-line")];
   bar.removeAttribute("value");
-  line.textContent = `Starting a benchmark of ${strategies ? strategies.join(", ") : "every strategy"}…`;
+  line.textContent = `Starting a benchmark of ${[...(strategies ?? []), ...(sweep ? [`the sweep ${sweep}`] : [])].join(", ") || "every strategy"}…`;
   $("run-progress").hidden = false;
   $("run-form").querySelector("button").disabled = true;
   result.replaceChildren();
