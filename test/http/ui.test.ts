@@ -30,6 +30,21 @@ async function openUi(browser: Awaited<ReturnType<typeof launchChromium>>, serve
   return { page, problems };
 }
 
+/** The page on a document, the handbook's first `count` questions imported from a file (as a person imports them). */
+async function openWithQuestions(browser: Awaited<ReturnType<typeof launchChromium>>, server: string, documentId: string, dir: string, count: number) {
+  const file = join(dir, "handbook.json");
+  writeFileSync(file, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, count)));
+  const opened = await openUi(browser, server);
+  await opened.page.click(`#documents button[data-id="${documentId}"]`);
+  await opened.page.waitForSelector('.column[data-strategy=""] .text');
+  await opened.page.setInputFiles("#questions-import", file);
+  await opened.page
+    .locator("#question-list li")
+    .nth(count - 1)
+    .waitFor();
+  return opened;
+}
+
 /** A full-page screenshot kept with the test artifacts (.ci/run keeps the folder), for a person to look at each step. */
 async function screenshot(page: Page, name: string) {
   const folder = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
@@ -293,13 +308,7 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-ui-run-"));
   try {
     const doc = (await t.upload("handbook.docx", handbookBytes())).body;
-    const file = join(dir, "handbook.json");
-    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 6)));
-    const { page, problems } = await openUi(browser, t.url);
-    await page.click(`#documents button[data-id="${doc.id}"]`);
-    await page.waitForSelector('.column[data-strategy=""] .text');
-    await page.setInputFiles("#questions-import", file);
-    await page.locator("#question-list li").nth(5).waitFor();
+    const { page, problems } = await openWithQuestions(browser, t.url, doc.id, dir, 6);
     await page.fill("#run-strategies", "recursive, fixed_size");
     await page.click('#run-form button[type="submit"]');
     await page.waitForSelector("#run-progress:not([hidden])");
@@ -401,15 +410,13 @@ test("a benchmark over a collection from the page: every question searches both 
       await t.upload("notes.md", Buffer.from("# Notes\n\nMembers vote at the annual meeting; the board meets monthly about billing and outages.\n"))
     ).body;
     assert.equal((await t.request("POST", "/collections", { name: "shelf", document_ids: [doc.id, notes.id] })).status, 201);
-    const file = join(dir, "handbook.json");
-    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync("questions/harbor-light-handbook.json", "utf8")).slice(0, 4)));
-    const { page, problems } = await openUi(browser, t.url);
-    await page.click(`#documents button[data-id="${doc.id}"]`);
-    await page.waitForSelector('.column[data-strategy=""] .text');
-    await page.setInputFiles("#questions-import", file);
-    await page.locator("#question-list li").nth(3).waitFor();
+    const { page, problems } = await openWithQuestions(browser, t.url, doc.id, dir, 4);
     assert.deepEqual(await page.locator("#run-scope option").allTextContents(), ["this document (handbook.docx)", "the collection shelf (2 documents)"]);
     await page.selectOption("#run-scope", { label: "the collection shelf (2 documents)" });
+    // Validated as the run will search: over the collection, the references found in the handbook.
+    await page.click("#questions-check");
+    await page.locator("#questions-report", { hasText: "4 questions" }).waitFor();
+    assert.doesNotMatch((await page.textContent("#questions-report"))!, /not found/);
     await page.fill("#run-strategies", "recursive");
     await page.fill("#run-top-k", "8");
     await page.click('#run-form button[type="submit"]');

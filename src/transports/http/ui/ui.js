@@ -672,19 +672,24 @@ function renderQuestions() {
   $("questions-check").disabled = $("questions-export").disabled = questions.items.length === 0;
 }
 
+/**
+ * The question set over what the benchmark searches (the Search choice): the open document, or a
+ * collection holding it, where every question searches all its documents and the references,
+ * made on this document, name it. Validating checks the same as the run will use.
+ */
+function questionsOverScope() {
+  const collection = $("run-scope").value;
+  if (!collection) return { document_id: state.document.id, questions: questions.items };
+  const named = questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) }));
+  return { collection_id: collection, questions: named };
+}
+
 /** The check of `chunkeval questions validate`, by POST /questions/check, said item by item. */
 async function checkQuestions() {
   const report = $("questions-report");
   report.replaceChildren(element("p", {}, "Checking…"));
   try {
-    // Over a collection every question searches all its documents; the references, made on this document, name it.
-    const collection = $("run-scope").value;
-    const body = collection
-      ? {
-          collection_id: collection,
-          questions: questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) })),
-        }
-      : { document_id: state.document.id, questions: questions.items };
+    const body = questionsOverScope();
     const from = origin();
     if (from) body.origin = from;
     const check = await postJson("/questions/check", body);
@@ -807,14 +812,7 @@ $("run-form").addEventListener("submit", async (event) => {
     result.replaceChildren(element("p", { class: "problem" }, "Add, generate or import questions first: the benchmark asks them."));
     return;
   }
-  // Over a collection every question searches all its documents; the references, made on this document, name it.
-  const collection = $("run-scope").value;
-  const body = collection
-    ? {
-        collection_id: collection,
-        questions: questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) })),
-      }
-    : { document_id: state.document.id, questions: questions.items };
+  const body = questionsOverScope();
   const strategies = runStrategies();
   if (strategies) body.strategies = strategies;
   // One sweep (its values are comma-separated, so it has a field of its own): `bench --sweep`.
