@@ -180,6 +180,19 @@ test("the UI lists documents, shows a document's structure and several strategie
     const collection = (await t.request("GET", "/collections/keepers")).body;
     assert.deepEqual(collection.documents.map((d: { filename: string }) => d.filename).sort(), ["log.md", "notes.md"]);
 
+    // Dropped on the upload area: stored and opened as a chosen file is (a dropped folder is read through its entries the same way).
+    await page.fill("#collection", "");
+    const dropped = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(["# Tide table\\n\\nHigh water at the harbour mouth comes forty minutes after the pier.\\n"], "tides.md", { type: "text/markdown" }));
+      return transfer;
+    })()`);
+    await page.dispatchEvent("#upload", "dragover", { dataTransfer: dropped });
+    await page.dispatchEvent("#upload", "drop", { dataTransfer: dropped });
+    await page.waitForSelector('#doc-title:text-is("tides.md")');
+    const tides = ((await t.request("GET", "/documents")).body.items as Array<{ id: string; filename: string }>).find((d) => d.filename === "tides.md")!;
+    assert.match((await t.request("GET", `/documents/${tides.id}`)).body.text, /forty minutes after the pier/);
+
     // At a phone's width (390 px) nothing runs off the page's side: the columns scroll within their row.
     await page.setViewportSize({ width: 390, height: 844 });
     // What runs off the side when something does: elements past the edge with no scrolling box around them.
