@@ -184,7 +184,8 @@ test("the UI lists documents, shows a document's structure and several strategie
     await page.fill("#collection", "");
     const dropped = await page.evaluateHandle(`(() => {
       const transfer = new DataTransfer();
-      transfer.items.add(new File(["# Tide table\\n\\nHigh water at the harbour mouth comes forty minutes after the pier.\\n"], "tides.md", { type: "text/markdown" }));
+      const text = "# Tide table\\n\\nHigh water at the harbour mouth comes forty minutes after the pier.\\n";
+      transfer.items.add(new File([text], "tides.md", { type: "text/markdown" }));
       return transfer;
     })()`);
     await page.dispatchEvent("#upload", "dragover", { dataTransfer: dropped });
