@@ -31,6 +31,8 @@ test("chunkeval serve: the URL and where questions_file is read from, jobs from 
       });
     });
     assert.equal(stderr.split("\n")[1], `questions_file is read from ${join(dir, "questions")}`);
+    assert.ok(stderr.split("\n")[0]!.endsWith(`the browser UI: ${url}/ui/)`), stderr);
+    assert.equal((await fetch(`${url}/ui/`)).status, 200);
     const form = new FormData();
     form.append("file", new Blob([handbookBytes()]), "handbook.docx");
     const doc = (await (await fetch(`${url}/documents`, { method: "POST", body: form })).json()) as { id: string };

@@ -254,6 +254,29 @@ test("questions by selection: a passage selected becomes a reference with its of
     await page.click('#question-form button[type="submit"]');
     assert.equal(await page.locator("#question-list li").count(), 1);
 
+    // By keyboard: a selection extended with Shift and the arrow keys is offered when Shift is let go.
+    await page.evaluate(`(() => {
+      const box = document.querySelector('.column[data-strategy=""] .text');
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent.indexOf(${JSON.stringify(sentence)});
+        if (at === -1) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 5);
+        document.getSelection().removeAllRanges();
+        document.getSelection().addRange(range);
+        return;
+      }
+    })()`);
+    assert.equal(await page.isVisible("#question-form"), false);
+    await page.keyboard.down("Shift");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    await page.keyboard.up("Shift");
+    await page.waitForSelector("#question-form:not([hidden])");
+    assert.equal(await page.textContent("#question-offsets"), `characters ${start}-${start + 8}`);
+    await page.click("#question-cancel");
+
     await page.click("#questions-check");
     await page.waitForSelector("#questions-report .ok");
     assert.match((await page.textContent("#questions-report"))!, /1 questions, 1 references: 1 found as written/);
@@ -279,10 +302,22 @@ test("questions by selection: a passage selected becomes a reference with its of
     const wrong = join(dir, "wrong.jsonl");
     writeFileSync(
       wrong,
-      JSON.stringify({ question: "Who counts the votes?", references: [{ text: "Board elections are held every April at the yearly meeting." }] }) + "\n",
+      [
+        { question: "Who counts the votes?", references: [{ text: "Board elections are held every April at the yearly meeting." }] },
+        // A reference as a file gives it: no offsets, its white space not the document's.
+        { question: "When are elections held?", references: [{ text: "Board elections  are held\nevery March" }] },
+      ]
+        .map((q) => JSON.stringify(q) + "\n")
+        .join(""),
     );
     await page.setInputFiles("#questions-import", wrong);
-    await page.locator("#question-list li").nth(1).waitFor();
+    await page.locator("#question-list li").nth(2).waitFor();
+    // Shown without offsets: found in the text up to white space; one the text does not hold is said.
+    await page.click('#question-list li[data-item="3"] button:has-text("Show")');
+    assert.equal((await page.locator('.column[data-strategy=""] .text .reference').allTextContents()).join(""), "Board elections are held every March");
+    await page.click('#question-list li[data-item="2"] button:has-text("Show")');
+    await page.locator("#status.error", { hasText: "not in the text as written" }).waitFor();
+    await page.click('#question-list li[data-item="3"] button.delete');
     await page.click("#questions-check");
     await page.waitForSelector('#questions-report .problem[data-kind="reference_not_found"]');
     assert.match(
@@ -372,6 +407,24 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
     // The README's picture: the verdict, the scorecard and the first question's retrieval, as the window shows them.
     await page.evaluate("document.querySelector('#run').scrollIntoView()");
     await page.screenshot({ path: fileURLToPath(new URL("../../test-artifacts/ui-benchmark.png", import.meta.url)) });
+
+    // The last question's reference lies further down the text: shown, it comes into view inside its column's box.
+    const lastQuestion = page.locator("#run-result .drill > li").nth(5);
+    await lastQuestion.locator("button.question").click();
+    await lastQuestion.locator('.drill-detail [data-strategy="recursive"] button').click();
+    const whereShown = `(() => {
+      const reference = document.querySelector('.column[data-strategy=""] .text .reference');
+      const box = reference.closest(".text").getBoundingClientRect();
+      const at = reference.getBoundingClientRect();
+      const inBox = at.top >= box.top && at.bottom <= box.bottom;
+      return { inBox, inWindow: at.top >= 0 && at.bottom <= innerHeight, top: at.top, box: [box.top, box.bottom] };
+    })()`;
+    let shown = (await page.evaluate(whereShown)) as { inBox: boolean; inWindow: boolean };
+    for (let waited = 0; waited < 30 && !(shown.inBox && shown.inWindow); waited++) {
+      await page.waitForTimeout(100);
+      shown = (await page.evaluate(whereShown)) as { inBox: boolean; inWindow: boolean };
+    }
+    assert.ok(shown.inBox && shown.inWindow, `the reference is out of view: ${JSON.stringify(shown)}`);
 
     // A second run (recursive alone, top 2) beside the first: compared question by question.
     await page.fill("#run-strategies", "recursive");
@@ -622,4 +675,16 @@ test("chunkeval ui prints its URL, serves the page from the package with a stric
     await stop(ui.child);
   }
   assert.equal(ui.child.exitCode, 0);
+  // Started again on the same data directory: the same address, so the question sets the browser keeps for it are there.
+  const again = await startLongRunning(["ui"], { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" }, /chunkeval UI on (\S+)/);
+  // Its port taken by that one, a third start takes another free port rather than failing.
+  const third = await startLongRunning(["ui"], { CHUNKEVAL_DATA_DIR: join(dir, "data"), CHUNKEVAL_EMBEDDER: "hash" }, /chunkeval UI on (\S+)/);
+  try {
+    assert.equal(again.match[1], ui.match[1]);
+    assert.notEqual(third.match[1], ui.match[1]);
+    assert.equal((await fetch(third.match[1]!)).status, 200);
+  } finally {
+    await stop(again.child);
+    await stop(third.child);
+  }
 });

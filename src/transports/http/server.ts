@@ -22,7 +22,12 @@ export async function startServer(chunkeval: Chunkeval, options: { host: string;
   // Generous but bounded: a synchronous benchmark can take minutes; idle sockets cannot linger.
   app.server.requestTimeout = 15 * 60 * 1000;
   app.server.keepAliveTimeout = 5000;
-  const address = await app.listen({ host: options.host, port: options.port });
+  const address = await app.listen({ host: options.host, port: options.port }).catch(async (error: unknown) => {
+    // The port was taken (or refused): what started for this server stops, so the caller may try another port.
+    await app.close().catch(() => undefined);
+    await jobs.shutdown();
+    throw error;
+  });
   let closing: Promise<void> | undefined;
   return {
     app,

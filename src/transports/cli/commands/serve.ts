@@ -47,7 +47,9 @@ export function registerServeCommand(program: Command): void {
         throw new ValidationError("--no-jobs needs a PostgreSQL metadata_store_uri: on SQLite, jobs run only in the server that queued them");
       }
       const server = await startServer(chunkeval, { host: options.host, port: options.port, logger: options.log, runJobs: options.jobs });
-      cliIo().stderr.write(`chunkeval serving on ${server.url} (docs: ${server.url}/docs)\n${questionsDirLine(config.questionsDir)}\n`);
+      cliIo().stderr.write(
+        `chunkeval serving on ${server.url} (docs: ${server.url}/docs, the browser UI: ${server.url}/ui/)\n${questionsDirLine(config.questionsDir)}\n`,
+      );
       if (!isLoopback(options.host) && !config.apiKey) {
         cliIo().stderr.write("warning: --insecure-no-api-key: the evaluation API answers anyone who reaches this address, with no key\n");
       }

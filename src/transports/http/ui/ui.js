@@ -167,7 +167,7 @@ async function openDocument(id) {
   state.columns.clear();
   // The extracted text first, with its headings and pages; each strategy's chunks beside it.
   const plain = element("section", { class: "column", "data-strategy": "" }, element("header", {}, element("h3", {}, "Extracted text")));
-  plain.append(renderText(doc, []));
+  plain.append(renderText(doc, [], undefined, "the extracted text"));
   $("columns").replaceChildren(plain);
   for (const strategy of strategies) await addColumn(strategy);
   loadQuestions(doc);
@@ -238,8 +238,8 @@ const retrievable = (chunks) => (chunks.some((c) => c.role === "parent") ? chunk
 const SEGMENTS_PER_RUN = 200;
 
 /** The text with each chunk coloured (alternating, by its order among the chunks shown; overlaps in a colour of their own). */
-function renderText(doc, chunks, marks = { references: [], retrieved: [] }) {
-  const box = element("div", { class: "text", tabindex: "0" });
+function renderText(doc, chunks, marks = { references: [], retrieved: [] }, label = "the document's text") {
+  const box = element("div", { class: "text", tabindex: "0", role: "region", "aria-label": label });
   let run = element("div", { class: "run" });
   let inRun = 0;
   const order = new Map(chunks.map((c, i) => [c, i]));
@@ -390,7 +390,7 @@ async function fillColumn(column, doc, strategy) {
     ),
     histogram(chunks),
   );
-  column.append(renderText(doc, chunks));
+  column.append(renderText(doc, chunks, undefined, `the text cut by ${strategy}`));
 }
 
 const FINAL_JOB_STATUSES = ["completed", "failed"];
@@ -593,7 +593,8 @@ function selectedPassage() {
 }
 
 let pending = null;
-document.addEventListener("mouseup", () => {
+/** Offers a question about the passage selected in the text, if one is. */
+function offerQuestion() {
   const passage = selectedPassage();
   if (!passage) return;
   pending = passage;
@@ -601,7 +602,12 @@ document.addEventListener("mouseup", () => {
   $("question-offsets").textContent = `characters ${passage.start}-${passage.end}`;
   $("question-form").hidden = false;
   $("question-text").focus();
-});
+}
+document.addEventListener("mouseup", offerQuestion);
+// By keyboard, a selection made or extended with Shift and the arrow keys (F7 turns on caret browsing)
+// is offered when Shift is let go; by touch, when the finger lifts from the selection's handles.
+document.addEventListener("keyup", (event) => event.key === "Shift" && offerQuestion());
+document.addEventListener("touchend", () => setTimeout(offerQuestion, 0));
 
 $("question-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -622,7 +628,28 @@ $("question-form").addEventListener("submit", (event) => {
 $("question-cancel").addEventListener("click", () => ((pending = null), $("question-form").reset(), ($("question-form").hidden = true)));
 
 /** Marks a reference in the extracted text and scrolls it into view. */
-const showReference = (reference) => markInText([reference], []);
+/**
+ * Marks a question's reference in the text. A reference from a questions file may give its text
+ * without offsets: it is looked for as written, then with any run of white space matching any
+ * other; one not found says so (Validate finds it up to typography too, as bench does).
+ */
+function showReference(reference) {
+  if (reference.start !== undefined && reference.end !== undefined) return markInText([reference], []);
+  const text = state.document.text;
+  let start = text.indexOf(reference.text);
+  let length = reference.text.length;
+  if (start < 0) {
+    const pattern = reference.text
+      .trim()
+      .split(/\s+/)
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("\\s+");
+    const found = pattern ? new RegExp(pattern).exec(text) : null;
+    if (found) [start, length] = [found.index, found[0].length];
+  }
+  if (start < 0) return status(`This reference is not in the text as written: Validate says whether the benchmark finds it.`, true);
+  markInText([{ start, end: start + length }], []);
+}
 
 function renderQuestions() {
   $("question-list").replaceChildren(
@@ -652,7 +679,11 @@ function renderQuestions() {
                 {},
                 element("q", {}, reference.text.length > 160 ? `${reference.text.slice(0, 160)}…` : reference.text),
                 reference.start !== undefined ? ` characters ${reference.start}-${reference.end} ` : " ",
-                element("button", { type: "button", onclick: () => showReference(reference) }, "Show"),
+                element(
+                  "button",
+                  { type: "button", "aria-label": `Show the reference of question ${i + 1} in the text`, onclick: () => showReference(reference) },
+                  "Show",
+                ),
               )
             : element("small", {}, "no reference"),
         questions.generated[i] ? element("small", {}, ` · generated (${questions.generated[i].kind})`) : "",
@@ -662,6 +693,7 @@ function renderQuestions() {
           {
             type: "button",
             class: "delete",
+            "aria-label": `Delete question ${i + 1}`,
             onclick: () => (questions.items.splice(i, 1), questions.generated.splice(i, 1), saveQuestions(), renderQuestions()),
           },
           "Delete",
@@ -864,6 +896,26 @@ const figure = (value) => (value === null || value === undefined ? "–" : Math.
 const overlaps = (chunk, references) =>
   references.some((r) => (!r.document_id || !chunk.document_id || r.document_id === chunk.document_id) && chunk.start < r.end && r.start < chunk.end);
 
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+
+/**
+ * Scrolls a column's text so that `target` shows a third of the way down, and the window so that the
+ * column shows. Measured again over a few frames: the runs of text out of view have a guessed height
+ * until the browser draws them (content-visibility), so one scroll lands short (the reference of a
+ * question further down the document ended up below the box).
+ */
+async function reveal(box, target) {
+  target.closest(".run")?.style.setProperty("content-visibility", "visible");
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const offset = target.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3;
+    if (Math.abs(offset) < 4) break;
+    box.scrollTop += offset;
+    await nextFrame();
+    await nextFrame();
+  }
+  box.scrollIntoView({ block: "nearest" });
+}
+
 /**
  * Draws the extracted text again with references and retrieved chunks marked to the character
  * (each a cut of its own), scrolled to the first reference: where a question's answer lies, and
@@ -873,9 +925,15 @@ function markInText(references, retrieved) {
   const old = document.querySelector('.column[data-strategy=""] .text');
   if (!old || !state.document) return;
   const inDocument = (s) => !s.document_id || s.document_id === state.document.id;
-  const marked = renderText(state.document, [], { references: references.filter(inDocument), retrieved: retrieved.filter(inDocument) });
+  const marked = renderText(
+    state.document,
+    [],
+    { references: references.filter(inDocument), retrieved: retrieved.filter(inDocument) },
+    "the extracted text, the reference and the retrieved chunks marked",
+  );
   old.replaceWith(marked);
-  marked.querySelector(".reference")?.scrollIntoView({ block: "center" });
+  const reference = marked.querySelector(".reference");
+  if (reference) reveal(marked, reference);
 }
 
 /** An experiment as the report states it: the verdict, the scorecard, and a drill-down per question. */
@@ -926,13 +984,26 @@ async function showExperiment(id) {
               { "data-strategy": v },
               element("strong", {}, v),
               ` recall ${figure(answer.metrics.recall)}, reciprocal rank ${figure(answer.metrics.reciprocal_rank)} `,
-              element("button", { type: "button", onclick: () => markInText(q.references, answer.retrieved) }, "Show in the text"),
+              element(
+                "button",
+                {
+                  type: "button",
+                  "aria-label": `Show ${v}'s retrieval for this question in the text`,
+                  onclick: () => markInText(q.references, answer.retrieved),
+                },
+                "Show in the text",
+              ),
               element("ul", {}, ...chunks),
             );
           }),
         );
       };
-      return element("li", {}, element("button", { type: "button", class: "question", onclick: open }, q.question), details);
+      const toggle = element(
+        "button",
+        { type: "button", class: "question", "aria-expanded": "false", onclick: () => (open(), toggle.setAttribute("aria-expanded", String(!details.hidden))) },
+        q.question,
+      );
+      return element("li", {}, toggle, details);
     }),
   );
   result.replaceChildren(
