@@ -194,6 +194,15 @@ test("the UI lists documents, shows a document's structure and several strategie
     const tides = ((await t.request("GET", "/documents")).body.items as Array<{ id: string; filename: string }>).find((d) => d.filename === "tides.md")!;
     assert.match((await t.request("GET", `/documents/${tides.id}`)).body.text, /forty minutes after the pier/);
 
+    // Deleted from the page, once confirmed: gone from the list and from the server.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.click("#doc-delete");
+    await page.locator("#status", { hasText: "Deleted tides.md." }).waitFor();
+    assert.equal(await page.locator("#documents button", { hasText: "tides.md" }).count(), 0);
+    assert.equal((await t.request("GET", `/documents/${tides.id}`)).status, 404);
+    await page.click(`#documents button[data-id="${doc.id}"]`);
+    await page.waitForSelector("#document:not([hidden])");
+
     // At a phone's width (390 px) nothing runs off the page's side: the columns scroll within their row.
     await page.setViewportSize({ width: 390, height: 844 });
     // What runs off the side when something does: elements past the edge with no scrolling box around them.

@@ -529,6 +529,24 @@ $("columns").addEventListener(
   true, // scroll events do not bubble: heard on the way down
 );
 
+// Deleting a document (DELETE /documents/{id}) takes its chunks, its indexes and its place in every
+// collection with it; its experiments stay. Asked once more first, since it cannot be undone.
+$("doc-delete").addEventListener("click", async () => {
+  const doc = state.document;
+  if (!doc || !confirm(`Delete ${doc.filename}? Its chunks and indexes go too; its experiments stay.`)) return;
+  try {
+    await api(`/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
+  } catch (error) {
+    return status(`${doc.filename}: ${error.message}`, true);
+  }
+  state.document = null;
+  state.columns.clear();
+  $("document").hidden = true;
+  $("empty").hidden = false;
+  await loadDocuments();
+  status(`Deleted ${doc.filename}.`);
+});
+
 $("add-strategy").addEventListener("submit", async (event) => {
   event.preventDefault();
   const strategy = $("strategy").value.trim();
