@@ -377,7 +377,9 @@ test("a benchmark from the page: run in the background, its verdict and scorecar
     const experiment = (await t.request("GET", `/benchmarks/${summary.id}`)).body;
     assert.equal(await page.textContent("#run-result h4"), experiment.headline);
     assert.equal(await page.locator(".scorecard tr[data-strategy]").count(), 2);
-    assert.match((await page.textContent(`.scorecard tr[data-strategy="${experiment.best_strategy}"]`))!, /\(best\)/);
+    // "best" only where the verdict recommends it; otherwise the strategy scored highest, no more.
+    const label = experiment.verdict_status === "recommendation" ? "(best)" : "(scored highest)";
+    assert.ok((await page.textContent(`.scorecard tr[data-strategy="${experiment.best_strategy}"]`))!.includes(label), experiment.verdict_status);
     const recall = experiment.aggregate_metrics.recursive.avg_recall as number;
     assert.match((await page.textContent('.scorecard tr[data-strategy="recursive"]'))!, new RegExp(recall.toFixed(3).replace(".", "\\.")));
     const href = await page.getAttribute("#run-result a", "href");
@@ -487,11 +489,19 @@ test("a benchmark over a collection from the page: every question searches both 
     ).body;
     assert.equal((await t.request("POST", "/collections", { name: "shelf", document_ids: [doc.id, notes.id] })).status, 201);
     const { page, problems } = await openWithQuestions(browser, t.url, doc.id, dir, 4);
+    // A question of a set written for the collection: its reference names the other document, and keeps it.
+    const other = join(dir, "other.json");
+    writeFileSync(
+      other,
+      JSON.stringify([{ question: "How often does the board meet?", references: [{ document: "notes.md", text: "the board meets monthly" }] }]),
+    );
+    await page.setInputFiles("#questions-import", other);
+    await page.locator("#question-list li").nth(4).waitFor();
     assert.deepEqual(await page.locator("#run-scope option").allTextContents(), ["this document (handbook.docx)", "the collection shelf (2 documents)"]);
     await page.selectOption("#run-scope", { label: "the collection shelf (2 documents)" });
     // Validated as the run will search: over the collection, the references found in the handbook.
     await page.click("#questions-check");
-    await page.locator("#questions-report", { hasText: "4 questions" }).waitFor();
+    await page.locator("#questions-report", { hasText: "5 questions" }).waitFor();
     assert.doesNotMatch((await page.textContent("#questions-report"))!, /not found/);
     await page.fill("#run-strategies", "recursive");
     await page.fill("#run-top-k", "8");
@@ -520,7 +530,8 @@ test("a benchmark over a collection from the page: every question searches both 
     assert.match((await page.textContent(`#experiments button[data-experiment="${summary.id}"]`))!, /the collection shelf/);
     await screenshot(page, "ui-benchmark-collection");
 
-    // A sweep, on the document alone: its variants are what is compared.
+    // A sweep, on the document alone (the question about notes.md taken out first: the handbook cannot answer it).
+    await page.click('#question-list li[data-item="5"] button.delete');
     await page.selectOption("#run-scope", "");
     await page.fill("#run-strategies", "");
     await page.fill("#run-sweep", "fixed_size:chunk_size=64,128");
@@ -691,6 +702,8 @@ test("chunkeval ui prints its URL, serves the page from the package with a stric
   try {
     assert.equal(again.match[1], ui.match[1]);
     assert.notEqual(third.match[1], ui.match[1]);
+    assert.match(third.stderr(), new RegExp(`port ${new URL(ui.match[1]!).port}, this data directory's last, is taken`));
+    assert.equal(readFileSync(join(dir, "data", "ui-port"), "utf8").trim(), new URL(ui.match[1]!).port, "the last port stays on record");
     assert.equal((await fetch(third.match[1]!)).status, 200);
   } finally {
     await stop(again.child);

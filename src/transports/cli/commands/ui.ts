@@ -60,11 +60,19 @@ export function registerUiCommand(program: Command): void {
       const chunkeval = await createChunkeval(config);
       // Without --port, the port of the last start when it is free, else any free one (remembered for the next start).
       const remembered = options.port === undefined ? rememberedPort(config.dataDir) : undefined;
+      let elsewhere = false;
       const server = await startServer(chunkeval, { host: "127.0.0.1", port: options.port ?? remembered ?? 0 }).catch((error: NodeJS.ErrnoException) => {
         if (options.port !== undefined || remembered === undefined || error.code !== "EADDRINUSE") throw error;
+        elsewhere = true;
         return startServer(chunkeval, { host: "127.0.0.1", port: 0 });
       });
-      if (options.port === undefined) writeFileSync(uiPortFile(config.dataDir), `${new URL(server.url).port}\n`);
+      // The remembered port stays on record when it was taken: the next start goes back to it (and to the sets kept for it).
+      if (elsewhere) {
+        cliIo().stderr.write(
+          `chunkeval: port ${remembered}, this data directory's last, is taken: the question sets your browser keeps for that address ` +
+            `are not on this one (stop what holds it and start again, or --port ${remembered})\n`,
+        );
+      } else if (options.port === undefined) writeFileSync(uiPortFile(config.dataDir), `${new URL(server.url).port}\n`);
       const url = `${server.url}/ui/`;
       cliIo().stdout.write(`${url}\n`);
       cliIo().stderr.write(`chunkeval UI on ${url} (the API's docs: ${server.url}/docs); Ctrl-C stops it\n`);

@@ -724,13 +724,14 @@ function renderQuestions() {
 
 /**
  * The question set over what the benchmark searches (the Search choice): the open document, or a
- * collection holding it, where every question searches all its documents and the references,
- * made on this document, name it. Validating checks the same as the run will use.
+ * collection holding it, where every question searches all its documents and a reference that
+ * names no document is this one's. Validating checks the same as the run will use.
  */
 function questionsOverScope() {
   const collection = $("run-scope").value;
   if (!collection) return { document_id: state.document.id, questions: questions.items };
-  const named = questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ ...r, document: state.document.id })) }));
+  // A reference that names its document (a file written for the collection) keeps it; one made on this page names this document.
+  const named = questions.items.map((q) => ({ ...q, references: q.references.map((r) => ({ document: state.document.id, ...r })) }));
   return { collection_id: collection, questions: named };
 }
 
@@ -968,7 +969,8 @@ async function showExperiment(id) {
       element(
         "tr",
         { "data-strategy": v },
-        element("td", {}, v === exp.best_strategy ? `${v} (best)` : v),
+        // "best" only where the verdict recommends it; a lead within noise scored highest, no more (docs/metrics.md).
+        element("td", {}, v !== exp.best_strategy ? v : exp.verdict_status === "recommendation" ? `${v} (best)` : `${v} (scored highest)`),
         ...METRICS.map(([key]) => element("td", {}, figure(exp.aggregate_metrics[v]?.[key]))),
       ),
     ),
