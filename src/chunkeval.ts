@@ -77,7 +77,8 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   const { chunks, embeddingCache, completionCache } = store;
   const originals = await originalsBackendFor(config.metadataStoreUri).open(config.metadataStoreUri, config.dataDir);
   /** Whether jobs are shared by every process on the store (PostgreSQL): then /v1 ingestions are queue jobs too. */
-  const sharedQueue = metadataBackendFor(config.metadataStoreUri).openJobQueue !== undefined;
+  const openJobQueue = metadataBackendFor(config.metadataStoreUri).openJobQueue;
+  const sharedQueue = openJobQueue !== undefined;
   const embedderRegistry = createEmbedderRegistry();
   const generatorRegistry = createGeneratorRegistry();
   const providerSettings = {
@@ -185,7 +186,6 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     sharedQueue,
     timeoutSeconds: config.ingestion.timeoutSeconds,
   });
-  const openJobQueue = metadataBackendFor(config.metadataStoreUri).openJobQueue;
   const queues = jobQueues({
     jobs: store.jobs,
     owner,
@@ -252,7 +252,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     createJobRunner: () => JobRunner.start(context.jobs, config.maxBackgroundJobs, owner, (id) => context.documents.exists(id)),
     createJobQueue: (handlers: JobHandlers, options?: Partial<JobQueueOptions>) => queues.create(handlers, options),
     cancelSharedJobsOf: (documentId: string) => queues.cancelForDocument(documentId),
-    sharedJobQueue: (): boolean => queues.shared,
+    sharedJobQueue: (): boolean => sharedQueue,
     recoverIngestions: () => upkeep.recover(),
     doctor: (options: { repair?: boolean } = {}) =>
       runDoctor(

@@ -69,6 +69,11 @@ test("POST /benchmarks gates a run as bench's CI options do: floors and a stored
     assert.equal(baselineFile.body.experiment_id, narrower.body.experiment_id);
     assert.equal((await t.request("GET", `/benchmarks/exp_missing/ci?format=junit`)).status, 404);
     assert.equal((await t.request("GET", `/benchmarks/${floors.body.experiment_id}/ci?format=pdf`)).status, 422);
+    // An unknown baseline, a query key the route does not take: refused with the error body, not a 500.
+    const unknownBaseline = await t.request("GET", `/benchmarks/${floors.body.experiment_id}/ci?format=summary&baseline=exp_missing`);
+    assert.equal(unknownBaseline.status, 404, unknownBaseline.text);
+    assert.ok(unknownBaseline.body.detail, unknownBaseline.text);
+    assert.equal((await t.request("GET", `/benchmarks/${floors.body.experiment_id}/ci?format=junit&colour=red`)).status, 422);
 
     // In the background too: the gates travel with the job.
     const queued = await t.request("POST", "/benchmarks?background=true", { ...run, fail_over: ["avg_retrieved_tokens=1"] });

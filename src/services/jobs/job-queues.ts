@@ -21,7 +21,6 @@ export interface JobQueueDeps {
 
 export function jobQueues(deps: JobQueueDeps) {
   return {
-    shared: deps.openShared !== undefined,
     /** A queue that runs (or, with `consume: false`, only enqueues) jobs with these handlers. */
     async create(handlers: JobHandlers, options: Partial<JobQueueOptions> = {}): Promise<JobQueue> {
       const settings = { consume: true, concurrency: deps.concurrency, leaseMs: DEFAULT_JOB_LEASE_MS, ...options };
