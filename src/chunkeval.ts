@@ -51,6 +51,7 @@ import { tenantService } from "./services/ingestion/tenants.js";
 import { listPoints, requirePoint, searchPoints } from "./services/ingestion/points.js";
 import type { ChunkingLlm } from "./strategies/strategy.js";
 import { createStrategyRegistry } from "./strategies/registry.js";
+import { createMetricRegistry, type MetricPlugins } from "./domain/metric-registry/registry.js";
 import { registerStrategyModules } from "./strategies/strategy-module.js";
 import { metadataBackendFor } from "./stores/metadata/registry.js";
 import type { CacheMaintenance } from "./domain/ports/caches.js";
@@ -58,13 +59,20 @@ import { vectorBackendFor } from "./stores/vectors/registry.js";
 import { originalsBackendFor } from "./stores/originals/registry.js";
 import type { VectorStore } from "./stores/vectors/vector-store.js";
 
+/** What a composition adds to the built-in pieces in code (a strategy module is named in the configuration instead). */
+export interface CompositionExtensions {
+  /** Metrics computed, averaged, gated and reported after the built-in ones (domain/metric-registry/metric.ts). */
+  metrics?: MetricPlugins;
+}
+
 /**
  * Builds chunkeval and returns the facade with the internals beside it. Only tests and
  * measurement scripts that inspect the stores use the internals; everything else calls
  * {@link createChunkeval}.
  */
-export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
+export async function composeChunkeval(config: Readonly<ChunkevalConfig>, extensions: CompositionExtensions = {}) {
   const strategies = createStrategyRegistry();
+  const metrics = createMetricRegistry(extensions.metrics);
   // Strategy modules join the registry before anything reads it: variants, `all`, GET /strategies.
   await registerStrategyModules(strategies, config.strategyModules ?? []);
   await checkStrategySettings(strategies, config);
@@ -145,6 +153,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
     chunks,
     queries: store.queries,
     strategies,
+    metrics,
     originals,
     vectors,
     embedder(spec = config.embedder) {
@@ -199,6 +208,7 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>) {
   // Each member is documented where it is declared: src/api/index.ts.
   const app: ChunkevalApi = {
     config,
+    metrics,
     tenants: tenantService(tenants),
     ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
       (await v1.open()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
@@ -289,8 +299,8 @@ export function openCacheMaintenance(config: Readonly<ChunkevalConfig>): Promise
  * one context. Transports (CLI, HTTP) and library users call the returned facade, which exposes
  * services and typed results only; no repository, store or connection leaves it.
  */
-export async function createChunkeval(config: Readonly<ChunkevalConfig>): Promise<ChunkevalApi> {
-  return (await composeChunkeval(config)).app;
+export async function createChunkeval(config: Readonly<ChunkevalConfig>, extensions: CompositionExtensions = {}): Promise<ChunkevalApi> {
+  return (await composeChunkeval(config, extensions)).app;
 }
 export type { Chunkeval };
 export type ChunkevalInternals = Awaited<ReturnType<typeof composeChunkeval>>["internals"];

@@ -45,6 +45,7 @@ import type { GateRequest, RegressionPlan, RunComparison } from "../services/ben
 import type { CiOutputs, CiOutputsInput, LinkedReport } from "../services/benchmarking/ci-outputs.js";
 import type { Gate } from "../services/benchmarking/gates.js";
 import type { Baseline } from "../services/benchmarking/baseline.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import type { ChunksImport } from "../strategies/imported-chunks.js";
 import type { QuestionGenerationMetadata } from "../services/questions/generated-questions.js";
 import type { JobRecord } from "../services/jobs/jobs.js";
@@ -140,6 +141,8 @@ export interface ProcessingApi {
 
 /** Benchmarks: strategies compared on questions, stored as experiments, rendered as reports. */
 export interface BenchmarksApi {
+  /** The metrics this composition computes, averages, gates and reports: the built-in ones and any it was composed with. */
+  readonly metrics: MetricRegistry;
   /** Runs a benchmark of a document or collection and stores its experiment. */
   bench: (input: BenchInput) => Promise<Result<typeof runBenchmark>>;
   /** Refuses a benchmark request exactly as `bench` would, without doing any work (background requests). */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { defaultWeights } from "../domain/scoring.js";
+import { BUILT_IN_METRICS } from "../domain/metric-registry/registry.js";
 import { SETTINGS, type ChunkevalConfig, type SettingContext } from "./schema.js";
 
 export interface LoadConfigOptions {
@@ -122,7 +123,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   let weights: Record<string, number> | null = null;
   if (file.weights !== undefined) {
     const w = file.weights as Record<string, unknown>;
-    const defaults = defaultWeights();
+    // The configuration file is read before anything is composed: it weighs the built-in metrics.
+    const defaults = defaultWeights(BUILT_IN_METRICS);
     const valid = typeof w === "object" && w !== null && Object.entries(w).every(([k, v]) => k in defaults && typeof v === "number" && v >= 0);
     if (!valid) errors.push(`${filePath}: "weights" must map ${Object.keys(defaults).join(", ")} to numbers >= 0`);
     else weights = { ...defaults, ...(w as Record<string, number>) };

@@ -1,8 +1,8 @@
 import type { AggregateMetrics, QuestionResult, StrategyComparison } from "./experiment.js";
-import { METRICS, metricValue, type MetricDefinition } from "./metric-catalogue.js";
+import { metricValue, type MetricDefinition } from "./metric-catalogue.js";
 import { addUsage, mean, ZERO_USAGE } from "./metrics.js";
 import { compositeContributions, compositeScore, qualityMeans, questionScore, type QualityMeans } from "./scoring.js";
-import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
+import type { MetricRegistry } from "./metric-registry/registry.js";
 import { type ScoredQuestion } from "./metric-registry/metric.js";
 import { standardDeviation } from "./metrics.js";
 import {
@@ -21,6 +21,8 @@ import { listWords } from "./list-words.js";
 import { yieldToEventLoop } from "./concurrency.js";
 
 export interface AggregateOptions {
+  /** The composition's metrics: what is averaged, given an interval and summed into the composite. */
+  metrics: MetricRegistry;
   weights: Record<string, number>;
   hallucinationThreshold: number;
   costUsd: number;
@@ -39,11 +41,11 @@ export type ScoringOptions = Omit<AggregateOptions, "costUsd">;
 
 /** The metric means and composite of a set of question results: what a strategy scored. */
 export function scoresOf(results: ScoredQuestion[], options: ScoringOptions): Scores {
-  const means = qualityMeans(results, options.hallucinationThreshold);
-  for (const definition of METRICS) {
+  const means = qualityMeans(results, options.hallucinationThreshold, options.metrics);
+  for (const definition of options.metrics.all) {
     if (definition.key in options.unmeasurable && definition.field in means) (means as Record<string, number | null>)[definition.field] = null;
   }
-  return { ...means, compositeScore: compositeScore(means, options.weights) };
+  return { ...means, compositeScore: compositeScore(means, options.weights, options.metrics.composite) };
 }
 
 /** Scores a resample of a fixed list of question results, given as positions in it (repeats allowed). */
@@ -57,9 +59,9 @@ export type ResampleScorer = (indices: readonly number[]) => Scores;
  * recomputing every metric from the records was most of a benchmark's scoring time.
  */
 export function resampleScorer(results: ScoredQuestion[], options: ScoringOptions): ResampleScorer {
-  const metrics = qualityMetrics();
-  const terms = compositeMetrics();
-  const unmeasured = new Set(METRICS.filter((d) => d.key in options.unmeasurable).map((d) => d.field));
+  const metrics = options.metrics.quality;
+  const terms = options.metrics.composite;
+  const unmeasured = new Set(options.metrics.all.filter((d) => d.key in options.unmeasurable).map((d) => d.field));
   const ok = results.map((r) => r.error === null);
   const columns = metrics.map((metric) => resampleColumn(results.map((r, i) => (ok[i] ? questionScore(metric, r, options.hallucinationThreshold) : null))));
   return (indices) => {
@@ -88,7 +90,7 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
   const scores = scoresOf(results, options);
   const resampled = bootstrap(results.length, resampleScorer(results, options));
   const confidenceIntervals: Record<string, [number, number] | null> = {};
-  for (const definition of METRICS) {
+  for (const definition of options.metrics.all) {
     if (!(definition.field in scores) || scores[definition.field as keyof Scores] === null) continue;
     confidenceIntervals[definition.key] = percentileInterval(resampled.map((s) => s[definition.field as keyof Scores] ?? null));
   }
@@ -98,7 +100,7 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     ...scores,
     totalQuestions: results.length,
     failedQuestions: results.filter((r) => r.error !== null).length,
-    compositeContributions: compositeContributions(scores, options.weights),
+    compositeContributions: compositeContributions(scores, options.weights, options.metrics.composite),
     confidenceIntervals,
     missing: {},
     avgLatencySeconds: mean(latencies),
@@ -106,18 +108,19 @@ export function aggregate(results: QuestionResult[], options: AggregateOptions):
     totalLatencySeconds: latencies.reduce((a, b) => a + b, 0),
     tokens: results.reduce((u, r) => addUsage(addUsage(u, r.answerTokens), r.judgeTokens), ZERO_USAGE),
     costUsd: options.costUsd,
-    rankMetrics: aggregateRankCuts(results),
+    rankMetrics: aggregateRankCuts(results, options.metrics.atK),
     // The registered metric's interval, also under the name the Experiment JSON gave it before it was registered.
     retrievedTokensInterval: confidenceIntervals.avg_retrieved_tokens ?? null,
   };
   // Faithfulness first: the hallucination rate's reason is faithfulness's.
   const missing: Record<string, string> = {};
-  const faithfulnessFirst = [...METRICS.filter((m) => m.key === "avg_faithfulness"), ...METRICS.filter((m) => m.key !== "avg_faithfulness")];
+  const all = options.metrics.all;
+  const faithfulnessFirst = [...all.filter((m) => m.key === "avg_faithfulness"), ...all.filter((m) => m.key !== "avg_faithfulness")];
   for (const definition of faithfulnessFirst) {
-    if (metricValue(aggregateMetrics, definition.key) !== null) continue;
+    if (metricValue(options.metrics, aggregateMetrics, definition.key) !== null) continue;
     missing[definition.key] = options.unmeasurable[definition.key] ?? reasonFromResults(definition, results, missing);
   }
-  aggregateMetrics.missing = Object.fromEntries(METRICS.filter((m) => m.key in missing).map((m) => [m.key, missing[m.key]!]));
+  aggregateMetrics.missing = Object.fromEntries(all.filter((m) => m.key in missing).map((m) => [m.key, missing[m.key]!]));
   return aggregateMetrics;
 }
 

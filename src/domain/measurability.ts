@@ -1,13 +1,14 @@
-import { METRICS, metricName } from "./metric-catalogue.js";
+import { metricName } from "./metric-catalogue.js";
+import type { Metric } from "./metric-registry/metric.js";
+import type { MetricRegistry } from "./metric-registry/registry.js";
 import type { StrategyMeasuring } from "./metric-registry/metric.js";
 
 /**
  * Metrics this run's configuration cannot measure, with the reason: they are reported as null
  * with that reason rather than as a number that could not have come out otherwise.
  */
-export function unmeasurableMetrics(dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
-  const because = (needs: (m: (typeof METRICS)[number]) => boolean | undefined, reason: string) =>
-    Object.fromEntries(METRICS.filter(needs).map((m) => [m.key, reason]));
+export function unmeasurableMetrics(metrics: MetricRegistry, dryRun: boolean, generator: { name: string; isLlm: boolean } | null): Record<string, string> {
+  const because = (needs: (m: Metric) => boolean | undefined, reason: string) => Object.fromEntries(metrics.all.filter(needs).map((m) => [m.key, reason]));
   if (dryRun) return because((m) => m.needsAnswers, "dry run: no answers were generated or judged");
   if (generator && !generator.isLlm) {
     return because(
@@ -34,9 +35,9 @@ export interface StrategyGaps {
  * composite (it is still reported where measured), since re-weighting the others' composites alone
  * would rank them on other metrics than the rest.
  */
-export function strategyGaps(strategies: Array<StrategyMeasuring & { key: string }>): StrategyGaps {
+export function strategyGaps(metrics: MetricRegistry, strategies: Array<StrategyMeasuring & { key: string }>): StrategyGaps {
   const gaps: StrategyGaps = { reasons: Object.fromEntries(strategies.map((s) => [s.key, {}])), leftOut: [], notes: [] };
-  for (const metric of METRICS) {
+  for (const metric of metrics.all) {
     if (!metric.unmeasurableFor) continue;
     const missed = strategies.flatMap((s) => {
       const reason = metric.unmeasurableFor!(s);

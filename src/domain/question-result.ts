@@ -1,9 +1,9 @@
 import type { QuestionMetrics, QuestionResult } from "./experiment.js";
 import { ZERO_USAGE } from "./metrics.js";
-import { perQuestionMetrics } from "./metric-registry/registry.js";
+import type { MetricRegistry } from "./metric-registry/registry.js";
 
 /** A question's result before anything was measured: no chunks, no answer, every metric null, no time. */
-export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer" | "references" | "answerable">): QuestionResult {
+export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer" | "references" | "answerable">, metrics: MetricRegistry): QuestionResult {
   return {
     question: q.question,
     expectedAnswer: q.expectedAnswer,
@@ -11,7 +11,7 @@ export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer
     retrieved: [],
     answer: null,
     answered: false,
-    metrics: nullMetrics(),
+    metrics: nullMetrics(metrics),
     latency: { embedSeconds: 0, searchSeconds: 0, answerSeconds: 0, totalSeconds: 0 },
     answerTokens: ZERO_USAGE,
     judgeTokens: ZERO_USAGE,
@@ -22,6 +22,6 @@ export function emptyResult(q: Pick<QuestionResult, "question" | "expectedAnswer
 }
 
 /** Every registered per-question metric, null. */
-export function nullMetrics(): QuestionMetrics {
-  return Object.fromEntries(perQuestionMetrics().map((m) => [m.perQuestion.field, null])) as unknown as QuestionMetrics;
+export function nullMetrics(metrics: MetricRegistry): QuestionMetrics {
+  return Object.fromEntries(metrics.perQuestion.map((m) => [m.perQuestion.field, null])) as unknown as QuestionMetrics;
 }

@@ -1,7 +1,7 @@
 import type { RankCut, RankMetricsAtK } from "./experiment.js";
 import { mean, type CharSpan } from "./metrics.js";
 import { bootstrapMeans, percentileInterval } from "./statistics.js";
-import { AT_K_METRIC_REGISTRY } from "./metric-registry/registry.js";
+import type { AtKMetric } from "./metric-registry/metric.js";
 
 /** The cut-offs every question's ranking is scored at. */
 export const RANK_CUTS = [1, 3, 5, 10] as const;
@@ -12,9 +12,9 @@ export const rankingDepth = (topK: number) => Math.max(RANK_CUTS[RANK_CUTS.lengt
  * One question's ranking (the deepest retrieval, in rank order) scored at every cut of RANK_CUTS by
  * every registered at-k metric; `units` are every chunk the strategy can return (nDCG's best ordering).
  */
-export function rankCuts(references: CharSpan[], ranked: CharSpan[], units: CharSpan[]): RankCut[] {
+export function rankCuts(references: CharSpan[], ranked: CharSpan[], units: CharSpan[], atK: readonly AtKMetric[]): RankCut[] {
   const ranking = { references, ranked, retrievable: units };
-  const columns = AT_K_METRIC_REGISTRY.map((m) => [m.perQuestionField, m.atCuts(ranking, RANK_CUTS)] as const);
+  const columns = atK.map((m) => [m.perQuestionField, m.atCuts(ranking, RANK_CUTS)] as const);
   return RANK_CUTS.map((k, i) => {
     const cut: Record<string, number | null> = { k };
     for (const [field, values] of columns) cut[field] = values[i] ?? null;
@@ -29,16 +29,16 @@ export interface RankedQuestion {
 }
 
 /** Per cut, each at-k metric's mean over the questions that were ranked, with its 95 % bootstrap interval over those questions; [] when none was. */
-export function aggregateRankCuts(results: RankedQuestion[]): RankMetricsAtK[] {
+export function aggregateRankCuts(results: RankedQuestion[], atK: readonly AtKMetric[]): RankMetricsAtK[] {
   const ranked = results.filter((r) => r.error === null && r.rankCuts && r.rankCuts.length > 0).map((r) => r.rankCuts!);
   if (ranked.length === 0) return [];
   return RANK_CUTS.map((k) => {
-    const atK = ranked.map((cuts) => cuts.find((c) => c.k === k)! as unknown as Record<string, number | null | undefined>);
+    const cutsAtK = ranked.map((cuts) => cuts.find((c) => c.k === k)! as unknown as Record<string, number | null | undefined>);
     const means: Record<string, number | null> = {};
     const confidenceIntervals: Record<string, [number, number] | null> = {};
-    for (const metric of AT_K_METRIC_REGISTRY) {
+    for (const metric of atK) {
       // A question stored before the metric was registered has no value for it.
-      const values = atK.map((cut) => cut[metric.perQuestionField] ?? null);
+      const values = cutsAtK.map((cut) => cut[metric.perQuestionField] ?? null);
       means[metric.field] = mean(values);
       confidenceIntervals[metric.field] = percentileInterval(bootstrapMeans(values));
     }

@@ -3,7 +3,7 @@
 // arithmetic of ./metrics.ts.
 import type { AggregateMetrics, QuestionMetrics } from "./experiment.js";
 import type { Metric, ScoredQuestion } from "./metric-registry/metric.js";
-import { compositeMetrics, qualityMetrics } from "./metric-registry/registry.js";
+import type { CompositeMetric, MetricRegistry } from "./metric-registry/registry.js";
 import { mean } from "./metrics.js";
 
 /**
@@ -13,8 +13,8 @@ import { mean } from "./metrics.js";
  * what could be measured. Retrieval efficiency (IoU on a log scale) carries weight so that
  * retrieving more text is not rewarded for free: recall alone always prefers bigger chunks.
  */
-export function defaultWeights(): Record<string, number> {
-  return Object.fromEntries(compositeMetrics().map((m) => [m.composite.weight, m.composite.defaultWeight]));
+export function defaultWeights(metrics: MetricRegistry): Record<string, number> {
+  return Object.fromEntries(metrics.composite.map((m) => [m.composite.weight, m.composite.defaultWeight]));
 }
 
 /** What the composite reads: quality means (every composite term is one); a mean left out counts as not measured. */
@@ -25,12 +25,8 @@ export type CompositeInput = Partial<QualityMeans>;
  * weights of the measured metrics); the contributions add up to the composite score. Null when
  * nothing could be measured.
  */
-export function compositeContributions(
-  m: CompositeInput,
-  weights: Record<string, number>,
-  terms: ReturnType<typeof compositeMetrics> = compositeMetrics(),
-): Record<string, number> | null {
-  const value = (t: ReturnType<typeof compositeMetrics>[number]) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
+export function compositeContributions(m: CompositeInput, weights: Record<string, number>, terms: readonly CompositeMetric[]): Record<string, number> | null {
+  const value = (t: CompositeMetric) => (m as Partial<Record<string, number | null>>)[t.field] ?? null;
   const measured = terms.filter((t) => value(t) !== null && (weights[t.composite.weight] ?? 0) > 0);
   const totalWeight = measured.reduce((n, t) => n + weights[t.composite.weight]!, 0);
   if (totalWeight === 0) return null;
@@ -38,7 +34,7 @@ export function compositeContributions(
 }
 
 /** The composite: the sum of its contributions. `terms`, the registry's composite metrics, may be read once by a caller that scores many times. */
-export function compositeScore(m: CompositeInput, weights: Record<string, number>, terms = compositeMetrics()): number | null {
+export function compositeScore(m: CompositeInput, weights: Record<string, number>, terms: readonly CompositeMetric[]): number | null {
   const parts = compositeContributions(m, weights, terms);
   return parts === null ? null : Object.values(parts).reduce((a, b) => a + b, 0);
 }
@@ -71,10 +67,10 @@ export function questionScore(metric: Metric, question: ScoredQuestion, hallucin
 }
 
 /** Means over the questions that did not fail of what each counts (questionScore); a metric no question produced is null. */
-export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number): QualityMeans {
+export function qualityMeans(results: ScoredQuestion[], hallucinationThreshold: number, metrics: MetricRegistry): QualityMeans {
   const ok = results.filter((r) => r.error === null);
   return Object.fromEntries(
-    qualityMetrics().map((metric) => [metric.field, mean(ok.map((r) => questionScore(metric, r, hallucinationThreshold)))]),
+    metrics.quality.map((metric) => [metric.field, mean(ok.map((r) => questionScore(metric, r, hallucinationThreshold)))]),
   ) as unknown as QualityMeans;
 }
 

@@ -3,10 +3,13 @@ import { signedFixed } from "../domain/number-words.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { compositeBasis } from "./composite-basis.js";
-import { metricDefinition, metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
+import { metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 
 export interface CiSummaryInput {
   experiment: ExperimentRecord;
+  /** The metrics of the composition that renders: the scorecard's columns. */
+  metrics: MetricRegistry;
   outcomes: GateOutcome[];
   /** The baseline's name (file or experiment id) and each metric's change against it, per strategy. */
   baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[] };
@@ -48,16 +51,18 @@ export function renderCiSummary(input: CiSummaryInput): string {
       (tags.length > 0 ? ` · tags: ${tags.join(" ")}` : ""),
     "",
   );
-  const columns = scorecardMetrics().filter(([key]) => e.strategiesUsed.some((s) => metricValue(e.aggregateMetrics[s]!, key) !== null));
+  const columns = scorecardMetrics(input.metrics).filter(([key]) =>
+    e.strategiesUsed.some((s) => metricValue(input.metrics, e.aggregateMetrics[s]!, key) !== null),
+  );
   const header = (key: string) => {
-    const d = metricDefinition(key)!;
+    const d = input.metrics.definition(key)!;
     return `${d.label} (${d.scale} ${d.direction === "higher" ? "↑" : "↓"})`;
   };
   lines.push(`| strategy | ${columns.map(([key]) => header(key)).join(" | ")} | failed |`, `|---|${columns.map(() => "---|").join("")}---|`);
   for (const s of e.strategiesUsed) {
     const m = e.aggregateMetrics[s]!;
     const values = columns.map(([key, digits]) => {
-      const v = metricValue(m, key);
+      const v = metricValue(input.metrics, m, key);
       const d = input.baseline?.deltas[s]?.[key];
       return (v === null ? "n/a" : v.toFixed(digits)) + (d === undefined || d === null ? "" : ` (${signedFixed(d, digits)})`);
     });
@@ -71,7 +76,7 @@ export function renderCiSummary(input: CiSummaryInput): string {
       ? `; changes in brackets against the baseline ${code(input.baseline.source)}`
       : `; baseline ${code(input.baseline.source)}: ${NO_CHANGES_AGAINST_BASELINE}`;
   const star = e.strategiesUsed.length > 1 ? "★ highest composite (the headline says whether that is a recommendation); " : "";
-  const basis = compositeBasis(e);
+  const basis = compositeBasis(e, input.metrics);
   lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.${basis ? ` ${cell(basis)}.` : ""}`, "");
   const notes = [...new Set([...(input.baseline?.notes ?? []), ...input.outcomes.flatMap((o) => o.notes)])];
   if (notes.length > 0) lines.push("### Not like for like with the baseline", "", ...notes.map((n) => `- ${cell(n)}`), "");

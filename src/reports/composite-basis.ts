@@ -1,6 +1,5 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
-import { metricDefinition } from "../domain/metric-catalogue.js";
-import { compositeMetrics } from "../domain/metric-registry/registry.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 
 /**
  * Which metrics each composite holds, with their share of it: a metric that could not be measured
@@ -9,12 +8,12 @@ import { compositeMetrics } from "../domain/metric-registry/registry.js";
  * IoU 18 %, …" when every strategy's holds the same; otherwise one clause per strategy. Null when
  * no composite was scored (or the experiment predates the contributions).
  */
-export function compositeBasis(e: ExperimentRecord): string | null {
-  const weightOf = new Map(compositeMetrics().map((m) => [m.key, e.details.weights?.[m.composite.weight] ?? 0]));
+export function compositeBasis(e: ExperimentRecord, metrics: MetricRegistry): string | null {
+  const weightOf = new Map(metrics.composite.map((m) => [m.key, e.details.weights?.[m.composite.weight] ?? 0]));
   const held = (strategy: string) => Object.keys(e.aggregateMetrics[strategy]?.compositeContributions ?? {});
   const describe = (keys: string[]) => {
     const total = keys.reduce((n, k) => n + (weightOf.get(k) ?? 0), 0);
-    return keys.map((k) => `${metricDefinition(k)?.label ?? k} ${Math.round((100 * (weightOf.get(k) ?? 0)) / total)} %`).join(", ");
+    return keys.map((k) => `${metrics.definition(k)?.label ?? k} ${Math.round((100 * (weightOf.get(k) ?? 0)) / total)} %`).join(", ");
   };
   const scored = e.strategiesUsed.filter((s) => held(s).length > 0);
   if (scored.length === 0) return null;

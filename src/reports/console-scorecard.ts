@@ -5,7 +5,8 @@ import { NO_CHANGES_AGAINST_BASELINE } from "../domain/baseline-words.js";
 import { formatNumber, signedFixed } from "../domain/number-words.js";
 import { winnerThere } from "../domain/group-winner.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
-import { metricDefinition, metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
+import { metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import { nameWithId } from "../domain/filenames.js";
 import { describeNegativeControls } from "../domain/negative-controls.js";
 import { axisTables } from "./axis-tables.js";
@@ -17,15 +18,15 @@ export type ConsoleBlock = { line: string } | { head: string[]; rows: string[][]
 /**
  * The terminal's scorecard of an experiment, as the blocks `bench` prints after a run: the
  * headline, the scorecard table, the axis tables, a collection's per-document table, the notes,
- * the verdict, and where the experiment is. `deltas`: each metric's change against a baseline.
+ * the verdict, and where the experiment is, with the columns of `metrics`. `deltas`: each metric's change against a baseline.
  */
-export function consoleScorecard(e: ExperimentRecord, deltas?: Record<string, Record<string, number | null>>): ConsoleBlock[] {
+export function consoleScorecard(e: ExperimentRecord, metrics: MetricRegistry, deltas?: Record<string, Record<string, number | null>>): ConsoleBlock[] {
   const blocks: ConsoleBlock[] = [];
   const say = (line: string) => blocks.push({ line });
   const table = (head: string[], rows: string[][]) => blocks.push({ head, rows });
   const cell = (s: string, metric: string, digits: number) => {
     const m = e.aggregateMetrics[s]!;
-    const v = metricValue(m, metric);
+    const v = metricValue(metrics, m, metric);
     const d = deltas?.[s]?.[metric];
     const interval = metric === "composite_score" ? m.confidenceIntervals?.[metric] : undefined;
     return (
@@ -35,23 +36,23 @@ export function consoleScorecard(e: ExperimentRecord, deltas?: Record<string, Re
     );
   };
   const header = (key: string) => {
-    const definition = metricDefinition(key)!;
+    const definition = metrics.definition(key)!;
     return `${definition.label}\n${definition.scale} ${definition.direction === "higher" ? "↑" : "↓"}`;
   };
   // The answer first (issue 39): the table and the notes below say what it stands on.
   say(e.headline);
   table(
-    ["strategy", "retrieval", ...scorecardMetrics().map(([key]) => header(key)), "failed"],
+    ["strategy", "retrieval", ...scorecardMetrics(metrics).map(([key]) => header(key)), "failed"],
     e.strategiesUsed.map((s) => [
       // One strategy benchmarked leads nothing: no row is marked.
       s === e.bestStrategy && e.strategiesUsed.length > 1 ? `${s} *` : s,
       e.retrievalModes[s] ?? "n/a",
-      ...scorecardMetrics().map(([key, digits]) => cell(s, key, digits)),
+      ...scorecardMetrics(metrics).map(([key, digits]) => cell(s, key, digits)),
       `${e.aggregateMetrics[s]!.failedQuestions}/${e.aggregateMetrics[s]!.totalQuestions}`,
     ]),
   );
   say("↑ higher is better, ↓ lower is better; composite with its 95 % confidence interval over questions");
-  const basis = compositeBasis(e);
+  const basis = compositeBasis(e, metrics);
   if (basis) say(basis);
   for (const axis of axisTables(e)) {
     say(`strategy × ${axis.axis}, composite (* the highest ${axis.axis === "embedder" ? "with" : "under"} that ${axis.axis}):`);
@@ -60,7 +61,7 @@ export function consoleScorecard(e: ExperimentRecord, deltas?: Record<string, Re
       axis.rows.map((row) => [row.chunks, ...row.cells.map((c) => (c.value === null ? "n/a" : `${c.value.toFixed(2)}${c.best ? " *" : ""}`))]),
     );
   }
-  if (e.collection && e.perDocument) blocks.push(...perDocumentBlocks(e));
+  if (e.collection && e.perDocument) blocks.push(...perDocumentBlocks(e, metrics));
   const located = e.details.referencesLocated ?? {};
   const notAsWritten = (located.words ?? 0) + (located.relocated ?? 0);
   if (notAsWritten > 0) {
@@ -102,10 +103,10 @@ export function consoleScorecard(e: ExperimentRecord, deltas?: Record<string, Re
 }
 
 /** A collection's results per document: which strategy wins where, with its composite and recall there. */
-function perDocumentBlocks(e: ExperimentRecord): ConsoleBlock[] {
+function perDocumentBlocks(e: ExperimentRecord, metrics: MetricRegistry): ConsoleBlock[] {
   const line = `collection ${e.collection!.name}: ${e.collection!.documents.length} documents searched together; pooled above, per document below`;
   const value = (m: ExperimentRecord["aggregateMetrics"][string] | undefined, key: string, digits: number) => {
-    const v = m ? metricValue(m, key) : null;
+    const v = m ? metricValue(metrics, m, key) : null;
     return v === null ? "n/a" : v.toFixed(digits);
   };
   // One strategy leads nothing: its figures per document, no "highest" anywhere.

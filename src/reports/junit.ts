@@ -1,6 +1,5 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
-import { metricValue } from "../domain/metric-catalogue.js";
 
 export interface JunitInput {
   experiment: ExperimentRecord;
@@ -54,7 +53,7 @@ export function renderJunit(input: JunitInput): string {
     })),
     ...e.strategiesUsed.map((s) => {
       const m = e.aggregateMetrics[s]!;
-      const composite = metricValue(m, "composite_score");
+      const composite = m.compositeScore;
       const figures = `${s}: composite ${composite === null ? "n/a" : composite.toFixed(2)}, ${m.failedQuestions} of ${m.totalQuestions} questions failed`;
       const allFailed = m.totalQuestions > 0 && m.failedQuestions === m.totalQuestions;
       return {

@@ -1,6 +1,6 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { RANK_CUTS } from "../domain/rank-metrics.js";
-import { AT_K_METRIC_REGISTRY } from "../domain/metric-registry/registry.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import { describeScale } from "../domain/metric-catalogue.js";
 
 /** One cut of a strategy's `rankMetrics`, each at-k metric's mean and interval under its field. */
@@ -12,9 +12,9 @@ type CutByName = Record<string, unknown> & { confidenceIntervals: Record<string,
  * retrieved per question; with each metric's scale and definition for the text above it. Empty
  * when no strategy was ranked (no references, or an experiment from before the cuts were recorded).
  */
-export function rankTable(e: ExperimentRecord) {
+export function rankTable(e: ExperimentRecord, registry: MetricRegistry) {
   const strategies = e.strategiesUsed.filter((s) => (e.aggregateMetrics[s]?.rankMetrics?.length ?? 0) > 0);
-  const metrics = [...AT_K_METRIC_REGISTRY];
+  const metrics = registry.atK;
   return {
     cuts: [...RANK_CUTS],
     metrics: metrics.map((m) => ({ label: m.label, scale: describeScale(m), definition: m.definition })),

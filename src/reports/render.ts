@@ -19,8 +19,8 @@ import { axisTables } from "./axis-tables.js";
 import { rankTable } from "./rank-table.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
-import { METRICS, metricDefinition, metricName, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
-import { compositeMetrics, perQuestionMetrics, qualityMetrics } from "../domain/metric-registry/registry.js";
+import { metricName, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
@@ -28,6 +28,8 @@ export type ReportView = (typeof REPORT_VIEWS)[number];
 
 export interface ReportInput {
   experiment: ExperimentRecord;
+  /** The metrics of the composition that renders: their columns, formats and definitions. */
+  metrics: MetricRegistry;
   results: Record<string, QuestionResult[]>;
   /** Per strategy and metric: current minus baseline (from compareWithBaseline). */
   baseline?: { id: string; deltas: Record<string, Record<string, number | null>>; notes?: string[] };
@@ -59,11 +61,25 @@ function env(kind: "html" | "markdown" = "html"): nunjucks.Environment {
     );
     environment.addFilter("pct", (v: number | null | undefined) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`));
     environment.addFilter("usd", usd);
-    environment.addFilter("metric", (v: number | null | undefined, key: string) => formatMetric(v, metricDefinition(key)!));
+    environment.addFilter("metric", function (this: TemplateContext, v: number | null | undefined, key: string) {
+      return formatMetric(v, definitionIn(this, key));
+    });
     environment.addFilter("key", (key: string) => new engine.runtime.SafeString(keyHtml(key)));
-    environment.addFilter("change", (v: number | null | undefined, key: string) => formatChange(v, metricDefinition(key)!));
+    environment.addFilter("change", function (this: TemplateContext, v: number | null | undefined, key: string) {
+      return formatChange(v, definitionIn(this, key));
+    });
   }
   return environment;
+}
+
+/** What a filter is called on: the template's context, whose variables are the view model's. */
+type TemplateContext = { lookup(name: string): unknown };
+
+/** The metric named `key` in the registry of the report being rendered (the view model's `metricRegistry`). */
+function definitionIn(context: TemplateContext, key: string): MetricDefinition {
+  const definition = (context.lookup("metricRegistry") as MetricRegistry).definition(key);
+  if (!definition) throw new Error(`the report names a metric its registry does not have: ${key}`);
+  return definition;
 }
 
 function usd(v: number | null | undefined): string {
@@ -89,14 +105,16 @@ function formatChange(v: number | null | undefined, d: MetricDefinition): string
  * The report scorecards' metric columns (HTML and Markdown): every metric with a `reportColumn`, in registry
  * order. A change against a baseline is shown for the scores computed from the questions (not latency or cost).
  */
-function reportColumns() {
-  const scores = new Set([...qualityMetrics().map((m) => m.key), "composite_score"]);
-  return METRICS.filter((d) => d.reportColumn !== undefined).map((d) => ({
-    key: d.key,
-    htmlHeading: d.reportColumn!,
-    heading: metricName(d),
-    delta: scores.has(d.key),
-  }));
+function reportColumns(metrics: MetricRegistry) {
+  const scores = new Set([...metrics.quality.map((m) => m.key), "composite_score"]);
+  return metrics.all
+    .filter((d) => d.reportColumn !== undefined)
+    .map((d) => ({
+      key: d.key,
+      htmlHeading: d.reportColumn!,
+      heading: metricName(d),
+      delta: scores.has(d.key),
+    }));
 }
 
 /**
@@ -314,17 +332,17 @@ type MetricCell = { span: number; reason: string } | { span: number; reason?: un
  * blocks of strategies; neighbouring cells of a row missing for the same reason are merged into
  * one cell that gives the reason once.
  */
-function everyMetricBlocks(e: ExperimentRecord) {
+function everyMetricBlocks(e: ExperimentRecord, metrics: MetricRegistry) {
   return strategyBlocks(e.strategiesUsed, STRATEGY_COLUMNS.everyMetric).map((block) => ({
     ...block,
-    rows: METRICS.map((d) => {
+    rows: metrics.all.map((d) => {
       const cells: MetricCell[] = [];
       for (const s of block.strategies) {
         const m = e.aggregateMetrics[s]!;
         const reason = m.missing?.[d.key];
         const last = cells.at(-1);
         if (reason && last?.reason === reason) last.span++;
-        else cells.push(reason ? { span: 1, reason } : { span: 1, value: metricValue(m, d.key), interval: m.confidenceIntervals?.[d.key] ?? null });
+        else cells.push(reason ? { span: 1, reason } : { span: 1, value: metricValue(metrics, m, d.key), interval: m.confidenceIntervals?.[d.key] ?? null });
       }
       return { key: d.key, cells };
     }),
@@ -362,6 +380,7 @@ function winsWhere(e: ExperimentRecord): string[] {
 
 function viewModel(input: ReportInput, view: ReportView) {
   const e = input.experiment;
+  const registry = input.metrics;
   const strategies = e.strategiesUsed;
   // In a collection, references and chunks are named by their document's file name, and paged by their document's pages.
   const documentName = new Map((e.collection?.documents ?? []).map((d) => [d.id, d.filename]));
@@ -375,7 +394,7 @@ function viewModel(input: ReportInput, view: ReportView) {
   const bars = (metric: string, marked: (s: string) => boolean = (s) => s === highest) =>
     strategies.map((s) => ({
       label: s,
-      value: metricValue(agg(s), metric),
+      value: metricValue(registry, agg(s), metric),
       interval: agg(s).confidenceIntervals?.[metric] ?? null,
       missing: agg(s).missing?.[metric],
       highlight: marked(s),
@@ -384,7 +403,7 @@ function viewModel(input: ReportInput, view: ReportView) {
   // A bounded scale is drawn to its top; an open one (tokens) to its largest bar.
   const SCALE_TOPS: Partial<Record<MetricDefinition["scale"], number>> = { "0-10": 10, "0-1": 1 };
   const metricChart = (metric: string) => {
-    const d = metricDefinition(metric)!;
+    const d = registry.definition(metric)!;
     return barChart(`${d.label} (${d.scale}, ${d.direction} is better; whiskers: 95 % CI)`, bars(metric), { max: SCALE_TOPS[d.scale] });
   };
   // With only local providers every cost is 0; price the same tokens on the reference model instead.
@@ -419,10 +438,10 @@ function viewModel(input: ReportInput, view: ReportView) {
           ),
         }
       : {
-          metrics: qualityMetrics()
+          metrics: registry.quality
             .map((m) => m.key)
             // A metric no strategy could measure has nothing to draw; its reason stands under the scorecard.
-            .filter((metric) => strategies.some((s) => metricValue(agg(s), metric) !== null))
+            .filter((metric) => strategies.some((s) => metricValue(registry, agg(s), metric) !== null))
             .map(metricChart),
           sizes: e.details.indexing.map((x) => ({ strategy: x.strategy, svg: histogram(`${x.strategy}: chunk sizes`, x.tokenSizes) })),
         };
@@ -487,29 +506,30 @@ function viewModel(input: ReportInput, view: ReportView) {
     tradeOffs: tradeOffs(e),
     missing: missingMetrics(e),
     negativeControls: e.details.negativeControls ? describeNegativeControls(e.details.negativeControls) : [],
-    metricDefinitions: METRICS,
-    reportColumns: reportColumns(),
+    metricRegistry: registry,
+    metricDefinitions: registry.all,
+    reportColumns: reportColumns(registry),
     // The metric each composite weight is the weight of, by the weight's name.
-    compositeTermKeys: Object.fromEntries(compositeMetrics().map((m) => [m.composite.weight, m.key])),
+    compositeTermKeys: Object.fromEntries(registry.composite.map((m) => [m.composite.weight, m.key])),
     // Each question's scores in the technical view, under the metric's report heading (else its label).
-    questionMetrics: perQuestionMetrics().map((d) => ({
+    questionMetrics: registry.perQuestion.map((d) => ({
       key: d.key,
       field: d.perQuestion.field,
       label: metricName(d),
     })),
-    value: metricValue,
+    value: (m: AggregateMetrics, key: string) => metricValue(registry, m, key),
     scale: (key: string) => {
-      const d = metricDefinition(key);
+      const d = registry.definition(key);
       return d ? `${d.scale} ${d.direction === "higher" ? "↑" : "↓"}` : "";
     },
     charts,
-    sweeps: sweepFamilies(e),
+    sweeps: sweepFamilies(e, registry),
     axisTables: axisTables(e),
     perDocument: e.perDocument ? perDocumentRows(e) : null,
     perDocumentBlocks: strategyBlocks(strategies, STRATEGY_COLUMNS.perDocument),
-    everyMetric: view === "technical" ? everyMetricBlocks(e) : [],
+    everyMetric: view === "technical" ? everyMetricBlocks(e, registry) : [],
     winsWhere: winsWhere(e),
-    ranking: rankTable(e),
+    ranking: rankTable(e, registry),
     chunkStats,
     latency,
     // Older experiments embedded each question in the first strategy's searches: their embed column stays.
@@ -523,7 +543,7 @@ function viewModel(input: ReportInput, view: ReportView) {
     gates: input.gates ?? [],
     gatesHeadline: gatesHeadline(input.gates ?? []),
     gatesFailed: (input.gates ?? []).some((g) => !g.passed),
-    compositeBasis: compositeBasis(e),
+    compositeBasis: compositeBasis(e, registry),
     chunkMap: view === "technical" && input.chunkMap ? buildChunkMap(input.chunkMap, strategies, input.results) : null,
     configLine:
       `${e.questionsCount} questions from ${e.details.questionsSource}; top_k ${e.details.topK}; embedder ${e.details.embedder}; ` +

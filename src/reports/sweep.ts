@@ -1,12 +1,13 @@
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { listWords } from "../domain/list-words.js";
-import { METRICS, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import { metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import { parseVariantKey, type ParameterValue } from "../domain/variant-key.js";
 import { smallMultiples, type Panel } from "./charts.js";
 
 /** The metrics a sweep is read by (their `sweepColumn` in the metric registry), in column order. */
-function sweepMetrics(): MetricDefinition[] {
-  return METRICS.filter((m) => m.sweepColumn !== undefined).sort((a, b) => a.sweepColumn! - b.sweepColumn!);
+function sweepMetrics(metrics: MetricRegistry): MetricDefinition[] {
+  return metrics.all.filter((m) => m.sweepColumn !== undefined).sort((a, b) => a.sweepColumn! - b.sweepColumn!);
 }
 
 export interface SweepCell {
@@ -57,7 +58,7 @@ const order = (a: ParameterValue, b: ParameterValue) => (typeof a === "number" &
  * recall, precision, IoU and composite and their confidence intervals, and a small-multiples
  * chart of each metric against the first swept parameter, one line per setting of the others.
  */
-export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
+export function sweepFamilies(e: ExperimentRecord, metrics: MetricRegistry): SweepFamily[] {
   const byStrategy = new Map<string, string[]>();
   for (const key of e.strategiesUsed) {
     const strategy = parseVariantKey(key).strategy;
@@ -81,9 +82,9 @@ export function sweepFamilies(e: ExperimentRecord): SweepFamily[] {
     });
     const cell = (k: string, metric: string): SweepCell => {
       const m = e.aggregateMetrics[k]!;
-      return { value: metricValue(m, metric), interval: m.confidenceIntervals?.[metric] ?? null };
+      return { value: metricValue(metrics, m, metric), interval: m.confidenceIntervals?.[metric] ?? null };
     };
-    const columns = sweepMetrics();
+    const columns = sweepMetrics(metrics);
     const rows = sorted.map((k) => ({ key: k, best: k === e.bestStrategy, values: valuesOf(k), metrics: columns.map((d) => cell(k, d.key)) }));
     const [x, ...others] = parameters;
     const xValues = [...new Set(rows.map((r) => r.values[0]!))].sort(order);

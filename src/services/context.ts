@@ -3,6 +3,7 @@ import type { CachedEmbedder } from "../embedders/cache.js";
 import type { Generator } from "../generators/generator.js";
 import type { Registry } from "../registry.js";
 import type { ChunkingLlm, StrategyDefinition } from "../strategies/strategy.js";
+import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 import type { ChunksRepo } from "../domain/ports/chunks.js";
 import type { DocumentsRepo } from "../domain/ports/documents.js";
 import type { QueriesRepo } from "../domain/ports/queries.js";
@@ -28,6 +29,8 @@ export interface ServiceContext {
   chunks: ChunksRepo;
   queries: QueriesRepo;
   strategies: Registry<StrategyDefinition>;
+  /** The metrics this composition computes, averages, gates and reports. */
+  metrics: MetricRegistry;
   /** Uploaded originals, stored under generated names (`files/<document id>.<format>`). */
   originals: OriginalsStore;
   vectors(): Promise<VectorStore>;

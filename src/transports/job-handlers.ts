@@ -26,6 +26,7 @@ export function jobHandlers(chunkeval: Chunkeval): JobHandlers {
     benchmark: async (input, { signal, onProgress, children, calls }) =>
       experimentBody(
         await budgeted(calls, () => chunkeval.bench({ ...(input as BenchInput), signal, onProgress, units: children && chunkeval.queuedUnits(children) })),
+        chunkeval.metrics,
       ),
     process_unit: async (input, { signal, onProgress, calls }) =>
       budgeted(calls, () => chunkeval.runProcessingUnit(input as ProcessUnitInput, { signal, onProgress })),

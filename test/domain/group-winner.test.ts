@@ -1,4 +1,5 @@
 // A collection's per-document winner is named only where that document's questions separate it
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 // from every other strategy (issue 39): the pooled verdict's rule, over the group's questions.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -6,7 +7,7 @@ import { groupWinner, winnerThere } from "../../src/domain/group-winner.js";
 import { defaultWeights } from "../../src/domain/scoring.js";
 import { questionResult } from "../helpers/question-result.js";
 
-const options = { weights: defaultWeights(), hallucinationThreshold: 5, unmeasurable: {} };
+const options = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, unmeasurable: {} };
 const result = (recall: number) => questionResult({ recall, reciprocalRank: recall });
 
 test("a group's winner: named where its questions separate the highest from every other strategy, else none", async () => {

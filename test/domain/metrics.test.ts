@@ -1,8 +1,7 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { METRICS } from "../../src/domain/metric-catalogue.js";
-import { AT_K_METRIC_REGISTRY } from "../../src/domain/metric-registry/registry.js";
 import { aggregate, compareWithBest, verdictSentence } from "../../src/domain/aggregate.js";
 import { fastestLine } from "../../src/reports/render.js";
 import { intersectionLength, precisionOmega, retrievalEfficiency, retrievalMetrics, unionSpans } from "../../src/domain/metrics.js";
@@ -184,7 +183,7 @@ function result(metrics: Partial<QuestionResult["metrics"]>, extra: Partial<Ques
   return questionResult(metrics, { answerTokens: { promptTokens: 10, completionTokens: 2, totalTokens: 12 }, ...extra });
 }
 
-const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+const options = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
 
 test("aggregation averages what was measured, counts failures, and says why a metric is missing", () => {
   const a = aggregate(
@@ -230,7 +229,7 @@ test("a metric the configuration cannot measure is null with the reason, and lea
   assert.equal(a.missing.avg_faithfulness, reason);
   assert.equal(a.missing.hallucination_rate, reason);
   close(a.compositeScore!, 7.5, "composite is recall alone");
-  assert.equal(compositeContributions(a, defaultWeights())!.avg_faithfulness, undefined);
+  assert.equal(compositeContributions(a, defaultWeights(BUILT_IN_METRICS), BUILT_IN_METRICS.composite)!.avg_faithfulness, undefined);
 });
 
 test("confidence intervals are seeded: the same inputs give the same numbers, and the interval holds the mean", () => {
@@ -317,7 +316,8 @@ test("composite is missing when nothing could be measured; ties break on reprodu
   assert.equal(
     compositeScore(
       { avgAnswerSimilarity: null, avgFaithfulness: null, avgContextRelevance: null, avgRecall: null, mrr: null, avgRetrievalEfficiency: null },
-      defaultWeights(),
+      defaultWeights(BUILT_IN_METRICS),
+      BUILT_IN_METRICS.composite,
     ),
     null,
   );
@@ -333,7 +333,7 @@ test("composite is missing when nothing could be measured; ties break on reprodu
 test("the Metrics page's table (docs/metrics.md) gives every metric of the catalogue with its scale and direction", () => {
   const readme = readFileSync("docs/metrics.md", "utf8");
   const section = readme.slice(readme.indexOf("## Metrics"), readme.indexOf("### Reading the verdict"));
-  for (const m of METRICS) {
+  for (const m of BUILT_IN_METRICS.all) {
     const row = section.split("\n").find((line) => line.startsWith("| ") && line.includes(`\`${m.key}\``));
     assert.ok(row, `${m.key} has a row`);
     const cells = row!.split("|").map((c) => c.trim());
@@ -343,7 +343,7 @@ test("the Metrics page's table (docs/metrics.md) gives every metric of the catal
   // The metrics at the cut-offs k share the `rank_metrics` row: each is defined there, on its scale and direction.
   const rankRow = section.split("\n").find((line) => line.startsWith("| `rank_metrics` |"))!;
   const rankCells = rankRow.split("|").map((c) => c.trim());
-  for (const m of AT_K_METRIC_REGISTRY) {
+  for (const m of BUILT_IN_METRICS.atK) {
     assert.ok(rankRow.includes(`${m.label}: `), `${m.label} is defined in the rank_metrics row`);
     assert.deepEqual([rankCells[2], rankCells[3]], [m.scale, m.direction], `${m.label} scale and direction`);
   }

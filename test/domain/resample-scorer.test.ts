@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { compareWithBest, pairedDifference, resampleScorer, scoresOf } from "../../src/domain/aggregate.js";
 import type { QuestionResult } from "../../src/domain/experiment.js";
-import { registerMetric } from "../../src/domain/metric-registry/registry.js";
+import { BUILT_IN_METRICS, createMetricRegistry } from "../../src/domain/metric-registry/registry.js";
 import { defaultWeights } from "../../src/domain/scoring.js";
 import { mean } from "../../src/domain/metrics.js";
 import { bootstrap, bootstrapMeans, seededRandom } from "../../src/domain/statistics.js";
@@ -40,7 +40,7 @@ function results(seed: number, n = 23): QuestionResult[] {
   );
 }
 
-const options = { weights: defaultWeights(), hallucinationThreshold: 5, unmeasurable: {} };
+const options = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, unmeasurable: {} };
 
 function resamples(n: number, count: number, seed: number): number[][] {
   const random = seededRandom(seed);
@@ -81,22 +81,19 @@ test("a resample scorer leaves out what the run cannot measure, and counts a reg
     ),
   );
 
-  const unregister = registerMetric(chunkHitShare);
-  try {
-    const withShare = list.map((r, i) => ({ ...r, metrics: { ...r.metrics, chunkHitShare: i % 4 === 0 ? null : (i % 5) / 5 } }));
-    const weights = defaultWeights();
-    const scoredWithShare = resampleScorer(withShare, { ...options, weights })(indices);
-    assert.deepStrictEqual(
-      scoredWithShare,
-      scoresOf(
-        indices.map((i) => withShare[i]!),
-        { ...options, weights },
-      ),
-    );
-    assert.notEqual((scoredWithShare as unknown as Record<string, number | null>).avgChunkHitShare, null);
-  } finally {
-    unregister();
-  }
+  // A metric a composition adds is resampled like the built-in ones.
+  const metrics = createMetricRegistry({ metrics: [chunkHitShare] });
+  const withShare = list.map((r, i) => ({ ...r, metrics: { ...r.metrics, chunkHitShare: i % 4 === 0 ? null : (i % 5) / 5 } }));
+  const weights = defaultWeights(metrics);
+  const scoredWithShare = resampleScorer(withShare, { ...options, metrics, weights })(indices);
+  assert.deepStrictEqual(
+    scoredWithShare,
+    scoresOf(
+      indices.map((i) => withShare[i]!),
+      { ...options, metrics, weights },
+    ),
+  );
+  assert.notEqual((scoredWithShare as unknown as Record<string, number | null>).avgChunkHitShare, null);
 });
 
 test("the paired comparison through resample scorers is the one through scoresOf on resampled lists", () => {

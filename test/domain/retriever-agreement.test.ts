@@ -1,4 +1,5 @@
 // Issue 36 item 4: with the same chunks searched several ways (--retrievers), the verdict says
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 // whether the winner holds under each retriever, with the pooled verdict's significance rule.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +10,7 @@ import type { QuestionResult } from "../../src/domain/experiment.js";
 import type { SearchMode } from "../../src/domain/variant-key.js";
 import { questionResult } from "../helpers/question-result.js";
 
-const scoring = { weights: defaultWeights(), hallucinationThreshold: 5, unmeasurable: {} };
+const scoring = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, unmeasurable: {} };
 const result = (recall: number) => questionResult({ recall, reciprocalRank: recall });
 const base = Array.from({ length: 30 }, (_, i) => result(i % 3 === 0 ? 0 : 1));
 const better = base.map((r) => result(Math.min(1, r.metrics.recall! + 0.5)));

@@ -1,11 +1,12 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { bestStrategy, defaultWeights } from "../../src/domain/scoring.js";
 import { retrievedTokensTradeOff } from "../../src/domain/tokens-trade-off.js";
 import { questionResult } from "../helpers/question-result.js";
 
-const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+const options = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
 
 const result = (recall: number, retrievedTokens: number) => questionResult({ recall, reciprocalRank: recall }, { retrievedTokens });
 

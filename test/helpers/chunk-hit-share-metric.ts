@@ -2,7 +2,8 @@ import type { Metric } from "../../src/domain/metric-registry/metric.js";
 
 /**
  * A metric that exists only in tests: everything chunkeval knows of a metric, in one file, to show that
- * registering it (`registerMetric(chunkHitShare)`) is all it takes to be computed, averaged, gated and reported.
+ * adding it to a composition (`createChunkeval(config, { metrics: { metrics: [chunkHitShare] } })`) is all
+ * it takes to be computed, averaged, gated and reported.
  */
 export const chunkHitShare: Metric = {
   key: "chunk_hit_share",

@@ -2,7 +2,7 @@ import type { AtKMetric } from "../../src/domain/metric-registry/metric.js";
 
 /**
  * An at-k metric that exists only in tests: everything chunkeval knows of a metric at the cut-offs k, in one
- * file, to show that registering it (`registerAtKMetric(precisionAtK)`) is all it takes to be computed per
+ * file, to show that adding it to a composition (`{ metrics: { atKMetrics: [precisionAtK] } }`) is all it takes to be computed per
  * question and cut, averaged with intervals, written to the Experiment JSON and shown in the reports.
  */
 export const precisionAtK: AtKMetric = {

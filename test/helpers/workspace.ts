@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { composeChunkeval, type Chunkeval, type ChunkevalInternals } from "../../src/chunkeval.js";
+import { composeChunkeval, type Chunkeval, type ChunkevalInternals, type CompositionExtensions } from "../../src/chunkeval.js";
 import { loadConfig } from "../../src/config/load.js";
 import { sharedCacheDir } from "./cli.js";
 import { testMetadataStoreUri } from "./test-metadata-store.js";
@@ -12,8 +12,11 @@ export interface Workspace {
   app: Chunkeval;
   /** The stores behind it, for tests that check what was written. */
   internals: ChunkevalInternals;
-  /** Closes the app and reopens it over the same data directory and metadata store (a process restart), with `flags` changed if given. */
-  reopen(flags?: Record<string, string | number>): Promise<Chunkeval>;
+  /**
+   * Closes the app and reopens it over the same data directory and metadata store (a process restart), with `flags`
+   * changed if given, composed with `extensions` (default: the workspace's).
+   */
+  reopen(flags?: Record<string, string | number>, extensions?: CompositionExtensions): Promise<Chunkeval>;
   cleanup(): Promise<void>;
 }
 
@@ -26,7 +29,7 @@ export interface Workspace {
 export async function createWorkspace(
   flags: Record<string, string | number> = {},
   env: NodeJS.ProcessEnv = {},
-  options: { ownCache?: boolean } = {},
+  options: { ownCache?: boolean; extensions?: CompositionExtensions } = {},
 ): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "chunkeval-test-"));
   // CHUNKEVAL_TEST_METADATA_STORE=postgres: a fresh PostgreSQL database instead of the data directory's SQLite file.
@@ -47,14 +50,14 @@ export async function createWorkspace(
         ...changed,
       },
     }).config;
-  const first = await composeChunkeval(load());
+  const first = await composeChunkeval(load(), options.extensions);
   const ws: Workspace = {
     dir,
     app: first.app,
     internals: first.internals,
-    async reopen(changed) {
+    async reopen(changed, extensions = options.extensions) {
       await ws.app.close();
-      const next = await composeChunkeval(load(changed));
+      const next = await composeChunkeval(load(changed), extensions);
       ws.app = next.app;
       ws.internals = next.internals;
       return ws.app;

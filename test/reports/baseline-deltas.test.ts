@@ -1,8 +1,8 @@
 // A report compared with a baseline shows each score's change beside it, and nothing where the
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 // change could not be computed: never an empty "()" (issue 39, item 4).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { METRICS } from "../../src/domain/metric-catalogue.js";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
 import { handbookBytes } from "../helpers/documents.js";
@@ -22,11 +22,11 @@ test("baseline changes: a measured change is shown in brackets, a change that co
     const results = await ws.app.experimentResults(e.experimentId);
     // Every metric's change is missing but the composite's.
     const deltas = Object.fromEntries(
-      experiment.strategiesUsed.map((s) => [s, { ...Object.fromEntries(METRICS.map((m) => [m.key, null])), composite_score: 0.25 }]),
+      experiment.strategiesUsed.map((s) => [s, { ...Object.fromEntries(BUILT_IN_METRICS.all.map((m) => [m.key, null])), composite_score: 0.25 }]),
     );
     for (const view of ["managerial", "technical"] as const) {
       const html = renderHtmlReport(
-        { experiment, results, baseline: { id: "earlier", deltas, notes: ["the embedder differs: use in the baseline, hash now"] } },
+        { metrics: BUILT_IN_METRICS, experiment, results, baseline: { id: "earlier", deltas, notes: ["the embedder differs: use in the baseline, hash now"] } },
         view,
       );
       assert.doesNotMatch(html, /\(\s*\)/, `${view}: no empty brackets`);
@@ -34,7 +34,7 @@ test("baseline changes: a measured change is shown in brackets, a change that co
       assert.match(html, /Not like for like with the baseline: the embedder differs: use in the baseline, hash now\./, `${view}: what differs is said`);
     }
     // No strategy paired with the baseline: the report says no changes are shown, not that they are in brackets.
-    const unpaired = renderMarkdownReport({ experiment, results, baseline: { id: "earlier", deltas: {} } });
+    const unpaired = renderMarkdownReport({ metrics: BUILT_IN_METRICS, experiment, results, baseline: { id: "earlier", deltas: {} } });
     assert.match(unpaired, /Baseline earlier: no changes are shown: no question of this run was asked in the baseline\./);
     assert.doesNotMatch(unpaired, /Changes in brackets/);
   } finally {

@@ -1,4 +1,5 @@
 import { gatesHeadline } from "../../src/domain/gate-outcome.js";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ExperimentRecord } from "../../src/domain/experiment.js";
@@ -61,6 +62,7 @@ test("JUnit XML is well-formed whatever the names hold, with a test case per str
 
 test("the Markdown summary keeps table rows whole and says which gates failed", () => {
   const md = renderCiSummary({
+    metrics: BUILT_IN_METRICS,
     experiment: experiment(),
     outcomes: [
       { gate: "--fail-on-regression composite_score", strategy: "plain", passed: true, detail: "no | drop", notes: [] },
@@ -84,12 +86,12 @@ test("the Markdown summary carries the verdict's headline and what it stands on:
     headline: "Smoke test, not a recommendation: the questions are template questions. a<b scored highest.",
     verdictNotes: ["Questions: template (offline); they copy 100 % of their content words from their excerpts."],
   } as ExperimentRecord;
-  const md = renderCiSummary({ experiment: smoke, outcomes: [], reports: [] });
+  const md = renderCiSummary({ metrics: BUILT_IN_METRICS, experiment: smoke, outcomes: [], reports: [] });
   assert.match(md, /\*\*Smoke test, not a recommendation: the questions are template questions\. a&lt;b scored highest\.\*\*/);
   assert.match(md, /^- Questions: template \(offline\)/m);
   assert.match(md, /★ highest composite \(the headline says whether that is a recommendation\)/);
   // An experiment from before the headline was recorded: no empty bold line.
-  assert.doesNotMatch(renderCiSummary({ experiment: experiment(), outcomes: [], reports: [] }), /\*\*\*\*/);
+  assert.doesNotMatch(renderCiSummary({ metrics: BUILT_IN_METRICS, experiment: experiment(), outcomes: [], reports: [] }), /\*\*\*\*/);
 });
 
 test("the gates' result in words agrees in number: the gate passed, 1 of 2 gates failed, all 3 gates passed", () => {

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { questionLeak } from "../../src/evaluators/question-set.js";
@@ -10,7 +11,7 @@ import { createWorkspace } from "../helpers/workspace.js";
 
 /** The managerial report's box (the answer at a glance) and what follows it, as text and markup. */
 function managerial(experiment: ExperimentRecord, results: Record<string, QuestionResult[]>) {
-  const html = renderHtmlReport({ experiment, results }, "managerial");
+  const html = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment, results }, "managerial");
   const box = html.match(/<section class="callout">([\s\S]*?)<\/section>/)![1]!;
   const text = (markup: string) =>
     markup
@@ -48,7 +49,7 @@ test("the managerial box: the answer first, a line of confidence, at most three 
     const tiedResults = await ws.app.experimentResults(tied.experimentId);
     assert.equal(tied.verdictStatus, "no_clear_winner");
     // The terminal's scorecard says the same first, and never calls the highest composite "best" here.
-    const blocks = consoleScorecard(tied);
+    const blocks = consoleScorecard(tied, BUILT_IN_METRICS);
     assert.deepEqual(blocks[0], { line: tied.headline });
     const scorecard = blocks.find((b) => "head" in b)!;
     assert.ok("head" in scorecard && scorecard.head[0] === "strategy");
@@ -76,7 +77,7 @@ test("the managerial box: the answer first, a line of confidence, at most three 
       ),
     );
     // The technical report opens with the answer too, above the metrics it stands on.
-    const technical = renderHtmlReport({ experiment: tied, results: tiedResults }, "technical");
+    const technical = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: tied, results: tiedResults }, "technical");
     const opening = technical.indexOf("<h2>Verdict and confidence</h2>");
     assert.ok(opening >= 0 && opening < technical.indexOf("<h2>Metrics per strategy</h2>"), "the verdict before the metrics");
     assert.ok(technical.slice(opening).startsWith(`<h2>Verdict and confidence</h2>\n<p><strong>${tied.headline}</strong></p>`));

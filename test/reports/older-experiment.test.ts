@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { renderHtmlReport, renderMarkdownReport } from "../../src/reports/render.js";
@@ -27,7 +28,7 @@ test("an experiment stored before some metrics existed still renders: their colu
     const older = without<ExperimentRecord>(await ws.app.getExperiment(e.experimentId), [...absent, "latencyInterval", "avgRetrievedTokens", "sharedSeconds"]);
     const results = without<Record<string, QuestionResult[]>>(await ws.app.experimentResults(e.experimentId), [...absent, "retrievedTokens"]);
     const best = older.aggregateMetrics[older.bestStrategy]!;
-    const md = renderMarkdownReport({ experiment: older, results });
+    const md = renderMarkdownReport({ metrics: BUILT_IN_METRICS, experiment: older, results });
     const header = md
       .split("\n")
       .find((line) => line.startsWith("| strategy |"))!
@@ -41,10 +42,10 @@ test("an experiment stored before some metrics existed still renders: their colu
     assert.equal(cell("recall"), `${(100 * best.avgRecall!).toFixed(1)}%`);
     assert.equal(cell("MRR"), best.mrr!.toFixed(3));
     for (const view of ["managerial", "technical"] as const) {
-      const html = renderHtmlReport({ experiment: older, results }, view);
+      const html = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: older, results }, view);
       assert.match(html, new RegExp(`<td>${(100 * best.avgRecall!).toFixed(1)}%`), view);
     }
-    const technical = renderHtmlReport({ experiment: older, results }, "technical");
+    const technical = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: older, results }, "technical");
     assert.match(technical, /efficiency n\/a · precision Ω n\/a · /, "each question's line says n/a for what was not recorded");
   } finally {
     await ws.cleanup();

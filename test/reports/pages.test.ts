@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { pageLabel, pageRange, pageSpans } from "../../src/domain/pages.js";
 import { renderHtmlReport } from "../../src/reports/render.js";
@@ -55,7 +56,10 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
       "pages survive storage",
     );
     const results = await ws.app.experimentResults(experiment.experimentId);
-    const html = renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, "technical");
+    const html = renderHtmlReport(
+      { metrics: BUILT_IN_METRICS, experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) },
+      "technical",
+    );
     // Chunk map: each chunk's start mark carries its pages.
     assert.match(html, /<sup>1 · p{1,2}\. 1(–\d)?<\/sup>/);
     // Drill-down: each retrieved chunk's offsets are followed by its pages.
@@ -72,6 +76,7 @@ test("the technical report of a PDF-based experiment shows pages in the chunk ma
     });
     const plainHtml = renderHtmlReport(
       {
+        metrics: BUILT_IN_METRICS,
         experiment: plain,
         results: await ws.app.experimentResults(plain.experimentId),
         chunkMap: await chunkMapSource(ws.internals.context, plain.experimentId),

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +31,13 @@ test("both report views of a real experiment render in Chromium: charts drawn, n
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const view of ["managerial", "technical"] as ReportView[]) {
       const file = join(ARTIFACTS, `report-${view}.html`);
-      writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
+      writeFileSync(
+        file,
+        renderHtmlReport(
+          { metrics: BUILT_IN_METRICS, experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) },
+          view,
+        ),
+      );
       const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
       const requests: string[] = [];
       const consoleErrors: string[] = [];
@@ -155,7 +162,10 @@ test("the managerial box of a clear winner, of no clear winner and of a single s
     for (const { name, experiment, status } of cases) {
       assert.equal(experiment.verdictStatus, status, `${name}: ${experiment.headline}`);
       const file = join(ARTIFACTS, `report-managerial-${name}.html`);
-      writeFileSync(file, renderHtmlReport({ experiment, results: await ws.app.experimentResults(experiment.experimentId) }, "managerial"));
+      writeFileSync(
+        file,
+        renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment, results: await ws.app.experimentResults(experiment.experimentId) }, "managerial"),
+      );
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto("file://" + file, { waitUntil: "load" });
       const box = page.locator("section.callout");

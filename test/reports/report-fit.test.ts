@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -174,7 +175,13 @@ test("reports fit the page at 1280 px and in print, from 1 strategy to 30 varian
       for (const view of REPORT_VIEWS) {
         const base = `report-fit-${c.name}-${view}`;
         const file = join(ARTIFACTS, `${base}.html`);
-        writeFileSync(file, renderHtmlReport({ experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) }, view));
+        writeFileSync(
+          file,
+          renderHtmlReport(
+            { metrics: BUILT_IN_METRICS, experiment, results, chunkMap: await chunkMapSource(ws.internals.context, experiment.experimentId) },
+            view,
+          ),
+        );
         const page = await context.newPage();
         await page.goto("file://" + file, { waitUntil: "load" });
         if (c.keep) await screenshot(page, join(ARTIFACTS, `${base}-1280px.png`));

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import type { ExperimentRecord, QuestionMetrics } from "../../src/domain/experiment.js";
 import { questionResult } from "../helpers/question-result.js";
@@ -75,7 +76,7 @@ test("pairing says what is not like for like, and refuses what cannot be paired"
     "the questions differ from the baseline's (another question set hash)",
     "the embedder differs: hash in the baseline, use now",
   ]);
-  const pairing = pairStrategy(now, before, "recursive", false);
+  const pairing = pairStrategy(BUILT_IN_METRICS, now, before, "recursive", false);
   assert.ok(!("refused" in pairing));
   assert.equal(pairing.current.length, 2);
   assert.deepEqual(pairing.notes, [
@@ -83,15 +84,15 @@ test("pairing says what is not like for like, and refuses what cannot be paired"
     "paired the 2 questions both runs asked (4 now, 3 in the baseline)",
   ]);
   assert.ok("avg_faithfulness" in pairing.unmeasurable, "a metric one run did not measure drops out of both composites");
-  assert.deepEqual(pairStrategy(baseline(["q9"]), before, "recursive", false), {
+  assert.deepEqual(pairStrategy(BUILT_IN_METRICS, baseline(["q9"]), before, "recursive", false), {
     refused: "no question of this run was asked in the baseline (1 now, 3 in the baseline)",
   });
   const renamed = { ...now, strategies: { semantic: now.strategies.recursive! }, bestStrategy: "semantic" };
   assert.match(
-    (pairStrategy(renamed, before, "semantic", true) as { refused: string }).refused,
+    (pairStrategy(BUILT_IN_METRICS, renamed, before, "semantic", true) as { refused: string }).refused,
     /the baseline base\.json has no strategy semantic \(it has recursive\)/,
   );
-  const fallback = pairStrategy(renamed, before, "semantic", false);
+  const fallback = pairStrategy(BUILT_IN_METRICS, renamed, before, "semantic", false);
   assert.ok(!("refused" in fallback));
   assert.equal(fallback.baselineStrategy, "recursive");
   assert.match(fallback.notes[0]!, /the baseline has no strategy semantic: compared with the baseline's best, recursive/);
@@ -99,13 +100,13 @@ test("pairing says what is not like for like, and refuses what cannot be paired"
 
 test("changes against a baseline are the gates' paired ones: over the metrics both runs measured, and none where no question is shared", () => {
   const questions = ["q1", "q2", "q3", "q4", "q5", "q6"];
-  const before = baseline(questions, { weights: defaultWeights() });
+  const before = baseline(questions, { weights: defaultWeights(BUILT_IN_METRICS) });
   // The same per-question scores, plus context relevance this run measured and the baseline did not.
-  const now = baseline(questions, { weights: defaultWeights() });
+  const now = baseline(questions, { weights: defaultWeights(BUILT_IN_METRICS) });
   const recursive = now.strategies.recursive!;
   for (const q of Object.values(recursive.questions)) q.metrics = { ...q.metrics, contextRelevance: 9 };
   recursive.metrics = { ...recursive.metrics, composite_score: 7, avg_context_relevance: 9 };
-  const scoring = { weights: defaultWeights(), hallucinationThreshold: 5 };
+  const scoring = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5 };
   const aggregateMetrics = {
     recursive: aggregate(
       Object.values(recursive.questions).map((q) => questionResult(q.metrics)),
@@ -117,9 +118,9 @@ test("changes against a baseline are the gates' paired ones: over the metrics bo
   const deltas = baselineDeltas(experiment, now, before, scoring);
   assert.equal(deltas.recursive!.composite_score, 0, "over the metrics both measured, nothing changed");
   assert.equal(deltas.recursive!.avg_recall, 0);
-  assert.deepEqual(compositeDifferences(now, before), [
+  assert.deepEqual(compositeDifferences(BUILT_IN_METRICS, now, before), [
     "recursive: the composites hold different metrics (avg_context_relevance in this run's only): its changes are over the metrics both runs measured",
   ]);
   // Other questions altogether: no change is shown at all.
-  assert.deepEqual(baselineDeltas(experiment, now, baseline(["other 1", "other 2"], { weights: defaultWeights() }), scoring), {});
+  assert.deepEqual(baselineDeltas(experiment, now, baseline(["other 1", "other 2"], { weights: defaultWeights(BUILT_IN_METRICS) }), scoring), {});
 });

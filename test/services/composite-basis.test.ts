@@ -4,7 +4,7 @@ import { loadQuestionsFile } from "../../src/evaluators/questions.js";
 import { handbookBytes } from "../helpers/documents.js";
 import { createWorkspace } from "../helpers/workspace.js";
 import { compositeBasis } from "../../src/reports/composite-basis.js";
-import { metricDefinition } from "../../src/domain/metric-catalogue.js";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 
 test("context relevance measured for some strategies only leaves every composite; the verdict says why; it is still reported where measured", async () => {
   // `use` is a semantic embedder: the judge measures context relevance of dense search (configured
@@ -45,13 +45,13 @@ test("context relevance measured for some strategies only leaves every composite
     assert.ok(!dense.verdictNotes.some((n) => /Context relevance is left out/.test(n)));
 
     // Each composite says which metrics it holds, with their shares (reports, terminal and summary print it).
-    const relevance = metricDefinition("avg_context_relevance")!.label;
-    const recall = metricDefinition("avg_recall")!.label;
+    const relevance = BUILT_IN_METRICS.definition("avg_context_relevance")!.label;
+    const recall = BUILT_IN_METRICS.definition("avg_recall")!.label;
     const shares = (line: string) => [...line.matchAll(/ (\d+) %/g)].reduce((n, m) => n + Number(m[1]), 0);
-    const denseBasis = compositeBasis(dense)!;
+    const denseBasis = compositeBasis(dense, ws.app.metrics)!;
     assert.match(denseBasis, new RegExp(`^Composite of: .*${relevance} \\d+ %.*${recall} \\d+ %`));
     assert.ok(Math.abs(shares(denseBasis) - 100) <= 3, denseBasis);
-    const mixedBasis = compositeBasis(await ws.app.getExperiment(e.experimentId))!;
+    const mixedBasis = compositeBasis(await ws.app.getExperiment(e.experimentId), ws.app.metrics)!;
     assert.match(mixedBasis, /^Composite of: /);
     assert.ok(!mixedBasis.includes(relevance), `context relevance dropped out of every composite: ${mixedBasis}`);
     // Composites that hold different metrics say so, strategy by strategy.
@@ -60,7 +60,10 @@ test("context relevance measured for some strategies only leaves every composite
       ...dense,
       aggregateMetrics: { ...dense.aggregateMetrics, fixed_size: { ...dense.aggregateMetrics.fixed_size!, compositeContributions: rest } },
     };
-    assert.match(compositeBasis(differing)!, new RegExp(`^Composites hold different metrics: recursive of .*${relevance}.*; fixed_size of (?!.*${relevance})`));
+    assert.match(
+      compositeBasis(differing, ws.app.metrics)!,
+      new RegExp(`^Composites hold different metrics: recursive of .*${relevance}.*; fixed_size of (?!.*${relevance})`),
+    );
   } finally {
     await ws.cleanup();
   }

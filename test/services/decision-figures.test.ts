@@ -60,7 +60,7 @@ test("bench ranks once at depth 10: the top_k answer is its prefix, every cut is
     assert.ok(health.fixed_size!.midSentenceShare! > health.recursive!.midSentenceShare!, "fixed windows ignore sentences; the recursive splitter keeps them");
     assert.equal(health.recursive!.targetTokens, 256);
     assert.deepEqual(e.details.chunkWarnings, []);
-    const report = { experiment: await ws.app.getExperiment(e.experimentId), results };
+    const report = { metrics: ws.app.metrics, experiment: await ws.app.getExperiment(e.experimentId), results };
     assert.match(renderMarkdownReport(report), /\| recursive( ★)? \| nDCG@k \| \d\.\d{3} \[/);
     const html = renderHtmlReport(report, "technical");
     assert.match(html, /Ranking at k = 1, 3, 5, 10/);
@@ -91,7 +91,7 @@ test("bench warns when the comparison cannot tell strategies apart: identical ch
       warnings.join("\n"),
     );
     // Every report shows the warnings next to the headline they qualify, in the words bench prints.
-    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    const report = { metrics: ws.app.metrics, experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
     const escapeHtml = (t: string) => t.replace(/&/g, "&amp;").replace(/'/g, "&#39;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     const markdown = renderMarkdownReport(report);
     const afterHeadline = markdown.slice(markdown.indexOf(`**${e.headline}**`));
@@ -140,7 +140,7 @@ test("bench: negative controls do not make up the minimum of questions, and a ch
     assert.doesNotMatch(e.headline, /^Use /);
     assert.match(e.verdict, /at least 10 answerable questions are needed to tell, negative controls not counted, and 6 were asked/);
     assert.doesNotMatch(e.verdict, /recall not shown to differ/, "nothing can be significant on 6 answerable questions");
-    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    const report = { metrics: ws.app.metrics, experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
     assert.match(
       renderHtmlReport(report, "managerial"),
       /lower \(95 % interval of the difference [^)]*\): too few questions to tell \(6 answerable; at least 10 are needed\)/,
@@ -183,7 +183,7 @@ test("bench warns when top_k reaches every chunk a strategy made and the search 
     );
     // Searched by keywords only, no question was embedded: the shared time says warming up alone, not "embedding the 0 questions".
     assert.equal(e.details.sharedSeconds!.questionsEmbedded, 0);
-    const report = { experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
+    const report = { metrics: ws.app.metrics, experiment: await ws.app.getExperiment(e.experimentId), results: await ws.app.experimentResults(e.experimentId) };
     for (const rendered of [renderMarkdownReport(report), renderHtmlReport(report, "technical")]) {
       assert.match(rendered, /warming up/);
       assert.doesNotMatch(rendered, /embedding the 0 questions/);

@@ -1,12 +1,13 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
-import { registerAtKMetric, registerMetric } from "../../src/domain/metric-registry/registry.js";
+import { createMetricRegistry, type MetricPlugins } from "../../src/domain/metric-registry/registry.js";
 import { aggregate } from "../../src/domain/aggregate.js";
 import { strategyGaps } from "../../src/domain/measurability.js";
 import { mean } from "../../src/domain/metrics.js";
 import { bestStrategy, defaultWeights, scoreOf } from "../../src/domain/scoring.js";
-import { metricDefinition, metricValue } from "../../src/domain/metric-catalogue.js";
+import { metricValue } from "../../src/domain/metric-catalogue.js";
 import { countTokens } from "../../src/text/tokens.js";
 import { baselineFileText, baselineFromExperiment, parseBaselineFile } from "../../src/services/benchmarking/baseline.js";
 import { parseMaxDrop, parseRegressionTargets, regressionOutcomes } from "../../src/services/benchmarking/gates.js";
@@ -32,9 +33,11 @@ async function benchHandbook(ws: Workspace, strategies: string[], topK: number, 
   return { e, results: await ws.app.experimentResults(e.experimentId), stored: await ws.app.getExperiment(e.experimentId) };
 }
 
-test("a metric in one file, registered with one line: per question, mean and interval, composite, reports, baseline gate", async () => {
-  const unregister = registerMetric(chunkHitShare);
-  const ws = await createWorkspace();
+/** A workspace whose composition adds `metrics` to the built-in ones. */
+const workspaceWith = (metrics: MetricPlugins) => createWorkspace({}, {}, { extensions: { metrics } });
+
+test("a metric in one file, added to a composition: per question, mean and interval, composite, reports, baseline gate", async () => {
+  const ws = await workspaceWith({ metrics: [chunkHitShare] });
   try {
     const { e, results, stored } = await benchHandbook(ws, ["recursive@chunk_size=48", "fixed_size@chunk_size=48"], 5);
     for (const s of e.strategiesUsed) {
@@ -84,13 +87,14 @@ test("a metric in one file, registered with one line: per question, mean and int
     assert.match(html, /<th>chunk hit share<br>/, "a column of the scorecard");
 
     // The baseline gate: a field of the baseline file, a metric --fail-on-regression and --max-drop take.
-    const current = baselineFromExperiment(stored, results);
+    const metrics = ws.app.metrics;
+    const current = baselineFromExperiment(metrics, stored, results);
     const file = baselineFileText(current);
     assert.match(file, /"chunk_hit_share": /);
     const reread = parseBaselineFile("base.json", file);
-    const scoring = { weights: e.details.weights, hallucinationThreshold: e.details.hallucinationThreshold };
-    const gates = [parseRegressionTargets("chunk_hit_share")[0]!];
-    const drops = [parseMaxDrop("chunk_hit_share=0")];
+    const scoring = { metrics, weights: e.details.weights, hallucinationThreshold: e.details.hallucinationThreshold };
+    const gates = [parseRegressionTargets(metrics, "chunk_hit_share")[0]!];
+    const drops = [parseMaxDrop(metrics, "chunk_hit_share=0")];
     assert.ok(
       regressionOutcomes(stored, current, reread, gates, drops, scoring).every((o) => o.passed),
       "the same run against itself passes",
@@ -102,7 +106,6 @@ test("a metric in one file, registered with one line: per question, mean and int
     assert.match(drop!.detail, /chunk_hit_share changed -0\.\d{3} over 12 paired questions \(at most 0 lower allowed\)/);
     assert.equal(regression!.passed, false, regression!.detail);
   } finally {
-    unregister();
     await ws.cleanup();
   }
 });
@@ -114,26 +117,24 @@ test("a registered metric enters the composite only when its entry says so", () 
     (r.metrics as unknown as Record<string, number | null>).chunkHitShare = i === 0 ? 1 : 0;
     return r;
   });
-  const scored = () => aggregate(results, { ...options, weights: defaultWeights() });
+  const scored = (metrics = BUILT_IN_METRICS) => aggregate(results, { ...options, metrics, weights: defaultWeights(metrics) });
   const builtIn = scored();
-  const inTheComposite = registerMetric(chunkHitShare);
-  const entered = scored();
-  inTheComposite();
-  const outOfTheComposite = registerMetric({ ...chunkHitShare, composite: undefined });
-  const left = scored();
-  outOfTheComposite();
+  const entered = scored(createMetricRegistry({ metrics: [chunkHitShare] }));
+  const left = scored(createMetricRegistry({ metrics: [{ ...chunkHitShare, composite: undefined }] }));
   assert.ok(entered.compositeContributions!.chunk_hit_share! > 0);
   assert.notEqual(entered.compositeScore, builtIn.compositeScore);
   assert.equal(left.compositeContributions!.chunk_hit_share, undefined);
   assert.equal(field(left, "avgChunkHitShare"), 1 / 3, "still measured and reported");
   assert.equal(left.compositeScore, builtIn.compositeScore, "the composite is the built-in metrics' alone");
-  assert.equal(field(builtIn, "avgChunkHitShare"), undefined, "unregistered, it is gone");
+  assert.equal(field(builtIn, "avgChunkHitShare"), undefined, "the built-in registry does not have it");
 });
 
 test("a registered metric's own reason a strategy cannot measure it: reported per strategy, and out of every composite when some can", () => {
-  const keywordBlind = registerMetric({ ...chunkHitShare, unmeasurableFor: (s) => (s.retrieval === "keyword" ? "keyword search finds no chunk hits" : null) });
-  try {
-    const mixed = strategyGaps([
+  const keywordBlind = createMetricRegistry({
+    metrics: [{ ...chunkHitShare, unmeasurableFor: (s) => (s.retrieval === "keyword" ? "keyword search finds no chunk hits" : null) }],
+  });
+  {
+    const mixed = strategyGaps(keywordBlind, [
       { key: "recursive", judge: null, retrieval: "dense" },
       { key: "bm25", judge: null, retrieval: "keyword" },
     ]);
@@ -144,15 +145,13 @@ test("a registered metric's own reason a strategy cannot measure it: reported pe
         "it cannot be measured for bm25 (keyword search finds no chunk hits).",
     ]);
     // No strategy can measure it: every composite is scored on the same metrics already.
-    const none = strategyGaps([{ key: "bm25", judge: null, retrieval: "keyword" }]);
+    const none = strategyGaps(keywordBlind, [{ key: "bm25", judge: null, retrieval: "keyword" }]);
     assert.deepEqual([none.leftOut, none.notes], [[], []]);
-  } finally {
-    keywordBlind();
   }
 });
 
 test("tokens retrieved per question is a registered metric: counted per question, averaged with an interval, listed, out of the composite", async () => {
-  const entry = metricDefinition("avg_retrieved_tokens")!;
+  const entry = BUILT_IN_METRICS.definition("avg_retrieved_tokens")!;
   assert.deepEqual([entry.field, entry.scale, entry.direction, entry.composite], ["avgRetrievedTokens", "tokens", "lower", undefined]);
   const ws = await createWorkspace();
   try {
@@ -170,7 +169,7 @@ test("tokens retrieved per question is a registered metric: counted per question
       });
       const m = e.aggregateMetrics[s]!;
       assert.ok(Math.abs(m.avgRetrievedTokens! - mean(counts)!) < 1e-9, `${s}: the mean of its questions' counts`);
-      assert.equal(metricValue(m, "avg_retrieved_tokens"), m.avgRetrievedTokens);
+      assert.equal(metricValue(ws.app.metrics, m, "avg_retrieved_tokens"), m.avgRetrievedTokens);
       // Its interval, under the registry's key like every metric's, and under the name the JSON gave it before.
       const interval = m.confidenceIntervals.avg_retrieved_tokens!;
       assert.ok(interval[0] <= m.avgRetrievedTokens! && m.avgRetrievedTokens! <= interval[1] && interval[0] < interval[1], `[${interval}]`);
@@ -188,12 +187,13 @@ test("tokens retrieved per question is a registered metric: counted per question
     assert.match(html, /<td>avg_retrieved_tokens <small class="muted">tokens ↓<\/small><\/td><td>\d+\.\d{3} <small class="muted">\[/);
 
     // The baseline file keeps each question's count, so the regression gates compare it: a rise is the worse side.
-    const file = baselineFileText(baselineFromExperiment(stored, results));
+    const metrics = ws.app.metrics;
+    const current = baselineFromExperiment(metrics, stored, results);
+    const file = baselineFileText(current);
     assert.match(file, /"retrieved_tokens": \d+/);
-    const current = baselineFromExperiment(stored, results);
-    const scoring = { weights: e.details.weights, hallucinationThreshold: e.details.hallucinationThreshold };
-    const gates = [parseRegressionTargets("avg_retrieved_tokens")[0]!];
-    const drops = [parseMaxDrop("avg_retrieved_tokens=0")];
+    const scoring = { metrics, weights: e.details.weights, hallucinationThreshold: e.details.hallucinationThreshold };
+    const gates = [parseRegressionTargets(metrics, "avg_retrieved_tokens")[0]!];
+    const drops = [parseMaxDrop(metrics, "avg_retrieved_tokens=0")];
     assert.ok(regressionOutcomes(stored, current, parseBaselineFile("b.json", file), gates, drops, scoring).every((o) => o.passed));
     const leaner = parseBaselineFile("b.json", file.replace(/"retrieved_tokens": \d+/g, '"retrieved_tokens": 1'));
     const [regression, drop] = regressionOutcomes(stored, current, leaner, gates, drops, scoring);
@@ -205,7 +205,7 @@ test("tokens retrieved per question is a registered metric: counted per question
 });
 
 test("tokens retrieved: failed questions and questions from before it was recorded are left out of the mean; lower breaks composite ties", () => {
-  const options = { weights: defaultWeights(), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
+  const options = { metrics: BUILT_IN_METRICS, weights: defaultWeights(BUILT_IN_METRICS), hallucinationThreshold: 5, costUsd: 0, unmeasurable: {} };
   const m = aggregate(
     [
       questionResult({ recall: 0.5 }, { retrievedTokens: 100 }),
@@ -228,8 +228,7 @@ test("tokens retrieved: failed questions and questions from before it was record
 });
 
 test("an at-k metric in one file, registered with one line: each question's rank_cuts, rank_metrics with intervals, the JSON, both reports", async () => {
-  const unregister = registerAtKMetric(precisionAtK);
-  const ws = await createWorkspace();
+  const ws = await workspaceWith({ atKMetrics: [precisionAtK] });
   try {
     // top_k 10: the answer's chunks are the whole ranking the cuts score, so the test can recompute every cut from them.
     const { e, results } = await benchHandbook(ws, ["recursive@chunk_size=48", "fixed_size@chunk_size=48"], 10);
@@ -277,23 +276,23 @@ test("an at-k metric in one file, registered with one line: each question's rank
     assert.ok(html.includes("Precision@k (0-1, higher is better): the share of the top k ranks holding a chunk"));
     assert.match(md, /Recall@k \(0-1, higher is better\): .*MRR@k \(0-1, higher is better\): .*nDCG@k \(0-1, higher is better\): .*Precision@k/);
   } finally {
-    unregister();
     await ws.cleanup();
   }
 });
 
-test("an experiment scored before an at-k metric was registered shows it as n/a in the ranking table; unregistered, it is gone", async () => {
+test("an experiment scored before an at-k metric was added shows it as n/a in the ranking table; a composition without it shows none", async () => {
   const ws = await createWorkspace();
   try {
     const { e, results } = await benchHandbook(ws, ["recursive"], 3, 4);
     const cuts: RankCut[] = results.recursive![0]!.rankCuts!;
     assert.deepEqual(Object.keys(cuts[0]!), ["k", "recall", "reciprocalRank", "ndcg"]);
-    const unregister = registerAtKMetric(precisionAtK);
-    const md = (await ws.app.renderReport(e.experimentId, { format: "md" }).finally(unregister)).body as string;
+    // The same data directory, composed with the metric (a restart with a plug-in added).
+    const withPrecision = await ws.reopen({}, { metrics: { atKMetrics: [precisionAtK] } });
+    const md = (await withPrecision.renderReport(e.experimentId, { format: "md" })).body as string;
     // One strategy benchmarked: its rows are not marked as leading anything.
     assert.match(md, /\| recursive \| Precision@k \| n\/a \| n\/a \| n\/a \| n\/a \|/);
-    const after = (await ws.app.renderReport(e.experimentId, { format: "md" })).body as string;
-    assert.ok(!after.includes("Precision@k"), "unregistered, no row and no definition");
+    const after = (await (await ws.reopen({}, {})).renderReport(e.experimentId, { format: "md" })).body as string;
+    assert.ok(!after.includes("Precision@k"), "composed without it, no row and no definition");
     assert.match(after, /\| recursive \| nDCG@k \| \d\.\d{3} \[/);
     assert.ok(!after.includes("★"), "nothing is marked for one strategy");
   } finally {

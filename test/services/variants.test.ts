@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { expandSweep, formatVariantKey, parseSweepSpec, parseVariantKey, splitVariantSpec, sweepGridSize } from "../../src/domain/variant-key.js";
 import { CachedEmbedder } from "../../src/embedders/cache.js";
@@ -258,17 +259,17 @@ test("a sweep benchmarks every variant under its key, shares indexes and embeddi
       "one index, processed once",
     );
 
-    const technical = renderHtmlReport({ experiment: e, results }, "technical");
+    const technical = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: e, results }, "technical");
     assert.match(technical, /<h2>Sweep<\/h2>/);
     assert.match(technical, /recursive: chunk_size × chunk_overlap × retrieval \(6 variants\)/);
     assert.equal((technical.match(/class="chart sweep"/g) ?? []).length, 1, "one small-multiples chart for the family");
     assert.match(technical, /recall, precision, IoU and composite against chunk_size/);
     const ci = e.aggregateMetrics["recursive@chunk_size=128"]!.confidenceIntervals.avg_recall!;
     assert.ok(technical.includes(`[${ci[0].toFixed(3)}, ${ci[1].toFixed(3)}]`), "the table carries the confidence intervals");
-    const md = renderMarkdownReport({ experiment: e, results });
+    const md = renderMarkdownReport({ metrics: BUILT_IN_METRICS, experiment: e, results });
     assert.match(md, /### Sweep of recursive: chunk_size × chunk_overlap × retrieval/);
     assert.match(md, /\| recursive@chunk_size=128 \| 128 \| 32 \| dense \| \d\.\d{3} \[/);
-    const managerial = renderHtmlReport({ experiment: e, results }, "managerial");
+    const managerial = renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: e, results }, "managerial");
     assert.ok(managerial.includes(e.headline.replace(/'/g, "&#39;")), "the headline leads the managerial report");
     assert.match(managerial, /its lead over .* (is|is not) significant at 95 %/);
   } finally {

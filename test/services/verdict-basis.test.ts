@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -45,9 +46,9 @@ test("template questions on a speech: keyword search scores full recall and the 
       assert.deepEqual(stored[k], e[k], k);
     const results = await ws.app.experimentResults(e.experimentId);
     const reports = {
-      managerial: renderHtmlReport({ experiment: stored, results }, "managerial"),
-      technical: renderHtmlReport({ experiment: stored, results }, "technical"),
-      markdown: renderMarkdownReport({ experiment: stored, results }),
+      managerial: renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: stored, results }, "managerial"),
+      technical: renderHtmlReport({ metrics: BUILT_IN_METRICS, experiment: stored, results }, "technical"),
+      markdown: renderMarkdownReport({ metrics: BUILT_IN_METRICS, experiment: stored, results }),
     };
     for (const [name, text] of Object.entries(reports)) {
       assert.match(text, /Smoke test, not a recommendation/, name);
@@ -59,7 +60,7 @@ test("template questions on a speech: keyword search scores full recall and the 
     assert.doesNotMatch(reports.markdown, /&#\d+;|&(amp|quot|lt|gt);/, "Markdown prints text, not HTML entities");
     assert.match(reports.markdown, /'/);
     assert.match(reports.managerial, /<small class="muted retrieval">keyword<\/small>/, "the HTML scorecard shows each row's retrieval mode");
-    const wire = toWire(experimentView(stored)) as Record<string, unknown>;
+    const wire = toWire(experimentView(stored, BUILT_IN_METRICS)) as Record<string, unknown>;
     assert.equal(wire.verdict_status, "smoke_test");
     assert.equal((wire.question_set as { provenance: string }).provenance, "template");
   } finally {

@@ -91,7 +91,7 @@ export interface Metric {
 
 /**
  * A metric at several cut-offs k (Recall@k, MRR@k, nDCG@k), in one place (one file under
- * `src/domain/metric-registry/`, one line of AT_K_METRIC_REGISTRY in `registry.ts`): computed for each
+ * `src/domain/metric-registry/`, one line of BUILT_IN_AT_K in `registry.ts`): computed for each
  * question that has references at every cut of RANK_CUTS from one ranking as deep as the deepest cut
  * (each question's `rankCuts`), averaged per cut with a 95 % bootstrap interval over questions (each
  * strategy's `rankMetrics`), and a row of the ranking table in the technical and Markdown reports.

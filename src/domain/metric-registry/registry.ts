@@ -18,16 +18,14 @@ import { recallAtK } from "./recall-at-k.js";
 import { mrrAtK } from "./mrr-at-k.js";
 import { ndcgAtK } from "./ndcg-at-k.js";
 
-type CompositeMetric = Metric & { composite: NonNullable<Metric["composite"]> };
-type PerQuestionMetric = Metric & { perQuestion: NonNullable<Metric["perQuestion"]> };
+export type CompositeMetric = Metric & { composite: NonNullable<Metric["composite"]> };
+export type PerQuestionMetric = Metric & { perQuestion: NonNullable<Metric["perQuestion"]> };
 
 /**
  * Every metric chunkeval reports, one line each, in the order scorecards, reports and JSON
  * exports show them (ARCHITECTURE convention 16). A metric is its file plus its line here.
- * Everything that lists metrics reads this array when it runs (the functions below), so a metric
- * added with `registerMetric` is computed, averaged, gated and reported like these.
  */
-export const METRIC_REGISTRY: Metric[] = [
+const BUILT_IN: readonly Metric[] = [
   compositeScore,
   contextRelevance,
   answerSimilarity,
@@ -48,57 +46,77 @@ export const METRIC_REGISTRY: Metric[] = [
 /**
  * Every metric scored at the cut-offs k of one ranking per question (`AtKMetric`), one line each, in the
  * order each question's `rankCuts`, each strategy's `rankMetrics` and the reports' ranking table show them.
- * A metric is its file plus its line here; `registerAtKMetric` adds one the same way.
+ * A metric is its file plus its line here.
  */
-export const AT_K_METRIC_REGISTRY: AtKMetric[] = [recallAtK, mrrAtK, ndcgAtK];
+const BUILT_IN_AT_K: readonly AtKMetric[] = [recallAtK, mrrAtK, ndcgAtK];
 
-/** Appends `item` to `list` unless `clash` finds an entry it would collide with; returns how to take it out again. */
-function register<T>(list: T[], item: T, clash: (other: T) => boolean, name: (entry: T) => string, same: string): () => void {
-  const other = list.find(clash);
-  if (other) throw new Error(`metric ${name(item)} clashes with the registered metric ${name(other)} (same ${same})`);
-  list.push(item);
-  return () => {
-    const at = list.indexOf(item);
-    if (at >= 0) list.splice(at, 1);
-  };
+/** Metrics a composition adds after the built-in ones (a plug-in's, or a test's). */
+export interface MetricPlugins {
+  metrics?: readonly Metric[];
+  atKMetrics?: readonly AtKMetric[];
 }
 
 /**
- * Adds a metric after the built-in ones (a plug-in's, or a test's); its key, field and per-question
- * field must be new. Returns how to take it out again.
+ * The metrics of one composition (like its strategy, embedder and judge registries): everything that
+ * computes, averages, gates or reports metrics reads the registry it is handed, so a metric a
+ * composition adds is computed, averaged, gated and reported like the built-in ones, and no other
+ * composition in the same process sees it.
  */
-export function registerMetric(metric: Metric): () => void {
-  return register(
-    METRIC_REGISTRY,
-    metric,
-    (m) => m.key === metric.key || m.field === metric.field || (metric.perQuestion !== undefined && m.perQuestion?.field === metric.perQuestion.field),
+export interface MetricRegistry {
+  /** Every metric, in the order scorecards, reports and JSON exports show them. */
+  readonly all: readonly Metric[];
+  /** Every metric at the cut-offs k, in the order rank cuts and the ranking table show them. */
+  readonly atK: readonly AtKMetric[];
+  /** The metrics computed from a strategy's question results (means, or their own rule): what a bootstrap resample recomputes. */
+  readonly quality: readonly Metric[];
+  /** The metrics computed for each question, with how. */
+  readonly perQuestion: readonly PerQuestionMetric[];
+  /** The composite's terms, in the order they are summed. */
+  readonly composite: readonly CompositeMetric[];
+  /** The metric with this wire name, if there is one. */
+  definition(key: string): Metric | undefined;
+}
+
+/** Throws when two entries of `list` collide by `same` (a key, a field). */
+function refuseClashes<T>(list: readonly T[], sameAs: (a: T, b: T) => boolean, name: (entry: T) => string, same: string): void {
+  list.forEach((item, at) => {
+    const other = list.slice(0, at).find((earlier) => sameAs(earlier, item));
+    if (other) throw new Error(`metric ${name(item)} clashes with the registered metric ${name(other)} (same ${same})`);
+  });
+}
+
+/**
+ * The built-in metrics followed by `plugins`' (whose key, field and per-question field must be new, as
+ * must an at-k metric's label, field and per-question field).
+ */
+export function createMetricRegistry(plugins: MetricPlugins = {}): MetricRegistry {
+  const all = [...BUILT_IN, ...(plugins.metrics ?? [])];
+  const atK = [...BUILT_IN_AT_K, ...(plugins.atKMetrics ?? [])];
+  refuseClashes(
+    all,
+    (a, b) => a.key === b.key || a.field === b.field || (b.perQuestion !== undefined && a.perQuestion?.field === b.perQuestion.field),
     (m) => m.key,
     "key, field or per-question field",
   );
-}
-
-/** Adds an at-k metric after the built-in ones; its label, field and per-question field must be new. Returns how to take it out again. */
-export function registerAtKMetric(metric: AtKMetric): () => void {
-  return register(
-    AT_K_METRIC_REGISTRY,
-    metric,
-    (m) => m.label === metric.label || m.field === metric.field || m.perQuestionField === metric.perQuestionField,
+  refuseClashes(
+    atK,
+    (a, b) => a.label === b.label || a.field === b.field || a.perQuestionField === b.perQuestionField,
     (m) => m.label,
     "label, field or per-question field",
   );
+  const byKey = new Map(all.map((m) => [m.key, m]));
+  return Object.freeze({
+    all: Object.freeze(all),
+    atK: Object.freeze(atK),
+    quality: Object.freeze(all.filter((m) => m.perQuestion !== undefined || m.questionValue !== undefined)),
+    perQuestion: Object.freeze(all.filter((m): m is PerQuestionMetric => m.perQuestion !== undefined)),
+    composite: Object.freeze(all.filter((m): m is CompositeMetric => m.composite !== undefined).sort((a, b) => a.composite.order - b.composite.order)),
+    definition: (key: string) => byKey.get(key),
+  });
 }
 
-/** The metrics computed from a strategy's question results (means, or their own rule): what a bootstrap resample recomputes. */
-export function qualityMetrics(): Metric[] {
-  return METRIC_REGISTRY.filter((m) => m.perQuestion !== undefined || m.questionValue !== undefined);
-}
-
-/** The metrics computed for each question, with how. */
-export function perQuestionMetrics(): PerQuestionMetric[] {
-  return METRIC_REGISTRY.filter((m): m is PerQuestionMetric => m.perQuestion !== undefined);
-}
-
-/** The composite's terms, in the order they are summed. */
-export function compositeMetrics(): CompositeMetric[] {
-  return METRIC_REGISTRY.filter((m): m is CompositeMetric => m.composite !== undefined).sort((a, b) => a.composite.order - b.composite.order);
-}
+/**
+ * The built-in metrics alone: what reads metrics outside a composition uses (the configuration file's
+ * weights, checked before anything is composed; `--help` texts; scripts and tests of the built-ins).
+ */
+export const BUILT_IN_METRICS: MetricRegistry = createMetricRegistry();

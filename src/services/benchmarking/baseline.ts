@@ -2,8 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { ExperimentRecord, QuestionMetrics, QuestionResult } from "../../domain/experiment.js";
 import { hashBytes } from "../../domain/hash.js";
-import { METRICS } from "../../domain/metric-catalogue.js";
-import { compositeMetrics, perQuestionMetrics } from "../../domain/metric-registry/registry.js";
+import type { MetricRegistry } from "../../domain/metric-registry/registry.js";
 import { scoreOf } from "../../domain/scoring.js";
 import type { ScoredQuestion } from "../../domain/metric-registry/metric.js";
 import { ValidationError } from "../../errors.js";
@@ -71,9 +70,14 @@ export function questionsHash(results: Array<Pick<QuestionResult, "question" | "
 }
 
 /** A stored experiment and its per-question results as a baseline (also how the current run is compared). */
-export function baselineFromExperiment(e: ExperimentRecord, results: Record<string, QuestionResult[]>, source = e.experimentId): Baseline {
+export function baselineFromExperiment(
+  registry: MetricRegistry,
+  e: ExperimentRecord,
+  results: Record<string, QuestionResult[]>,
+  source = e.experimentId,
+): Baseline {
   const firstResults = Object.values(results)[0] ?? [];
-  const metrics = baselineMetrics(e);
+  const metrics = baselineMetrics(registry, e);
   return {
     source,
     chunkevalVersion: CHUNKEVAL_VERSION,
@@ -107,17 +111,17 @@ export function baselineFromExperiment(e: ExperimentRecord, results: Record<stri
   };
 }
 
-/** Every registered per-question metric's field <-> the snake_case name the file uses (`reciprocalRank` <-> `reciprocal_rank`). */
-function scoreFields(): Array<[string, string]> {
-  return perQuestionMetrics().map((m) => [m.perQuestion.field, m.perQuestion.field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)]);
-}
+/** A per-question metric's field as the file names it, in snake_case (`reciprocalRank` -> `reciprocal_rank`). */
+const fileName = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** And back (`reciprocal_rank` -> `reciprocalRank`). */
+const fieldName = (name: string) => name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * A question's scores in the file: every per-question metric, and the tokens its answer read (what tokens
- * retrieved per question is computed from, so that a gate can compare it too).
+ * A question's scores in the file: every per-question metric the run scored (a plug-in's too), and the
+ * tokens its answer read (what tokens retrieved per question is computed from, so that a gate can compare it too).
  */
 function questionScores(q: ScoredQuestion): Record<string, number | null> {
-  const scores = Object.fromEntries(scoreFields().map(([field, name]) => [name, scoreOf(q.metrics, field)]));
+  const scores = Object.fromEntries(Object.keys(q.metrics).map((field) => [fileName(field), scoreOf(q.metrics, field)]));
   return q.retrievedTokens === undefined ? scores : { ...scores, retrieved_tokens: q.retrievedTokens };
 }
 
@@ -193,11 +197,13 @@ export function parseBaselineFile(path: string, text: string): Baseline {
         throw bad(`strategy ${name}: question ${key} needs error, answered and scores`);
       }
       const scores = q.scores;
-      const values = scoreFields().map(([field, file]) => {
-        const v = scores[file] ?? null;
-        if (!isScore(v)) throw bad(`strategy ${name}: question ${key}: ${file} must be a number or null`);
-        return [field, v];
-      });
+      // Every score the file holds; a metric it lacks reads as not measured (scoreOf gives null).
+      const values = Object.entries(scores)
+        .filter(([file]) => file !== "retrieved_tokens")
+        .map(([file, v]) => {
+          if (!isScore(v)) throw bad(`strategy ${name}: question ${key}: ${file} must be a number or null`);
+          return [fieldName(file), v];
+        });
       const retrievedTokens = scores.retrieved_tokens;
       if (retrievedTokens !== undefined && typeof retrievedTokens !== "number")
         throw bad(`strategy ${name}: question ${key}: retrieved_tokens must be a number`);
@@ -279,18 +285,18 @@ export function baselineDeltas(
   experiment: ExperimentRecord,
   current: Baseline,
   baseline: Baseline,
-  scoring: Pick<ScoringOptions, "weights" | "hallucinationThreshold">,
+  scoring: Pick<ScoringOptions, "metrics" | "weights" | "hallucinationThreshold">,
 ): Record<string, Record<string, number | null>> {
-  const deltas = compareWithBaseline(experiment, Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics])));
+  const deltas = compareWithBaseline(scoring.metrics, experiment, Object.fromEntries(Object.entries(baseline.strategies).map(([s, b]) => [s, b.metrics])));
   for (const [strategy, change] of Object.entries(deltas)) {
-    const pairing = pairStrategy(current, baseline, strategy, true);
+    const pairing = pairStrategy(scoring.metrics, current, baseline, strategy, true);
     if ("refused" in pairing) {
       delete deltas[strategy];
       continue;
     }
     const options = { ...scoring, unmeasurable: pairing.unmeasurable };
     const [now, before] = [scoresOf(pairing.current, options), scoresOf(pairing.baseline, options)];
-    for (const definition of METRICS) {
+    for (const definition of scoring.metrics.all) {
       if (!(definition.field in now)) continue;
       const [a, b] = [now[definition.field as keyof typeof now] ?? null, before[definition.field as keyof typeof before] ?? null];
       change[definition.key] = a === null || b === null ? null : a - b;
@@ -305,11 +311,11 @@ export function baselineDeltas(
  * context relevance under another embedder or retriever, say), in words, per strategy paired;
  * their changes above are then over the metrics both measured.
  */
-export function compositeDifferences(current: Baseline, baseline: Baseline): string[] {
-  const terms = compositeMetrics().map((m) => m.key);
+export function compositeDifferences(metrics: MetricRegistry, current: Baseline, baseline: Baseline): string[] {
+  const terms = metrics.composite.map((m) => m.key);
   const notes: string[] = [];
   for (const strategy of Object.keys(current.strategies)) {
-    const pairing = pairStrategy(current, baseline, strategy, true);
+    const pairing = pairStrategy(metrics, current, baseline, strategy, true);
     if ("refused" in pairing) continue;
     const [now, before] = [current.strategies[strategy]!.metrics, baseline.strategies[pairing.baselineStrategy]!.metrics];
     const onlyNow = terms.filter((k) => (now[k] ?? null) !== null && (before[k] ?? null) === null);
@@ -344,7 +350,7 @@ export function runDifferences(current: Baseline, baseline: Baseline): string[] 
  * baseline has none, the baseline's best (said in the notes). Only questions both runs asked are
  * paired. Returns a reason instead when nothing can be paired.
  */
-export function pairStrategy(current: Baseline, baseline: Baseline, strategy: string, named: boolean): Pairing | { refused: string } {
+export function pairStrategy(metrics: MetricRegistry, current: Baseline, baseline: Baseline, strategy: string, named: boolean): Pairing | { refused: string } {
   const now = current.strategies[strategy];
   if (!now) return { refused: `this run has no strategy ${strategy}` };
   const notes: string[] = [];
@@ -365,7 +371,9 @@ export function pairStrategy(current: Baseline, baseline: Baseline, strategy: st
     notes.push(`paired the ${keys.length} questions both runs asked (${total} now, ${baselineTotal} in the baseline)`);
   }
   const unmeasurable = Object.fromEntries(
-    METRICS.filter((m) => (now.metrics[m.key] ?? null) === null || (before.metrics[m.key] ?? null) === null).map((m) => [m.key, "not measured in both runs"]),
+    metrics.all
+      .filter((m) => (now.metrics[m.key] ?? null) === null || (before.metrics[m.key] ?? null) === null)
+      .map((m) => [m.key, "not measured in both runs"]),
   );
   return { strategy, baselineStrategy, current: keys.map((k) => now.questions[k]!), baseline: keys.map((k) => before.questions[k]!), unmeasurable, notes };
 }

@@ -245,7 +245,8 @@ async function answerQuestion(
   i: number,
 ): Promise<{ result: QuestionResult; promptTokens: number }> {
   const { axis } = plan;
-  const result = emptyResult(q);
+  const metrics = plan.ctx.metrics;
+  const result = emptyResult(q, metrics);
   let promptTokens = 0;
   try {
     const t0 = performance.now();
@@ -278,12 +279,13 @@ async function answerQuestion(
       retrievable: run.units,
       corpusLength: axis.totalLength,
     };
-    await scoreRetrieval(result.metrics, evaluation);
+    await scoreRetrieval(metrics, result.metrics, evaluation);
     if (q.references.length > 0) {
       result.rankCuts = rankCuts(
         evaluation.references,
         ranking.chunks.map((c) => axis.place(c.documentId, c)),
         run.units,
+        metrics.atK,
       );
     }
     if (plan.dryRun) {
@@ -315,7 +317,7 @@ async function answerQuestion(
       );
       result.stageSeconds.judging = (performance.now() - t2) / 1000;
       result.judgeTokens = verdict.usage;
-      await scoreAnswer(result.metrics, { ...evaluation, answer: generation.answer, answered: generation.answered, verdict });
+      await scoreAnswer(metrics, result.metrics, { ...evaluation, answer: generation.answer, answered: generation.answered, verdict });
     }
   } catch (error) {
     // Cancelled, or out of the request's chat calls: the run stops (every question after would fail alike).

@@ -102,8 +102,10 @@ export async function scoreStrategies(
 ): Promise<ScoredRun> {
   const { variants } = plan;
   const { results, runs } = answered;
-  const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights();
+  const metrics = plan.ctx.metrics;
+  const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights(metrics);
   const gaps = strategyGaps(
+    metrics,
     runs.map((r) => ({
       key: r.variant.key,
       judge: models.judge,
@@ -112,9 +114,10 @@ export async function scoreStrategies(
     })),
   );
   const scoring = {
+    metrics,
     weights: gaps.leftOut.length === 0 ? weights : { ...weights, ...Object.fromEntries(gaps.leftOut.map((w) => [w, 0])) },
     hallucinationThreshold: DEFAULTS.hallucinationThreshold,
-    unmeasurable: unmeasurableMetrics(plan.dryRun, models.generator),
+    unmeasurable: unmeasurableMetrics(metrics, plan.dryRun, models.generator),
   };
   const scoringOf = (strategy: string) => {
     const reasons = gaps.reasons[strategy]!;

@@ -25,7 +25,7 @@ export async function runBenchmark(shared: ServiceContext, input: BenchInput): P
   const scored = await scoreStrategies(plan, input, models, answered, indexed.indexing);
   const fullRunEstimate = plan.dryRun ? await estimateFullRun(plan, answered.dryRunPromptTokens) : null;
   const record = await assembleExperiment(plan, input, models, indexed, answered, scored, fullRunEstimate);
-  const gates = plan.gates ? checkPlannedGates(plan.gates, record, answered.results) : [];
+  const gates = plan.gates ? checkPlannedGates(plan.ctx.metrics, plan.gates, record, answered.results) : [];
   if (gates.length > 0) record.details.gates = gates;
   // Ctrl-C during the scoring: nothing is stored (the run was not finished, as far as its user is concerned).
   throwIfCancelled(input.signal);

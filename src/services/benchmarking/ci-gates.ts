@@ -5,6 +5,7 @@
 // GateRequest. The files a CI system reads are ci-outputs.ts.
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
+import type { MetricRegistry } from "../../domain/metric-registry/registry.js";
 import { ValidationError } from "../../errors.js";
 import type { ServiceContext } from "../context.js";
 import { baselineDeltas, baselineFromExperiment, compositeDifferences, runDifferences, type Baseline } from "./baseline.js";
@@ -18,15 +19,18 @@ export interface RegressionPlan {
 }
 
 /** Checks the regression options before anything runs: every mistake is a usage error naming the option. */
-export function planRegressionGates(options: {
-  failOnRegression?: string | true;
-  maxDrop: string[];
-  baseline: boolean;
-  /** How the caller names the baseline, for the refusal: `--baseline FILE_OR_ID`, `baseline_experiment_id`. */
-  baselineOption: string;
-}): RegressionPlan {
-  const regression = options.failOnRegression === undefined ? [] : parseRegressionTargets(options.failOnRegression);
-  const drops = options.maxDrop.map(parseMaxDrop);
+export function planRegressionGates(
+  metrics: MetricRegistry,
+  options: {
+    failOnRegression?: string | true;
+    maxDrop: string[];
+    baseline: boolean;
+    /** How the caller names the baseline, for the refusal: `--baseline FILE_OR_ID`, `baseline_experiment_id`. */
+    baselineOption: string;
+  },
+): RegressionPlan {
+  const regression = options.failOnRegression === undefined ? [] : parseRegressionTargets(metrics, options.failOnRegression);
+  const drops = options.maxDrop.map((raw) => parseMaxDrop(metrics, raw));
   if ((regression.length > 0 || drops.length > 0) && !options.baseline) {
     throw new ValidationError(`${regression.length > 0 ? "--fail-on-regression" : "--max-drop"} compares with a baseline: add ${options.baselineOption}`);
   }
@@ -34,13 +38,13 @@ export function planRegressionGates(options: {
 }
 
 /** The floors `--fail-under` and `--fail-over` ask for. */
-export function planFloors(failUnder: string[], failOver: string[]): Gate[] {
-  return [...failUnder.map((raw) => parseGate("fail-under", raw)), ...failOver.map((raw) => parseGate("fail-over", raw))];
+export function planFloors(metrics: MetricRegistry, failUnder: string[], failOver: string[]): Gate[] {
+  return [...failUnder.map((raw) => parseGate(metrics, "fail-under", raw)), ...failOver.map((raw) => parseGate(metrics, "fail-over", raw))];
 }
 
 /** A stored experiment as the baseline a run is compared with. */
 export async function storedBaseline(ctx: ServiceContext, experimentId: string): Promise<Baseline> {
-  return baselineFromExperiment(await getExperiment(ctx, experimentId), await experimentResults(ctx, experimentId));
+  return baselineFromExperiment(ctx.metrics, await getExperiment(ctx, experimentId), await experimentResults(ctx, experimentId));
 }
 
 /** This run in the baseline's form, and against the baseline: each metric's change and what is not like for like. */
@@ -49,24 +53,29 @@ export interface RunComparison {
   baseline?: { source: string; deltas: Record<string, Record<string, number | null>>; notes: string[]; loaded: Baseline };
 }
 
-export function compareRun(experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, baseline: Baseline | undefined): RunComparison {
-  const current = baselineFromExperiment(experiment, results);
+export function compareRun(
+  metrics: MetricRegistry,
+  experiment: ExperimentRecord,
+  results: Record<string, QuestionResult[]>,
+  baseline: Baseline | undefined,
+): RunComparison {
+  const current = baselineFromExperiment(metrics, experiment, results);
   if (!baseline) return { current };
-  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
+  const scoring = { metrics, weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
   return {
     current,
     baseline: {
       source: baseline.source,
       deltas: baselineDeltas(experiment, current, baseline, scoring),
-      notes: [...runDifferences(current, baseline), ...compositeDifferences(current, baseline)],
+      notes: [...runDifferences(current, baseline), ...compositeDifferences(metrics, current, baseline)],
       loaded: baseline,
     },
   };
 }
 
 /** Every gate asked for, checked on the finished run: the floors, then the comparisons with the baseline. */
-export function gateOutcomes(experiment: ExperimentRecord, run: RunComparison, plan: RegressionPlan, floors: Gate[]): GateOutcome[] {
-  const scoring = { weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
+export function gateOutcomes(metrics: MetricRegistry, experiment: ExperimentRecord, run: RunComparison, plan: RegressionPlan, floors: Gate[]): GateOutcome[] {
+  const scoring = { metrics, weights: experiment.details.weights, hallucinationThreshold: experiment.details.hallucinationThreshold };
   return [
     ...floorOutcomes(experiment, floors),
     ...(run.baseline ? regressionOutcomes(experiment, run.current, run.baseline.loaded, plan.regression, plan.drops, scoring) : []),
@@ -106,9 +115,13 @@ export interface PlannedGates {
  * option. `baselineGiven` says whether a baseline will come (the CLI checks its options before it
  * reads the baseline file).
  */
-export function parseGateRequest(request: GateRequest, baselineGiven = !!(request.baseline || request.baselineExperimentId)): Omit<PlannedGates, "baseline"> {
-  const floors = planFloors(request.failUnder ?? [], request.failOver ?? []);
-  const plan = planRegressionGates({
+export function parseGateRequest(
+  metrics: MetricRegistry,
+  request: GateRequest,
+  baselineGiven = !!(request.baseline || request.baselineExperimentId),
+): Omit<PlannedGates, "baseline"> {
+  const floors = planFloors(metrics, request.failUnder ?? [], request.failOver ?? []);
+  const plan = planRegressionGates(metrics, {
     failOnRegression: request.failOnRegression,
     maxDrop: request.maxDrop ?? [],
     baseline: baselineGiven,
@@ -122,12 +135,17 @@ export function parseGateRequest(request: GateRequest, baselineGiven = !!(reques
 
 /** Parses a GateRequest and loads its baseline before any work: a mistake or an unknown experiment is refused then. */
 export async function planGateRequest(ctx: ServiceContext, request: GateRequest): Promise<PlannedGates> {
-  const parsed = parseGateRequest(request);
+  const parsed = parseGateRequest(ctx.metrics, request);
   const baseline = request.baseline ?? (request.baselineExperimentId ? await storedBaseline(ctx, request.baselineExperimentId) : undefined);
   return { ...parsed, baseline };
 }
 
 /** The planned gates checked on a finished run. */
-export function checkPlannedGates(gates: PlannedGates, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>): GateOutcome[] {
-  return gateOutcomes(experiment, compareRun(experiment, results, gates.baseline), gates.plan, gates.floors);
+export function checkPlannedGates(
+  metrics: MetricRegistry,
+  gates: PlannedGates,
+  experiment: ExperimentRecord,
+  results: Record<string, QuestionResult[]>,
+): GateOutcome[] {
+  return gateOutcomes(metrics, experiment, compareRun(metrics, experiment, results, gates.baseline), gates.plan, gates.floors);
 }

@@ -42,14 +42,14 @@ export interface CiOutputs {
 export async function ciOutputs(ctx: ServiceContext, input: CiOutputsInput): Promise<CiOutputs> {
   const experiment = await getExperiment(ctx, input.experimentId);
   const baseline = input.baseline ?? (input.baselineExperimentId === undefined ? undefined : await storedBaseline(ctx, input.baselineExperimentId));
-  const comparison = compareRun(experiment, await experimentResults(ctx, input.experimentId), baseline);
+  const comparison = compareRun(ctx.metrics, experiment, await experimentResults(ctx, input.experimentId), baseline);
   const outcomes = experiment.details.gates ?? [];
   return {
     experiment,
     outcomes,
     comparison,
     junit: renderJunit({ experiment, outcomes }),
-    summary: (reports) => renderCiSummary({ experiment, outcomes, reports, baseline: comparison.baseline }),
+    summary: (reports) => renderCiSummary({ experiment, metrics: ctx.metrics, outcomes, reports, baseline: comparison.baseline }),
     baselineFile: baselineFileText(comparison.current),
   };
 }

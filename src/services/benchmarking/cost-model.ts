@@ -1,6 +1,6 @@
 import { ZERO_USAGE } from "../../domain/metrics.js";
 import { defaultWeights } from "../../domain/scoring.js";
-import { perQuestionMetrics } from "../../domain/metric-registry/registry.js";
+import type { MetricRegistry } from "../../domain/metric-registry/registry.js";
 import { aggregate, compareWithBest } from "../../domain/aggregate.js";
 import type { QuestionResult } from "../../domain/experiment.js";
 import { emptyResult } from "../../domain/question-result.js";
@@ -224,7 +224,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     runRate: measured === null ? "assumed" : "measured",
     llmCalls: contextCalls + runCalls,
     variants: variants.length,
-    scoringSeconds: measureScoringSeconds(questions.length, full),
+    scoringSeconds: measureScoringSeconds(ctx.metrics, questions.length, full),
   };
   const { seconds, includes } = estimateSeconds(time);
   return {
@@ -306,9 +306,9 @@ async function measureEmbedRate(embedder: CachedEmbedder, documents: StoredDocum
  * results shaped like the run's (as many questions, the same metrics measured): the work depends
  * on those counts, not on the values. The first pass is not timed: it compiles the code.
  */
-function measureScoringSeconds(questions: number, full: boolean): number {
-  const results = Array.from({ length: Math.max(1, questions) }, (_, i) => placeholderResult(i, full));
-  const options = { weights: defaultWeights(), hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: {} };
+function measureScoringSeconds(metrics: MetricRegistry, questions: number, full: boolean): number {
+  const results = Array.from({ length: Math.max(1, questions) }, (_, i) => placeholderResult(metrics, i, full));
+  const options = { metrics, weights: defaultWeights(metrics), hallucinationThreshold: DEFAULTS.hallucinationThreshold, unmeasurable: {} };
   const pass = () => {
     aggregate(results, { ...options, costUsd: 0 });
     compareWithBest({ best: results, other: [...results].reverse() }, "best", options);
@@ -320,13 +320,13 @@ function measureScoringSeconds(questions: number, full: boolean): number {
 }
 
 /** A scored question for the scoring probe: every metric the run measures set, to values that differ between questions. */
-function placeholderResult(i: number, full: boolean): QuestionResult {
+function placeholderResult(metrics: MetricRegistry, i: number, full: boolean): QuestionResult {
   const v = (i % 7) / 7;
   const judged = full ? v : null;
-  const result = emptyResult({ question: "", expectedAnswer: null, references: [{ text: "", start: 0, end: 1 }] });
+  const result = emptyResult({ question: "", expectedAnswer: null, references: [{ text: "", start: 0, end: 1 }] }, metrics);
   result.answered = full;
   result.metrics = Object.fromEntries(
-    perQuestionMetrics().map((m) => [m.perQuestion.field, m.perQuestion.stage === "answer" ? judged : v]),
+    metrics.perQuestion.map((m) => [m.perQuestion.field, m.perQuestion.stage === "answer" ? judged : v]),
   ) as unknown as QuestionResult["metrics"];
   return result;
 }

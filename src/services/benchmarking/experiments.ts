@@ -1,6 +1,7 @@
 import { NotFoundError } from "../../errors.js";
 import { chunkHealthByStrategy } from "../../domain/chunk-health.js";
 import { metricKeys, metricDefinitionsForExport, metricValue } from "../../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../../domain/metric-registry/registry.js";
 import type { ExperimentRecord, QuestionResult } from "../../domain/experiment.js";
 import type { ServiceContext } from "../context.js";
 
@@ -24,13 +25,13 @@ export async function experimentResults(ctx: ServiceContext, id: string): Promis
  * strategy's chunk health, and each metric's scale, direction and definition); run details stay
  * in reports and exports.
  */
-export function experimentView(e: ExperimentRecord) {
+export function experimentView(e: ExperimentRecord, metrics: MetricRegistry) {
   const { details, ...experiment } = e;
   // Chunk health per strategy (our extension): the run records it per index, in its details.
   const health = details.chunkHealth ? { chunkHealth: chunkHealthByStrategy(e.strategiesUsed, details.chunkHealth) } : {};
   // The gates the run was asked to check (bench's CI options, or a request's fail_under …), with their outcomes.
   const gates = details.gates ? { gates: details.gates } : {};
-  return { ...experiment, ...health, ...gates, metrics: metricDefinitionsForExport() };
+  return { ...experiment, ...health, ...gates, metrics: metricDefinitionsForExport(metrics) };
 }
 
 /**
@@ -38,6 +39,7 @@ export function experimentView(e: ExperimentRecord) {
  * only): a stored experiment's (`baselineMetrics`) or a baseline file's.
  */
 export function compareWithBaseline(
+  metrics: MetricRegistry,
   current: ExperimentRecord,
   baseline: Record<string, Record<string, number | null>>,
 ): Record<string, Record<string, number | null>> {
@@ -47,8 +49,8 @@ export function compareWithBaseline(
     if (!before) continue;
     const now = current.aggregateMetrics[strategy]!;
     out[strategy] = Object.fromEntries(
-      metricKeys().map((metric) => {
-        const a = metricValue(now, metric);
+      metricKeys(metrics).map((metric) => {
+        const a = metricValue(metrics, now, metric);
         const b = before[metric] ?? null;
         return [metric, a === null || b === null ? null : a - b];
       }),
@@ -58,6 +60,8 @@ export function compareWithBaseline(
 }
 
 /** An experiment's metric values per strategy, keyed by metric: what compareWithBaseline compares with. */
-export function baselineMetrics(e: ExperimentRecord): Record<string, Record<string, number | null>> {
-  return Object.fromEntries(Object.entries(e.aggregateMetrics).map(([s, m]) => [s, Object.fromEntries(metricKeys().map((k) => [k, metricValue(m, k)]))]));
+export function baselineMetrics(metrics: MetricRegistry, e: ExperimentRecord): Record<string, Record<string, number | null>> {
+  return Object.fromEntries(
+    Object.entries(e.aggregateMetrics).map(([s, m]) => [s, Object.fromEntries(metricKeys(metrics).map((k) => [k, metricValue(metrics, m, k)]))]),
+  );
 }

@@ -2,8 +2,8 @@ import { signedFixed as signed } from "../../domain/number-words.js";
 import { pairedResampleDifference, resampleScorer, type PairedDifference, type ResampleScorer, type ScoringOptions } from "../../domain/aggregate.js";
 import type { ExperimentRecord } from "../../domain/experiment.js";
 import type { GateOutcome } from "../../domain/gate-outcome.js";
-import { METRICS, metricDefinition, metricValue, type MetricDefinition } from "../../domain/metric-catalogue.js";
-import { qualityMetrics } from "../../domain/metric-registry/registry.js";
+import { definedMetricValue, type MetricDefinition } from "../../domain/metric-catalogue.js";
+import type { MetricRegistry } from "../../domain/metric-registry/registry.js";
 import { BOOTSTRAP_RESAMPLES, MIN_PAIRED_QUESTIONS } from "../../domain/statistics.js";
 import { ValidationError } from "../../errors.js";
 import { pairStrategy, runDifferences, type Baseline } from "./baseline.js";
@@ -23,11 +23,11 @@ const gateFor = (direction: MetricDefinition["direction"]): GateKind => (directi
  * Parses `METRIC=VALUE` for a gate. A metric gated the wrong way (a floor on a lower-is-better
  * metric, which a perfect score would fail) is a usage error naming the right option.
  */
-export function parseGate(kind: GateKind, raw: string): Gate {
+export function parseGate(metrics: MetricRegistry, kind: GateKind, raw: string): Gate {
   const [name, value, ...rest] = raw.split("=");
-  const metric = name ? metricDefinition(name) : undefined;
+  const metric = name ? metrics.definition(name) : undefined;
   const n = Number(value);
-  const valid = METRICS.filter((m) => gateFor(m.direction) === kind).map((m) => m.key);
+  const valid = metrics.all.filter((m) => gateFor(m.direction) === kind).map((m) => m.key);
   if (!metric || value === undefined || value.trim() === "" || rest.length > 0 || !Number.isFinite(n)) {
     throw new ValidationError(`--${kind} expects METRIC=VALUE with METRIC one of ${valid.join(", ")}; got "${raw}"`);
   }
@@ -52,7 +52,7 @@ export function gatedStrategyName(experiment: Pick<ExperimentRecord, "bestStrate
 export function missedGates(experiment: ExperimentRecord, gates: Gate[]): Array<Gate & { actual: number | null }> {
   const best = experiment.aggregateMetrics[experiment.bestStrategy]!;
   return gates
-    .map((gate) => ({ ...gate, actual: metricValue(best, gate.metric.key) }))
+    .map((gate) => ({ ...gate, actual: definedMetricValue(best, gate.metric) }))
     .filter((g) => g.actual === null || (g.kind === "fail-under" ? g.actual < g.value : g.actual > g.value));
 }
 
@@ -61,7 +61,7 @@ export function floorOutcomes(experiment: ExperimentRecord, gates: Gate[]): Gate
   const missed = missedGates(experiment, gates);
   const best = experiment.aggregateMetrics[experiment.bestStrategy]!;
   return gates.map((gate) => {
-    const actual = metricValue(best, gate.metric.key);
+    const actual = definedMetricValue(best, gate.metric);
     const miss = missed.find((m) => m.kind === gate.kind && m.metric.key === gate.metric.key && m.value === gate.value);
     const bound = gate.kind === "fail-under" ? "below" : "above";
     const found = actual === null ? `n/a (${best.missing?.[gate.metric.key] ?? "not measured"})` : actual.toFixed(4);
@@ -76,7 +76,7 @@ export function floorOutcomes(experiment: ExperimentRecord, gates: Gate[]): Gate
 }
 
 /** Metrics a regression gate can compare: those computed from per-question scores (the quality metrics and their composite). */
-const regressionMetrics = () => [metricDefinition("composite_score")!, ...qualityMetrics()];
+const regressionMetrics = (metrics: MetricRegistry) => [metrics.definition("composite_score")!, ...metrics.quality];
 
 /** A metric compared with the baseline, for the highest composite (`strategy` undefined) or a named one. */
 export interface RegressionTarget {
@@ -85,14 +85,14 @@ export interface RegressionTarget {
 }
 
 /** `METRIC` or `METRIC@STRATEGY` (the strategy may itself be a variant: `avg_recall@recursive@chunk_size=128`). */
-function parseTarget(option: string, raw: string): RegressionTarget {
+function parseTarget(metrics: MetricRegistry, option: string, raw: string): RegressionTarget {
   const at = raw.indexOf("@");
   const name = (at < 0 ? raw : raw.slice(0, at)).trim();
   const strategy = at < 0 ? undefined : raw.slice(at + 1).trim();
-  const metric = regressionMetrics().find((m) => m.key === name);
+  const metric = regressionMetrics(metrics).find((m) => m.key === name);
   if (!metric || strategy === "") {
     throw new ValidationError(
-      `${option} takes METRIC or METRIC@STRATEGY with METRIC one of ${regressionMetrics()
+      `${option} takes METRIC or METRIC@STRATEGY with METRIC one of ${regressionMetrics(metrics)
         .map((m) => m.key)
         .join(", ")}; got "${raw}"`,
     );
@@ -101,9 +101,9 @@ function parseTarget(option: string, raw: string): RegressionTarget {
 }
 
 /** `--fail-on-regression` alone gates the composite; with a value, the comma-separated metrics. */
-export function parseRegressionTargets(raw: string | true): RegressionTarget[] {
-  if (raw === true) return [{ metric: metricDefinition("composite_score")! }];
-  return raw.split(",").map((item) => parseTarget("--fail-on-regression", item));
+export function parseRegressionTargets(metrics: MetricRegistry, raw: string | true): RegressionTarget[] {
+  if (raw === true) return [{ metric: metrics.definition("composite_score")! }];
+  return raw.split(",").map((item) => parseTarget(metrics, "--fail-on-regression", item));
 }
 
 export interface MaxDrop extends RegressionTarget {
@@ -111,13 +111,13 @@ export interface MaxDrop extends RegressionTarget {
 }
 
 /** `METRIC[@STRATEGY]=V`: V is on the metric's scale, and a rise for lower-is-better metrics. */
-export function parseMaxDrop(raw: string): MaxDrop {
+export function parseMaxDrop(metrics: MetricRegistry, raw: string): MaxDrop {
   const equals = raw.lastIndexOf("=");
   const value = Number(raw.slice(equals + 1));
   if (equals < 1 || raw.slice(equals + 1).trim() === "" || !Number.isFinite(value) || value < 0) {
     throw new ValidationError(`--max-drop takes METRIC=V or METRIC@STRATEGY=V with V a number of 0 or more; got "${raw}"`);
   }
-  return { ...parseTarget("--max-drop", raw.slice(0, equals)), value };
+  return { ...parseTarget(metrics, "--max-drop", raw.slice(0, equals)), value };
 }
 
 /** A bootstrap p-value has a resolution of 1/BOOTSTRAP_RESAMPLES: none of the resamples on the other side reads as below that. */
@@ -135,12 +135,12 @@ export function regressionOutcomes(
   baseline: Baseline,
   targets: RegressionTarget[],
   drops: MaxDrop[],
-  scoring: Pick<ScoringOptions, "weights" | "hallucinationThreshold">,
+  scoring: Pick<ScoringOptions, "metrics" | "weights" | "hallucinationThreshold">,
 ): GateOutcome[] {
   const run = runDifferences(current, baseline);
   const check = (target: RegressionTarget, gate: string, decide: (change: PairedDifference) => { passed: boolean; detail: string }): GateOutcome => {
     const strategy = target.strategy ?? experiment.bestStrategy;
-    const pairing = pairStrategy(current, baseline, strategy, target.strategy !== undefined);
+    const pairing = pairStrategy(scoring.metrics, current, baseline, strategy, target.strategy !== undefined);
     if ("refused" in pairing) return { gate, strategy, passed: false, detail: `not compared: ${pairing.refused}`, notes: run };
     const field = target.metric.field as keyof ReturnType<ResampleScorer>;
     const options = { ...scoring, unmeasurable: pairing.unmeasurable };

@@ -41,7 +41,7 @@ const CONTENT_TYPES: Record<ReportFormat, string> = {
 
 /** `report EXP --baseline ID`: each metric's change against a stored experiment, its composite rescored when the weights differ. */
 async function storedBaselineChanges(ctx: ServiceContext, experiment: ExperimentRecord, results: Record<string, QuestionResult[]>, id: string) {
-  const { deltas, notes } = compareRun(experiment, results, await storedBaseline(ctx, id)).baseline!;
+  const { deltas, notes } = compareRun(ctx.metrics, experiment, results, await storedBaseline(ctx, id)).baseline!;
   return { id, deltas, notes };
 }
 
@@ -67,12 +67,13 @@ export async function renderReport(
   const baseline = options.baseline ?? (options.baselineId ? await storedBaselineChanges(ctx, experiment, results, options.baselineId) : undefined);
   const body =
     format === "json"
-      ? { ...experimentView(experiment), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
+      ? { ...experimentView(experiment, ctx.metrics), details: experiment.details, results, ...(baseline ? { baseline } : {}) }
       : format === "md"
-        ? renderMarkdownReport({ experiment, results, baseline, documentName, gates: options.gates ?? experiment.details.gates })
+        ? renderMarkdownReport({ experiment, metrics: ctx.metrics, results, baseline, documentName, gates: options.gates ?? experiment.details.gates })
         : renderHtmlReport(
             {
               experiment,
+              metrics: ctx.metrics,
               results,
               baseline,
               documentName,

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { cliIo } from "./io.js";
 import { relative } from "node:path";
 import { ValidationError } from "../../errors.js";
+import { BUILT_IN_METRICS } from "../../domain/metric-registry/registry.js";
 import { isBaselineFile, parseGateRequest, readBaselineFile, saveBaselineFile } from "../../api/ci.js";
 import type { Baseline, Chunkeval, CiOutputs, Gate, GateRequest } from "../../api/index.js";
 
@@ -47,7 +48,7 @@ export function gateRequestOf(options: CiOptions, baseline?: Baseline): GateRequ
 
 /** Checks the CI options before anything runs (every mistake is a usage error, exit 2, naming the option): the floors and the tags. */
 export function planCi(options: CiOptions): { floors: Gate[]; tags: Record<string, string> } {
-  return { floors: parseGateRequest(gateRequestOf(options), !!options.baseline).floors, tags: parseTags(options.tag) };
+  return { floors: parseGateRequest(BUILT_IN_METRICS, gateRequestOf(options), !!options.baseline).floors, tags: parseTags(options.tag) };
 }
 
 /** `--baseline FILE_OR_ID`: a baseline file (ends in .json, or exists), otherwise a stored experiment. */

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { CancelledError, ExitCode, ValidationError } from "../../../errors.js";
 import type { ProgressEvent } from "../../../domain/types.js";
 import { DEFAULTS } from "../../../config/defaults.js";
-import { METRICS } from "../../../domain/metric-catalogue.js";
+import { BUILT_IN_METRICS } from "../../../domain/metric-registry/registry.js";
 import { gatesHeadline } from "../../../domain/gate-outcome.js";
 import { gateRequestOf, loadBaseline, planCi, writeCiFiles, type CiOptions } from "../bench-ci.js";
 import { parseInteger, withChunkeval, type GlobalOptions } from "../context.js";
@@ -246,7 +246,7 @@ export function registerBenchCommand(program: Command): void {
     .addHelpText(
       "after",
       `\n${VARIANT_HELP}\n\nMetrics (scale, direction):\n` +
-        `${METRICS.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
+        `${BUILT_IN_METRICS.all.map((m) => `  ${m.key.padEnd(22)} ${m.scale.padEnd(8)} ${m.direction} is better`).join("\n")}\n` +
         `--fail-under takes the higher-is-better ones, --fail-over the lower-is-better ones; a metric that could not be measured fails its gate.\n` +
         `--fail-on-regression and --max-drop take the quality metrics (not latency or cost). A failed gate exits 4: the run succeeded and was stored.`,
     )
@@ -370,7 +370,7 @@ export function registerBenchCommand(program: Command): void {
           // stdout holds only the JSON; the warnings the scorecard would print go to stderr.
           for (const warning of experiment.details.chunkWarnings ?? []) printNote(`warning: ${warning}`);
           printJson({
-            ...experimentView(experiment),
+            ...experimentView(experiment, app.metrics),
             details: experiment.details,
             ...(compared.baseline ? { baselineDeltas: compared.baseline.deltas, baselineNotes: compared.baseline.notes } : {}),
             ...(outcomes.length > 0 ? { gates: outcomes } : {}),
@@ -382,7 +382,7 @@ export function registerBenchCommand(program: Command): void {
             printLine(`gate ${o.passed ? "passed" : "failed"}: ${o.gate}: ${o.detail}`);
             for (const note of o.notes) printLine(`  note: ${note}`);
           }
-          for (const block of consoleScorecard(experiment, deltas)) {
+          for (const block of consoleScorecard(experiment, app.metrics, deltas)) {
             if ("line" in block) printLine(block.line);
             else printTable(block.head, block.rows);
           }

@@ -96,7 +96,10 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
         return reply
           .status(201)
           .send(
-            experimentBody(await admission.runSync(reply, (signal) => withRequestCallBudget(chunkeval.config, () => chunkeval.bench({ ...input, signal })))),
+            experimentBody(
+              await admission.runSync(reply, (signal) => withRequestCallBudget(chunkeval.config, () => chunkeval.bench({ ...input, signal }))),
+              chunkeval.metrics,
+            ),
           );
       }
       await chunkeval.checkBench(input); // refused now exactly as the synchronous request, not as a failed job later
@@ -129,7 +132,7 @@ export function benchmarkRoutes(app: FastifyInstance, deps: RouteDeps): void {
     "/benchmarks/:experiment_id",
     { schema: { tags: ["benchmarks"], summary: "Fetch an experiment", params: idParams("experiment_id") } },
     async (request) => {
-      return experimentBody(await chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id));
+      return experimentBody(await chunkeval.getExperiment((request.params as { experiment_id: string }).experiment_id), chunkeval.metrics);
     },
   );
 
