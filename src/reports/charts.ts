@@ -12,7 +12,7 @@ const W = 640;
 export const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const shorten = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 const fmt = (v: number, digits = 2) => (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(digits));
-/** Font sizes of the chart classes (base.njk's CSS), in user units. */
+/** Font sizes of the chart classes (report.njk's CSS), in user units. */
 const TITLE_FONT = 13;
 const LABEL_FONT = 11;
 const LINE = 13;

@@ -3,6 +3,7 @@ import { signedFixed } from "../domain/number-words.js";
 import type { ExperimentRecord } from "../domain/experiment.js";
 import { gatesHeadline, type GateOutcome } from "../domain/gate-outcome.js";
 import { compositeBasis } from "./composite-basis.js";
+import { sectionsOf, type SectionOf } from "./sections.js";
 import { metricValue, scorecardMetrics } from "../domain/metric-catalogue.js";
 import type { MetricRegistry } from "../domain/metric-registry/registry.js";
 
@@ -21,36 +22,57 @@ export interface CiSummaryInput {
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/\r?\n/g, " ");
 const code = (text: string) => "`" + text.replace(/`/g, "'") + "`";
 
-/**
- * A Markdown summary of a benchmark for `$GITHUB_STEP_SUMMARY` or a pull-request comment: the
- * verdict on the gates and every gate with its figures, the verdict's headline and what it stands on, the scorecard with changes against
- * the baseline (and which metrics the composites hold), what differs from the baseline, and links to the reports.
- */
-export function renderCiSummary(input: CiSummaryInput): string {
-  const e = input.experiment;
-  const failed = input.outcomes.filter((o) => !o.passed);
-  const lines: string[] = [];
-  const gates = gatesHeadline(input.outcomes);
-  const headline = gates === null ? "ℹ️ chunkeval: benchmark ran, no gates were set" : `${failed.length > 0 ? "❌" : "✅"} chunkeval: ${gates}`;
-  lines.push(`## ${headline}`, "");
+/** The CI summary's part of each section it shows (sections.ts), as Markdown lines: the type checker holds its keys to the declared list. */
+const CI_SECTIONS: Record<SectionOf<"ci-summary">, (input: CiSummaryInput) => string[]> = {
   // Each gate's result first, under the title that sums them up.
-  if (input.outcomes.length > 0) {
-    lines.push("| result | gate | strategy | figures |", "|---|---|---|---|");
-    for (const o of input.outcomes) lines.push(`| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`);
-    lines.push("");
-  }
+  gates: ({ outcomes }) =>
+    outcomes.length === 0
+      ? []
+      : [
+          "| result | gate | strategy | figures |",
+          "|---|---|---|---|",
+          ...outcomes.map((o) => `| ${o.passed ? "✅ passed" : "❌ failed"} | ${code(o.gate)} | ${cell(o.strategy)} | ${cell(o.detail)} |`),
+          "",
+        ],
   // The headline says what the verdict may claim (a recommendation, no clear winner, a smoke test) and the notes what it stands on:
   // a pull request must not read "X is best" from template questions or a lead within noise. Older experiments have neither.
-  if (e.headline) lines.push(`**${cell(e.headline)}**`, "");
-  lines.push(`**Verdict:** ${cell(e.verdict)}`, "");
-  if (e.verdictNotes?.length) lines.push(...e.verdictNotes.map((n) => `- ${cell(n)}`), "");
-  const tags = Object.entries(e.tags).map(([k, v]) => code(`${k}=${v}`));
-  const strategies = `${e.strategiesUsed.length} ${e.strategiesUsed.length === 1 ? "strategy" : "strategies"}`;
-  lines.push(
-    `Experiment ${code(e.experimentId)} · ${strategies} × ${e.questionsCount} questions · ${cell(e.details.embedder)} embedder` +
-      (tags.length > 0 ? ` · tags: ${tags.join(" ")}` : ""),
+  verdict: ({ experiment: e }) => [
+    ...(e.headline ? [`**${cell(e.headline)}**`, ""] : []),
+    `**Verdict:** ${cell(e.verdict)}`,
     "",
-  );
+    ...(e.verdictNotes?.length ? [...e.verdictNotes.map((n) => `- ${cell(n)}`), ""] : []),
+  ],
+  scorecard: scorecardLines,
+  run: ({ experiment: e }) => {
+    const tags = Object.entries(e.tags).map(([k, v]) => code(`${k}=${v}`));
+    const strategies = `${e.strategiesUsed.length} ${e.strategiesUsed.length === 1 ? "strategy" : "strategies"}`;
+    return [
+      `Experiment ${code(e.experimentId)} · ${strategies} × ${e.questionsCount} questions · ${cell(e.details.embedder)} embedder` +
+        (tags.length > 0 ? ` · tags: ${tags.join(" ")}` : ""),
+      "",
+    ];
+  },
+  reports: ({ reports }) =>
+    reports.length === 0 ? [] : ["### Reports", "", ...reports.map((r) => (r.href ? `- [${cell(r.label)}](${r.href})` : `- ${code(r.label)}`)), ""],
+};
+
+/**
+ * A Markdown summary of a benchmark for `$GITHUB_STEP_SUMMARY` or a pull-request comment, under a title
+ * that sums up the gates: the sections declared for it (sections.ts) in their order. The gates with their
+ * figures, the verdict's headline and what it stands on, the scorecard with changes against the
+ * baseline (which metrics the composites hold, what differs from the baseline), the run, and links to the reports.
+ */
+export function renderCiSummary(input: CiSummaryInput): string {
+  const gates = gatesHeadline(input.outcomes);
+  const failed = input.outcomes.some((o) => !o.passed);
+  const headline = gates === null ? "ℹ️ chunkeval: benchmark ran, no gates were set" : `${failed ? "❌" : "✅"} chunkeval: ${gates}`;
+  return [`## ${headline}`, "", ...sectionsOf("ci-summary").flatMap((section) => CI_SECTIONS[section](input))].join("\n");
+}
+
+/** The scorecard: the metrics some strategy measured, each with its change against the baseline, then what is not like for like with it. */
+function scorecardLines(input: CiSummaryInput): string[] {
+  const e = input.experiment;
+  const lines: string[] = [];
   const columns = scorecardMetrics(input.metrics).filter(([key]) =>
     e.strategiesUsed.some((s) => metricValue(input.metrics, e.aggregateMetrics[s]!, key) !== null),
   );
@@ -80,7 +102,5 @@ export function renderCiSummary(input: CiSummaryInput): string {
   lines.push("", `${star}↑ higher is better, ↓ lower is better${against}.${basis ? ` ${cell(basis)}.` : ""}`, "");
   const notes = [...new Set([...(input.baseline?.notes ?? []), ...input.outcomes.flatMap((o) => o.notes)])];
   if (notes.length > 0) lines.push("### Not like for like with the baseline", "", ...notes.map((n) => `- ${cell(n)}`), "");
-  if (input.reports.length > 0)
-    lines.push("### Reports", "", ...input.reports.map((r) => (r.href ? `- [${cell(r.label)}](${r.href})` : `- ${code(r.label)}`)), "");
-  return lines.join("\n");
+  return lines;
 }

@@ -17,6 +17,7 @@ import type { PageSpan } from "../domain/pages.js";
 import { sweepFamilies } from "./sweep.js";
 import { axisTables } from "./axis-tables.js";
 import { rankTable } from "./rank-table.js";
+import { sectionsOf } from "./sections.js";
 import { parseVariantKey } from "../domain/variant-key.js";
 import { pageLabel } from "../domain/pages.js";
 import { metricName, metricValue, type MetricDefinition } from "../domain/metric-catalogue.js";
@@ -25,6 +26,12 @@ import { REFERENCE_CHAT_MODEL, referenceCost } from "../generators/pricing.js";
 
 export const REPORT_VIEWS = ["managerial", "technical"] as const;
 export type ReportView = (typeof REPORT_VIEWS)[number];
+
+/** Each HTML view's title: the question it answers. */
+const VIEW_TITLES: Record<ReportView, string> = {
+  managerial: "Which chunking strategy should we use?",
+  technical: "Chunking strategy benchmark: technical report",
+};
 
 export interface ReportInput {
   experiment: ExperimentRecord;
@@ -554,10 +561,10 @@ function viewModel(input: ReportInput, view: ReportView) {
 /** Renders an experiment as one self-contained HTML page (inline CSS and SVG, no network). */
 export function renderHtmlReport(input: ReportInput, view: ReportView = "managerial"): string {
   if (!REPORT_VIEWS.includes(view)) throw new ValidationError(`view must be one of ${REPORT_VIEWS.join(", ")}, got "${view}"`);
-  return env().render(`${view}.njk`, viewModel(input, view));
+  return env().render("report.njk", { ...viewModel(input, view), title: VIEW_TITLES[view], sections: sectionsOf(view) });
 }
 
 /** A Markdown summary: the scorecard and the recommendation. */
 export function renderMarkdownReport(input: ReportInput): string {
-  return env("markdown").render("report.md.njk", viewModel(input, "managerial"));
+  return env("markdown").render("report.md.njk", { ...viewModel(input, "managerial"), sections: sectionsOf("markdown") });
 }

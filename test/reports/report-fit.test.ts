@@ -15,7 +15,7 @@ import { launchChromium } from "../helpers/browser.js";
 
 const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
 const SCREEN = 1280;
-/** The printed page's content width: A4 (210 mm) less base.njk's 12 mm @page margins, at 96 px per inch. */
+/** The printed page's content width: A4 (210 mm) less report.njk's 12 mm @page margins, at 96 px per inch. */
 const PRINT = Math.floor(((210 - 2 * 12) / 25.4) * 96);
 const PRINT_MARGIN = { top: "12mm", right: "12mm", bottom: "12mm", left: "12mm" };
 
