@@ -297,6 +297,7 @@ test("the facade exposes services and typed results only: no repository, store o
   try {
     const leaks = Object.entries(ws.app).filter(([key, value]) => {
       if (key === "config") return false; // the frozen settings
+      if (key === "metrics") return !Object.isFrozen(value); // the composition's metric definitions, frozen once made
       if (typeof value === "function") return false;
       // A service object (tenants): its members are functions too.
       const isServiceObject =
