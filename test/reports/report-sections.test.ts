@@ -101,7 +101,29 @@ const marks = (headline: string): Record<Renderer, Record<string, string>> => ({
   },
 });
 
-test("every renderer shows the sections declared for it, in the declared order", async () => {
+/** What is wrong with one rendering: a declared section not shown, a section shown that is not declared for it, or the declared order not kept. */
+function sectionProblems(output: string, marks: Record<string, string>, declared: readonly string[]): string[] {
+  const at = (id: string) => output.indexOf(marks[id]!);
+  const shown = declared.filter((id) => at(id) >= 0);
+  const order = [...shown].sort((x, y) => at(x) - at(y));
+  return [
+    ...declared.filter((id) => at(id) < 0).map((id) => `${id}: declared, not shown`),
+    ...Object.keys(marks)
+      .filter((id) => !declared.includes(id) && at(id) >= 0)
+      .map((id) => `${id}: shown, not declared for it`),
+    ...(order.join() === shown.join() ? [] : [`order: ${order.join(", ")}`]),
+  ];
+}
+
+test("the check of a rendering fails on a section missing, a section not declared for it, and another order", () => {
+  const marks = { verdict: "## Verdict", scorecard: "## Scorecard", latency: "## Latency" };
+  assert.deepEqual(sectionProblems("## Verdict\n## Scorecard", marks, ["verdict", "scorecard"]), []);
+  assert.deepEqual(sectionProblems("## Scorecard\n## Verdict", marks, ["verdict", "scorecard"]), ["order: scorecard, verdict"]);
+  assert.deepEqual(sectionProblems("## Verdict", marks, ["verdict", "scorecard"]), ["scorecard: declared, not shown"]);
+  assert.deepEqual(sectionProblems("## Verdict\n## Scorecard\n## Latency", marks, ["verdict", "scorecard"]), ["latency: shown, not declared for it"]);
+});
+
+test("every renderer shows the sections declared for it, in the declared order, and no other", async () => {
   const ws = await createWorkspace();
   try {
     const dir = "examples/corpus";
@@ -130,13 +152,18 @@ test("every renderer shows the sections declared for it, in the declared order",
       "ci-summary": ci.summary([{ label: "report.html", href: null }]),
     };
     const MARKS = marks(e.headline);
+    // The two HTML views share a page: each is also checked for the other view's own sections.
+    const otherView = (mine: Renderer, other: Renderer) =>
+      Object.fromEntries(Object.entries(MARKS[other]).filter(([id]) => !(sectionsOf(mine) as string[]).includes(id)));
+    const alsoAbsent: Partial<Record<Renderer, Record<string, string>>> = {
+      managerial: otherView("managerial", "technical"),
+      technical: otherView("technical", "managerial"),
+    };
     for (const renderer of RENDERERS) {
       assert.deepEqual(Object.keys(MARKS[renderer]), sectionsOf(renderer), `${renderer}: a mark for each section declared for it`);
-      const places = sectionsOf(renderer).map((id) => [id, outputs[renderer].indexOf(MARKS[renderer][id]!)] as const);
-      for (const [id, at] of places) assert.ok(at >= 0, `${renderer}: section ${id} is shown`);
-      const order = [...places].sort((a, b) => a[1] - b[1]).map(([id]) => id);
-      assert.deepEqual(order, sectionsOf(renderer), `${renderer}: sections in the declared order`);
+      assert.deepEqual(sectionProblems(outputs[renderer], { ...alsoAbsent[renderer], ...MARKS[renderer] }, sectionsOf(renderer)), [], renderer);
     }
+    assert.ok(Object.keys(alsoAbsent.managerial!).includes("every-metric") && Object.keys(alsoAbsent.technical!).includes("trade-offs"));
   } finally {
     await ws.cleanup();
   }

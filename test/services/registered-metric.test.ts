@@ -1,4 +1,6 @@
 import { test } from "node:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { BUILT_IN_METRICS } from "../../src/domain/metric-registry/registry.js";
 import assert from "node:assert/strict";
 import { loadQuestionsFile } from "../../src/evaluators/questions.js";
@@ -105,6 +107,21 @@ test("a metric in one file, added to a composition: per question, mean and inter
     assert.equal(drop!.passed, false);
     assert.match(drop!.detail, /chunk_hit_share changed -0\.\d{3} over 12 paired questions \(at most 0 lower allowed\)/);
     assert.equal(regression!.passed, false, regression!.detail);
+  } finally {
+    await ws.cleanup();
+  }
+});
+
+test("a configuration file's weights weigh the built-in metrics: a metric the composition added keeps its default weight", async () => {
+  const ws = await workspaceWith({ metrics: [chunkHitShare] });
+  try {
+    writeFileSync(join(ws.dir, "chunkeval.config.json"), JSON.stringify({ weights: { recall: 0.4 } }));
+    await ws.reopen();
+    assert.equal(ws.app.config.weights?.recall, 0.4, "the file was read");
+    const { e } = await benchHandbook(ws, ["recursive@chunk_size=48"], 3, 4);
+    assert.equal(e.details.weights.recall, 0.4);
+    assert.equal(e.details.weights.chunk_hit_share, 0.5, "its default weight, though the file names only the built-in ones");
+    assert.ok(e.aggregateMetrics[e.bestStrategy]!.compositeContributions!.chunk_hit_share !== undefined, "in the composite");
   } finally {
     await ws.cleanup();
   }

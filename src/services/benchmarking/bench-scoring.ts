@@ -103,7 +103,9 @@ export async function scoreStrategies(
   const { variants } = plan;
   const { results, runs } = answered;
   const metrics = plan.ctx.metrics;
-  const weights = input.weights ?? plan.ctx.config.weights ?? defaultWeights(metrics);
+  // The configuration file weighs the built-in metrics (it is read before anything is composed): a metric the
+  // composition added keeps its default weight unless the run's weights name it.
+  const weights = { ...defaultWeights(metrics), ...(input.weights ?? plan.ctx.config.weights ?? {}) };
   const gaps = strategyGaps(
     metrics,
     runs.map((r) => ({
