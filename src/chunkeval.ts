@@ -67,7 +67,15 @@ export async function composeChunkeval(config: Readonly<ChunkevalConfig>, extens
   // Jobs are shared by every process on the store (PostgreSQL) when its backend has a job queue: then /v1 ingestions are queue jobs too.
   const openJobQueue = metadataBackend.openJobQueue;
   const sharedQueue = openJobQueue !== undefined;
-  const v1 = v1Surface({ context, repo: store.ingestion, points: spaces.points, originals, jobs: store.jobs, storeReachable: () => store.dataDirectoryId() });
+  const v1 = v1Surface({
+    context,
+    repo: store.ingestion,
+    points: spaces.points,
+    originals,
+    jobs: store.jobs,
+    storeReachable: () => store.dataDirectoryId(),
+    sharedQueue,
+  });
   const upkeep = ingestionUpkeep({
     repo: store.ingestion,
     points: spaces.points,

@@ -62,8 +62,8 @@ export function bindApi({ context, store, v1, upkeep, queues, sharedQueue, rawVe
     metrics: context.metrics,
     // /v1 ingestion
     tenants: tenantService(store.tenants),
-    ingestFile: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
-      (await v1.open()).ingestion.ingest(tenantId, domain, filename, bytes, sharedQueue ? queue : undefined, clientGone),
+    ingestFile: (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
+      v1.ingest(tenantId, domain, filename, bytes, queue, clientGone),
     ingestionAtCapacity: () => v1.atCapacity(),
     runQueuedIngestion: async (input: QueuedIngestionInput, signal: AbortSignal, claim?: QueueClaim) =>
       (await v1.open()).ingestion.runQueued(input, signal, claim),
@@ -123,16 +123,7 @@ export function bindApi({ context, store, v1, upkeep, queues, sharedQueue, rawVe
     sharedJobQueue: () => sharedQueue,
     // Operations
     doctor: (options: { repair?: boolean } = {}) =>
-      runDoctor(
-        {
-          chunks: context.chunks,
-          vectors: rawVectors,
-          owner,
-          originals,
-          originalLocations: async () => [...(await context.documents.allFilePaths()), ...(await store.ingestion.allObjectPaths())],
-        },
-        options,
-      ),
+      runDoctor({ chunks: context.chunks, vectors: rawVectors, owner, originals, documents: context.documents, ingestion: store.ingestion }, options),
     close,
   };
 }

@@ -118,10 +118,7 @@ test("doctor --repair never touches a generation another process commits, or the
     };
     const { runDoctor } = await import("../../src/services/corpus/doctor.js");
     // The originals as they are (the subject here is the vectors).
-    const originals = {
-      originals: ws.internals.context.originals,
-      originalLocations: async () => [(await ws.internals.context.documents.filePath(doc.id)) ?? ""],
-    };
+    const originals = { originals: ws.internals.context.originals, documents: ws.internals.context.documents, ingestion: ws.internals.ingestionRepo };
     const report = await runDoctor({ chunks, vectors: async () => store, owner, ...originals }, { repair: true });
     assert.deepEqual([report.consistent, report.findings, report.repaired], [true, [], []], JSON.stringify(report.findings));
     assert.ok(report.inFlight >= 1);

@@ -4,6 +4,8 @@ import type { Owner } from "../../domain/ports/owner.js";
 import type { VectorStore } from "../../stores/vectors/vector-store.js";
 import { ABANDONED_GENERATION_MS, sweepAbandoned } from "./generations.js";
 import type { OriginalsStore } from "../../domain/ports/originals.js";
+import type { DocumentsRepo } from "../../domain/ports/documents.js";
+import type { IngestionRepo } from "../../domain/ports/ingestion.js";
 import { basename } from "node:path";
 
 /** One inconsistency between committed chunks (SQLite) and stored vectors (the vector store). */
@@ -50,8 +52,8 @@ export interface DoctorDeps {
   vectors(): Promise<VectorStore>;
   owner: Owner;
   originals: OriginalsStore;
-  /** Every location a document or /v1 version row names. */
-  originalLocations(): Promise<string[]>;
+  documents: Pick<DocumentsRepo, "allFilePaths">;
+  ingestion: Pick<IngestionRepo, "allObjectPaths">;
 }
 
 /**
@@ -60,6 +62,8 @@ export interface DoctorDeps {
  * moved or mounted elsewhere (rows keep absolute paths) still finds its rows.
  */
 const originalKey = (location: string) => basename(location);
+/** Every location a row names: the documents' uploads and the /v1 versions' files. */
+const namedLocations = async (deps: DoctorDeps) => [...(await deps.documents.allFilePaths()), ...(await deps.ingestion.allObjectPaths())];
 /** Only files chunkeval names are judged: anything else in those folders is not doctor's to remove. */
 const GENERATED_ORIGINAL = /^(doc|file)_[A-Za-z0-9]+(\.[A-Za-z0-9]+)?(\.partial-[0-9a-f]+)?$/;
 
@@ -70,7 +74,7 @@ async function unnamedOriginals(
 ): Promise<{ orphans: OrphanOriginal[]; young: number; checked: number; namedStored: number; rows: number }> {
   // Stored first, rows read after: an upload that writes its row in between is then named.
   const stored = (await deps.originals.list()).filter((o) => GENERATED_ORIGINAL.test(originalKey(o.location)));
-  const rows = await deps.originalLocations();
+  const rows = await namedLocations(deps);
   const named = new Set(rows.map(originalKey));
   const unnamed = stored.filter((o) => !named.has(originalKey(o.location)));
   const orphans = unnamed
@@ -190,7 +194,7 @@ export async function runDoctor(deps: DoctorDeps, options: { repair?: boolean } 
   const removed = await sweepAbandoned(deps.chunks, store, deps.owner);
   if (removed > 0) repaired.push(`removed the vectors of ${removed} abandoned generation(s)`);
   if (before.orphanOriginals.length > 0) {
-    const named = new Set((await deps.originalLocations()).map(originalKey));
+    const named = new Set((await namedLocations(deps)).map(originalKey));
     const doomed = before.orphanOriginals.filter((o) => !named.has(originalKey(o.location)));
     for (const o of doomed) await deps.originals.remove(o.location);
     if (doomed.length > 0) repaired.push(`removed ${doomed.length} original(s) no row named: ${doomed.map((o) => o.location).join(", ")}`);

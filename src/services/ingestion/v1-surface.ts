@@ -6,6 +6,7 @@ import type { IngestionRepo } from "../../domain/ports/ingestion.js";
 import type { JobsRepo } from "../../domain/ports/jobs.js";
 import type { OriginalsStore } from "../../domain/ports/originals.js";
 import type { PointsStore } from "../../stores/vectors/points-store.js";
+import type { JobQueue } from "../../domain/ports/job-queue.js";
 import type { ServiceContext } from "../context.js";
 import { once } from "../once.js";
 import { IngestionService } from "./ingestion.js";
@@ -19,6 +20,8 @@ export interface V1SurfaceDeps {
   jobs: JobsRepo;
   /** Whether the metadata store answers (its data directory id can be read). */
   storeReachable: () => Promise<unknown>;
+  /** Whether jobs are shared by every process on the store (PostgreSQL): then an upload is a queue job any replica may run. */
+  sharedQueue: boolean;
 }
 
 export function v1Surface(deps: V1SurfaceDeps) {
@@ -37,6 +40,12 @@ export function v1Surface(deps: V1SurfaceDeps) {
   });
   return {
     open,
+    /**
+     * Ingests an upload: as a job of the shared queue when jobs are shared (any replica may run it), otherwise
+     * in this process (the in-process runner's queue is not for /v1 uploads).
+     */
+    ingest: async (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) =>
+      (await open()).ingestion.ingest(tenantId, domain, filename, bytes, deps.sharedQueue ? queue : undefined, clientGone),
     /** Whether an ingestion service of this process has no room for another ingestion. */
     atCapacity: () => opened.some((i) => i.atCapacity()),
     /** Ready when the metadata store answers and the points store is ready. */
