@@ -143,6 +143,13 @@ test("the quick start's example and the documented commands that need only the b
       .map((d) => ({ ...d, words: d.words.map((w) => w.replace("$(npm root -g)/chunkeval/", ROOT)) }))
       .filter((d) => d.words[0] === "bench" && d.words.some((w) => /^(examples|questions)\//.test(w) || w.startsWith(ROOT)))
       .filter((d) => d.words.filter((w) => /\.(docx|json|mjs|jsonl)$/.test(w)).every((w) => existsSync(w.startsWith("/") ? w : join(ROOT, w))));
+    // And those that need nothing at all (they read the settings or the empty store), as documented.
+    const readOnly = allDocumented().filter((d) => /^(strategies|config|doctor|jobs list|--help)$/.test(d.words.join(" ")));
+    assert.ok(readOnly.length >= 4, `commands that need nothing: ${readOnly.map((d) => d.text).join("; ")}`);
+    for (const d of readOnly) {
+      const r = run([BIN, ...d.words], dir, join(dir, "data-read-only"));
+      assert.equal(r.status, 0, `${d.page}: ${d.text}\n${r.output}`);
+    }
     assert.ok(offline.length >= 2, `commands that need only the bundled files: ${offline.map((d) => d.text).join("; ")}`);
     offline.forEach((d, i) => {
       const words = d.words.map((w) => (/^(examples|questions)\//.test(w) ? join(ROOT, w) : w));
