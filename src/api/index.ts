@@ -200,7 +200,10 @@ export interface JobsApi {
 export interface IngestionApi {
   /** Tenants, API keys and domains. */
   tenants: ReturnType<typeof tenantService>;
-  /** Parses, chunks, embeds and indexes a file into a domain; `clientGone` cancels it unless its version was committed first. */
+  /**
+   * Parses, chunks, embeds and indexes a file into a domain; `clientGone` cancels it unless its version was committed first.
+   * `queue` is used only when jobs are shared (PostgreSQL): then the upload is a job any replica may run.
+   */
   ingestFile: (tenantId: string, domain: string, filename: string, bytes: Buffer, queue?: JobQueue, clientGone?: AbortSignal) => Promise<IngestionResult>;
   /** Whether this process runs INGESTION_MAX_CONCURRENCY ingestions now: an upload is refused before its body is read. */
   ingestionAtCapacity: () => boolean;

@@ -164,6 +164,18 @@ test("every renderer shows the sections declared for it, in the declared order, 
       assert.deepEqual(sectionProblems(outputs[renderer], { ...alsoAbsent[renderer], ...MARKS[renderer] }, sectionsOf(renderer)), [], renderer);
     }
     assert.ok(Object.keys(alsoAbsent.managerial!).includes("every-metric") && Object.keys(alsoAbsent.technical!).includes("trade-offs"));
+    // Every heading of the HTML and Markdown reports opens a declared section (or is one of a section's own, listed):
+    // a template that adds a section of its own is caught. The console and CI summary are their maps, by construction.
+    for (const [renderer, heading, own] of [
+      ["managerial", /<h2[^>]*>/g, ["<h2>Why</h2>"]],
+      ["technical", /<h2[^>]*>/g, []],
+      ["markdown", /^### /gm, []],
+    ] as const) {
+      const output = outputs[renderer];
+      const opened = [...output.matchAll(heading)].map((m) => output.slice(m.index, m.index + 60));
+      const stray = opened.filter((h) => !own.some((o) => h.startsWith(o)) && !Object.values(MARKS[renderer]).some((mark) => h.startsWith(mark)));
+      assert.deepEqual(stray, [], `${renderer}: a heading of no declared section`);
+    }
   } finally {
     await ws.cleanup();
   }

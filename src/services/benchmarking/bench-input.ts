@@ -43,6 +43,10 @@ export interface BenchInput extends RunOptions, CorpusTarget {
   /** Stop after this many failed questions (all strategies together). */
   maxErrors?: number;
   judge?: string;
+  /**
+   * The composite's weights by term name (default: the configuration file's, else each metric's default); a metric the
+   * composition added that they do not name keeps its default weight.
+   */
   weights?: Record<string, number>;
   /**
    * Chunks a user's own pipeline made (docs/strategies.md "Your own chunks"), each benchmarked for this run as

@@ -1,5 +1,6 @@
 // A benchmark's fourth stage (`ScoredRun`): each strategy's aggregate, the comparisons with the
 // best, the per-document breakdown of a collection, and the run's cost.
+import { BUILT_IN_METRICS } from "../../domain/metric-registry/registry.js";
 import { DEFAULTS } from "../../config/defaults.js";
 import { throwIfCancelled } from "../../errors.js";
 import type { AggregateMetrics, DocumentBreakdown, Experiment, ExperimentDetails, QuestionResult } from "../../domain/experiment.js";
@@ -104,8 +105,10 @@ export async function scoreStrategies(
   const { results, runs } = answered;
   const metrics = plan.ctx.metrics;
   // The configuration file weighs the built-in metrics (it is read before anything is composed): a metric the
-  // composition added keeps its default weight unless the run's weights name it.
-  const weights = { ...defaultWeights(metrics), ...(input.weights ?? plan.ctx.config.weights ?? {}) };
+  // composition added keeps its default weight unless the run's weights name it. The built-in ones weigh as given.
+  const builtIn = defaultWeights(BUILT_IN_METRICS);
+  const added = Object.fromEntries(Object.entries(defaultWeights(metrics)).filter(([key]) => !(key in builtIn)));
+  const weights = { ...added, ...(input.weights ?? plan.ctx.config.weights ?? defaultWeights(metrics)) };
   const gaps = strategyGaps(
     metrics,
     runs.map((r) => ({
