@@ -39,7 +39,6 @@ export const REPORT_SECTIONS = [
 ] as const satisfies ReadonlyArray<{ id: string; holds: string; in: readonly Renderer[] }>;
 
 type Section = (typeof REPORT_SECTIONS)[number];
-export type SectionId = Section["id"];
 
 /** The ids of the sections `renderer` shows. */
 export type SectionOf<R extends Renderer> = Section extends infer S
