@@ -10,12 +10,18 @@
  * `--corpus example` runs the example corpus instead (examples/corpus/, five documents in five
  * formats, questions/corpus.json, written as a reader would ask them; no split: "all" only), and
  * `--strategies` takes a comma-separated list of variants instead of every built-in strategy.
+ * `--benchmark DIR` runs a public benchmark instead: DIR holds `docs/` (searched as one collection)
+ * and `questions.jsonl` (references with their document and offsets), as in the shared benchmarks
+ * folder bench:retrieval reads; `--every N` keeps every Nth question (a long benchmark judges every
+ * question of every strategy twice: COVID-QA's developers' half, every 4th question, takes about 35
+ * minutes on two cores).
  *
  *   npm run bench:standard [-- --embedder hash] [--corpus example] [--strategies recursive,fixed_size]
+ *   npm run bench:standard -- --benchmark ../shared/benchmarks/covidqa-dev --every 4
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { createChunkeval } from "../src/chunkeval.js";
@@ -26,7 +32,15 @@ import { STANDARD_FILES } from "../examples/build-standard.js";
 import { spearman } from "../test/helpers/rank-correlation.js";
 
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const { values } = parseArgs({ options: { embedder: { type: "string" }, corpus: { type: "string", default: "standard" }, strategies: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    embedder: { type: "string" },
+    corpus: { type: "string", default: "standard" },
+    strategies: { type: "string" },
+    benchmark: { type: "string" },
+    every: { type: "string", default: "1" },
+  },
+});
 const CORPORA = {
   standard: {
     name: "fenmoor-standard",
@@ -35,15 +49,25 @@ const CORPORA = {
   },
   example: { name: "example-corpus", questions: "questions/corpus.json", files: () => readdirSync(root("examples/corpus")).map((f) => `examples/corpus/${f}`) },
 };
-const corpus = CORPORA[values.corpus as keyof typeof CORPORA];
+const every = Number(values.every);
+if (!Number.isInteger(every) || every < 1) throw new Error(`--every takes a whole number of at least 1, not "${values.every}"`);
+const benchmark = values.benchmark === undefined ? undefined : resolve(values.benchmark);
+const corpus = benchmark
+  ? {
+      name: basename(benchmark),
+      questions: join(benchmark, "questions.jsonl"),
+      files: () => readdirSync(join(benchmark, "docs")).map((f) => join(benchmark, "docs", f)),
+    }
+  : CORPORA[values.corpus as keyof typeof CORPORA];
 if (!corpus) throw new Error(`--corpus takes ${Object.keys(CORPORA).join(" or ")}, not "${values.corpus}"`);
 const strategies = values.strategies ? values.strategies.split(",").map((s) => s.trim()) : "all";
 const dataDir = mkdtempSync(join(tmpdir(), "chunkeval-bench-standard-"));
 const loaded = loadConfig({ flags: { data_dir: dataDir, embedder: values.embedder } });
 if (loaded.errors.length) throw new Error(loaded.errors.join("; "));
-const questions = await loadQuestionsFile(root(corpus.questions));
+const fromRepo = (path: string) => (benchmark ? path : root(path));
+const questions = (await loadQuestionsFile(fromRepo(corpus.questions))).filter((_, i) => i % every === 0);
 const splitOf = new Map(questions.map((q) => [q.question, q.split ?? "none"]));
-const files = corpus.files().map((path) => ({ filename: path.split("/").pop()!, bytes: readFileSync(root(path)) }));
+const files = corpus.files().map((path) => ({ filename: path.split("/").pop()!, bytes: readFileSync(fromRepo(path)) }));
 
 const mean = (v: Array<number | null>) => {
   const known = v.filter((x): x is number => x !== null);

@@ -6,7 +6,8 @@ import { sentenceSpans } from "../text/sentences.js";
 import { contentTerms } from "../text/terms.js";
 import { lowercaseWordsOf, unsupportedFact } from "./facts.js";
 import type { Judge } from "../domain/judge.js";
-import { createLexicalEvidence, unanswerableCap } from "./lexical-evidence.js";
+import { createLexicalEvidence, createSentenceEvidence, unanswerableCap } from "./lexical-evidence.js";
+import { rankedContextRelevance, rankSentences, type RankedSentence } from "./sentence-ranking.js";
 import { answerSimilarity } from "./similarity.js";
 
 /** A context sentence bears on a statement at or above this relatedness (0-1). */
@@ -14,11 +15,8 @@ export const RELEVANCE_THRESHOLD = 0.4;
 /** An answer statement is supported at or above this relatedness to some context sentence. */
 export const SUPPORT_THRESHOLD = 0.7;
 
-interface Sentence {
-  text: string;
-  terms: Set<string>;
-  vector: Float32Array;
-}
+/** A sentence with its content terms and vector: what the judge ranks, and compares for faithfulness. */
+type Sentence = RankedSentence;
 
 /** The distinct sentences of the texts: what the judge embeds of a document or a context. */
 export function sentencesOf(texts: string[]): string[] {
@@ -52,7 +50,8 @@ const LEXICAL_EMBEDDERS = new Set(["hash"]);
  * the context was searched with (the same unless a variant names its own: `@embedder=`). A retriever
  * ranks by embeddings when it searches densely with a semantic embedder: judged by lexical evidence
  * (lexical-evidence.ts). It ranks by word overlap when it searches by keyword (BM25), or densely
- * with a word-overlap embedder (`hash`): judged by the judge's embedder, when that is semantic.
+ * with a word-overlap embedder (`hash`): judged by the judge's own ranking of the document's
+ * sentences, half of it by the judge's embedder (sentence-ranking.ts), when that is semantic.
  * Hybrid retrieval with a semantic embedder ranks by both: no offline evidence is left that the
  * retriever did not use, so context relevance is not measured (null, with the reason).
  */
@@ -60,7 +59,7 @@ export function contextRelevanceEvidence(
   retrieval: SearchMode,
   judgeEmbedder: string,
   retrieverEmbedder: string = judgeEmbedder,
-): { evidence: "lexical" | "embedding" } | { unmeasurable: string } {
+): { evidence: "lexical" | "sentence-ranking" } | { unmeasurable: string } {
   const semanticRetriever = !LEXICAL_EMBEDDERS.has(retrieverEmbedder);
   const ranksByEmbeddings = retrieval !== "keyword" && semanticRetriever;
   const ranksByWords = retrieval !== "dense" || !semanticRetriever;
@@ -71,32 +70,13 @@ export function contextRelevanceEvidence(
   };
   if (ranksByEmbeddings && ranksByWords) return hybrid;
   if (ranksByEmbeddings) return { evidence: "lexical" };
-  if (!LEXICAL_EMBEDDERS.has(judgeEmbedder)) return { evidence: "embedding" };
+  if (!LEXICAL_EMBEDDERS.has(judgeEmbedder)) return { evidence: "sentence-ranking" };
   if (retrieval === "hybrid") return hybrid;
   return {
     unmeasurable:
       `the ${judgeEmbedder} embedder is word overlap, so ${retrieval} retrieval ranks by the offline judge's own evidence ` +
       "(use a semantic embedder or an LLM judge)",
   };
-}
-
-/**
- * Context relevance on 0-10 from the embedder, for contexts the embedder did not retrieve
- * (keyword retrieval): the best retrieved sentence's relatedness to the question is placed
- * between what a typical sentence of the document reaches (the median: 0) and what the best
- * sentence anywhere in the document reaches (10). Measuring against the document, not as a share
- * of the retrieved text, keeps the score from being capped by top_k × chunk size. Never used for
- * dense retrieval with the same embedder: its 10 would be the retriever's own favourite.
- */
-function embeddingContextRelevance(question: Sentence, context: Sentence[], document: Sentence[]): number {
-  if (context.length === 0) return 0;
-  const bestInContext = Math.max(...context.map((s) => relatedness(question, s)));
-  const inDocument = document.map((s) => relatedness(question, s)).sort((a, b) => a - b);
-  if (inDocument.length === 0) return 10;
-  const best = inDocument[inDocument.length - 1]!;
-  const typical = inDocument[Math.floor(inDocument.length / 2)]!;
-  if (best - typical <= 1e-9) return bestInContext >= best ? 10 : 0;
-  return 10 * Math.min(1, Math.max(0, (bestInContext - typical) / (best - typical)));
 }
 
 /**
@@ -122,8 +102,9 @@ function faithfulness(statements: Sentence[], context: Sentence[], lowercaseWord
  * The default judge: no network, deterministic. Context relevance by evidence the retriever did
  * not use (contextRelevanceEvidence), faithfulness as above; answer similarity: see
  * similarity.ts. The document's sentences are embedded (when the embedder judges relevance) and
- * its word statistics computed once per document and kept for the judge's life (a benchmark
- * judges one document many times).
+ * its word statistics computed once per document, and its sentences ranked once per question,
+ * kept for the judge's life (a benchmark judges one document many times, each question once per
+ * variant and top_k).
  */
 export function createEmbeddingJudge(embedder: Embedder): Judge {
   const documents = new Map<string, Promise<Sentence[]>>();
@@ -149,6 +130,17 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
     return made;
   };
   const lexicalEvidence = createLexicalEvidence();
+  const sentenceEvidence = createSentenceEvidence();
+  const rankings = new Map<string, Map<string, RankedSentence[]>>();
+  const sentenceRanking = async (question: Sentence, document: string, signal?: AbortSignal) => {
+    const byQuestion = rankings.get(document) ?? rankings.set(document, new Map()).get(document)!;
+    let ranking = byQuestion.get(question.text);
+    if (!ranking) {
+      const evidence = sentenceEvidence(question.text, document);
+      byQuestion.set(question.text, (ranking = rankSentences(question, await documentSentences(document, signal), evidence)));
+    }
+    return ranking;
+  };
   return {
     name: "embedding",
     contextRelevanceUnmeasurable(retrieval, retrieverEmbedder) {
@@ -160,20 +152,22 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       if ("unmeasurable" in chosen) return null;
       return chosen.evidence === "lexical"
         ? "lexical evidence (the question's rare words, sentence by sentence)"
-        : `the ${embedder.name} embedder's relatedness`;
+        : `the judge's ranking of the document's sentences (the ${embedder.name} embedder fused with the question's rare words)`;
     },
     async judge(input, signal) {
       const chosen = contextRelevanceEvidence(input.retrieval, embedder.name, input.retrieverEmbedder);
-      const embeddingRelevance = "evidence" in chosen && chosen.evidence === "embedding";
+      const rankedRelevance = "evidence" in chosen && chosen.evidence === "sentence-ranking";
       const judgingStatements = input.answered && input.measureFaithfulness;
-      // The context is embedded only for what reads its vectors: faithfulness, and relevance by the embedder.
+      // The question is embedded for what reads its vector (the sentence ranking), the context only for faithfulness.
       const [question, ...context] =
-        judgingStatements || embeddingRelevance ? await embedSentences(embedder, [input.question, ...sentencesOf(input.contexts)], signal) : [];
+        judgingStatements || rankedRelevance
+          ? await embedSentences(embedder, [input.question, ...(judgingStatements ? sentencesOf(input.contexts) : [])], signal)
+          : [];
       const statements = judgingStatements ? await embedSentences(embedder, sentencesOf([input.answer]), signal) : [];
       let contextRelevance: number | null = null;
-      if (embeddingRelevance) {
+      if (rankedRelevance) {
         // The same cap as the lexical evidence's: no context of a document that never mentions the question's subject answers it.
-        const score = embeddingContextRelevance(question!, context, await documentSentences(input.document, signal));
+        const score = rankedContextRelevance(await sentenceRanking(question!, input.document, signal), input.contexts);
         contextRelevance = Math.min(score, unanswerableCap(input.question, documentTerms(input.document)));
       } else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {

@@ -5,7 +5,8 @@ import { ANSWER_TYPES, answerTypesAsked, type AnswerType } from "./answer-types.
 
 /**
  * Lexical evidence that a context answers a question, on 0-10, for context relevance when the
- * context was retrieved by a semantic embedder (dense retrieval).
+ * context was retrieved by a semantic embedder (dense retrieval). Its per-sentence evidence is also
+ * one of the three orders of the sentence ranking that judges keyword retrieval (sentence-ranking.ts).
  *
  * The evidence is one sentence at a time: the share of the question's content words that the
  * sentence holds, each weighted by how rare it is in the document (inverse sentence frequency),
@@ -94,7 +95,7 @@ export const DISTINCTIVE_NAME_MAX_SHARE = 0.02;
 /** What is left of a question part's score when the context lacks one of its distinctive names. */
 export const MISSING_NAME_FACTOR = 0.5;
 
-interface EvidenceSentence {
+export interface EvidenceSentence {
   text: string;
   terms: ReadonlySet<string>;
 }
@@ -160,12 +161,21 @@ function partEvidence(part: string, document: DocumentStatistics): ((s: Evidence
   };
 }
 
+/** Each document's statistics, computed once for one judge's life. */
+function documentStatistics(): (text: string) => DocumentStatistics {
+  const documents = new Map<string, DocumentStatistics>();
+  return (text) => {
+    let document = documents.get(text);
+    if (!document) documents.set(text, (document = statisticsOf(text)));
+    return document;
+  };
+}
+
 /** Scores contexts against questions on one judge's documents, keeping each document's statistics. */
 export function createLexicalEvidence(): (question: string, contexts: string[], document: string) => number {
-  const documents = new Map<string, DocumentStatistics>();
+  const statistics = documentStatistics();
   return (question, contexts, documentText) => {
-    let document = documents.get(documentText);
-    if (!document) documents.set(documentText, (document = statisticsOf(documentText)));
+    const document = statistics(documentText);
     const context = evidenceSentences(contexts);
     const contextTerms = new Set(context.flatMap((s) => [...s.terms]));
     const parts = questionParts(question);
@@ -180,6 +190,22 @@ export function createLexicalEvidence(): (question: string, contexts: string[], 
       sum += best <= 0 ? 0 : Math.min(1, inContext / best) * (namesHeld ? 1 : MISSING_NAME_FACTOR);
     }
     return Math.min((10 * sum) / parts.length, unanswerableCap(question, document.sentenceFrequency));
+  };
+}
+
+/**
+ * One sentence's evidence for a whole question (0-1: the mean over its parts), by the question's
+ * document's statistics: for ranking a document's sentences (sentence-ranking.ts). Distinctive
+ * names are not required here: they say what a context lacks, not how one sentence ranks.
+ */
+export function createSentenceEvidence(): (question: string, document: string) => (sentence: EvidenceSentence) => number {
+  const statistics = documentStatistics();
+  return (question, documentText) => {
+    const document = statistics(documentText);
+    const scorers = questionParts(question)
+      .map((part) => partEvidence(part, document))
+      .filter((scorer) => scorer !== null);
+    return (sentence) => (scorers.length === 0 ? 0 : scorers.reduce((sum, scorer) => sum + scorer(sentence), 0) / scorers.length);
   };
 }
 

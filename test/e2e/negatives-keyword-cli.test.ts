@@ -52,7 +52,8 @@ test("questions generate --template --negatives then bench with a keyword row: n
       bench.stdout,
       new RegExp(
         "Context relevance is scored by different evidence per retrieval mode: dense rows \\(recursive@retrieval=dense\\) by lexical evidence[^;]*; " +
-          "keyword rows \\(recursive\\) by the use embedder's relatedness\\. Compare context relevance within a retrieval mode",
+          "keyword rows \\(recursive\\) by the judge's ranking of the document's sentences \\(the use embedder fused with the question's rare words\\)\\. " +
+          "Compare context relevance within a retrieval mode",
       ),
     );
     assert.match(bench.stdout, /strategy × retriever, composite/);

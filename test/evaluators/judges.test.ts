@@ -5,6 +5,7 @@ import { useEmbedder } from "../../src/embedders/use.js";
 import { hashEmbedder } from "../../src/embedders/hash.js";
 import { createEmbeddingJudge } from "../../src/evaluators/embedding-judge.js";
 import { createLexicalEvidence } from "../../src/evaluators/lexical-evidence.js";
+import { rankedContextRelevance, rankSentences, type RankedSentence } from "../../src/evaluators/sentence-ranking.js";
 import { lowercaseWordsOf, numbersIn, unsupportedFact } from "../../src/evaluators/facts.js";
 import type { JudgeInput } from "../../src/domain/judge.js";
 import { answerSimilarity, factRecall } from "../../src/evaluators/similarity.js";
@@ -104,7 +105,8 @@ test("faithfulness: a number moved to another noun of the same sentence and a na
 
 test("context relevance: high when the context holds what the question needs, low when it does not, not capped by context size", async () => {
   const judge = createEmbeddingJudge(embedder);
-  // Dense retrieval is judged by lexical evidence, keyword retrieval by the embedder: each by what the retriever did not rank by.
+  // Dense retrieval is judged by lexical evidence, keyword retrieval by the judge's sentence ranking (half embedder):
+  // each by what the retriever did not rank by.
   for (const retrieval of ["dense", "keyword"] as const) {
     const relevance = async (contexts: string[]) => (await judge.judge(input({ contexts, answer: "x", retrieval }))).contextRelevance!;
     const holds = await relevance([MEMBERSHIP]);
@@ -115,6 +117,46 @@ test("context relevance: high when the context holds what the question needs, lo
     assert.ok(holdsAmongNoise >= 8, `${retrieval}: the answer among other text still counts: ${holdsAmongNoise}`);
     assert.equal(await relevance([]), 0);
   }
+});
+
+test("context relevance under keyword retrieval: the place of the context's best sentence in the judge's own ranking of the document", async () => {
+  const judge = createEmbeddingJudge(embedder);
+  const relevance = async (question: string, contexts: string[]) =>
+    (await judge.judge(input({ question, contexts, answer: "x", retrieval: "keyword" }))).contextRelevance!;
+  const question = "How many member households does the cooperative serve?";
+  assert.equal(await relevance(question, [MEMBERSHIP]), 10, "holds the judge's favourite sentence");
+  // The same section without the answer sentence: its sentences rank below the answer, so the score falls with their place.
+  const sameSection = await relevance(question, ["The board is chaired by Anna Lind. Members can vote at the annual general meeting."]);
+  assert.ok(sameSection <= 5, `the answer's neighbours, not the answer: ${sameSection}`);
+  assert.ok((await relevance(question, [WIND])) < sameSection, "a section about something else ranks lower still");
+  // A chunk that cuts the answer sentence in half holds none of the document's sentences whole.
+  assert.equal(await relevance(question, ["Today the cooperative serves 4,200 member"]), 0);
+});
+
+test("sentence ranking: reciprocal-rank fusion of the embedder's order and two orders by the question's words", () => {
+  const sentence = (text: string, terms: string[], vector: number[]): RankedSentence => ({ text, terms: new Set(terms), vector: Float32Array.from(vector) });
+  const byWords = sentence("A.", ["tariff", "night"], [0, 1]);
+  const between = sentence("B.", ["tariff"], [0.6, 0.8]);
+  const byEmbedder = sentence("C.", [], [1, 0]);
+  const question = { terms: new Set(["tariff", "night"]), vector: Float32Array.from([1, 0]) };
+  // The embedder puts C first, both word orders put A first (the evidence given here is the share of terms held): A wins two orders of three.
+  const evidence = (s: RankedSentence) => s.terms.size / 2;
+  const ranking = rankSentences(question, [byWords, between, byEmbedder], evidence);
+  assert.deepEqual(
+    ranking.map((s) => s.text),
+    ["A.", "B.", "C."],
+  );
+  assert.equal(rankedContextRelevance(ranking, ["A. B."]), 10);
+  assert.equal(rankedContextRelevance(ranking, ["B. and more"]), 5);
+  assert.equal(rankedContextRelevance(ranking, ["C."]), 10 / 3);
+  assert.equal(rankedContextRelevance(ranking, ["nothing held"]), 0);
+  assert.equal(rankedContextRelevance(ranking, []), 0);
+  // With the words silent, the embedder alone orders them.
+  const silent = rankSentences({ terms: new Set(), vector: question.vector }, [byWords, between, byEmbedder], () => 0);
+  assert.deepEqual(
+    silent.map((s) => s.text),
+    ["C.", "B.", "A."],
+  );
 });
 
 test("context relevance: a question about a subject the document never mentions scores low with dense and keyword retrieval alike", async () => {
@@ -156,10 +198,16 @@ test("context relevance (offline judge): judged by what the retriever's own embe
   const judge = createEmbeddingJudge(embedder); // the use embedder: semantic
   // Dense search with the word-overlap embedder ranks by words: the judge's embedder judges it (lexical evidence would be its own ranking).
   assert.equal(judge.contextRelevanceUnmeasurable("dense", "hash"), null);
-  assert.equal(judge.contextRelevanceJudgedBy("dense", "hash"), "the use embedder's relatedness");
+  assert.equal(
+    judge.contextRelevanceJudgedBy("dense", "hash"),
+    "the judge's ranking of the document's sentences (the use embedder fused with the question's rare words)",
+  );
   assert.equal(judge.contextRelevanceJudgedBy("dense"), "lexical evidence (the question's rare words, sentence by sentence)");
   // Hybrid search with it ranks by words twice: still judged by the embedder; with a semantic embedder, by nothing left.
-  assert.equal(judge.contextRelevanceJudgedBy("hybrid", "hash"), "the use embedder's relatedness");
+  assert.equal(
+    judge.contextRelevanceJudgedBy("hybrid", "hash"),
+    "the judge's ranking of the document's sentences (the use embedder fused with the question's rare words)",
+  );
   assert.equal(judge.contextRelevanceJudgedBy("hybrid", "openai:text-embedding-3-small"), null);
   assert.equal(judge.contextRelevanceJudgedBy("dense", "openai:text-embedding-3-small"), "lexical evidence (the question's rare words, sentence by sentence)");
   const byWords = await judge.judge(input({ retrieval: "dense", retrieverEmbedder: "hash" }));

@@ -182,7 +182,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
     generatorIsLlm ||
     variants.some((v, i) => {
       const evidence = contextRelevanceEvidence(modes[i]!, embedder.name, embedderOf(ctx, v));
-      return "evidence" in evidence && evidence.evidence === "embedding";
+      return "evidence" in evidence && evidence.evidence === "sentence-ranking";
     });
   // Questions are embedded, by each variant's embedder, only for a dense or hybrid search.
   const searchingEmbedders = new Set(variants.filter((_, i) => modes[i] !== "keyword").map((v) => embedderOf(ctx, v)));
