@@ -51,7 +51,8 @@ const LEXICAL_EMBEDDERS = new Set(["hash"]);
  * ranks by embeddings when it searches densely with a semantic embedder: judged by lexical evidence
  * (lexical-evidence.ts). It ranks by word overlap when it searches by keyword (BM25), or densely
  * with a word-overlap embedder (`hash`): judged by the judge's own ranking of the document's
- * sentences, half of it by the judge's embedder (sentence-ranking.ts), when that is semantic.
+ * sentences, one of whose three orders is the judge's embedder (sentence-ranking.ts), when that is
+ * semantic.
  * Hybrid retrieval with a semantic embedder ranks by both: no offline evidence is left that the
  * retriever did not use, so context relevance is not measured (null, with the reason).
  */
@@ -103,8 +104,8 @@ function faithfulness(statements: Sentence[], context: Sentence[], lowercaseWord
  * not use (contextRelevanceEvidence), faithfulness as above; answer similarity: see
  * similarity.ts. The document's sentences are embedded (when the embedder judges relevance) and
  * its word statistics computed once per document, and its sentences ranked once per question,
- * kept for the judge's life (a benchmark judges one document many times, each question once per
- * variant and top_k).
+ * kept for the judge's life (one benchmark run: it judges one document many times, each question
+ * once per variant).
  */
 export function createEmbeddingJudge(embedder: Embedder): Judge {
   const documents = new Map<string, Promise<Sentence[]>>();
@@ -167,7 +168,7 @@ export function createEmbeddingJudge(embedder: Embedder): Judge {
       let contextRelevance: number | null = null;
       if (rankedRelevance) {
         // The same cap as the lexical evidence's: no context of a document that never mentions the question's subject answers it.
-        const score = rankedContextRelevance(await sentenceRanking(question!, input.document, signal), input.contexts);
+        const score = rankedContextRelevance(await sentenceRanking(question!, input.document, signal), new Set(sentencesOf(input.contexts)));
         contextRelevance = Math.min(score, unanswerableCap(input.question, documentTerms(input.document)));
       } else if ("evidence" in chosen) contextRelevance = lexicalEvidence(input.question, input.contexts, input.document);
       return {

@@ -12,15 +12,17 @@ import { cosine } from "../domain/vectors.js";
  * evidence (lexical-evidence.ts: the same share per part of the question, halved where a time or a
  * quantity is asked for and missing). The context scores 10 / (1 + the place of the best-ranked
  * sentence it holds whole): 10 when it holds the judge's favourite, 5 for its second, 0 when it
- * holds none of the document's sentences whole.
+ * holds none of the document's sentences whole. Ties keep document order.
  *
- * Why this is independent of keyword retrieval: BM25 ranks whole chunks, across every document of
- * the collection, by term frequency; this ranking is of single sentences within the judged
- * document, half of it by the embedder, which BM25 never reads. Its 10 is the sentence the judge
- * prefers, which the retriever has no reason to have found. It shares the question's rare words
- * with BM25, and it is weaker than BM25 at finding the answer, so it sees fewer of BM25's misses
- * than a stronger judge would: at top_k 5, where BM25 misses seldom, it tracks span recall less
- * closely (docs/testing.md, "Context relevance against span recall").
+ * How independent of keyword retrieval this is, and is not: two of its three orders are the
+ * question's words weighted by rarity, BM25's own kind of signal, one sentence at a time; the third
+ * is the embedder's, which BM25 never reads. What differs from BM25 is the unit (single sentences of
+ * the judged document, not chunks of the whole collection), the weighting (presence, not term
+ * frequency) and the embedder's vote: its 10 is the judge's favourite sentence, which the retriever
+ * has no reason to have found. It is weaker than BM25 at finding the answer, so it sees few of
+ * BM25's misses: at top_k 5, where BM25 misses seldom, it tracks span recall less closely, and a
+ * sentence holding every rare word of the question without the answer outranks a paraphrased
+ * answer (docs/testing.md, "Context relevance against span recall").
  *
  * Why ranks rather than scores: the three are on scales of their own, and a rank says the same
  * thing in a document of 40 sentences as in one of 6,000.
@@ -80,9 +82,13 @@ export function rankSentences(
     .map((i) => sentences[i]!);
 }
 
-/** 0-10: 10 / (1 + the place of the best-ranked sentence the contexts hold whole), 0 when they hold none. */
-export function rankedContextRelevance(ranking: readonly RankedSentence[], contexts: string[]): number {
-  const held = contexts.join("\n\n");
-  const place = ranking.findIndex((s) => held.includes(s.text));
+/**
+ * 0-10: 10 / (1 + the place of the best-ranked sentence the context holds whole), 0 when it holds
+ * none (or the document has no sentence). `contextSentences` are the context's own sentences, split
+ * as the document's are: a sentence is held when it is one of them, not when its text merely occurs
+ * inside a longer one (a heading "Membership" inside "Membership is open to all").
+ */
+export function rankedContextRelevance(ranking: readonly RankedSentence[], contextSentences: ReadonlySet<string>): number {
+  const place = ranking.findIndex((s) => contextSentences.has(s.text));
   return place < 0 ? 0 : 10 / (1 + place);
 }

@@ -105,7 +105,7 @@ test("faithfulness: a number moved to another noun of the same sentence and a na
 
 test("context relevance: high when the context holds what the question needs, low when it does not, not capped by context size", async () => {
   const judge = createEmbeddingJudge(embedder);
-  // Dense retrieval is judged by lexical evidence, keyword retrieval by the judge's sentence ranking (half embedder):
+  // Dense retrieval is judged by lexical evidence, keyword retrieval by the judge's sentence ranking (one order of three the embedder's):
   // each by what the retriever did not rank by.
   for (const retrieval of ["dense", "keyword"] as const) {
     const relevance = async (contexts: string[]) => (await judge.judge(input({ contexts, answer: "x", retrieval }))).contextRelevance!;
@@ -127,7 +127,8 @@ test("context relevance under keyword retrieval: the place of the context's best
   assert.equal(await relevance(question, [MEMBERSHIP]), 10, "holds the judge's favourite sentence");
   // The same section without the answer sentence: its sentences rank below the answer, so the score falls with their place.
   const sameSection = await relevance(question, ["The board is chaired by Anna Lind. Members can vote at the annual general meeting."]);
-  assert.ok(sameSection <= 5, `the answer's neighbours, not the answer: ${sameSection}`);
+  // (2.5 on 1 December 2026: its best sentence third.)
+  assert.ok(sameSection <= 10 / 3, `the answer's neighbours, not the answer, not among the judge's first two: ${sameSection}`);
   assert.ok((await relevance(question, [WIND])) < sameSection, "a section about something else ranks lower still");
   // A chunk that cuts the answer sentence in half holds none of the document's sentences whole.
   assert.equal(await relevance(question, ["Today the cooperative serves 4,200 member"]), 0);
@@ -146,11 +147,12 @@ test("sentence ranking: reciprocal-rank fusion of the embedder's order and two o
     ranking.map((s) => s.text),
     ["A.", "B.", "C."],
   );
-  assert.equal(rankedContextRelevance(ranking, ["A. B."]), 10);
-  assert.equal(rankedContextRelevance(ranking, ["B. and more"]), 5);
-  assert.equal(rankedContextRelevance(ranking, ["C."]), 10 / 3);
-  assert.equal(rankedContextRelevance(ranking, ["nothing held"]), 0);
-  assert.equal(rankedContextRelevance(ranking, []), 0);
+  assert.equal(rankedContextRelevance(ranking, new Set(["A.", "B."])), 10);
+  assert.equal(rankedContextRelevance(ranking, new Set(["B.", "and more"])), 5);
+  assert.equal(rankedContextRelevance(ranking, new Set(["C."])), 10 / 3);
+  assert.equal(rankedContextRelevance(ranking, new Set(["nothing held"])), 0);
+  assert.equal(rankedContextRelevance(ranking, new Set()), 0);
+  assert.equal(rankedContextRelevance([], new Set(["A."])), 0, "a document without sentences");
   // With the words silent, the embedder alone orders them.
   const silent = rankSentences({ terms: new Set(), vector: question.vector }, [byWords, between, byEmbedder], () => 0);
   assert.deepEqual(

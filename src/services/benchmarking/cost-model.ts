@@ -172,7 +172,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   const answers = usage(promptTokens, ANSWER_COMPLETION_TOKENS * runs);
   const judging = judgeIsLlm ? times(answers, LLM_JUDGE_CALLS) : ZERO_USAGE;
   // The other texts the run embeds, looked up in the cache: the questions (dense or hybrid retrieval), and for the
-  // embedding judge the expected answers, and the documents' sentences where it embeds them: to judge
+  // embedding judge the expected answers, and the documents' sentences and the questions where it embeds them: to judge
   // context relevance of keyword retrieval (contextRelevanceEvidence), and the context's sentences
   // (sentences of the documents too) for faithfulness of a chat model's answers. The extractive
   // answers' sentences cannot be known before retrieval: not counted.
@@ -191,7 +191,7 @@ export async function estimateRun(ctx: ServiceContext, embedder: CachedEmbedder,
   if (full && !judgeIsLlm) {
     embedding(ctx.config.embedder).texts.push(
       ...questions.map(judgeTarget).filter((t): t is string => t !== null),
-      ...(judgeEmbedsSentences ? documents.flatMap((d) => sentencesOf([d.text])) : []),
+      ...(judgeEmbedsSentences ? [...documents.flatMap((d) => sentencesOf([d.text])), ...questions.map((q) => q.question)] : []),
     );
   }
   // Each embedder's texts its cache does not hold, priced at its rate; the configured one's time
