@@ -19,7 +19,7 @@
  *   npm run bench:standard [-- --embedder hash] [--corpus example] [--strategies recursive,fixed_size]
  *   npm run bench:standard -- --benchmark ../shared/benchmarks/covidqa-dev --every 4
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -50,8 +50,15 @@ const CORPORA = {
   example: { name: "example-corpus", questions: "questions/corpus.json", files: () => readdirSync(root("examples/corpus")).map((f) => `examples/corpus/${f}`) },
 };
 const every = Number(values.every);
-if (!Number.isInteger(every) || every < 1) throw new Error(`--every takes a whole number of at least 1, not "${values.every}"`);
+if (!Number.isInteger(every) || every < 1) {
+  console.error(`--every takes a whole number of at least 1, not "${values.every}"`);
+  process.exit(2);
+}
 const benchmark = values.benchmark === undefined ? undefined : resolve(values.benchmark);
+if (benchmark && !(existsSync(join(benchmark, "docs")) && existsSync(join(benchmark, "questions.jsonl")))) {
+  console.error(`--benchmark takes a folder with docs/ and questions.jsonl (as in ../shared/benchmarks/chroma); ${benchmark} lacks one or both`);
+  process.exit(2);
+}
 const corpus = benchmark
   ? {
       name: basename(benchmark),
